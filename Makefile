@@ -1,0 +1,38 @@
+# tinyforge: the two commands a newcomer needs.
+#   make demo   installs what is missing, builds, exports the bundled DS-CNN from PyTorch,
+#               compiles it and runs it, printing its outputs next to PyTorch's
+#   make test   the whole suite (C++ unit tests + Python and end-to-end tests)
+VENV   := .venv
+PY     := $(VENV)/bin/python
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+
+.PHONY: all deps build demo test test-cpp test-py format clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+# pip builds the C++ compiler with CMake into build/ (shared with ctest) and installs
+# the `tinyforge` command and the Python package (editable) into .venv.
+build: deps
+	@$(PY) -m pip install -q --no-build-isolation --disable-pip-version-check -e . \
+	  -Ccmake.define.CMAKE_BUILD_PARALLEL_LEVEL=2 -Cbuild.verbose=false
+	@echo "build: tinyforge -> $$(command -v tinyforge)"
+
+demo: build
+	@$(PY) examples/demo.py
+
+test: build test-cpp test-py
+
+test-cpp:
+	@ctest --test-dir build --output-on-failure -j2
+
+test-py:
+	@$(PY) -m pytest -q
+
+format:
+	@clang-format -i $$(git ls-files '*.cc' '*.h')
+
+clean:
+	rm -rf build
