@@ -16,8 +16,7 @@ deps:
 # pip builds the C++ compiler with CMake into build/ (shared with ctest) and installs
 # the `tinyforge` command and the Python package (editable) into .venv.
 build: deps
-	@$(PY) -m pip install -q --no-build-isolation --disable-pip-version-check -e . \
-	  -Ccmake.define.CMAKE_BUILD_PARALLEL_LEVEL=2 -Cbuild.verbose=false
+	@$(PY) -m pip install -q --no-build-isolation --disable-pip-version-check -e .
 	@echo "build: tinyforge -> $$(command -v tinyforge)"
 
 demo: build

@@ -9,10 +9,13 @@ cd "$(dirname "$0")/.."
 APT_PACKAGES=(
   g++ ninja-build python3-venv
   nlohmann-json3-dev libcli11-dev libgtest-dev   # compiler: JSON, CLI, unit tests
+  gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib  # firmware
+  qemu-system-arm                                # the emulated Cortex-M boards
 )
 PIP_PACKAGES=(
   "torch==2.13.0" "torchao==0.18.0"   # PT2E quantization lives in torchao for this torch
   "numpy>=1.24" "pytest>=8"
+  "tensorflow-cpu==2.21.0"            # TFLite's reference interpreter: a test oracle
   "scikit-build-core>=0.10" "cmake>=3.20" "ninja"   # to build the compiler with pip -e
 )
 
@@ -34,7 +37,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 if ! .venv/bin/python - <<'PYEOF' 2>/dev/null
 import importlib.metadata as m, sys
-want = {"torch": "2.13.0", "torchao": "0.18.0"}
+want = {"torch": "2.13.0", "torchao": "0.18.0", "tensorflow-cpu": "2.21.0"}
 for name, ver in want.items():
     if not m.version(name).startswith(ver):
         sys.exit(1)

@@ -1,0 +1,150 @@
+#include "exec/executor.h"
+
+#include <new>
+#include <string>
+
+#include "exec/ref_ops.h"
+#include "ir/verifier.h"
+#include "support/text.h"
+
+namespace tinyforge::exec {
+namespace {
+
+using ir::OpType;
+
+// Runs one op: resolves its inputs to values, allocates its output with the declared shape
+// and dtype, stores it. Every op type has exactly one output (ir/op_types.def). Pointers
+// into `values` stay valid: it is sized once and never reallocated.
+void RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<HostTensor>>& values) {
+  std::vector<const HostTensor*> in;
+  for (ir::TensorId t : op.inputs) in.push_back(&*values[static_cast<size_t>(t)]);
+  const ir::Tensor& out_desc = g.tensor(op.outputs[0]);
+  HostTensor y(out_desc.dtype, out_desc.shape);
+  const HostTensor* bias = in.size() > 2 ? in[2] : nullptr;
+  switch (op.type) {
+    case OpType::kConv2d:
+      Conv2d(op.attrs_as<ir::Conv2dAttrs>(), *in[0], *in[1], bias, y);
+      break;
+    case OpType::kLinear:
+      Linear(*in[0], *in[1], bias, y);
+      break;
+    case OpType::kRelu:
+      Relu(*in[0], y);
+      break;
+    case OpType::kHardtanh:
+      Hardtanh(op.attrs_as<ir::HardtanhAttrs>(), *in[0], y);
+      break;
+    case OpType::kSigmoid:
+      Sigmoid(*in[0], y);
+      break;
+    case OpType::kTanh:
+      Tanh(*in[0], y);
+      break;
+    case OpType::kMaxPool2d:
+      MaxPool2d(op.attrs_as<ir::MaxPool2dAttrs>(), *in[0], y);
+      break;
+    case OpType::kAvgPool2d:
+      AvgPool2d(op.attrs_as<ir::AvgPool2dAttrs>(), *in[0], y);
+      break;
+    case OpType::kMean:
+      Mean(op.attrs_as<ir::MeanAttrs>(), *in[0], y);
+      break;
+    case OpType::kReshape:
+      Reshape(*in[0], y);
+      break;
+    case OpType::kAdd:
+      Add(*in[0], *in[1], y);
+      break;
+    case OpType::kCat:
+      Cat(op.attrs_as<ir::CatAttrs>(), in, y);
+      break;
+    case OpType::kSoftmax:
+      Softmax(op.attrs_as<ir::SoftmaxAttrs>(), *in[0], y);
+      break;
+    case OpType::kQuantize:
+      Quantize(*out_desc.quant, *in[0], y);
+      break;
+    case OpType::kDequantize:
+      Dequantize(*g.tensor(op.inputs[0]).quant, *in[0], y);
+      break;
+  }
+  values[static_cast<size_t>(op.outputs[0])] = std::move(y);
+}
+
+}  // namespace
+
+Status CheckInputs(const ir::Graph& g, std::span<const HostTensor> inputs) {
+  if (inputs.size() != g.inputs.size()) {
+    return Error("the graph has " + std::to_string(g.inputs.size()) + " input(s), got " +
+                 std::to_string(inputs.size()));
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ir::Tensor& want = g.tensor(g.inputs[i]);
+    const std::string label = "input " + std::to_string(i) + " ('" + want.name + "')";
+    if (inputs[i].dtype() != want.dtype) {
+      return Error(label + ": dtype " + std::string(ir::DTypeName(inputs[i].dtype())) +
+                   " does not match the graph input's " + std::string(ir::DTypeName(want.dtype)));
+    }
+    if (inputs[i].shape() != want.shape) {
+      return Error(label + ": shape " + FormatInts(inputs[i].shape()) +
+                   " does not match the graph input's " + FormatInts(want.shape));
+    }
+    if (inputs[i].num_elements() != want.num_elements()) {
+      return Error(label + ": holds " + std::to_string(inputs[i].num_elements()) + " elements");
+    }
+  }
+  return OkStatus();
+}
+
+Expected<RunResult> Run(const ir::Graph& g, std::span<const HostTensor> inputs,
+                        const RunOptions& options) {
+  TF_RETURN_IF_ERROR(ir::Verify(g));
+  TF_RETURN_IF_ERROR(CheckInputs(g, inputs));
+  const size_t n = g.tensors.size();
+  // Last op reading each tensor, so intermediates can be freed early; graph outputs are
+  // never freed.
+  std::vector<int> last_use(n, -1);
+  for (size_t i = 0; i < g.ops.size(); ++i) {
+    for (ir::TensorId t : g.ops[i].inputs) last_use[static_cast<size_t>(t)] = static_cast<int>(i);
+  }
+  for (ir::TensorId t : g.outputs)
+    last_use[static_cast<size_t>(t)] = static_cast<int>(g.ops.size());
+
+  std::vector<std::optional<HostTensor>> values(n);
+  size_t op_index = 0;
+  try {
+    for (size_t i = 0; i < inputs.size(); ++i) values[static_cast<size_t>(g.inputs[i])] = inputs[i];
+    for (size_t t = 0; t < n; ++t) {
+      const ir::Tensor& desc = g.tensors[t];
+      if (!desc.is_constant()) continue;
+      values[t] = HostTensor::FromBytes(desc.dtype, desc.shape, *desc.data).value();
+    }
+    for (; op_index < g.ops.size(); ++op_index) {
+      for (ir::TensorId t : g.ops[op_index].outputs) {
+        const int64_t bytes = g.tensor(t).num_bytes();
+        if (bytes > options.max_tensor_bytes) {
+          return Error(ir::OpLabel(g, op_index) + ": output '" + g.tensor(t).name + "' of " +
+                       std::to_string(bytes) + " bytes exceeds the executor's limit of " +
+                       std::to_string(options.max_tensor_bytes));
+        }
+      }
+      RunOp(g, g.ops[op_index], values);
+      if (options.keep_all) continue;
+      for (ir::TensorId t : g.ops[op_index].inputs) {
+        if (last_use[static_cast<size_t>(t)] == static_cast<int>(op_index)) {
+          values[static_cast<size_t>(t)].reset();
+        }
+      }
+    }
+  } catch (const std::bad_alloc&) {
+    const std::string where =
+        op_index < g.ops.size() ? ir::OpLabel(g, op_index) : std::string("loading constants");
+    return Error(where + ": out of memory");
+  }
+  RunResult result;
+  for (ir::TensorId t : g.outputs) result.outputs.push_back(*values[static_cast<size_t>(t)]);
+  if (options.keep_all) result.tensors = std::move(values);
+  return result;
+}
+
+}  // namespace tinyforge::exec

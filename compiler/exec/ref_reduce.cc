@@ -1,0 +1,76 @@
+// Reductions: mean over a set of dims and softmax along one axis.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "exec/ref_ops.h"
+#include "ir/shape_inference.h"
+
+namespace tinyforge::exec {
+
+void Mean(const ir::MeanAttrs& a, const HostTensor& x, HostTensor& y) {
+  const ir::Shape& xs = x.shape();
+  const int64_t rank = static_cast<int64_t>(xs.size());
+  const std::vector<int64_t> dims = ir::NormalizeMeanDims(a, rank).value();
+  std::vector<bool> reduced(xs.size(), false);
+  int64_t count = 1;
+  for (int64_t d : dims) {
+    reduced[static_cast<size_t>(d)] = true;
+    count *= xs[static_cast<size_t>(d)];
+  }
+  // Walk x in C order with a multi-index; the output index is the same multi-index with the
+  // reduced dims dropped (keepdim's size-1 dims do not change the flat index).
+  std::vector<double> acc(static_cast<size_t>(y.num_elements()), 0.0);
+  std::vector<int64_t> idx(xs.size(), 0);
+  const auto xd = x.f32();
+  for (int64_t i = 0; i < x.num_elements(); ++i) {
+    int64_t out = 0;
+    for (size_t d = 0; d < xs.size(); ++d) {
+      if (!reduced[d]) out = out * xs[d] + idx[d];
+    }
+    acc[static_cast<size_t>(out)] += static_cast<double>(xd[static_cast<size_t>(i)]);
+    for (size_t d = xs.size(); d-- > 0;) {
+      if (++idx[d] < xs[d]) break;
+      idx[d] = 0;
+    }
+  }
+  auto yd = y.f32();
+  for (size_t i = 0; i < acc.size(); ++i) {
+    yd[i] = static_cast<float>(acc[i] / static_cast<double>(count));
+  }
+}
+
+void Softmax(const ir::SoftmaxAttrs& a, const HostTensor& x, HostTensor& y) {
+  const ir::Shape& xs = x.shape();
+  const int64_t rank = std::max<int64_t>(1, static_cast<int64_t>(xs.size()));
+  const int64_t axis = *ir::NormalizeAxis(a.axis, rank);
+  const int64_t len = xs.empty() ? 1 : xs[static_cast<size_t>(axis)];
+  int64_t inner = 1;
+  for (size_t d = static_cast<size_t>(axis) + 1; d < xs.size(); ++d) inner *= xs[d];
+  const int64_t outer = x.num_elements() / (len * inner);
+  const auto xd = x.f32();
+  auto yd = y.f32();
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t in = 0; in < inner; ++in) {
+      auto at = [&](int64_t k) { return static_cast<size_t>((o * len + k) * inner + in); };
+      // Subtracting the max keeps exp() <= 1: no overflow for large logits. A NaN max
+      // makes every output NaN, as in PyTorch.
+      float max = xd[at(0)];
+      for (int64_t k = 1; k < len; ++k) {
+        const float v = xd[at(k)];
+        if (v > max || std::isnan(v)) max = v;
+      }
+      double sum = 0.0;
+      for (int64_t k = 0; k < len; ++k) {
+        const float e = std::exp(xd[at(k)] - max);
+        yd[at(k)] = e;
+        sum += e;
+      }
+      for (int64_t k = 0; k < len; ++k) {
+        yd[at(k)] = static_cast<float>(static_cast<double>(yd[at(k)]) / sum);
+      }
+    }
+  }
+}
+
+}  // namespace tinyforge::exec

@@ -1,0 +1,65 @@
+// Data movement: reshape (a copy, since HostTensors own their storage) and cat.
+#include <cstring>
+#include <vector>
+
+#include "exec/ref_ops.h"
+#include "ir/shape_inference.h"
+
+namespace tinyforge::exec {
+namespace {
+
+template <class T>
+std::span<const T> Elems(const HostTensor& t) {
+  if constexpr (std::is_same_v<T, float>) return t.f32();
+  if constexpr (std::is_same_v<T, int8_t>) return t.i8();
+  if constexpr (std::is_same_v<T, int32_t>) return t.i32();
+}
+
+template <class T>
+std::span<T> MutElems(HostTensor& t) {
+  if constexpr (std::is_same_v<T, float>) return t.f32();
+  if constexpr (std::is_same_v<T, int8_t>) return t.i8();
+  if constexpr (std::is_same_v<T, int32_t>) return t.i32();
+}
+
+template <class T>
+void CatTyped(int64_t axis, std::span<const HostTensor* const> xs, HostTensor& y) {
+  int64_t inner = 1;
+  for (size_t d = static_cast<size_t>(axis) + 1; d < y.shape().size(); ++d) inner *= y.shape()[d];
+  const int64_t outer = y.num_elements() / (y.shape()[static_cast<size_t>(axis)] * inner);
+  auto out = MutElems<T>(y);
+  size_t pos = 0;
+  // For each outer index, the inputs' slabs follow each other along the axis.
+  for (int64_t o = 0; o < outer; ++o) {
+    for (const HostTensor* x : xs) {
+      const int64_t slab = x->shape()[static_cast<size_t>(axis)] * inner;
+      const auto in =
+          Elems<T>(*x).subspan(static_cast<size_t>(o * slab), static_cast<size_t>(slab));
+      std::copy(in.begin(), in.end(), out.begin() + static_cast<std::ptrdiff_t>(pos));
+      pos += in.size();
+    }
+  }
+}
+
+}  // namespace
+
+void Reshape(const HostTensor& x, HostTensor& y) {
+  y = HostTensor::FromBytes(x.dtype(), y.shape(), x.ToBytes()).value();
+}
+
+void Cat(const ir::CatAttrs& a, std::span<const HostTensor* const> xs, HostTensor& y) {
+  const int64_t axis = *ir::NormalizeAxis(a.axis, static_cast<int64_t>(y.shape().size()));
+  switch (y.dtype()) {
+    case ir::DType::kFloat32:
+      CatTyped<float>(axis, xs, y);
+      break;
+    case ir::DType::kInt8:
+      CatTyped<int8_t>(axis, xs, y);
+      break;
+    case ir::DType::kInt32:
+      CatTyped<int32_t>(axis, xs, y);
+      break;
+  }
+}
+
+}  // namespace tinyforge::exec

@@ -1,0 +1,69 @@
+#include "ir/op.h"
+
+#include <array>
+
+namespace tinyforge::ir {
+namespace {
+
+constexpr std::array<OpTypeInfo, kNumOpTypes> kInfos = {{
+#define TF_OP(Enum, name, AttrsT, min_in, max_in, n_out) {name, min_in, max_in, n_out},
+#include "ir/op_types.def"
+#undef TF_OP
+}};
+
+}  // namespace
+
+const OpTypeInfo& GetOpTypeInfo(OpType type) { return kInfos[static_cast<size_t>(type)]; }
+
+std::string_view OpTypeName(OpType type) { return GetOpTypeInfo(type).name; }
+
+std::optional<OpType> ParseOpType(std::string_view name) {
+  for (size_t i = 0; i < kInfos.size(); ++i) {
+    if (kInfos[i].name == name) return static_cast<OpType>(i);
+  }
+  return std::nullopt;
+}
+
+// Every op type of the .def is in format v1 today. When lowering adds internal ops, they
+// are listed after kDequantize and this becomes the range check it already is.
+bool IsGraphFileOp(OpType type) { return type <= OpType::kDequantize; }
+
+Attrs DefaultAttrs(OpType type) {
+  switch (type) {
+#define TF_OP(Enum, name, AttrsT, min_in, max_in, n_out) \
+  case OpType::k##Enum:                                  \
+    return AttrsT{};
+#include "ir/op_types.def"
+#undef TF_OP
+  }
+  return NoAttrs{};
+}
+
+bool AttrsMatch(OpType type, const Attrs& attrs) {
+  switch (type) {
+#define TF_OP(Enum, name, AttrsT, min_in, max_in, n_out) \
+  case OpType::k##Enum:                                  \
+    return std::holds_alternative<AttrsT>(attrs);
+#include "ir/op_types.def"
+#undef TF_OP
+  }
+  return false;
+}
+
+Op MakeOp(OpType type, std::string name, std::vector<TensorId> inputs,
+          std::vector<TensorId> outputs) {
+  return MakeOp(type, std::move(name), std::move(inputs), std::move(outputs), DefaultAttrs(type));
+}
+
+Op MakeOp(OpType type, std::string name, std::vector<TensorId> inputs,
+          std::vector<TensorId> outputs, Attrs attrs) {
+  Op op;
+  op.type = type;
+  op.name = std::move(name);
+  op.inputs = std::move(inputs);
+  op.outputs = std::move(outputs);
+  op.attrs = std::move(attrs);
+  return op;
+}
+
+}  // namespace tinyforge::ir

@@ -1,0 +1,73 @@
+// Ops of the IR: a type from ir/op_types.def, tensor ids in and out, typed attributes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/attrs.h"
+
+namespace tinyforge::ir {
+
+using TensorId = int32_t;  // index into Graph::tensors
+
+enum class OpType : uint8_t {
+#define TF_OP(Enum, name, AttrsT, min_in, max_in, n_out) k##Enum,
+#include "ir/op_types.def"
+#undef TF_OP
+};
+
+inline constexpr int kNumOpTypes = 0
+#define TF_OP(...) +1
+#include "ir/op_types.def"
+#undef TF_OP
+    ;
+
+inline constexpr int kVariadic = -1;
+
+struct OpTypeInfo {
+  std::string_view name;  // "conv2d"
+  int min_inputs;
+  int max_inputs;  // kVariadic = no upper bound
+  int num_outputs;
+};
+
+const OpTypeInfo& GetOpTypeInfo(OpType type);
+std::string_view OpTypeName(OpType type);
+std::optional<OpType> ParseOpType(std::string_view name);
+// Op types the graph file (format v1) may contain.
+bool IsGraphFileOp(OpType type);
+
+// The Attrs alternative `type` carries, default-initialized.
+Attrs DefaultAttrs(OpType type);
+// True if `attrs` holds the alternative `type` carries.
+bool AttrsMatch(OpType type, const Attrs& attrs);
+
+struct Op {
+  OpType type = OpType::kRelu;
+  std::string name;  // unique in its graph, non-empty; used in diagnostics
+  std::vector<TensorId> inputs;
+  std::vector<TensorId> outputs;
+  Attrs attrs;         // the alternative for `type` (verified)
+  std::string source;  // "file.py:41" of the model code, or empty
+
+  // Precondition: AttrsMatch(type, attrs) (true in a verified graph).
+  template <class A>
+  const A& attrs_as() const {
+    return std::get<A>(attrs);
+  }
+  template <class A>
+  A& attrs_as() {
+    return std::get<A>(attrs);
+  }
+};
+
+// An op with DefaultAttrs(type), ready to be filled in by a builder or a pass.
+Op MakeOp(OpType type, std::string name, std::vector<TensorId> inputs,
+          std::vector<TensorId> outputs);
+Op MakeOp(OpType type, std::string name, std::vector<TensorId> inputs,
+          std::vector<TensorId> outputs, Attrs attrs);
+
+}  // namespace tinyforge::ir

@@ -1,0 +1,87 @@
+#include "ir/stats.h"
+
+#include <algorithm>
+
+#include "support/text.h"
+
+namespace tinyforge::ir {
+
+int64_t OpMacs(const Graph& g, const Op& op) {
+  switch (op.type) {
+    case OpType::kConv2d: {
+      // Each output element takes (C/groups)*kh*kw products; w is [O, C/groups, kh, kw].
+      const Shape& w = g.tensor(op.inputs[1]).shape;
+      const int64_t per_output = w[1] * w[2] * w[3];
+      return SaturatingMul(g.tensor(op.outputs[0]).num_elements(), per_output);
+    }
+    case OpType::kLinear: {
+      const Shape& w = g.tensor(op.inputs[1]).shape;
+      return SaturatingMul(g.tensor(op.outputs[0]).num_elements(), w[1]);
+    }
+    default:
+      return 0;
+  }
+}
+
+std::vector<bool> ConstantDerived(const Graph& g) {
+  std::vector<bool> derived(g.tensors.size(), false);
+  for (size_t i = 0; i < g.tensors.size(); ++i) derived[i] = g.tensors[i].is_constant();
+  for (const Op& op : g.ops) {
+    const bool all = !op.inputs.empty() &&
+                     std::all_of(op.inputs.begin(), op.inputs.end(),
+                                 [&](TensorId t) { return derived[static_cast<size_t>(t)]; });
+    for (TensorId t : op.outputs) derived[static_cast<size_t>(t)] = all;
+  }
+  return derived;
+}
+
+GraphStats ComputeStats(const Graph& g) {
+  GraphStats s;
+  const std::vector<bool> derived = ConstantDerived(g);
+  // Bytes of stored constants each constant-derived tensor is computed from, so that the
+  // conv reading dequantize(int8 weights) reports the int8 bytes that go to flash.
+  std::vector<int64_t> source_bytes(g.tensors.size(), 0);
+  for (size_t i = 0; i < g.tensors.size(); ++i) {
+    const Tensor& t = g.tensors[i];
+    if (t.is_constant()) {
+      source_bytes[i] = t.num_bytes();
+      s.params = SaturatingAdd(s.params, t.num_elements());
+      s.constant_bytes = SaturatingAdd(s.constant_bytes, t.num_bytes());
+    } else if (!derived[i]) {
+      s.activation_bytes = SaturatingAdd(s.activation_bytes, t.num_bytes());
+      if (t.num_bytes() > s.largest_activation_bytes) {
+        s.largest_activation_bytes = t.num_bytes();
+        s.largest_activation = static_cast<TensorId>(i);
+      }
+    }
+  }
+  for (const Op& op : g.ops) {
+    OpStats os;
+    os.macs = OpMacs(g, op);
+    os.constant_folded = true;
+    std::vector<TensorId> seen;
+    for (TensorId t : op.inputs) {
+      const size_t i = static_cast<size_t>(t);
+      if (!derived[i]) {
+        os.constant_folded = false;
+        continue;
+      }
+      if (std::find(seen.begin(), seen.end(), t) != seen.end()) continue;
+      seen.push_back(t);
+      os.params = SaturatingAdd(os.params, g.tensor(t).num_elements());
+      os.param_bytes = SaturatingAdd(os.param_bytes, source_bytes[i]);
+    }
+    os.constant_folded = os.constant_folded && !op.inputs.empty();
+    for (TensorId t : op.outputs) {
+      os.output_bytes = SaturatingAdd(os.output_bytes, g.tensor(t).num_bytes());
+      if (os.constant_folded) source_bytes[static_cast<size_t>(t)] = os.param_bytes;
+    }
+    // Weight preparation is not a cost of inference: its parameters are counted where used.
+    if (os.constant_folded) os.params = os.param_bytes = 0;
+    s.macs = SaturatingAdd(s.macs, os.macs);
+    s.ops.push_back(os);
+  }
+  return s;
+}
+
+}  // namespace tinyforge::ir

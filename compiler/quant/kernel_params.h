@@ -1,0 +1,244 @@
+// Float quantization parameters -> int8 kernel parameter structs (kernels/<family>/*.h),
+// computed exactly as TensorFlow Lite Micro's Prepare() functions compute them, so that the
+// kernels reproduce TFLM bit for bit.
+//
+// Where TFLM computes in float and where in double matters for bit-exactness; each
+// builder's comment says which it follows. Every builder validates its inputs and returns
+// an Error naming the op and the field instead of producing a struct the kernel would
+// misbehave on. Host side, C++20.
+#ifndef TINYFORGE_COMPILER_QUANT_KERNEL_PARAMS_H_
+#define TINYFORGE_COMPILER_QUANT_KERNEL_PARAMS_H_
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "kernels/add/add.h"
+#include "kernels/common/broadcast.h"
+#include "kernels/concat/concat.h"
+#include "kernels/conv/conv.h"
+#include "kernels/dwconv/dwconv.h"
+#include "kernels/fc/fc.h"
+#include "kernels/logistic/logistic.h"
+#include "kernels/mean/mean.h"
+#include "kernels/mul/mul.h"
+#include "kernels/pad/pad.h"
+#include "kernels/pool/pool.h"
+#include "kernels/quantize/quantize.h"
+#include "kernels/softmax/softmax.h"
+#include "kernels/tanh/tanh.h"
+#include "quant/quant_util.h"
+#include "support/expected.h"
+
+namespace tinyforge::quant {
+
+// Per-tensor affine quantization of an int8 activation tensor: real = scale * (q - zp).
+// scale is the tensor's float32 scale exactly as stored (TFLite keeps float32 scales).
+struct TensorQuant {
+  float scale = 0.0f;
+  int32_t zero_point = 0;
+};
+
+// ---- Spatial geometry --------------------------------------------------------------
+
+struct Padding2D {
+  int32_t top = 0, left = 0, bottom = 0, right = 0;  // input pixels, >= 0
+};
+
+enum class PaddingType { kSame, kValid };
+
+// tflite::ComputeOutSize: SAME -> ceil(in / stride); VALID -> (in + stride - eff) / stride
+// with eff = (k - 1) * dilation + 1.
+int32_t TfliteOutputSize(PaddingType type, int32_t in, int32_t k, int32_t stride, int32_t dilation);
+
+// tflite::ComputePaddingHeightWidth: total = max((out - 1) * stride + eff - in, 0),
+// top/left = total / 2, bottom/right = the rest (the odd pixel goes bottom/right).
+Padding2D TflitePadding(PaddingType type, int32_t in_h, int32_t in_w, int32_t k_h, int32_t k_w,
+                        int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w);
+
+// ---- CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED ------------------------------------
+
+struct ConvSpec {
+  int32_t batches = 1;
+  int32_t in_h = 0, in_w = 0, in_c = 0;
+  int32_t out_c = 0;
+  int32_t k_h = 0, k_w = 0;
+  int32_t groups = 1;  // in_c / groups input channels per filter
+  int32_t stride_h = 1, stride_w = 1;
+  int32_t dilation_h = 1, dilation_w = 1;
+  Padding2D padding;  // out_h/out_w follow from it
+  Activation activation = Activation::kNone;
+};
+
+struct ConvKernelParams {
+  s8_conv_params params{};          // multiplier/shift null: they point into the vectors
+  std::vector<int32_t> multiplier;  // out_c entries
+  std::vector<int32_t> shift;       // out_c entries
+  // params with multiplier/shift pointing into this object (valid while it lives).
+  s8_conv_params Bind() const;
+};
+
+// Per channel: in_scale * w_scale[oc] / out_scale evaluated in double from the float
+// scales (TFLite PopulateConvolutionQuantizationParams). weight_scales has 1 entry
+// (per-tensor, broadcast) or out_c entries.
+Expected<ConvKernelParams> MakeConvParams(const ConvSpec& spec, TensorQuant input,
+                                          std::span<const float> weight_scales, TensorQuant output);
+
+struct DwConvSpec {
+  int32_t batches = 1;
+  int32_t in_h = 0, in_w = 0, in_c = 0;
+  int32_t depth_multiplier = 1;
+  int32_t k_h = 0, k_w = 0;
+  int32_t stride_h = 1, stride_w = 1;
+  int32_t dilation_h = 1, dilation_w = 1;
+  Padding2D padding;
+  Activation activation = Activation::kNone;
+};
+
+struct DwConvKernelParams {
+  s8_dwconv_params params{};
+  std::vector<int32_t> multiplier;  // in_c * depth_multiplier entries
+  std::vector<int32_t> shift;
+  s8_dwconv_params Bind() const;
+};
+
+// Same arithmetic as MakeConvParams (TFLite uses PopulateConvolutionQuantizationParams).
+Expected<DwConvKernelParams> MakeDwConvParams(const DwConvSpec& spec, TensorQuant input,
+                                              std::span<const float> weight_scales,
+                                              TensorQuant output);
+
+struct FcSpec {
+  int32_t batches = 1;
+  int32_t in_features = 0;
+  int32_t out_features = 0;
+  Activation activation = Activation::kNone;
+};
+
+struct FcKernelParams {
+  s8_fc_params params{};
+  std::vector<int32_t> multiplier;  // 1 (per-tensor) or out_features entries
+  std::vector<int32_t> shift;
+  s8_fc_params Bind() const;
+};
+
+// TFLM CalculateOpDataFullyConnected. Per-channel (out_features weight scales): double
+// in_scale * w_scale[o] / out_scale. Per-tensor (1 weight scale): the product
+// in_scale * w_scale is taken in FLOAT, then widened and divided in double
+// (GetQuantizedConvolutionMultipler) -- a different rounding from CONV_2D.
+Expected<FcKernelParams> MakeFcParams(const FcSpec& spec, TensorQuant input,
+                                      std::span<const float> weight_scales, TensorQuant output);
+
+// ---- AVERAGE_POOL_2D / MAX_POOL_2D / MEAN ---------------------------------------------
+
+struct PoolSpec {
+  int32_t batches = 1;
+  int32_t in_h = 0, in_w = 0, channels = 0;
+  int32_t filter_h = 0, filter_w = 0;
+  int32_t stride_h = 1, stride_w = 1;
+  Padding2D padding;
+  Activation activation = Activation::kNone;
+};
+
+// Input and output must share scale and zero point (TFLite's int8 pooling requirement).
+Expected<s8_pool_params> MakePoolParams(const PoolSpec& spec, TensorQuant input,
+                                        TensorQuant output);
+
+// MEAN over `axes` of a tensor of shape input_dims (negative axes count from the end).
+// The reduced axes must form one contiguous run (e.g. {1, 2} of NHWC); keep_dims does not
+// change the data layout. Multiplier: double in_scale / out_scale, then TFLite's
+// QuantizedMeanOrSum fold of 1/count: s = min(floor(log2 count), 32, 31 + shift),
+// multiplier = (multiplier << s) / count, shift -= s.
+Expected<s8_mean_params> MakeMeanParams(std::span<const int32_t> input_dims,
+                                        std::span<const int32_t> axes, TensorQuant input,
+                                        TensorQuant output);
+
+// ---- ADD / MUL --------------------------------------------------------------------
+
+// NumPy broadcasting of two shapes (right-aligned, <= 6 dims after alignment).
+Expected<s8_broadcast_shape> MakeBroadcastShape(std::span<const int32_t> dims1,
+                                                std::span<const int32_t> dims2);
+
+// TFLM CalculateOpDataAdd: left_shift 20; twice_max = 2 * (double)max(s1, s2) (max taken on
+// the floats); multipliers s1 / twice_max, s2 / twice_max,
+// twice_max / (2^20 * s_out), all in double, via QuantizeMultiplierSmallerThanOneExp.
+Expected<s8_add_params> MakeAddParams(std::span<const int32_t> dims1,
+                                      std::span<const int32_t> dims2, TensorQuant input1,
+                                      TensorQuant input2, TensorQuant output,
+                                      Activation activation);
+
+// TFLM CalculateOpDataMul: (double)s1 * (double)s2 / (double)s_out, QuantizeMultiplier.
+Expected<s8_mul_params> MakeMulParams(std::span<const int32_t> dims1,
+                                      std::span<const int32_t> dims2, TensorQuant input1,
+                                      TensorQuant input2, TensorQuant output,
+                                      Activation activation);
+
+// ---- SOFTMAX / LOGISTIC / TANH -----------------------------------------------------------
+
+// TFLM CalculateSoftmaxParams (int8 -> int8): output must be scale 1/256, zero point -128.
+// PreprocessSoftmaxScaling((double)beta, (double)in_scale, 5):
+//   min(beta * in_scale * 2^26, 2^31 - 1) -> QuantizeMultiplierGreaterThanOne,
+// diff_min = -CalculateInputRadius(5, left_shift). Softmax runs over the last dimension.
+Expected<s8_softmax_params> MakeSoftmaxParams(std::span<const int32_t> dims, float beta,
+                                              TensorQuant input, TensorQuant output);
+
+// TFLM CalculateArithmeticOpDataLogistic (int8): output zero point must be -128 (and scale
+// 1/256). m = (double)in_scale * 2^27; q = frexp(m, &left_shift);
+// multiplier = (int32)round(q * 2^31) -- no 2^31 fix-up, unlike QuantizeMultiplier;
+// radius = CalculateInputRadius(4, left_shift, 31).
+Expected<s8_logistic_params> MakeLogisticParams(int32_t size, TensorQuant input,
+                                                TensorQuant output);
+
+// TFLM tanh CalculateArithmeticOpData (int8): same arithmetic as LOGISTIC; output must be
+// scale 1/128, zero point 0.
+Expected<s8_tanh_params> MakeTanhParams(int32_t size, TensorQuant input, TensorQuant output);
+
+// ---- CONCATENATION / PAD / QUANTIZE / DEQUANTIZE ----------------------------------------
+
+struct ConcatKernelParams {
+  s8_concat_params params{};            // inputs null: points into the vector
+  std::vector<s8_concat_input> inputs;  // one per input
+  s8_concat_params Bind() const;
+};
+
+// How inputs whose (scale, zero point) differ from the output's are treated.
+enum class ConcatMode {
+  // TFLM's CONCATENATION: int8 bytes are copied whatever the parameters (the converter
+  // makes them equal by inserting QUANTIZE ops). Every input is copied.
+  kCopyLikeTflm,
+  // QUANTIZE (int8->int8) ops feeding the concat fused into it: a mismatched input is
+  // rescaled as TFLM's QUANTIZE does, (double)in_scale / (double)out_scale ->
+  // QuantizeMultiplier; pass each input's parameters from BEFORE its QUANTIZE.
+  kRequantizeMismatched,
+};
+
+Expected<ConcatKernelParams> MakeConcatParams(const std::vector<std::vector<int32_t>>& input_dims,
+                                              int32_t axis, std::span<const TensorQuant> inputs,
+                                              TensorQuant output, ConcatMode mode);
+
+// paddings: (before, after) per input dimension (<= 5 dims). PAD: input and output must
+// share scale and zero point and the pad value is the zero point. PADV2: pass the int8
+// constant as pad_value.
+Expected<s8_pad_params> MakePadParams(std::span<const int32_t> input_dims,
+                                      std::span<const std::pair<int32_t, int32_t>> paddings,
+                                      TensorQuant input, TensorQuant output,
+                                      std::optional<int8_t> pad_value = std::nullopt);
+
+Expected<s8_quantize_params> MakeQuantizeParams(int32_t size, TensorQuant output);
+// TFLM PrepareQuantizeReference int8->int8: (double)in_scale / (double)out_scale.
+Expected<s8_requantize_params> MakeRequantizeParams(int32_t size, TensorQuant input,
+                                                    TensorQuant output);
+Expected<s8_dequantize_params> MakeDequantizeParams(int32_t size, TensorQuant input);
+
+// Standalone int8 RELU / RELU6 (not fused into a producer) on the requantize kernel.
+// RELU: TFLM CalculateReluOpData -- (double)in / (double)out rescale, clamp below at
+// out_zp + (int)roundf(0 / out_scale). RELU6: TFLM Relu6Quantized does not rescale (it
+// assumes output params == input params): identity, clamp to [in_zp,
+// FloatToQuantizedType(6.0f, in_scale, in_zp)]. Other activations are rejected.
+Expected<s8_requantize_params> MakeReluParams(int32_t size, Activation activation,
+                                              TensorQuant input, TensorQuant output);
+
+}  // namespace tinyforge::quant
+
+#endif  // TINYFORGE_COMPILER_QUANT_KERNEL_PARAMS_H_

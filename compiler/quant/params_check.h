@@ -1,0 +1,62 @@
+// Validation helpers shared by the kernel_params builders (internal to compiler/quant).
+#ifndef TINYFORGE_COMPILER_QUANT_PARAMS_CHECK_H_
+#define TINYFORGE_COMPILER_QUANT_PARAMS_CHECK_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "quant/kernel_params.h"
+#include "support/expected.h"
+
+namespace tinyforge::quant::detail {
+
+// Each returns an Error "<op>: <field> ..." or nullopt when the value is acceptable.
+inline std::optional<Error> CheckPositive(const char* op, const char* field, int64_t v) {
+  if (v > 0) return std::nullopt;
+  return Error{std::string(op) + ": " + field + " must be > 0, got " + std::to_string(v)};
+}
+
+inline std::optional<Error> CheckNonNegative(const char* op, const char* field, int64_t v) {
+  if (v >= 0) return std::nullopt;
+  return Error{std::string(op) + ": " + field + " must be >= 0, got " + std::to_string(v)};
+}
+
+inline std::optional<Error> CheckQuant(const char* op, const char* field, TensorQuant q) {
+  if (!(q.scale > 0.0f) || q.scale != q.scale) {
+    return Error{std::string(op) + ": " + field + ".scale must be > 0, got " +
+                 std::to_string(q.scale)};
+  }
+  if (q.zero_point < -128 || q.zero_point > 127) {
+    return Error{std::string(op) + ": " + field + ".zero_point " + std::to_string(q.zero_point) +
+                 " is outside int8 [-128, 127]"};
+  }
+  return std::nullopt;
+}
+
+inline std::optional<Error> CheckWeightScales(const char* op, std::span<const float> scales,
+                                              int64_t channels) {
+  if (scales.size() != 1 && static_cast<int64_t>(scales.size()) != channels) {
+    return Error{std::string(op) + ": weight_scales has " + std::to_string(scales.size()) +
+                 " entries, expected 1 or " + std::to_string(channels)};
+  }
+  for (float s : scales) {
+    if (!(s > 0.0f)) {
+      return Error{std::string(op) + ": weight_scales entries must be > 0, got " +
+                   std::to_string(s)};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace tinyforge::quant::detail
+
+// Evaluates a std::optional<Error> expression and returns it from the enclosing builder.
+#define TF_QUANT_TRY_CHECK(expr)        \
+  do {                                  \
+    if (auto tf_quant_err_ = (expr)) {  \
+      return std::move(*tf_quant_err_); \
+    }                                   \
+  } while (0)
+
+#endif  // TINYFORGE_COMPILER_QUANT_PARAMS_CHECK_H_

@@ -1,0 +1,115 @@
+// ADD and MUL parameter builders (with NumPy broadcasting).
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "quant/kernel_params.h"
+#include "quant/params_check.h"
+
+namespace tinyforge::quant {
+
+using detail::CheckPositive;
+using detail::CheckQuant;
+
+Expected<s8_broadcast_shape> MakeBroadcastShape(std::span<const int32_t> dims1,
+                                                std::span<const int32_t> dims2) {
+  constexpr int kMax = kS8BroadcastMaxDims;
+  const int rank = static_cast<int>(std::max(dims1.size(), dims2.size()));
+  if (rank > kMax) {
+    return Error{"broadcast: rank " + std::to_string(rank) + " exceeds " + std::to_string(kMax)};
+  }
+  // Right-align both shapes into kMax dims, padding with leading 1s.
+  int32_t a[kMax], b[kMax];
+  for (int i = 0; i < kMax; ++i) {
+    const int ia = i - (kMax - static_cast<int>(dims1.size()));
+    const int ib = i - (kMax - static_cast<int>(dims2.size()));
+    a[i] = ia >= 0 ? dims1[ia] : 1;
+    b[i] = ib >= 0 ? dims2[ib] : 1;
+    TF_QUANT_TRY_CHECK(CheckPositive("broadcast", "dims", a[i]));
+    TF_QUANT_TRY_CHECK(CheckPositive("broadcast", "dims", b[i]));
+    if (a[i] != b[i] && a[i] != 1 && b[i] != 1) {
+      return Error{"broadcast: shapes are not broadcastable (" + std::to_string(a[i]) + " vs " +
+                   std::to_string(b[i]) + ")"};
+    }
+  }
+  s8_broadcast_shape s{};
+  int64_t stride_a = 1, stride_b = 1;
+  for (int i = kMax - 1; i >= 0; --i) {
+    s.out_dims[i] = std::max(a[i], b[i]);
+    s.in1_strides[i] = a[i] == 1 ? 0 : static_cast<int32_t>(stride_a);
+    s.in2_strides[i] = b[i] == 1 ? 0 : static_cast<int32_t>(stride_b);
+    stride_a *= a[i];
+    stride_b *= b[i];
+  }
+  if (stride_a > INT32_MAX || stride_b > INT32_MAX) return Error{"broadcast: tensor too large"};
+  return s;
+}
+
+Expected<s8_add_params> MakeAddParams(std::span<const int32_t> dims1,
+                                      std::span<const int32_t> dims2, TensorQuant input1,
+                                      TensorQuant input2, TensorQuant output,
+                                      Activation activation) {
+  constexpr const char* kOp = "add";
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input1", input1));
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input2", input2));
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "output", output));
+  auto shape = MakeBroadcastShape(dims1, dims2);
+  if (!shape) return shape.error().WithPrefix(kOp);
+  auto range = ActivationRangeInt8(activation, output.scale, output.zero_point);
+  if (!range) return range.error().WithPrefix(kOp);
+
+  s8_add_params p{};
+  p.shape = *shape;
+  p.input1_offset = -input1.zero_point;
+  p.input2_offset = -input2.zero_point;
+  p.output_offset = output.zero_point;
+  p.left_shift = 20;
+  // CalculateOpDataAdd: std::max on the float scales, then everything in double.
+  const double twice_max_input_scale =
+      2 * static_cast<double>(std::max(input1.scale, input2.scale));
+  const double real1 = static_cast<double>(input1.scale) / twice_max_input_scale;
+  const double real2 = static_cast<double>(input2.scale) / twice_max_input_scale;
+  const double real_out =
+      twice_max_input_scale / ((1 << p.left_shift) * static_cast<double>(output.scale));
+  auto m1 = QuantizeMultiplierSmallerThanOneExp(real1);
+  auto m2 = QuantizeMultiplierSmallerThanOneExp(real2);
+  auto mo = QuantizeMultiplierSmallerThanOneExp(real_out);
+  if (!m1) return Error{"add: input1 multiplier: " + m1.error().message()};
+  if (!m2) return Error{"add: input2 multiplier: " + m2.error().message()};
+  if (!mo) return Error{"add: output multiplier (output scale too small): " + mo.error().message()};
+  p.input1_multiplier = m1->multiplier, p.input1_shift = m1->shift;
+  p.input2_multiplier = m2->multiplier, p.input2_shift = m2->shift;
+  p.output_multiplier = mo->multiplier, p.output_shift = mo->shift;
+  p.act_min = range->min, p.act_max = range->max;
+  return p;
+}
+
+Expected<s8_mul_params> MakeMulParams(std::span<const int32_t> dims1,
+                                      std::span<const int32_t> dims2, TensorQuant input1,
+                                      TensorQuant input2, TensorQuant output,
+                                      Activation activation) {
+  constexpr const char* kOp = "mul";
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input1", input1));
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input2", input2));
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "output", output));
+  auto shape = MakeBroadcastShape(dims1, dims2);
+  if (!shape) return shape.error().WithPrefix(kOp);
+  auto range = ActivationRangeInt8(activation, output.scale, output.zero_point);
+  if (!range) return range.error().WithPrefix(kOp);
+
+  s8_mul_params p{};
+  p.shape = *shape;
+  p.input1_offset = -input1.zero_point;
+  p.input2_offset = -input2.zero_point;
+  p.output_offset = output.zero_point;
+  // CalculateOpDataMul: all three scales widened to double first.
+  const QuantizedMultiplier m =
+      QuantizeMultiplier(static_cast<double>(input1.scale) * static_cast<double>(input2.scale) /
+                         static_cast<double>(output.scale));
+  p.output_multiplier = m.multiplier, p.output_shift = m.shift;
+  p.act_min = range->min, p.act_max = range->max;
+  return p;
+}
+
+}  // namespace tinyforge::quant

@@ -1,0 +1,117 @@
+// AVERAGE_POOL_2D / MAX_POOL_2D and MEAN parameter builders.
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kernels/common/fixed_point.h"
+#include "quant/kernel_params.h"
+#include "quant/params_check.h"
+
+namespace tinyforge::quant {
+
+using detail::CheckNonNegative;
+using detail::CheckPositive;
+using detail::CheckQuant;
+
+Expected<s8_pool_params> MakePoolParams(const PoolSpec& s, TensorQuant input, TensorQuant output) {
+  constexpr const char* kOp = "pool";
+  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "batches", s.batches));
+  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "in_h", s.in_h));
+  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "in_w", s.in_w));
+  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "channels", s.channels));
+  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "filter_h", s.filter_h));
+  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "filter_w", s.filter_w));
+  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "stride_h", s.stride_h));
+  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "stride_w", s.stride_w));
+  TF_QUANT_TRY_CHECK(CheckNonNegative(kOp, "padding.top", s.padding.top));
+  TF_QUANT_TRY_CHECK(CheckNonNegative(kOp, "padding.left", s.padding.left));
+  TF_QUANT_TRY_CHECK(CheckNonNegative(kOp, "padding.bottom", s.padding.bottom));
+  TF_QUANT_TRY_CHECK(CheckNonNegative(kOp, "padding.right", s.padding.right));
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input", input));
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "output", output));
+  if (input.scale != output.scale || input.zero_point != output.zero_point) {
+    return Error{
+        "pool: input and output must share scale and zero point (int8 pooling does "
+        "not requantize); insert a requantize"};
+  }
+  // A window made only of padding would divide by zero (TFLite fails the op then).
+  if (s.padding.top >= s.filter_h || s.padding.left >= s.filter_w ||
+      s.padding.bottom >= s.filter_h || s.padding.right >= s.filter_w) {
+    return Error{"pool: padding must be smaller than the filter"};
+  }
+  const int64_t span_h = int64_t{s.in_h} + s.padding.top + s.padding.bottom - s.filter_h;
+  const int64_t span_w = int64_t{s.in_w} + s.padding.left + s.padding.right - s.filter_w;
+  if (span_h < 0 || span_w < 0) return Error{"pool: filter larger than the padded input"};
+  auto range = ActivationRangeInt8(s.activation, output.scale, output.zero_point);
+  if (!range) return range.error().WithPrefix(kOp);
+
+  s8_pool_params p{};
+  p.batches = s.batches;
+  p.in_h = s.in_h, p.in_w = s.in_w, p.channels = s.channels;
+  p.out_h = static_cast<int32_t>(span_h / s.stride_h + 1);
+  p.out_w = static_cast<int32_t>(span_w / s.stride_w + 1);
+  p.filter_h = s.filter_h, p.filter_w = s.filter_w;
+  p.stride_h = s.stride_h, p.stride_w = s.stride_w;
+  p.pad_top = s.padding.top, p.pad_left = s.padding.left;
+  p.act_min = range->min, p.act_max = range->max;
+  return p;
+}
+
+Expected<s8_mean_params> MakeMeanParams(std::span<const int32_t> input_dims,
+                                        std::span<const int32_t> axes, TensorQuant input,
+                                        TensorQuant output) {
+  constexpr const char* kOp = "mean";
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input", input));
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "output", output));
+  const int rank = static_cast<int>(input_dims.size());
+  if (rank == 0 || axes.empty()) return Error{"mean: needs a non-scalar input and >= 1 axis"};
+  std::vector<int> resolved;
+  for (int32_t a : axes) {
+    const int r = a < 0 ? a + rank : a;
+    if (r < 0 || r >= rank) {
+      return Error{"mean: axis " + std::to_string(a) + " out of range for rank " +
+                   std::to_string(rank)};
+    }
+    if (std::find(resolved.begin(), resolved.end(), r) == resolved.end()) resolved.push_back(r);
+  }
+  std::sort(resolved.begin(), resolved.end());
+  if (resolved.back() - resolved.front() + 1 != static_cast<int>(resolved.size())) {
+    return Error{"mean: reduced axes must be contiguous (e.g. {1, 2} of NHWC)"};
+  }
+  int64_t outer = 1, reduce = 1, inner = 1;
+  for (int i = 0; i < rank; ++i) {
+    TF_QUANT_TRY_CHECK(CheckPositive(kOp, "input_dims[i]", input_dims[i]));
+    if (i < resolved.front()) {
+      outer *= input_dims[i];
+    } else if (i <= resolved.back()) {
+      reduce *= input_dims[i];
+    } else {
+      inner *= input_dims[i];
+    }
+  }
+  if (outer * reduce * inner > INT32_MAX) return Error{"mean: tensor too large"};
+
+  // PrepareMeanOrSum: double in_scale / out_scale; then QuantizedMeanOrSum folds 1/count.
+  QuantizedMultiplier m =
+      QuantizeMultiplier(static_cast<double>(input.scale) / static_cast<double>(output.scale));
+  int shift = 63 - fx::CountLeadingZeros64(static_cast<uint64_t>(reduce));
+  shift = std::min(shift, 32);
+  shift = std::min(shift, 31 + m.shift);
+  if (shift < 0) return Error{"mean: in_scale / out_scale too small to fold the count"};
+  m.multiplier = static_cast<int32_t>((static_cast<int64_t>(m.multiplier) << shift) / reduce);
+  m.shift -= shift;
+
+  s8_mean_params p{};
+  p.outer = static_cast<int32_t>(outer);
+  p.reduce_size = static_cast<int32_t>(reduce);
+  p.inner = static_cast<int32_t>(inner);
+  p.input_zero_point = input.zero_point;
+  p.output_zero_point = output.zero_point;
+  p.multiplier = m.multiplier;
+  p.shift = m.shift;
+  return p;
+}
+
+}  // namespace tinyforge::quant

@@ -1,0 +1,35 @@
+// ADD of two int8 tensors with different scales and zero points, NumPy broadcasting.
+// Numerics: TFLite Micro reference_integer_ops::Add / BroadcastAdd6DSlow (AddFunc):
+//   a = (x1 + input1_offset) << left_shift      b = (x2 + input2_offset) << left_shift
+//   a = MBQM_SmallerThanOne(a, input1_multiplier, input1_shift)   (same for b)
+//   y = MBQM_SmallerThanOne(a + b, output_multiplier, output_shift) + output_offset
+//   y = clamp(y, act_min, act_max)
+// where MBQM_SmallerThanOne(x, m, s) = RoundingDivideByPOT(SRDHM(x, m), -s), s <= 0.
+// With twice_max = 2 * max(s1, s2), the real multipliers are s1 / twice_max,
+// s2 / twice_max and twice_max / (2^left_shift * s_out) (compiler/quant MakeAddParams).
+#ifndef TINYFORGE_KERNELS_ADD_ADD_H_
+#define TINYFORGE_KERNELS_ADD_ADD_H_
+
+#include <cstdint>
+
+#include "kernels/common/broadcast.h"
+
+struct s8_add_params {
+  s8_broadcast_shape shape;
+  int32_t input1_offset;                    // -zero point of input 1, in [-127, 128]
+  int32_t input2_offset;                    // -zero point of input 2, in [-127, 128]
+  int32_t left_shift;                       // 20 for int8 (headroom for the rescaled inputs)
+  int32_t input1_multiplier, input1_shift;  // Q31, shift in [-31, 0]
+  int32_t input2_multiplier, input2_shift;  // Q31, shift in [-31, 0]
+  int32_t output_multiplier, output_shift;  // Q31, shift in [-31, 0]
+  int32_t output_offset;                    // output zero point, in [-128, 127]
+  int32_t act_min, act_max;                 // output clamp, -128 <= act_min <= act_max <= 127
+};
+
+extern "C" {
+// input1, input2 and output may alias exactly (in-place) when not broadcast.
+void s8_add__ref(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
+                 int8_t* output);
+}
+
+#endif  // TINYFORGE_KERNELS_ADD_ADD_H_

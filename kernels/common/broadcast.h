@@ -1,0 +1,51 @@
+// Shape description for elementwise binary kernels (ADD, MUL) with NumPy/TFLite
+// broadcasting, and the reference iteration over it. Freestanding C++17.
+//
+// The output is dense, C order, of extents out_dims[0..5] (outermost first; unused leading
+// dimensions are 1). For output index (d0..d5) input k reads element
+//   sum_i d_i * ink_strides[i]
+// so a broadcast dimension has stride 0. A plain elementwise op of n elements is
+// out_dims = {1,1,1,1,1,n}, strides = {0,0,0,0,0,1}. The compiler fills this at compile
+// time (compiler/quant MakeBroadcastShape), up to 6 dimensions like TFLite Micro.
+#ifndef TINYFORGE_KERNELS_COMMON_BROADCAST_H_
+#define TINYFORGE_KERNELS_COMMON_BROADCAST_H_
+
+#include <cstdint>
+
+constexpr int kS8BroadcastMaxDims = 6;
+
+struct s8_broadcast_shape {
+  int32_t out_dims[kS8BroadcastMaxDims];     // each >= 1
+  int32_t in1_strides[kS8BroadcastMaxDims];  // elements; 0 where input 1 is broadcast
+  int32_t in2_strides[kS8BroadcastMaxDims];  // elements; 0 where input 2 is broadcast
+};
+
+namespace tinyforge::kernels {
+
+// Calls f(in1_index, in2_index, out_index) for every output element, in output order.
+template <typename F>
+inline void ForEachBroadcast(const s8_broadcast_shape& s, F&& f) {
+  int32_t out = 0;
+  for (int32_t d0 = 0; d0 < s.out_dims[0]; ++d0) {
+    const int32_t a0 = d0 * s.in1_strides[0], b0 = d0 * s.in2_strides[0];
+    for (int32_t d1 = 0; d1 < s.out_dims[1]; ++d1) {
+      const int32_t a1 = a0 + d1 * s.in1_strides[1], b1 = b0 + d1 * s.in2_strides[1];
+      for (int32_t d2 = 0; d2 < s.out_dims[2]; ++d2) {
+        const int32_t a2 = a1 + d2 * s.in1_strides[2], b2 = b1 + d2 * s.in2_strides[2];
+        for (int32_t d3 = 0; d3 < s.out_dims[3]; ++d3) {
+          const int32_t a3 = a2 + d3 * s.in1_strides[3], b3 = b2 + d3 * s.in2_strides[3];
+          for (int32_t d4 = 0; d4 < s.out_dims[4]; ++d4) {
+            const int32_t a4 = a3 + d4 * s.in1_strides[4], b4 = b3 + d4 * s.in2_strides[4];
+            for (int32_t d5 = 0; d5 < s.out_dims[5]; ++d5) {
+              f(a4 + d5 * s.in1_strides[5], b4 + d5 * s.in2_strides[5], out++);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace tinyforge::kernels
+
+#endif  // TINYFORGE_KERNELS_COMMON_BROADCAST_H_

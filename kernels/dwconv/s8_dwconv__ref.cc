@@ -1,0 +1,42 @@
+// Portable reference DEPTHWISE_CONV_2D (the oracle for every other dwconv variant).
+#include "kernels/common/fixed_point.h"
+#include "kernels/dwconv/dwconv.h"
+
+namespace fx = tinyforge::fx;
+
+extern "C" void s8_dwconv__ref(const s8_dwconv_params* params, const int8_t* input,
+                               const int8_t* weights, const int32_t* bias, int8_t* output,
+                               void* /*scratch*/) {
+  const s8_dwconv_params& p = *params;
+  for (int32_t b = 0; b < p.batches; ++b) {
+    const int8_t* in_batch = input + b * p.in_h * p.in_w * p.in_c;
+    for (int32_t oy = 0; oy < p.out_h; ++oy) {
+      const int32_t in_y0 = oy * p.stride_h - p.pad_top;
+      for (int32_t ox = 0; ox < p.out_w; ++ox) {
+        const int32_t in_x0 = ox * p.stride_w - p.pad_left;
+        int8_t* out_px = output + ((b * p.out_h + oy) * p.out_w + ox) * p.out_c;
+        for (int32_t ic = 0; ic < p.in_c; ++ic) {
+          for (int32_t m = 0; m < p.depth_multiplier; ++m) {
+            const int32_t oc = ic * p.depth_multiplier + m;
+            int32_t acc = 0;
+            for (int32_t ky = 0; ky < p.k_h; ++ky) {
+              const int32_t in_y = in_y0 + ky * p.dilation_h;
+              if (in_y < 0 || in_y >= p.in_h) continue;
+              for (int32_t kx = 0; kx < p.k_w; ++kx) {
+                const int32_t in_x = in_x0 + kx * p.dilation_w;
+                if (in_x < 0 || in_x >= p.in_w) continue;
+                const int32_t in_val = in_batch[(in_y * p.in_w + in_x) * p.in_c + ic];
+                const int32_t w_val = weights[(ky * p.k_w + kx) * p.out_c + oc];
+                acc += w_val * (in_val + p.input_offset);
+              }
+            }
+            if (bias != nullptr) acc += bias[oc];
+            acc = fx::MultiplyByQuantizedMultiplier(acc, p.multiplier[oc], p.shift[oc]);
+            acc += p.output_offset;
+            out_px[oc] = static_cast<int8_t>(fx::Clamp(acc, p.act_min, p.act_max));
+          }
+        }
+      }
+    }
+  }
+}

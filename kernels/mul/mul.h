@@ -1,0 +1,28 @@
+// MUL of two int8 tensors, NumPy broadcasting.
+// Numerics: TFLite Micro reference_integer_ops::Mul / BroadcastMul4DSlow (here up to 6-D):
+//   y = MBQM((x1 + input1_offset) * (x2 + input2_offset), output_multiplier, output_shift)
+//       + output_offset, clamped to [act_min, act_max]
+// with s1 * s2 / s_out = output_multiplier * 2^(output_shift - 31), computed in double.
+#ifndef TINYFORGE_KERNELS_MUL_MUL_H_
+#define TINYFORGE_KERNELS_MUL_MUL_H_
+
+#include <cstdint>
+
+#include "kernels/common/broadcast.h"
+
+struct s8_mul_params {
+  s8_broadcast_shape shape;
+  int32_t input1_offset;                    // -zero point of input 1, in [-127, 128]
+  int32_t input2_offset;                    // -zero point of input 2, in [-127, 128]
+  int32_t output_multiplier, output_shift;  // Q31, shift in [-31, 30]
+  int32_t output_offset;                    // output zero point, in [-128, 127]
+  int32_t act_min, act_max;                 // output clamp, -128 <= act_min <= act_max <= 127
+};
+
+extern "C" {
+// input1, input2 and output may alias exactly (in-place) when not broadcast.
+void s8_mul__ref(const s8_mul_params* params, const int8_t* input1, const int8_t* input2,
+                 int8_t* output);
+}
+
+#endif  // TINYFORGE_KERNELS_MUL_MUL_H_

@@ -1,0 +1,185 @@
+"""ATen op -> graph-file op: one handler per ATen overload (docs/graph-format.md, "Op types").
+
+A handler gets the node, its arguments bound by schema name (defaults filled in) and an
+object answering ``shape(node)``; it returns (graph-file op type, input nodes, attrs) or
+raises UnsupportedOpError for a variant the format cannot express (e.g. a broadcasting add).
+The quantize/dequantize ops and the no-ops are handled by the lowering itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import torch
+from torch.fx import Node
+
+from .errors import UnsupportedOpError
+from .nodeinfo import source_of, target_name
+
+aten = torch.ops.aten
+
+
+class Shapes(Protocol):
+    def shape(self, node: Node) -> list[int]: ...
+
+
+OpSpec = tuple[str, list[Any], dict[str, Any]]
+Handler = Callable[[Shapes, Node, dict[str, Any]], OpSpec]
+HANDLERS: dict[Any, Handler] = {}
+
+
+def _handles(*targets: Any) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        for t in targets:
+            HANDLERS[t] = fn
+        return fn
+
+    return register
+
+
+def _pair(v: Any) -> list[int]:
+    """An int or a 1/2-element list as [h, w]."""
+    if isinstance(v, int):
+        return [v, v]
+    v = [int(e) for e in v]
+    return [v[0], v[0]] if len(v) == 1 else v[:2]
+
+
+def _pad4(v: Any) -> list[int]:
+    """PyTorch's symmetric [ph, pw] as the format's [top, left, bottom, right]."""
+    ph, pw = _pair(v)
+    return [ph, pw, ph, pw]
+
+
+@_handles(aten.conv2d.default, aten.conv2d.padding)
+def _conv2d(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    stride, dilation = _pair(a["stride"]), _pair(a["dilation"])
+    padding = a["padding"]
+    if isinstance(padding, str):
+        if padding == "valid":
+            pads = [0, 0, 0, 0]
+        else:  # "same": PyTorch puts the odd pixel at the bottom/right
+            kh, kw = lw.shape(a["weight"])[2:]
+            th, tw = dilation[0] * (kh - 1), dilation[1] * (kw - 1)
+            pads = [th // 2, tw // 2, th - th // 2, tw - tw // 2]
+    else:
+        pads = _pad4(padding)
+    inputs = [a["input"], a["weight"]] + ([a["bias"]] if a["bias"] is not None else [])
+    attrs = {"stride": stride, "padding": pads, "dilation": dilation, "groups": int(a["groups"])}
+    return "conv2d", inputs, attrs
+
+
+@_handles(aten.linear.default)
+def _linear(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    return "linear", [a["input"], a["weight"]] + ([a["bias"]] if a["bias"] is not None else []), {}
+
+
+@_handles(aten.relu.default, aten.relu_.default)
+def _relu(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    return "relu", [a["self"]], {}
+
+
+@_handles(aten.hardtanh.default, aten.hardtanh_.default)
+def _hardtanh(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    return "hardtanh", [a["self"]], {"min": float(a["min_val"]), "max": float(a["max_val"])}
+
+
+@_handles(aten.relu6.default)
+def _relu6(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    return "hardtanh", [a["self"]], {"min": 0.0, "max": 6.0}
+
+
+@_handles(aten.clamp.default, aten.clamp_.default)
+def _clamp(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    lo, hi = a["min"], a["max"]
+    if lo is not None and hi is not None:
+        return "hardtanh", [a["self"]], {"min": float(lo), "max": float(hi)}
+    if lo == 0 and hi is None:
+        return "relu", [a["self"]], {}
+    raise UnsupportedOpError(target_name(node), source_of(node), "clamp needs both bounds (or min=0)")
+
+
+@_handles(aten.sigmoid.default)
+def _sigmoid(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    return "sigmoid", [a["self"]], {}
+
+
+@_handles(aten.tanh.default)
+def _tanh(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    return "tanh", [a["self"]], {}
+
+
+@_handles(aten.max_pool2d.default)
+def _max_pool(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    kernel = _pair(a["kernel_size"])
+    attrs = {
+        "kernel": kernel,
+        "stride": _pair(a["stride"]) if list(a["stride"] or []) else kernel,
+        "padding": _pad4(a["padding"]),
+        "dilation": _pair(a["dilation"]),
+        "ceil_mode": bool(a["ceil_mode"]),
+    }
+    return "max_pool2d", [a["self"]], attrs
+
+
+@_handles(aten.avg_pool2d.default)
+def _avg_pool(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    kernel = _pair(a["kernel_size"])
+    attrs = {
+        "kernel": kernel,
+        "stride": _pair(a["stride"]) if list(a["stride"] or []) else kernel,
+        "padding": _pad4(a["padding"]),
+        "ceil_mode": bool(a["ceil_mode"]),
+        "count_include_pad": bool(a["count_include_pad"]),
+        "divisor_override": int(a["divisor_override"] or 0),
+    }
+    return "avg_pool2d", [a["self"]], attrs
+
+
+@_handles(aten.adaptive_avg_pool2d.default)
+def _adaptive_avg_pool(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    if _pair(a["output_size"]) != [1, 1]:
+        raise UnsupportedOpError(target_name(node), source_of(node), "only output size 1x1 is supported")
+    rank = len(lw.shape(a["self"]))
+    return "mean", [a["self"]], {"dims": [rank - 2, rank - 1], "keepdim": True}
+
+
+@_handles(aten.mean.dim)
+def _mean(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    dims = a["dim"]
+    dims = list(range(len(lw.shape(a["self"])))) if dims is None else [int(d) for d in dims]
+    return "mean", [a["self"]], {"dims": dims, "keepdim": bool(a["keepdim"])}
+
+
+@_handles(
+    aten.flatten.using_ints, aten.view.default, aten.reshape.default, aten._unsafe_view.default,
+    aten.squeeze.dim, aten.squeeze.dims, aten.squeeze.default, aten.unsqueeze.default,
+)
+def _reshape(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    return "reshape", [a["self"]], {"shape": lw.shape(node)}
+
+
+@_handles(aten.add.Tensor, aten.add_.Tensor)
+def _add(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    x, y = a["self"], a["other"]
+    if not isinstance(y, Node) or a["alpha"] != 1:
+        raise UnsupportedOpError(target_name(node), source_of(node), "add of a scalar or with alpha != 1")
+    if lw.shape(x) != lw.shape(y):
+        raise UnsupportedOpError(
+            target_name(node), source_of(node),
+            f"broadcasting add {lw.shape(x)} + {lw.shape(y)} (v1 needs equal shapes)",
+        )
+    return "add", [x, y], {}
+
+
+@_handles(aten.cat.default)
+def _cat(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    rank = len(lw.shape(node))
+    return "cat", list(a["tensors"]), {"axis": int(a["dim"]) % rank}
+
+
+@_handles(aten.softmax.int, aten._softmax.default)
+def _softmax(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    rank = len(lw.shape(node))
+    return "softmax", [a["self"]], {"axis": int(a["dim"]) % rank}

@@ -1,0 +1,156 @@
+"""``tinyforge.export``: PyTorch model -> graph file (float, or int8 QDQ via PT2E).
+
+Pipeline (one screen on purpose):
+
+1. ``torch.export.export(model.eval(), example_inputs).module()`` -> ATen GraphModule;
+2. drop no-ops (dropout, clone, ...), fold BatchNorm into the conv2d/linear before it;
+3. lower the float graph once: this rejects unsupported ops before any calibration runs;
+4. quantizing: ``prepare_pt2e`` with :class:`TinyforgeQuantizer`, run the calibration
+   batches, ``convert_pt2e(fold_quantize=True)`` -> QDQ graph with int8 weights and int32
+   bias as constants; lower that graph instead;
+5. serialise (docs/graph-format.md) and, given a path, write the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+import torch.fx
+
+from . import _quiet  # noqa: F401  (quiet torchao import)
+from .fold import fold_batchnorm, remove_noops
+from .graph_file import serialize
+from .lower import Lowering
+from .quantizer import TinyforgeQuantizer
+from .version import __version__
+from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+from torchao.quantization.pt2e.quantizer import Quantizer
+
+
+@dataclass
+class ExportResult:
+    """What :func:`export` produced.
+
+    ``reference`` is the oracle for the compiled model: the BN-folded float GraphModule for
+    ``kind == "float"``, PyTorch's converted PT2E GraphModule for ``kind == "qdq"``. Called
+    with the example inputs' shapes, it computes exactly what the graph file describes.
+    """
+
+    path: Path | None
+    graph: dict[str, Any]
+    reference: torch.fx.GraphModule
+    kind: str
+    data: bytes  # the complete file image (also when no path was given)
+
+
+def _as_tuple(inputs: Any) -> tuple[torch.Tensor, ...]:
+    return (inputs,) if isinstance(inputs, torch.Tensor) else tuple(inputs)
+
+
+def _calibration_batches(
+    calibration: Iterable[Any], example: tuple[torch.Tensor, ...]
+) -> Iterable[tuple[torch.Tensor, ...]]:
+    """Yield example-shaped input tuples. A batch whose dim 0 is a multiple of the example's
+    (other dims equal) is split along dim 0: the captured graph has a static batch size."""
+    for item in calibration:
+        batch = _as_tuple(item)
+        if len(batch) != len(example):
+            raise ValueError(f"calibration item has {len(batch)} inputs, model takes {len(example)}")
+        if all(b.shape == e.shape for b, e in zip(batch, example)):
+            yield batch
+            continue
+        n0 = example[0].shape[0] if example[0].dim() else 1
+        ok = all(
+            b.dim() == e.dim() and b.dim() > 0 and b.shape[1:] == e.shape[1:] and b.shape[0] % n0 == 0
+            for b, e in zip(batch, example)
+        )
+        if not ok:
+            shapes = [tuple(b.shape) for b in batch]
+            raise ValueError(f"calibration shapes {shapes} do not match the example inputs")
+        yield from zip(*(torch.split(b, n0) for b in batch))
+
+
+def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch.fx.GraphModule:
+    was_training = model.training
+    model.eval()
+    try:
+        gm = torch.export.export(model, example).module()
+    finally:
+        model.train(was_training)
+    remove_noops(gm)
+    fold_batchnorm(gm)
+    return gm
+
+
+def _quantize(
+    gm: torch.fx.GraphModule,
+    example: tuple[torch.Tensor, ...],
+    calibration: Iterable[Any],
+    quantizer: Quantizer,
+) -> torch.fx.GraphModule:
+    prepared = prepare_pt2e(gm, quantizer)
+    seen = 0
+    with torch.no_grad():
+        for batch in _calibration_batches(calibration, example):
+            prepared(*batch)
+            seen += 1
+    if seen == 0:
+        raise ValueError("calibration yielded no batches: cannot observe activation ranges")
+    return convert_pt2e(prepared, fold_quantize=True)
+
+
+def export(
+    model: torch.nn.Module,
+    example_inputs: Any,
+    calibration: Iterable[Any] | None = None,
+    path: str | Path | None = None,
+    *,
+    quantize: bool | None = None,
+    name: str | None = None,
+    quantizer: Quantizer | None = None,
+) -> ExportResult:
+    """Export ``model`` to a tinyforge graph file.
+
+    Args:
+      model: the module; it is exported in eval mode (its training flag is restored after).
+      example_inputs: a tensor or a tuple of tensors; fixes every shape in the graph.
+      calibration: iterable of inputs (tensor or tuple per item, example-shaped or a batch
+        of them along dim 0). Required when quantizing.
+      path: where to write the ``.tfg`` file; None keeps it in memory (``result.data``).
+      quantize: None = quantize iff ``calibration`` is given; False = float graph even
+        with calibration; True = QDQ graph (calibration required).
+      name: graph name (default: the model's class name).
+      quantizer: a PT2E Quantizer replacing :class:`TinyforgeQuantizer` (advanced).
+
+    Raises:
+      UnsupportedOpError: an op the graph file cannot express; names the ATen op and the
+        ``file.py:LINE`` it came from. Raised before any calibration runs.
+      ValueError: missing/ill-shaped calibration.
+    """
+    example = _as_tuple(example_inputs)
+    if quantize is None:
+        quantize = calibration is not None
+    if quantize and calibration is None:
+        raise ValueError("quantize=True needs calibration data")
+    name = name or type(model).__name__
+
+    gm = _capture(model, example)
+    builder = Lowering(gm, example, name, "float").run()  # also the op-coverage check
+    reference = gm
+    if quantize:
+        assert calibration is not None
+        reference = _quantize(gm, example, calibration, quantizer or TinyforgeQuantizer())
+        builder = Lowering(reference, example, name, "qdq").run()
+
+    producer = f"tinyforge {__version__}, torch {torch.__version__}"
+    graph, blob = builder.build(producer)
+    data = serialize(graph, blob)
+    out_path = None
+    if path is not None:
+        out_path = Path(path)
+        out_path.write_bytes(data)
+    return ExportResult(path=out_path, graph=graph, reference=reference, kind=builder.kind, data=data)

@@ -1,0 +1,159 @@
+"""Graph clean-up before quantization: drop no-ops, fold BatchNorm into conv2d/linear.
+
+Both passes work on the GraphModule returned by ``torch.export.export(...).module()``
+(ATen ops, parameters as ``get_attr`` nodes) and edit it in place. The user's model is never
+modified: folded weights are stored under new attribute names.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import torch
+import torch.fx
+from torch.fx import Node
+from torch.nn.utils.fusion import fuse_conv_bn_weights, fuse_linear_bn_weights
+
+from .errors import UnsupportedOpError
+from .nodeinfo import source_of, target_name
+
+aten = torch.ops.aten
+
+# Ops that compute nothing at inference: their output aliases their first input.
+NOOP_OPS = {
+    aten.dropout.default,
+    aten.dropout_.default,
+    aten.feature_dropout.default,
+    aten.alpha_dropout.default,
+    aten.clone.default,
+    aten.contiguous.default,
+    aten.alias.default,
+    aten.detach.default,
+    aten.detach_.default,
+    aten.lift_fresh_copy.default,
+}
+
+BATCH_NORM_OPS = {aten.batch_norm.default, aten._native_batch_norm_legit_no_training.default}
+_CONV_OPS = {aten.conv2d.default, aten.conv2d.padding}
+_LINEAR_OPS = {aten.linear.default}
+
+
+def _is_noop(node: Node) -> bool:
+    if node.op != "call_function" or node.target not in NOOP_OPS:
+        return False
+    if node.target in (aten.dropout.default, aten.dropout_.default) and len(node.args) > 2:
+        return not node.args[2]  # dropout(x, p, train): a no-op only when not training
+    return True
+
+
+def remove_noops(gm: torch.fx.GraphModule) -> None:
+    """Replace dropout / clone / contiguous / alias / detach with their input tensor."""
+    for node in list(gm.graph.nodes):
+        if _is_noop(node):
+            node.replace_all_uses_with(node.args[0])
+            gm.graph.erase_node(node)
+    gm.recompile()
+
+
+def _get_attr(gm: torch.fx.GraphModule, node: Node | None) -> torch.Tensor | None:
+    if node is None:
+        return None
+    if not isinstance(node, Node) or node.op != "get_attr":
+        raise UnsupportedOpError(
+            target_name(node) if isinstance(node, Node) else repr(node),
+            None,
+            "BatchNorm folding needs parameters that are constants",
+        )
+    obj: object = gm
+    for part in str(node.target).split("."):
+        obj = getattr(obj, part)
+    assert isinstance(obj, torch.Tensor)
+    return obj.detach()
+
+
+def _bn_error(bn: Node, why: str) -> UnsupportedOpError:
+    return UnsupportedOpError(
+        target_name(bn),
+        source_of(bn),
+        f"BatchNorm must directly follow a conv2d or linear to be folded into it ({why})",
+    )
+
+
+def _new_const(gm: torch.fx.GraphModule, before: Node, stem: str, value: torch.Tensor) -> Node:
+    """Register ``value`` as a fresh buffer on gm and return a get_attr node for it."""
+    k = 0
+    while hasattr(gm, f"{stem}_{k}"):
+        k += 1
+    name = f"{stem}_{k}"
+    gm.register_buffer(name, value.detach().clone().contiguous())
+    with gm.graph.inserting_before(before):
+        node = gm.graph.get_attr(name)
+    if "val" in before.meta and hasattr(before.meta["val"], "fake_mode"):
+        node.meta["val"] = before.meta["val"].fake_mode.from_tensor(value, static_shapes=True)
+    return node
+
+
+def _fold_one(gm: torch.fx.GraphModule, bn: Node) -> None:
+    producer = bn.args[0]
+    if not isinstance(producer, Node) or producer.target not in _CONV_OPS | _LINEAR_OPS:
+        what = target_name(producer) if isinstance(producer, Node) else "a graph input"
+        raise _bn_error(bn, f"its input comes from {what}")
+    if len(producer.users) != 1:
+        raise _bn_error(bn, "the conv/linear output has other users too")
+    if bn.target == aten.batch_norm.default and bn.args[5]:
+        raise _bn_error(bn, "BatchNorm is in training mode")
+
+    # batch_norm(x, w, b, mean, var, training, momentum, eps, cudnn)
+    # _native_batch_norm_legit_no_training(x, w, b, mean, var, momentum, eps)
+    eps = bn.args[7] if bn.target == aten.batch_norm.default else bn.args[6]
+    bn_w, bn_b, mean, var = (_get_attr(gm, a) for a in bn.args[1:5])
+    weight = _get_attr(gm, producer.args[1])
+    bias = _get_attr(gm, producer.args[2]) if len(producer.args) > 2 else None
+    assert weight is not None and mean is not None and var is not None
+    channels = mean.shape[0]
+    if bn_w is None:
+        bn_w = torch.ones(channels, dtype=weight.dtype)
+    if bn_b is None:
+        bn_b = torch.zeros(channels, dtype=weight.dtype)
+
+    if producer.target in _CONV_OPS:
+        new_w, new_b = fuse_conv_bn_weights(weight, bias, mean, var, eps, bn_w, bn_b)
+    else:
+        out_rank = producer.meta["val"].dim() if "val" in producer.meta else 2
+        if out_rank != 2:
+            raise _bn_error(bn, "BatchNorm1d after a linear with a 3-D output normalises dim 1")
+        new_w, new_b = fuse_linear_bn_weights(weight, bias, mean, var, eps, bn_w, bn_b)
+
+    w_node = _new_const(gm, producer, "_tf_folded_weight", new_w)
+    b_node = _new_const(gm, producer, "_tf_folded_bias", new_b)
+    args = list(producer.args) + [None] * max(0, 3 - len(producer.args))
+    args[1], args[2] = w_node, b_node
+    producer.args = tuple(args)
+
+    if bn.target == aten.batch_norm.default:
+        bn.replace_all_uses_with(producer)
+    else:  # the legit op returns a tuple; only getitem(bn, 0) may be used
+        for user in list(bn.users):
+            if user.target is not operator.getitem or user.args[1] != 0:
+                raise _bn_error(bn, "BatchNorm statistics outputs are used")
+            user.replace_all_uses_with(producer)
+            gm.graph.erase_node(user)
+    gm.graph.erase_node(bn)
+
+
+def fold_batchnorm(gm: torch.fx.GraphModule) -> int:
+    """Fold every BatchNorm into the conv2d/linear that feeds it; return how many.
+
+    Raises UnsupportedOpError (naming the op and its source line) for a BatchNorm whose
+    input is not the sole use of a conv2d/linear output.
+    """
+    count = 0
+    for node in list(gm.graph.nodes):
+        if node.op == "call_function" and node.target in BATCH_NORM_OPS:
+            _fold_one(gm, node)
+            count += 1
+    for node in list(gm.graph.nodes):  # old weights and BN parameters, now unused
+        if node.op == "get_attr" and not node.users:
+            gm.graph.erase_node(node)
+    gm.recompile()
+    return count

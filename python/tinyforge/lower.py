@@ -1,0 +1,240 @@
+"""Translate an exported ATen GraphModule (float, or PT2E-converted QDQ) into graph-file ops.
+
+One pass in graph order. Every ``call_function`` node maps to exactly one graph-file op
+(no-ops alias their input instead); constants (``get_attr``) become tensors with data when
+an op first uses them. Shapes and dtypes come from running the module once on the example
+inputs, so they are exactly PyTorch's. Anything without a mapping raises
+UnsupportedOpError naming the ATen op and the model source line.
+
+Quantize/dequantize parameters live on the integer tensor, as the format wants: a quantize
+op's int8 output takes the node's (scale, zero_point, qmin, qmax); a dequantize of a constant
+gives the constant its (per-channel) parameters; a dequantize of an activation must agree
+with the parameters its input already has.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+import torch.fx
+from torch.fx import Node
+
+from . import _quiet  # noqa: F401  (torchao registers the quantized_decomposed ops)
+from .errors import UnsupportedOpError
+from .aten_ops import HANDLERS
+from .fold import NOOP_OPS
+from .graph_file import GraphBuilder, Quant
+from .nodeinfo import module_path_of, source_of, target_name
+
+aten = torch.ops.aten
+qd = torch.ops.quantized_decomposed
+
+_DTYPES = {torch.float32: "float32", torch.int8: "int8", torch.int32: "int32"}
+
+QUANTIZE_OPS = {
+    qd.quantize_per_tensor.default,
+    qd.quantize_per_tensor.tensor,
+    qd.quantize_per_channel.default,
+}
+_WEIGHTED_OPS = {aten.conv2d.default, aten.conv2d.padding, aten.linear.default}
+DEQUANTIZE_OPS = {
+    qd.dequantize_per_tensor.default,
+    qd.dequantize_per_tensor.tensor,
+    qd.dequantize_per_channel.default,
+}
+
+
+def _bind(node: Node) -> dict[str, Any]:
+    """The node's arguments by schema name, defaults filled in."""
+    schema = node.target._schema  # type: ignore[union-attr]
+    out: dict[str, Any] = {}
+    for i, arg in enumerate(schema.arguments):
+        if i < len(node.args):
+            out[arg.name] = node.args[i]
+        elif arg.name in node.kwargs:
+            out[arg.name] = node.kwargs[arg.name]
+        elif arg.has_default_value():
+            out[arg.name] = arg.default_value
+        else:
+            out[arg.name] = None
+    return out
+
+
+class _Recorder(torch.fx.Interpreter):
+    """Runs the module once and keeps every node's value (for shapes and constants)."""
+
+    def __init__(self, gm: torch.fx.GraphModule) -> None:
+        super().__init__(gm)
+        self.values: dict[Node, Any] = {}
+
+    def run_node(self, n: Node) -> Any:
+        out = super().run_node(n)
+        self.values[n] = out
+        return out
+
+
+class Lowering:
+    """State of one translation: node -> tensor index, names in use, the builder."""
+
+    def __init__(self, gm: torch.fx.GraphModule, example_inputs: tuple, name: str, kind: str):
+        self.gm = gm
+        rec = _Recorder(gm)
+        with torch.no_grad():
+            rec.run(*example_inputs)
+        self.values = rec.values
+        self.builder = GraphBuilder(name=name, kind=kind)
+        self.tensor_of: dict[Node, int] = {}
+        self._deferred: set[Node] = set()  # dequantizes of constants, emitted at first use
+        self._tensor_names: set[str] = set()
+        self._op_names: set[str] = set()
+        self.op_name = self._name_ops()
+
+    # ---- names -------------------------------------------------------------------------
+    @staticmethod
+    def _unique(base: str, used: set[str]) -> str:
+        name, k = base, 1
+        while name in used:
+            name, k = f"{base}_{k}", k + 1
+        used.add(name)
+        return name
+
+    def _name_ops(self) -> dict[Node, str]:
+        """Compute ops take their module path ("features.0.conv") when they are the module's
+        own op (a torch.nn leaf); ops in a custom forward get "path/fx_name"."""
+        names: dict[Node, str] = {}
+        for node in self.gm.graph.nodes:
+            if node.op != "call_function" or node.target in QUANTIZE_OPS | DEQUANTIZE_OPS:
+                continue
+            path = module_path_of(node)
+            stack = node.meta.get("nn_module_stack") or {}
+            leaf = bool(stack) and str(list(stack.values())[-1][1]).startswith("torch.nn.")
+            base = path if path and leaf else (f"{path}/{node.name}" if path else node.name)
+            names[node] = self._unique(base, self._op_names)
+        return names
+
+    def _new_tensor(self, base: str, value: Any, quant: Quant | None = None, data: Any = None) -> int:
+        if not isinstance(value, torch.Tensor):
+            raise UnsupportedOpError("non-tensor value", None, f"{base} is {type(value).__name__}")
+        if value.dtype not in _DTYPES:
+            raise UnsupportedOpError(f"dtype {value.dtype}", None, f"tensor {base}")
+        shape = [int(d) for d in value.shape]
+        if any(d < 1 for d in shape) or len(shape) > 6:
+            raise UnsupportedOpError(f"shape {shape}", None, f"tensor {base}: dims must be >= 1, rank <= 6")
+        name = self._unique(base, self._tensor_names)
+        return self.builder.add_tensor(name, shape, _DTYPES[value.dtype], quant, data)
+
+    def _const_name(self, node: Node) -> str:
+        """``<op>.weight`` / ``<op>.bias`` for parameters of conv/linear, else the attr name."""
+        user = node
+        while len(user.users) == 1:
+            nxt = next(iter(user.users))
+            if nxt.op == "call_function" and nxt.target in DEQUANTIZE_OPS:
+                user = nxt
+                continue
+            if nxt in self.op_name and nxt.target in _WEIGHTED_OPS:
+                pos = next((i for i, arg in enumerate(nxt.args) if arg is user), -1)
+                if pos in (1, 2):
+                    return f"{self.op_name[nxt]}.{'weight' if pos == 1 else 'bias'}"
+            break
+        return str(node.target)
+
+    # ---- tensors -----------------------------------------------------------------------
+    def tensor(self, node: Any) -> int:
+        """Index of the tensor a node stands for; constants are created on first use."""
+        if not isinstance(node, Node):
+            raise UnsupportedOpError(f"non-tensor operand {node!r}", None)
+        if node in self._deferred:
+            self._deferred.discard(node)
+            self._lower_qdq(node)
+        if node in self.tensor_of:
+            return self.tensor_of[node]
+        if node.op != "get_attr":
+            raise AssertionError(f"{node.name} used before it was lowered")
+        value = self.values[node].detach().contiguous()
+        idx = self._new_tensor(self._const_name(node), value, data=value.numpy())
+        self.tensor_of[node] = idx
+        return idx
+
+    def shape(self, node: Node) -> list[int]:
+        return [int(d) for d in self.values[node].shape]
+
+    # ---- driver ------------------------------------------------------------------------
+    def run(self) -> GraphBuilder:
+        for node in self.gm.graph.nodes:
+            if node.op == "placeholder":
+                idx = self._new_tensor(node.name, self.values[node])
+                self.tensor_of[node] = idx
+                self.builder.inputs.append(idx)
+            elif node.op == "get_attr":
+                continue  # created on first use
+            elif node.op == "call_module" and node.target == "_guards_fn":
+                continue  # torch.export's input-shape guard: not part of the computation
+            elif node.op == "call_function":
+                self._lower(node)
+            elif node.op == "output":
+                outs = node.args[0]
+                outs = outs if isinstance(outs, (tuple, list)) else [outs]
+                self.builder.outputs = [self.tensor(o) for o in outs]
+            else:
+                raise UnsupportedOpError(f"{node.op}:{node.target}", source_of(node))
+        return self.builder
+
+    def _lower(self, node: Node) -> None:
+        if node.target in NOOP_OPS:
+            self.tensor_of[node] = self.tensor(node.args[0])
+            return
+        if node.target in DEQUANTIZE_OPS and node.args[0].op == "get_attr":
+            self._deferred.add(node)  # keeps each weight's dequantize next to its user
+            return
+        if node.target in QUANTIZE_OPS or node.target in DEQUANTIZE_OPS:
+            self._lower_qdq(node)
+            return
+        handler = HANDLERS.get(node.target)
+        if handler is None:
+            raise UnsupportedOpError(target_name(node), source_of(node))
+        op_type, inputs, attrs = handler(self, node, _bind(node))
+        in_idx = [self.tensor(i) for i in inputs]
+        name = self.op_name[node]
+        out = self._new_tensor(name, self.values[node])
+        self.tensor_of[node] = out
+        self.builder.add_op(op_type, name, in_idx, [out], attrs, source_of(node))
+
+    def _qparams(self, node: Node, a: dict[str, Any], per_channel: bool) -> Quant:
+        def val(v: Any) -> Any:
+            return self.values[v] if isinstance(v, Node) else v
+
+        qmin, qmax = int(a["quant_min"]), int(a["quant_max"])
+        if per_channel:
+            scale, zp = val(a["scales"]), val(a["zero_points"])
+            zps = [0] * scale.numel() if zp is None else [int(z) for z in zp.tolist()]
+            axis = int(a["axis"]) % self.values[node.args[0]].dim()
+            # tolist() of a float32 tensor gives the exact float32 values as Python floats.
+            return Quant(scale.tolist(), zps, axis, qmin, qmax)
+        scale, zp = val(a["scale"]), val(a["zero_point"])
+        scale = scale.item() if isinstance(scale, torch.Tensor) else float(scale)
+        zp = zp.item() if isinstance(zp, torch.Tensor) else int(zp)
+        return Quant([scale], [int(zp)], None, qmin, qmax)
+
+    def _lower_qdq(self, node: Node) -> None:
+        a = _bind(node)
+        per_channel = node.target in (qd.quantize_per_channel.default, qd.dequantize_per_channel.default)
+        q = self._qparams(node, a, per_channel)
+        x = self.tensor(a["input"])
+        src = self.builder.tensors[x]
+        if node.target in QUANTIZE_OPS:
+            op_type = "quantize"
+            out = self._new_tensor(f"{src.name}.q", self.values[node], quant=q)
+        else:
+            op_type = "dequantize"
+            if src.quant is None:
+                src.quant = q  # a constant: its parameters are the dequantize node's
+            elif src.quant != q:
+                raise UnsupportedOpError(
+                    target_name(node), source_of(node),
+                    f"dequantize parameters {q} differ from those of its input {src.quant}",
+                )
+            out = self._new_tensor(f"{src.name}.dq", self.values[node])
+        self.tensor_of[node] = out
+        name = self._unique(self.builder.tensors[out].name, self._op_names)
+        self.builder.add_op(op_type, name, [x], [out], {}, source_of(node))

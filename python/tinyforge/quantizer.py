@@ -1,0 +1,218 @@
+"""tinyforge's PT2E quantizer: the int8 scheme of the TFLite int8 specification.
+
+Contract (what :class:`TinyforgeQuantizer` annotates, on a graph from
+``torch.export.export(...).module()`` with BatchNorm already folded):
+
+* activations: int8 asymmetric per-tensor, qmin -128, qmax 127, min/max observer;
+* conv2d / linear weights: int8 symmetric per-channel on axis 0, qmin -127, qmax 127;
+* conv2d / linear bias: int32, per-channel on axis 0, zero point 0,
+  ``scale[c] = input_scale * weight_scale[c]`` (float32 product), full int32 range;
+* conv2d / linear / add followed by relu / relu6 (hardtanh) / clamp, when the activation is
+  the producer's only user: no quantize/dequantize between them, the output observer sits
+  after the activation (TFLite's fused activation);
+* data movement (reshape / flatten / view / squeeze / unsqueeze, max pool, avg pool,
+  adaptive avg pool, cat): output shares the input's quantization parameters (cat: all
+  inputs and the output share one set);
+* softmax and sigmoid output fixed at scale 1/256, zero point -128; tanh output fixed at
+  scale 1/128, zero point 0 (TFLite's fixed parameters);
+* everything else that carries activations (standalone activations, add, mean): inputs and
+  output with their own observers.
+"""
+
+from __future__ import annotations
+
+
+import torch
+import torch.fx
+from torch.fx import Node
+
+from . import _quiet  # noqa: F401  (quiet torchao import)
+from torchao.quantization.pt2e import MinMaxObserver, PerChannelMinMaxObserver
+from torchao.quantization.pt2e.quantizer import (
+    DerivedQuantizationSpec,
+    FixedQParamsQuantizationSpec,
+    QuantizationAnnotation,
+    QuantizationSpec,
+    QuantizationSpecBase,
+    Quantizer,
+    SharedQuantizationSpec,
+)
+
+aten = torch.ops.aten
+
+ACT_QMIN, ACT_QMAX = -128, 127
+WEIGHT_QMIN, WEIGHT_QMAX = -127, 127
+BIAS_QMIN, BIAS_QMAX = -(2**31), 2**31 - 1
+
+CONV_OPS = {aten.conv2d.default, aten.conv2d.padding}
+LINEAR_OPS = {aten.linear.default}
+ADD_OPS = {aten.add.Tensor, aten.add_.Tensor}
+FUSABLE_ACT_OPS = {
+    aten.relu.default,
+    aten.relu_.default,
+    aten.relu6.default,
+    aten.hardtanh.default,
+    aten.hardtanh_.default,
+    aten.clamp.default,
+    aten.clamp_.default,
+}
+SHARED_OPS = {
+    aten.max_pool2d.default,
+    aten.avg_pool2d.default,
+    aten.adaptive_avg_pool2d.default,
+    aten.flatten.using_ints,
+    aten.view.default,
+    aten.reshape.default,
+    aten.squeeze.dim,
+    aten.squeeze.dims,
+    aten.squeeze.default,
+    aten.unsqueeze.default,
+}
+CAT_OPS = {aten.cat.default}
+OWN_OUTPUT_OPS = {aten.mean.dim}
+FIXED_OUTPUT = {
+    aten.softmax.int: (1.0 / 256.0, -128),
+    aten._softmax.default: (1.0 / 256.0, -128),
+    aten.sigmoid.default: (1.0 / 256.0, -128),
+    aten.tanh.default: (1.0 / 128.0, 0),
+}
+
+
+def act_qspec(observer: type = MinMaxObserver) -> QuantizationSpec:
+    """int8 asymmetric per-tensor activation spec observed by ``observer``."""
+    return QuantizationSpec(
+        dtype=torch.int8,
+        quant_min=ACT_QMIN,
+        quant_max=ACT_QMAX,
+        qscheme=torch.per_tensor_affine,
+        observer_or_fake_quant_ctr=observer.with_args(),
+    )
+
+
+WEIGHT_QSPEC = QuantizationSpec(
+    dtype=torch.int8,
+    quant_min=WEIGHT_QMIN,
+    quant_max=WEIGHT_QMAX,
+    qscheme=torch.per_channel_symmetric,
+    ch_axis=0,
+    observer_or_fake_quant_ctr=PerChannelMinMaxObserver.with_args(),
+)
+
+
+def _bias_qparams(observers: list) -> tuple[torch.Tensor, torch.Tensor]:
+    """Bias scale = input scale * weight scale per channel (float32), zero point 0."""
+    act_scale, _ = observers[0].calculate_qparams()
+    weight_scale, _ = observers[1].calculate_qparams()
+    scale = (act_scale.to(torch.float32) * weight_scale.to(torch.float32)).reshape(-1)
+    return scale, torch.zeros(scale.shape, dtype=torch.int64)
+
+
+def _bias_qspec(x: Node, w: Node, op: Node) -> DerivedQuantizationSpec:
+    return DerivedQuantizationSpec(
+        derived_from=[(x, op), (w, op)],
+        derive_qparams_fn=_bias_qparams,
+        dtype=torch.int32,
+        quant_min=BIAS_QMIN,
+        quant_max=BIAS_QMAX,
+        qscheme=torch.per_channel_symmetric,
+        ch_axis=0,
+    )
+
+
+def _fixed_qspec(scale: float, zero_point: int) -> FixedQParamsQuantizationSpec:
+    return FixedQParamsQuantizationSpec(
+        dtype=torch.int8,
+        scale=scale,
+        zero_point=zero_point,
+        quant_min=ACT_QMIN,
+        quant_max=ACT_QMAX,
+        qscheme=torch.per_tensor_affine,
+    )
+
+
+def _annotate(
+    node: Node,
+    inputs: dict[Node, QuantizationSpecBase | None],
+    output: QuantizationSpecBase | None,
+) -> None:
+    node.meta["quantization_annotation"] = QuantizationAnnotation(
+        input_qspec_map=inputs, output_qspec=output, _annotated=True
+    )
+
+
+def _is_annotated(node: Node) -> bool:
+    ann = node.meta.get("quantization_annotation")
+    return ann is not None and ann._annotated
+
+
+def _fused_activation(node: Node) -> Node | None:
+    """The relu/relu6/hardtanh/clamp that is ``node``'s only user, if any."""
+    users = list(node.users)
+    if len(users) == 1 and users[0].op == "call_function" and users[0].target in FUSABLE_ACT_OPS:
+        return users[0]
+    return None
+
+
+class TinyforgeQuantizer(Quantizer):
+    """Annotates a captured ATen graph with tinyforge's int8 scheme (see module docstring).
+
+    ``act_observer`` is the observer class for activations (default: min/max).
+    """
+
+    def __init__(self, act_observer: type = MinMaxObserver) -> None:
+        super().__init__()
+        self.act = act_qspec(act_observer)
+
+    def annotate(self, model: torch.fx.GraphModule) -> torch.fx.GraphModule:
+        for node in model.graph.nodes:
+            if node.op != "call_function" or _is_annotated(node):
+                continue
+            target = node.target
+            if target in CONV_OPS or target in LINEAR_OPS:
+                self._annotate_weighted(node)
+            elif target in ADD_OPS:
+                inputs = {a: self.act for a in node.args[:2] if isinstance(a, Node)}
+                self._annotate_with_activation(node, inputs)
+            elif target in FUSABLE_ACT_OPS or target in OWN_OUTPUT_OPS:
+                _annotate(node, {node.args[0]: self.act}, self.act)
+            elif target in SHARED_OPS:
+                x = node.args[0]
+                _annotate(node, {x: self.act}, SharedQuantizationSpec((x, node)))
+            elif target in CAT_OPS:
+                self._annotate_cat(node)
+            elif target in FIXED_OUTPUT:
+                scale, zp = FIXED_OUTPUT[target]
+                _annotate(node, {node.args[0]: self.act}, _fixed_qspec(scale, zp))
+        return model
+
+    def _annotate_with_activation(
+        self, node: Node, inputs: dict[Node, QuantizationSpecBase | None]
+    ) -> None:
+        act = _fused_activation(node)
+        if act is None:
+            _annotate(node, inputs, self.act)
+        else:
+            _annotate(node, inputs, None)
+            _annotate(act, {}, self.act)
+
+    def _annotate_weighted(self, node: Node) -> None:
+        x, w = node.args[0], node.args[1]
+        bias = node.args[2] if len(node.args) > 2 else node.kwargs.get("bias")
+        inputs: dict[Node, QuantizationSpecBase | None] = {x: self.act, w: WEIGHT_QSPEC}
+        if isinstance(bias, Node):
+            inputs[bias] = _bias_qspec(x, w, node)
+        self._annotate_with_activation(node, inputs)
+
+    def _annotate_cat(self, node: Node) -> None:
+        tensors = [t for t in node.args[0] if isinstance(t, Node)]
+        first = tensors[0]
+        shared = SharedQuantizationSpec((first, node))
+        inputs: dict[Node, QuantizationSpecBase | None] = {first: self.act}
+        for t in tensors[1:]:
+            inputs.setdefault(t, shared)
+        _annotate(node, inputs, shared)
+
+    def validate(self, model: torch.fx.GraphModule) -> None:
+        """Nothing to check beyond what the exporter's op coverage check already did."""
+
+

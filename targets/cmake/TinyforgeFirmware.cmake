@@ -1,0 +1,77 @@
+# tinyforge board support for CMake projects configured with arm-none-eabi.cmake:
+#   tf_board                      OBJECT library: startup, vectors, faults, semihosting,
+#                                 newlib syscalls, perf; headers tf_board.h, tf_host.h,
+#                                 tf_perf.h and the generated tf_board_config.h
+#   tf_add_firmware(<name> SOURCES <src>... [LIBRARIES <lib>...] [DEFINITIONS <def>...]
+#                   [INCLUDE_DIRS <dir>...] [STACK_SIZE <bytes>] [HEAP_SIZE <bytes>])
+#                                 firmware <name>.elf (+ <name>.elf.map) for the board
+include_guard(GLOBAL)
+
+if(NOT TINYFORGE_BOARD OR NOT TINYFORGE_TARGETS_DIR)
+  message(FATAL_ERROR "tinyforge: configure with -DTINYFORGE_BOARD=<board> "
+                      "-DCMAKE_TOOLCHAIN_FILE=<tinyforge>/targets/cmake/arm-none-eabi.cmake")
+endif()
+
+# --- tf_board_config.h from board.json -------------------------------------------------
+file(READ "${TINYFORGE_BOARD_JSON}" _tf_json)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TINYFORGE_BOARD_JSON}")
+set(TF_BOARD_JSON "${TINYFORGE_BOARD_JSON}")
+string(JSON TF_BOARD_QEMU_MACHINE GET "${_tf_json}" qemu machine)
+string(JSON TF_BOARD_CPU_HZ GET "${_tf_json}" qemu cpu_hz)
+string(JSON TF_BOARD_CPU GET "${_tf_json}" cpu)
+string(JSON TF_BOARD_ISA_CLASS GET "${_tf_json}" isa_class)
+string(JSON _tf_nregions LENGTH "${_tf_json}" memory)
+math(EXPR _tf_last "${_tf_nregions} - 1")
+set(_tf_lines "")
+foreach(_tf_i RANGE ${_tf_last})
+  string(JSON _tf_name GET "${_tf_json}" memory ${_tf_i} name)
+  string(JSON _tf_base GET "${_tf_json}" memory ${_tf_i} base)
+  string(JSON _tf_size GET "${_tf_json}" memory ${_tf_i} size)
+  string(JSON _tf_rank GET "${_tf_json}" memory ${_tf_i} speed_rank)
+  string(JSON _tf_purpose GET "${_tf_json}" memory ${_tf_i} purpose)
+  string(TOUPPER "${_tf_purpose}" _tf_purpose)
+  list(APPEND _tf_lines
+       "  X(${_tf_name}, ${_tf_base}u, ${_tf_size}u, ${_tf_rank}, TF_REGION_${_tf_purpose})")
+endforeach()
+list(JOIN _tf_lines " \\\n" TF_BOARD_REGION_LINES)
+set(TINYFORGE_GENERATED_DIR "${CMAKE_BINARY_DIR}/tinyforge-board")
+configure_file("${TINYFORGE_TARGETS_DIR}/common/tf_board_config.h.in"
+               "${TINYFORGE_GENERATED_DIR}/tf_board_config.h" @ONLY)
+
+# --- tf_board ----------------------------------------------------------------------------
+set(_tf_common "${TINYFORGE_TARGETS_DIR}/common")
+add_library(tf_board OBJECT
+  "${_tf_common}/startup.S"
+  "${_tf_common}/vectors.c"
+  "${_tf_common}/board.c"
+  "${_tf_common}/fault.c"
+  "${_tf_common}/host.c"
+  "${_tf_common}/perf.c"
+  "${_tf_common}/syscalls.c")
+target_include_directories(tf_board PUBLIC "${_tf_common}/include" "${TINYFORGE_GENERATED_DIR}")
+target_compile_options(tf_board PRIVATE -Wall -Wextra -Werror)
+target_compile_features(tf_board PUBLIC c_std_11 cxx_std_17)
+
+function(tf_add_firmware name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "STACK_SIZE;HEAP_SIZE"
+                        "SOURCES;LIBRARIES;DEFINITIONS;INCLUDE_DIRS")
+  if(NOT arg_SOURCES)
+    message(FATAL_ERROR "tf_add_firmware(${name}): SOURCES is required")
+  endif()
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "tf_add_firmware(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  add_executable(${name} ${arg_SOURCES})
+  set_target_properties(${name} PROPERTIES SUFFIX ".elf" LINK_DEPENDS "${TINYFORGE_LINKER_SCRIPTS}")
+  target_link_libraries(${name} PRIVATE tf_board ${arg_LIBRARIES})
+  target_compile_options(${name} PRIVATE -Wall -Wextra -Werror)
+  target_compile_definitions(${name} PRIVATE ${arg_DEFINITIONS})
+  target_include_directories(${name} PRIVATE ${arg_INCLUDE_DIRS})
+  target_link_options(${name} PRIVATE "LINKER:--print-memory-usage")
+  if(NOT "${arg_STACK_SIZE}" STREQUAL "")  # not if(arg_...): 0 is a valid heap size
+    target_link_options(${name} PRIVATE "LINKER:--defsym=__tf_stack_size=${arg_STACK_SIZE}")
+  endif()
+  if(NOT "${arg_HEAP_SIZE}" STREQUAL "")
+    target_link_options(${name} PRIVATE "LINKER:--defsym=__tf_heap_size=${arg_HEAP_SIZE}")
+  endif()
+endfunction()

@@ -1,0 +1,293 @@
+/* tf_insncount: executed-instruction counts for qemu-system-arm, a TCG plugin.
+ *
+ * Counts every guest instruction, and per region the instructions executed between the
+ * markers of targets/common/include/tf_perf.h, reserved T32 hints:
+ *   TF_PERF_BEGIN(id)  HINT #(0x80 + id)  bytes AF F3 (80 + id) 80    id in [0, 31]
+ *   TF_PERF_END(id)    HINT #(0xA0 + id)  bytes AF F3 (A0 + id) 80
+ * A region's count excludes its own two markers (an enclosed region's markers count as
+ * instructions of the enclosing one). With -icount shift=0,align=off,sleep=off repeated runs
+ * give identical numbers.
+ *
+ * Arguments (-plugin libtf_insncount.so,out=FILE,mode=tb,...):
+ *   out=FILE       write the report to FILE (default: QEMU's log, enabled by `-d plugin`)
+ *   mode=tb        (default) one inline add per translation block: fast. Exact for code
+ *                  that touches only RAM; an access to a device register in the middle of
+ *                  a block makes QEMU re-run the block's tail (icount I/O recompile), which
+ *                  counts that tail twice in the total. Markers stay exact.
+ *   mode=insn      one inline add per instruction: 2-3x slower, exact throughout
+ *   events=on      also report every call of every region, in execution order (the per-op
+ *                  profile: the runtime brackets op k with one id, call k is op k)
+ *   max_events=N   keep at most N events (default 1000000); the rest are counted as dropped
+ *
+ * Report, one record per line (the format targets/qemu/run.py parses):
+ *   tf-perf version=1 qemu-plugin-api=<n> mode=<tb|insn>
+ *   tf-perf total insns=<n>
+ *   tf-perf region=<id> calls=<n> insns=<sum> min=<n> max=<n>
+ *   tf-perf event region=<id> call=<k> insns=<n> start=<n>     (events=on)
+ *   tf-perf open region=<id> insns=<n> start=<n>    begun, not ended when the guest stopped
+ *   tf-perf error region=<id> kind=<end-without-begin|begin-while-open> count=<n>
+ *   tf-perf error kind=events-dropped count=<n>
+ *   tf-perf end
+ * start=<n> is the number of instructions executed before the region began.
+ *
+ * The M-profile boards have one vCPU; counts from more would be summed. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qemu_plugin_api.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = TF_QEMU_PLUGIN_API;
+
+#define TF_REGIONS 32
+#define TF_BEGIN_HINT 0x80
+#define TF_END_HINT 0xA0
+
+typedef struct {
+  uint64_t calls, insns, min, max;
+  uint64_t start; /* instructions before the open call's BEGIN */
+  int open;
+  uint64_t end_without_begin, begin_while_open;
+} region;
+
+typedef struct {
+  uint8_t id;
+  uint64_t call, insns, start;
+} event;
+
+static region g_regions[TF_REGIONS];
+static int g_mode_insn;
+static int g_events_on;
+static event* g_events;
+static size_t g_n_events, g_cap_events, g_max_events = 1000000;
+static uint64_t g_events_dropped;
+static FILE* g_out;
+
+/* ---- the instruction counter, per plugin API level ---------------------------------- */
+#if TF_QEMU_PLUGIN_API >= 2
+static struct qemu_plugin_scoreboard* g_score;
+static qemu_plugin_u64 g_counter;
+
+static void counter_init(void) {
+  g_score = qemu_plugin_scoreboard_new(sizeof(uint64_t));
+  g_counter.score = g_score;
+  g_counter.offset = 0;
+}
+static void count_tb(struct qemu_plugin_tb* tb, uint64_t n) {
+  qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64, g_counter, n);
+}
+static void count_insn(struct qemu_plugin_insn* insn) {
+  qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+                                                      g_counter, 1);
+}
+static uint64_t counter_now(unsigned vcpu) { return qemu_plugin_u64_get(g_counter, vcpu); }
+static uint64_t counter_total(void) { return qemu_plugin_u64_sum(g_counter); }
+static void counter_free(void) { qemu_plugin_scoreboard_free(g_score); }
+#else
+static uint64_t g_counter;
+
+static void counter_init(void) {}
+static void count_tb(struct qemu_plugin_tb* tb, uint64_t n) {
+  qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &g_counter, n);
+}
+static void count_insn(struct qemu_plugin_insn* insn) {
+  qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &g_counter, 1);
+}
+static uint64_t counter_now(unsigned vcpu) {
+  (void)vcpu;
+  return g_counter;
+}
+static uint64_t counter_total(void) { return g_counter; }
+static void counter_free(void) {}
+#endif
+
+/* The 4 bytes of a 32-bit instruction, or 0 if it is a 16-bit one. */
+static int insn_bytes32(struct qemu_plugin_insn* insn, uint8_t b[4]) {
+  if (qemu_plugin_insn_size(insn) != 4) return 0;
+#if TF_QEMU_PLUGIN_API >= 3
+  return qemu_plugin_insn_data(insn, b, 4) == 4;
+#else
+  memcpy(b, qemu_plugin_insn_data(insn), 4);
+  return 1;
+#endif
+}
+
+/* ---- markers ------------------------------------------------------------------------- */
+/* Callback userdata: bit 31 = END, bits 16..30 = instructions after the marker in its
+ * block (tb mode), bits 0..4 = region id. */
+#define UD_END (1u << 31)
+#define UD_AFTER_SHIFT 16
+#define UD_AFTER_MAX 0x7FFFu
+
+static void record_event(unsigned id, uint64_t call, uint64_t insns, uint64_t start) {
+  if (g_n_events >= g_max_events) {
+    ++g_events_dropped;
+    return;
+  }
+  if (g_n_events == g_cap_events) {
+    size_t cap = g_cap_events ? 2 * g_cap_events : 1024;
+    event* grown = realloc(g_events, cap * sizeof *grown);
+    if (!grown) {
+      ++g_events_dropped;
+      return;
+    }
+    g_events = grown;
+    g_cap_events = cap;
+  }
+  event* e = &g_events[g_n_events++];
+  e->id = (uint8_t)id;
+  e->call = call;
+  e->insns = insns;
+  e->start = start;
+}
+
+static void on_marker(unsigned int vcpu, void* userdata) {
+  const uintptr_t ud = (uintptr_t)userdata;
+  const unsigned id = ud & (TF_REGIONS - 1);
+  const uint64_t after = (ud >> UD_AFTER_SHIFT) & UD_AFTER_MAX;
+  /* Instructions executed before this marker. In tb mode the counter already holds the
+   * whole block; in insn mode it holds everything up to and including this marker. */
+  const uint64_t before = counter_now(vcpu) - (g_mode_insn ? 1 : after + 1);
+  region* r = &g_regions[id];
+  if (!(ud & UD_END)) {
+    if (r->open) {
+      ++r->begin_while_open;
+      return;
+    }
+    r->open = 1;
+    r->start = before + 1; /* the BEGIN marker itself is not part of the region */
+    return;
+  }
+  if (!r->open) {
+    ++r->end_without_begin;
+    return;
+  }
+  const uint64_t n = before - r->start;
+  if (r->calls == 0 || n < r->min) r->min = n;
+  if (n > r->max) r->max = n;
+  if (g_events_on) record_event(id, r->calls, n, r->start);
+  r->insns += n;
+  ++r->calls;
+  r->open = 0;
+}
+
+static void on_tb_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
+  (void)id;
+  const size_t n = qemu_plugin_tb_n_insns(tb);
+  if (!g_mode_insn) count_tb(tb, n);
+  for (size_t i = 0; i < n; ++i) {
+    struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
+    if (g_mode_insn) count_insn(insn);
+    uint8_t b[4];
+    /* T32 HINT: first halfword 0xF3AF, second 0x80xx with xx in [0x80, 0xBF]. */
+    if (!insn_bytes32(insn, b) || b[0] != 0xAF || b[1] != 0xF3 || b[3] != 0x80) continue;
+    if (b[2] < TF_BEGIN_HINT || b[2] >= TF_END_HINT + TF_REGIONS) continue;
+    uintptr_t after = n - i - 1;
+    if (after > UD_AFTER_MAX) after = UD_AFTER_MAX; /* blocks are far shorter */
+    uintptr_t ud = (after << UD_AFTER_SHIFT) | (b[2] & (TF_REGIONS - 1));
+    if (b[2] >= TF_END_HINT) ud |= UD_END;
+    qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker, QEMU_PLUGIN_CB_NO_REGS, (void*)ud);
+  }
+}
+
+/* ---- report -------------------------------------------------------------------------- */
+__attribute__((format(printf, 1, 2))) static void emit(const char* fmt, ...) {
+  char line[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (g_out) {
+    fputs(line, g_out);
+  } else {
+    qemu_plugin_outs(line);
+  }
+}
+
+static void on_exit_report(qemu_plugin_id_t id, void* userdata) {
+  (void)id;
+  (void)userdata;
+  const uint64_t total = counter_total();
+  emit("tf-perf version=1 qemu-plugin-api=%d mode=%s\n", TF_QEMU_PLUGIN_API,
+       g_mode_insn ? "insn" : "tb");
+  emit("tf-perf total insns=%" PRIu64 "\n", total);
+  for (unsigned i = 0; i < TF_REGIONS; ++i) {
+    const region* r = &g_regions[i];
+    if (r->calls)
+      emit("tf-perf region=%u calls=%" PRIu64 " insns=%" PRIu64 " min=%" PRIu64 " max=%" PRIu64
+           "\n",
+           i, r->calls, r->insns, r->min, r->max);
+  }
+  for (size_t k = 0; k < g_n_events; ++k) {
+    const event* e = &g_events[k];
+    emit("tf-perf event region=%u call=%" PRIu64 " insns=%" PRIu64 " start=%" PRIu64 "\n",
+         (unsigned)e->id, e->call, e->insns, e->start);
+  }
+  for (unsigned i = 0; i < TF_REGIONS; ++i) {
+    const region* r = &g_regions[i];
+    if (r->open)
+      emit("tf-perf open region=%u insns=%" PRIu64 " start=%" PRIu64 "\n", i, total - r->start,
+           r->start);
+    if (r->end_without_begin)
+      emit("tf-perf error region=%u kind=end-without-begin count=%" PRIu64 "\n", i,
+           r->end_without_begin);
+    if (r->begin_while_open)
+      emit("tf-perf error region=%u kind=begin-while-open count=%" PRIu64 "\n", i,
+           r->begin_while_open);
+  }
+  if (g_events_dropped)
+    emit("tf-perf error kind=events-dropped count=%" PRIu64 "\n", g_events_dropped);
+  emit("tf-perf end\n");
+  if (g_out) {
+    fclose(g_out);
+    g_out = NULL;
+  }
+  free(g_events);
+  g_events = NULL;
+  counter_free();
+}
+
+static int parse_bool(const char* value, int* out) {
+  if (!strcmp(value, "on") || !strcmp(value, "yes") || !strcmp(value, "true")) {
+    *out = 1;
+  } else if (!strcmp(value, "off") || !strcmp(value, "no") || !strcmp(value, "false")) {
+    *out = 0;
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t* info,
+                                           int argc, char** argv) {
+  for (int i = 0; i < argc; ++i) {
+    const char* arg = argv[i];
+    if (!strncmp(arg, "out=", 4)) {
+      g_out = fopen(arg + 4, "w");
+      if (!g_out) {
+        fprintf(stderr, "tf_insncount: cannot write %s\n", arg + 4);
+        return -1;
+      }
+    } else if (!strcmp(arg, "mode=tb")) {
+      g_mode_insn = 0;
+    } else if (!strcmp(arg, "mode=insn")) {
+      g_mode_insn = 1;
+    } else if (!strncmp(arg, "max_events=", 11)) {
+      g_max_events = strtoull(arg + 11, NULL, 10);
+    } else if (strncmp(arg, "events=", 7) || !parse_bool(arg + 7, &g_events_on)) {
+      fprintf(stderr,
+              "tf_insncount: unknown argument '%s' "
+              "(out=FILE mode=tb|insn events=on|off max_events=N)\n",
+              arg);
+      return -1;
+    }
+  }
+  if (info->system_emulation && info->system.max_vcpus > 1)
+    fprintf(stderr, "tf_insncount: warning: %d vCPUs, counts are summed\n",
+            info->system.max_vcpus);
+  counter_init();
+  qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_translate);
+  qemu_plugin_register_atexit_cb(id, on_exit_report, NULL);
+  return 0;
+}

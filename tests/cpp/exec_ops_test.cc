@@ -1,0 +1,200 @@
+// Elementwise, pooling, reduction and data-movement reference ops; expected values by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "exec/ref_ops.h"
+
+namespace tinyforge::exec {
+namespace {
+
+const float kNaN = std::numeric_limits<float>::quiet_NaN();
+const float kInf = std::numeric_limits<float>::infinity();
+
+std::vector<float> Iota(int n) {
+  std::vector<float> v(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) v[static_cast<size_t>(i)] = static_cast<float>(i + 1);
+  return v;
+}
+
+std::vector<float> Values(const HostTensor& t) {
+  return std::vector<float>(t.f32().begin(), t.f32().end());
+}
+
+HostTensor Out(ir::Shape s) { return HostTensor(ir::DType::kFloat32, std::move(s)); }
+
+TEST(RefElementwise, ReluHardtanhPropagateNaN) {
+  const HostTensor x = HostTensor::Float({5}, {-2, -0.5f, 0, 3, 7});
+  HostTensor y = Out({5});
+  Relu(x, y);
+  EXPECT_EQ(Values(y), (std::vector<float>{0, 0, 0, 3, 7}));
+  Hardtanh(ir::HardtanhAttrs{0, 6}, x, y);  // ReLU6
+  EXPECT_EQ(Values(y), (std::vector<float>{0, 0, 0, 3, 6}));
+  HostTensor n = HostTensor::Float({1}, {kNaN});
+  HostTensor yn = Out({1});
+  Relu(n, yn);
+  EXPECT_TRUE(std::isnan(yn.f32()[0]));
+  Hardtanh(ir::HardtanhAttrs{-1, 1}, n, yn);
+  EXPECT_TRUE(std::isnan(yn.f32()[0]));
+}
+
+TEST(RefElementwise, SigmoidTanhAdd) {
+  HostTensor y = Out({3});
+  Sigmoid(HostTensor::Float({3}, {0, 100, -100}), y);
+  EXPECT_EQ(Values(y), (std::vector<float>{0.5f, 1.0f, 0.0f}));
+  Tanh(HostTensor::Float({3}, {0, 20, -20}), y);
+  EXPECT_EQ(Values(y), (std::vector<float>{0.0f, 1.0f, -1.0f}));
+  // sigmoid(ln 3) = 1 / (1 + 1/3) = 0.75
+  Sigmoid(HostTensor::Float({3}, {std::log(3.0f), 0, 0}), y);
+  EXPECT_NEAR(y.f32()[0], 0.75f, 1e-7);
+  Add(HostTensor::Float({3}, {1, 2, 3}), HostTensor::Float({3}, {0.5f, -2, 10}), y);
+  EXPECT_EQ(Values(y), (std::vector<float>{1.5f, 0, 13}));
+}
+
+TEST(RefMaxPool, StridedWindowsPaddingAndNaN) {
+  // 4x4 of 1..16, 2x2 stride 2: maxima of each quadrant = [6, 8, 14, 16].
+  ir::MaxPool2dAttrs a;
+  a.kernel = {2, 2};
+  a.stride = {2, 2};
+  HostTensor y = Out({1, 1, 2, 2});
+  MaxPool2d(a, HostTensor::Float({1, 1, 4, 4}, Iota(16)), y);
+  EXPECT_EQ(Values(y), (std::vector<float>{6, 8, 14, 16}));
+  // Padding never wins even when every value is negative: 1x3 of [-5,-6,-7], k 2, s 2,
+  // pad left 1: windows {pad,-5} and {-6,-7} -> [-5, -6].
+  ir::MaxPool2dAttrs p;
+  p.kernel = {1, 2};
+  p.stride = {1, 2};
+  p.padding = {0, 1, 0, 0};
+  HostTensor yp = Out({1, 1, 1, 2});
+  MaxPool2d(p, HostTensor::Float({1, 1, 1, 3}, {-5, -6, -7}), yp);
+  EXPECT_EQ(Values(yp), (std::vector<float>{-5, -6}));
+  HostTensor yn = Out({1, 1, 2, 2});
+  std::vector<float> v = Iota(16);
+  v[0] = kNaN;
+  MaxPool2d(a, HostTensor::Float({1, 1, 4, 4}, v), yn);
+  EXPECT_TRUE(std::isnan(yn.f32()[0]));
+  EXPECT_EQ(yn.f32()[3], 16);
+}
+
+TEST(RefMaxPool, CeilModeAndDilation) {
+  // 3x3 of 1..9, k 2, s 2, ceil: windows rows {0,1},{2}, cols {0,1},{2} -> [5, 6, 8, 9].
+  ir::MaxPool2dAttrs a;
+  a.kernel = {2, 2};
+  a.stride = {2, 2};
+  a.ceil_mode = true;
+  HostTensor y = Out({1, 1, 2, 2});
+  MaxPool2d(a, HostTensor::Float({1, 1, 3, 3}, Iota(9)), y);
+  EXPECT_EQ(Values(y), (std::vector<float>{5, 6, 8, 9}));
+  // 1x5 of [5,1,4,2,3], k 2 dilation 2 (taps j, j+2): [max(5,4), max(1,2), max(4,3)].
+  ir::MaxPool2dAttrs d;
+  d.kernel = {1, 2};
+  d.dilation = {1, 2};
+  HostTensor yd = Out({1, 1, 1, 3});
+  MaxPool2d(d, HostTensor::Float({1, 1, 1, 5}, {5, 1, 4, 2, 3}), yd);
+  EXPECT_EQ(Values(yd), (std::vector<float>{5, 2, 4}));
+}
+
+TEST(RefAvgPool, CountIncludePadAndDivisorOverride) {
+  // 2x2 image [1,2,3,4], k 2, s 2, padding 1: each window holds one pixel and three pads.
+  ir::AvgPool2dAttrs a;
+  a.kernel = {2, 2};
+  a.stride = {2, 2};
+  a.padding = {1, 1, 1, 1};
+  const HostTensor x = HostTensor::Float({1, 1, 2, 2}, {1, 2, 3, 4});
+  HostTensor y = Out({1, 1, 2, 2});
+  AvgPool2d(a, x, y);  // count_include_pad: pixel / 4
+  EXPECT_EQ(Values(y), (std::vector<float>{0.25f, 0.5f, 0.75f, 1.0f}));
+  a.count_include_pad = false;  // pixel / 1
+  AvgPool2d(a, x, y);
+  EXPECT_EQ(Values(y), (std::vector<float>{1, 2, 3, 4}));
+  a.divisor_override = 3;  // pixel / 3
+  AvgPool2d(a, x, y);
+  EXPECT_EQ(Values(y), (std::vector<float>{1.0f / 3, 2.0f / 3, 1.0f, 4.0f / 3}));
+}
+
+TEST(RefAvgPool, CeilModeOverhangIsNotCounted) {
+  // 3x3 of 1..9, k 2, s 2, ceil: (1+2+4+5)/4 = 3, (3+6)/2 = 4.5, (7+8)/2 = 7.5, 9/1 = 9,
+  // with or without count_include_pad (PyTorch divides by the window clipped to the
+  // padded input; there is no padding here).
+  ir::AvgPool2dAttrs a;
+  a.kernel = {2, 2};
+  a.stride = {2, 2};
+  a.ceil_mode = true;
+  const HostTensor x = HostTensor::Float({1, 1, 3, 3}, Iota(9));
+  HostTensor y = Out({1, 1, 2, 2});
+  for (bool include : {true, false}) {
+    a.count_include_pad = include;
+    AvgPool2d(a, x, y);
+    EXPECT_EQ(Values(y), (std::vector<float>{3, 4.5f, 7.5f, 9})) << include;
+  }
+}
+
+TEST(RefAvgPool, ThreeDimInputAndStride1) {
+  // [C,H,W] with C = 2: 3x3 of 1..9, k 2, s 1: [3, 4, 6, 7]; channel 2 = 10..18: +9.
+  ir::AvgPool2dAttrs a;
+  a.kernel = {2, 2};
+  HostTensor y = Out({2, 2, 2});
+  AvgPool2d(a, HostTensor::Float({2, 3, 3}, Iota(18)), y);
+  EXPECT_EQ(Values(y), (std::vector<float>{3, 4, 6, 7, 12, 13, 15, 16}));
+}
+
+TEST(RefMean, DimsAndKeepdim) {
+  // [2,3] = [[1,2,3],[4,5,6]]: mean over dim 1 = [2, 5]; over dim 0 = [2.5, 3.5, 4.5].
+  const HostTensor x = HostTensor::Float({2, 3}, Iota(6));
+  HostTensor y = Out({2});
+  Mean(ir::MeanAttrs{{1}, false}, x, y);
+  EXPECT_EQ(Values(y), (std::vector<float>{2, 5}));
+  HostTensor y0 = Out({1, 3});
+  Mean(ir::MeanAttrs{{0}, true}, x, y0);
+  EXPECT_EQ(Values(y0), (std::vector<float>{2.5f, 3.5f, 4.5f}));
+  // Global average pooling of [1,2,2,2]: channel means [2.5, 6.5].
+  HostTensor g = Out({1, 2, 1, 1});
+  Mean(ir::MeanAttrs{{-1, -2}, true}, HostTensor::Float({1, 2, 2, 2}, Iota(8)), g);
+  EXPECT_EQ(Values(g), (std::vector<float>{2.5f, 6.5f}));
+}
+
+TEST(RefSoftmax, ExactRatiosAndStability) {
+  // logits [0, ln 2, ln 3]: exp = [1, 2, 3] / 6.
+  HostTensor y = Out({1, 3});
+  Softmax(ir::SoftmaxAttrs{-1}, HostTensor::Float({1, 3}, {0, std::log(2.0f), std::log(3.0f)}), y);
+  EXPECT_NEAR(y.f32()[0], 1.0 / 6, 1e-7);
+  EXPECT_NEAR(y.f32()[1], 2.0 / 6, 1e-7);
+  EXPECT_NEAR(y.f32()[2], 3.0 / 6, 1e-7);
+  // Large logits would overflow exp() without the max subtraction: [1000, 1000] -> 0.5 each.
+  HostTensor y2 = Out({2});
+  Softmax(ir::SoftmaxAttrs{0}, HostTensor::Float({2}, {1000, 1000}), y2);
+  EXPECT_EQ(Values(y2), (std::vector<float>{0.5f, 0.5f}));
+  // Along axis 0 of [2,2]: columns [0, 0] and [1, 1] are uniform.
+  HostTensor y3 = Out({2, 2});
+  Softmax(ir::SoftmaxAttrs{0}, HostTensor::Float({2, 2}, {0, 1, 0, 1}), y3);
+  EXPECT_EQ(Values(y3), (std::vector<float>{0.5f, 0.5f, 0.5f, 0.5f}));
+  // -inf logit gets 0; NaN poisons its row.
+  Softmax(ir::SoftmaxAttrs{0}, HostTensor::Float({2}, {-kInf, 3}), y2);
+  EXPECT_EQ(Values(y2), (std::vector<float>{0, 1}));
+  Softmax(ir::SoftmaxAttrs{0}, HostTensor::Float({2}, {kNaN, 3}), y2);
+  EXPECT_TRUE(std::isnan(y2.f32()[1]));
+}
+
+TEST(RefShape, ReshapeAndCat) {
+  HostTensor r = Out({3, 2});
+  Reshape(HostTensor::Float({2, 3}, Iota(6)), r);
+  EXPECT_EQ(r.shape(), (ir::Shape{3, 2}));
+  EXPECT_EQ(Values(r), Iota(6));
+  // cat on axis 1 of [[1],[2]] and [[3,4],[5,6]] -> [[1,3,4],[2,5,6]].
+  const HostTensor a = HostTensor::Float({2, 1}, {1, 2});
+  const HostTensor b = HostTensor::Float({2, 2}, {3, 4, 5, 6});
+  const HostTensor* xs[] = {&a, &b};
+  HostTensor y = Out({2, 3});
+  Cat(ir::CatAttrs{1}, xs, y);
+  EXPECT_EQ(Values(y), (std::vector<float>{1, 3, 4, 2, 5, 6}));
+  const HostTensor i1 = HostTensor::Int8({2}, {1, -2});
+  const HostTensor i2 = HostTensor::Int8({1}, {7});
+  const HostTensor* is[] = {&i1, &i2};
+  HostTensor yi(ir::DType::kInt8, {3});
+  Cat(ir::CatAttrs{-1}, is, yi);
+  EXPECT_EQ(std::vector<int8_t>(yi.i8().begin(), yi.i8().end()), (std::vector<int8_t>{1, -2, 7}));
+}
+
+}  // namespace
+}  // namespace tinyforge::exec

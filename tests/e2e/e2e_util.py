@@ -1,0 +1,64 @@
+"""Helpers for end-to-end tests: the `tinyforge` CLI and seeded zoo models."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def find_cli() -> str:
+    env = os.environ.get("TINYFORGE_BIN")
+    if env:
+        return env
+    found = shutil.which("tinyforge")
+    if found:
+        return found
+    for cand in (ROOT / "build" / "tools" / "tinyforge" / "tinyforge",
+                 ROOT / "build-dev" / "tools" / "tinyforge" / "tinyforge"):
+        if cand.exists():
+            return str(cand)
+    pytest.skip("tinyforge CLI not built (run `make build`)")
+
+
+def run_cli(cli: str, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    proc = subprocess.run([cli, *map(str, args)], capture_output=True, text=True, timeout=120)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"tinyforge {' '.join(map(str, args))} -> {proc.returncode}\n"
+                             f"stdout: {proc.stdout}\nstderr: {proc.stderr}")
+    return proc
+
+
+def randomize(model: torch.nn.Module, seed: int) -> torch.nn.Module:
+    """Seeded random weights, and BatchNorm statistics far from identity so folding matters."""
+    g = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear)):
+                fan_in = m.weight[0].numel()
+                m.weight.copy_(torch.randn(m.weight.shape, generator=g) * (2.0 / fan_in) ** 0.5)
+                if m.bias is not None:
+                    m.bias.copy_(torch.randn(m.bias.shape, generator=g) * 0.1)
+            elif isinstance(m, (torch.nn.BatchNorm1d, torch.nn.BatchNorm2d)):
+                n = m.num_features
+                m.running_mean.copy_(torch.randn(n, generator=g) * 0.2)
+                m.running_var.copy_(torch.rand(n, generator=g) * 0.8 + 0.6)
+                m.weight.copy_(torch.rand(n, generator=g) * 0.8 + 0.6)
+                m.bias.copy_(torch.randn(n, generator=g) * 0.2)
+    return model.eval()
+
+
+def random_inputs(shape, count: int, seed: int) -> list[torch.Tensor]:
+    g = torch.Generator().manual_seed(seed)
+    return [torch.randn(shape, generator=g) for _ in range(count)]
+
+
+def save_npy(path: Path, t: torch.Tensor) -> Path:
+    np.save(path, t.detach().numpy().astype(np.float32))
+    return path

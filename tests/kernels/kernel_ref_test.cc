@@ -1,0 +1,161 @@
+// Hand-worked cases for the __ref kernels whose rounding or layout rules are easy to get
+// wrong (the TFLite oracle test covers them in bulk; these pin the rules down readably).
+#include <cstdint>
+#include <iterator>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "kernels/kernels.h"
+#include "quant/kernel_params.h"
+
+namespace q = tinyforge::quant;
+
+namespace {
+
+TEST(AvgPool, RoundsHalfAwayAndCountsOnlyInsideTaps) {
+  // 1x2x2x1 input, 2x2 window, stride 1, SAME: out 2x2; windows at the right/bottom edge
+  // see 2 or 1 input taps (padding is not counted).
+  q::PoolSpec s;
+  s.in_h = s.in_w = 2, s.channels = 1, s.filter_h = s.filter_w = 2;
+  s.padding = q::TflitePadding(q::PaddingType::kSame, 2, 2, 2, 2, 1, 1, 1, 1);
+  auto p = q::MakePoolParams(s, {0.1f, 0}, {0.1f, 0});
+  ASSERT_TRUE(p.ok()) << p.error().message();
+  const int8_t in[] = {1, 2, 2, 2};
+  int8_t out[4];
+  s8_avgpool__ref(&*p, in, out);
+  EXPECT_EQ(out[0], 2);  // 7 / 4 = 1.75 -> 2
+  EXPECT_EQ(out[1], 2);  // (2 + 2) / 2
+  EXPECT_EQ(out[2], 2);  // (2 + 2) / 2
+  EXPECT_EQ(out[3], 2);  // 2 / 1
+  const int8_t neg[] = {-1, -2, -2, -3};
+  s8_avgpool__ref(&*p, neg, out);
+  EXPECT_EQ(out[0], -2);  // -8 / 4
+  EXPECT_EQ(out[1], -3);  // -5 / 2 = -2.5 -> -3 (away from zero)
+  EXPECT_EQ(out[2], -3);  // -5 / 2
+  EXPECT_EQ(out[3], -3);
+}
+
+TEST(MaxPool, ClampsToActivation) {
+  q::PoolSpec s;
+  s.in_h = 1, s.in_w = 4, s.channels = 1, s.filter_h = 1, s.filter_w = 2, s.stride_w = 2;
+  s.activation = q::Activation::kRelu;
+  auto p = q::MakePoolParams(s, {0.1f, -5}, {0.1f, -5});
+  ASSERT_TRUE(p.ok()) << p.error().message();
+  const int8_t in[] = {-100, -20, 7, 3};
+  int8_t out[2];
+  s8_maxpool__ref(&*p, in, out);
+  EXPECT_EQ(out[0], -5);  // max -20, clamped to the zero point (ReLU)
+  EXPECT_EQ(out[1], 7);
+}
+
+TEST(Pad, FillsWithZeroPoint) {
+  const int32_t dims[] = {1, 2, 1, 1};
+  const std::pair<int32_t, int32_t> pads[] = {{0, 0}, {1, 2}, {0, 1}, {0, 0}};
+  auto p = q::MakePadParams(dims, pads, {0.5f, 9}, {0.5f, 9});
+  ASSERT_TRUE(p.ok()) << p.error().message();
+  const int8_t in[] = {1, 2};
+  int8_t out[10];
+  s8_pad__ref(&*p, in, out);
+  const int8_t want[] = {9, 9, 1, 9, 2, 9, 9, 9, 9, 9};  // 5 rows x 2 cols
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(out[i], want[i]) << i;
+}
+
+TEST(Concat, CopiesOrRequantizesPerInput) {
+  const std::vector<std::vector<int32_t>> dims = {{1, 2}, {1, 1}};
+  const q::TensorQuant quants[] = {{0.5f, 1}, {1.0f, 0}};
+  auto kp = q::MakeConcatParams(dims, -1, quants, {0.5f, 1}, q::ConcatMode::kRequantizeMismatched);
+  ASSERT_TRUE(kp.ok()) << kp.error().message();
+  const s8_concat_params p = kp->Bind();
+  EXPECT_EQ(kp->inputs[0].requantize, 0);
+  EXPECT_EQ(kp->inputs[1].requantize, 1);
+  const int8_t a[] = {-7, 100}, b[] = {60};
+  const int8_t* ins[] = {a, b};
+  int8_t out[3];
+  s8_concat__ref(&p, ins, out);
+  EXPECT_EQ(out[0], -7);
+  EXPECT_EQ(out[1], 100);
+  EXPECT_EQ(out[2], 121);  // 60 * (1.0 / 0.5) + 1
+  // TFLM's own CONCATENATION copies bytes whatever the parameters.
+  auto copy = q::MakeConcatParams(dims, -1, quants, {0.5f, 1}, q::ConcatMode::kCopyLikeTflm);
+  ASSERT_TRUE(copy.ok());
+  const s8_concat_params pc = copy->Bind();
+  s8_concat__ref(&pc, ins, out);
+  EXPECT_EQ(out[2], 60);
+}
+
+TEST(Quantize, RoundsHalfAwayInFloatAndSaturates) {
+  auto p = q::MakeQuantizeParams(6, {0.5f, -3});
+  ASSERT_TRUE(p.ok());
+  const float in[] = {0.25f, -0.25f, 0.7f, 1000.0f, -1000.0f, 0.0f};
+  int8_t out[6];
+  s8_quantize__ref(&*p, in, out);
+  EXPECT_EQ(out[0], -2);  // 0.5 -> 1, + zp
+  EXPECT_EQ(out[1], -4);  // -0.5 -> -1
+  EXPECT_EQ(out[2], -2);  // 1.4 -> 1
+  EXPECT_EQ(out[3], 127);
+  EXPECT_EQ(out[4], -128);
+  EXPECT_EQ(out[5], -3);
+}
+
+TEST(Mean, GlobalAverageOfConstantIsIdentityWithSameParams) {
+  const int32_t dims[] = {1, 3, 3, 2};
+  const int32_t axes[] = {1, 2};
+  auto p = q::MakeMeanParams(dims, axes, {0.25f, -4}, {0.25f, -4});
+  ASSERT_TRUE(p.ok()) << p.error().message();
+  std::vector<int8_t> in(18);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = (i % 2) ? 17 : -90;
+  int8_t out[2];
+  s8_mean__ref(&*p, in.data(), out);
+  EXPECT_EQ(out[0], -90);
+  EXPECT_EQ(out[1], 17);
+}
+
+// Every variant a family's .inc lists must be declared by its header and linked: the
+// .inc files are what the compiler's kernel table and the variant tests iterate over.
+TEST(KernelLists, EveryListedVariantIsDeclaredAndLinked) {
+  struct Entry {
+    const char* op;
+    const char* symbol;
+    const char* isa;
+    void (*fn)();
+  };
+#define TF_KERNEL_ENTRY(op, symbol, isa, scratch) \
+  {#op, #symbol, #isa, reinterpret_cast<void (*)()>(&symbol)},
+  const Entry entries[] = {
+#define TF_KERNEL TF_KERNEL_ENTRY
+#include "kernels/conv/conv.inc"
+#define TF_KERNEL TF_KERNEL_ENTRY
+#include "kernels/dwconv/dwconv.inc"
+#define TF_KERNEL TF_KERNEL_ENTRY
+#include "kernels/fc/fc.inc"
+#define TF_KERNEL TF_KERNEL_ENTRY
+#include "kernels/pool/pool.inc"
+#define TF_KERNEL TF_KERNEL_ENTRY
+#include "kernels/add/add.inc"
+#define TF_KERNEL TF_KERNEL_ENTRY
+#include "kernels/mul/mul.inc"
+#define TF_KERNEL TF_KERNEL_ENTRY
+#include "kernels/mean/mean.inc"
+#define TF_KERNEL TF_KERNEL_ENTRY
+#include "kernels/concat/concat.inc"
+#define TF_KERNEL TF_KERNEL_ENTRY
+#include "kernels/softmax/softmax.inc"
+#define TF_KERNEL TF_KERNEL_ENTRY
+#include "kernels/logistic/logistic.inc"
+#define TF_KERNEL TF_KERNEL_ENTRY
+#include "kernels/tanh/tanh.inc"
+#define TF_KERNEL TF_KERNEL_ENTRY
+#include "kernels/pad/pad.inc"
+#define TF_KERNEL TF_KERNEL_ENTRY
+#include "kernels/quantize/quantize.inc"
+  };
+#undef TF_KERNEL_ENTRY
+  EXPECT_EQ(std::size(entries), 16u);  // 13 families, 16 ops, one __ref each for now
+  for (const Entry& e : entries) {
+    EXPECT_NE(e.fn, nullptr) << e.symbol;
+    EXPECT_STREQ(e.isa, "ref") << e.symbol;
+  }
+}
+
+}  // namespace

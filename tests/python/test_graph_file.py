@@ -1,0 +1,130 @@
+"""The container and the reader: every malformed file is rejected with a field-naming error."""
+
+from __future__ import annotations
+
+import copy
+import json
+import struct
+
+import pytest
+import torch
+from torch import nn
+
+import tinyforge
+from tinyforge.graph_file import GraphFormatError, parse, serialize
+
+
+@pytest.fixture(scope="module")
+def small() -> tinyforge.ExportResult:
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(1, 3, 3), nn.ReLU(), nn.Flatten(), nn.Linear(12, 2)).eval()
+    x = torch.randn(1, 1, 4, 4)
+    return tinyforge.export(model, x, [torch.randn(2, 1, 4, 4)], name="small")
+
+
+def _pack(doc: dict, blob: bytes, version: int = 1, magic: bytes = b"TFGRAPH\0") -> bytes:
+    """A file image without the writer's validation (to build broken files)."""
+    js = json.dumps(doc).encode()
+    off = (24 + len(js) + 63) // 64 * 64
+    head = struct.pack("<8sIIQ", magic, version, len(js), len(blob))
+    return head + js + b"\0" * (off - 24 - len(js)) + blob
+
+
+def _blob(res: tinyforge.ExportResult) -> bytes:
+    blob_len = struct.unpack_from("<8sIIQ", res.data)[3]
+    return res.data[len(res.data) - blob_len:]
+
+
+def test_roundtrip_and_layout(small: tinyforge.ExportResult, tmp_path) -> None:
+    path = tmp_path / "s.tfg"
+    res = small
+    path.write_bytes(res.data)
+    doc, consts = tinyforge.load_graph(path)
+    assert doc == res.graph
+    _, _, json_len, blob_len = struct.unpack_from("<8sIIQ", res.data)
+    assert (len(res.data) - blob_len) % 64 == 0 and len(res.data) - blob_len >= 24 + json_len
+    for i, arr in consts.items():
+        assert doc["tensors"][i]["data"]["offset"] % 16 == 0
+        assert arr.dtype.name == doc["tensors"][i]["dtype"]
+    # the JSON alone is readable from the top of the file
+    assert res.data[24:24 + json_len].decode().startswith('{\n"format": "tinyforge-graph"')
+    assert doc["producer"] == f"tinyforge 0.1.0, torch {torch.__version__}"
+
+
+def test_export_writes_path(tmp_path) -> None:
+    path = tmp_path / "lin.tfg"
+    res = tinyforge.export(nn.Linear(3, 2), torch.randn(1, 3), path=path)
+    assert res.path == path and path.read_bytes() == res.data and res.graph["name"] == "Linear"
+
+
+def test_scales_roundtrip_exactly(small: tinyforge.ExportResult) -> None:
+    doc, _ = parse(small.data)
+    for t_file, t_mem in zip(doc["tensors"], small.graph["tensors"]):
+        if "quant" in t_file:
+            assert all(a == b and type(a) is float for a, b in
+                       zip(t_file["quant"]["scale"], t_mem["quant"]["scale"]))
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda d: d[:-1], "truncated"),
+        (lambda d: d + b"\0", "corrupt"),
+        (lambda d: b"TFGRAPX\0" + d[8:], "bad magic"),
+        (lambda d: d[:8] + struct.pack("<I", 2) + d[12:], "container version 2"),
+        (lambda d: d[:10], "shorter than the header"),
+    ],
+)
+def test_header_errors(small: tinyforge.ExportResult, mutate, message: str) -> None:
+    with pytest.raises(GraphFormatError, match=message) as e:
+        parse(mutate(small.data), "m.tfg")
+    assert str(e.value).startswith("m.tfg: header: ")
+
+
+def _broken(small: tinyforge.ExportResult, edit) -> bytes:
+    doc = copy.deepcopy(small.graph)
+    edit(doc)
+    return _pack(doc, _blob(small))
+
+
+def _w(doc: dict) -> dict:
+    """The first int8 weight constant."""
+    return next(t for t in doc["tensors"] if t["dtype"] == "int8" and "data" in t)
+
+
+def _first(doc: dict, type_: str) -> dict:
+    return next(op for op in doc["ops"] if op["type"] == type_)
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda d: d.update(version=2), "version: 2"),
+        (lambda d: d.pop("ops"), "ops: missing"),
+        (lambda d: _first(d, "conv2d")["inputs"].__setitem__(0, 999), "inputs: 999 out of range"),
+        (lambda d: d["ops"].reverse(), "not available yet"),
+        (lambda d: _first(d, "conv2d").update(type="gelu"), "unknown op type 'gelu'"),
+        (lambda d: _first(d, "conv2d")["attrs"].pop("groups"), "attrs.groups: missing"),
+        (lambda d: _w(d)["data"].update(size=1), "data.size"),
+        (lambda d: _w(d)["quant"]["scale"].__setitem__(0, 0.0), "not finite > 0"),
+        (lambda d: _w(d)["quant"]["zero_point"].__setitem__(0, 500), "outside"),
+        (lambda d: _w(d)["quant"]["scale"].pop(), "scale"),
+        (lambda d: _w(d)["quant"].update(qmin=-129), "not an ordered int8 range"),
+        (lambda d: d["tensors"][1].update(name=d["tensors"][0]["name"]), "not unique"),
+        (lambda d: d["tensors"][1].update(shape=[0]), "dim < 1"),
+        (lambda d: d["tensors"][0].update(quant=_w(d)["quant"]), "forbidden on float32"),
+        (lambda d: d.update(kind="float"), "integer tensor in a float graph"),
+        (lambda d: d["ops"][0]["outputs"].__setitem__(0, 0), "produced twice or is an input/constant"),
+    ],
+)
+def test_document_errors(small: tinyforge.ExportResult, edit, message: str) -> None:
+    data = _broken(small, edit)
+    with pytest.raises(GraphFormatError, match=message):
+        parse(data, "m.tfg")
+
+
+def test_writer_refuses_invalid_documents(small: tinyforge.ExportResult) -> None:
+    doc = copy.deepcopy(small.graph)
+    doc["ops"].reverse()
+    with pytest.raises(GraphFormatError):
+        serialize(doc, _blob(small))

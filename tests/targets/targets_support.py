@@ -1,0 +1,76 @@
+"""Helpers for the board-support tests (tests/targets): paths, board descriptions, the
+runner module (targets/qemu/run.py) and cross builds of the self-test firmware.
+
+Not named conftest: tests/e2e has a conftest too, and `from conftest import ...` would
+resolve to whichever was imported last when both directories run in one session.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TARGETS = ROOT / "targets"
+BOARDS = sorted(p.parent.name for p in (TARGETS / "boards").glob("*/board.json"))
+# Build trees: <BUILD_ROOT>/arm-<board> (firmware) and <BUILD_ROOT>/qemu-plugin, the same as
+# the root Makefile's, so either reuses what the other built.
+BUILD_ROOT = Path(os.environ.get("TINYFORGE_TARGETS_BUILD", ROOT / "build"))
+
+
+def _load_runner():
+    spec = importlib.util.spec_from_file_location("tf_qemu_run", TARGETS / "qemu" / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["tf_qemu_run"] = module  # dataclasses resolve their module by name
+    spec.loader.exec_module(module)
+    return module
+
+
+runner = _load_runner()
+
+
+def board_json(board: str) -> dict:
+    return json.loads((TARGETS / "boards" / board / "board.json").read_text())
+
+
+def require(tool: str, package: str) -> None:
+    if shutil.which(tool) is None:
+        pytest.skip(f"{tool} not found (Debian: apt-get install {package})")
+
+
+def cmake(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(["cmake", *args], cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def generator() -> list[str]:
+    return ["-G", "Ninja"] if shutil.which("ninja") else []
+
+
+class FirmwareBuild:
+    """One configured build tree of targets/ for a board."""
+
+    def __init__(self, board: str):
+        self.board = board
+        self.dir = BUILD_ROOT / f"arm-{board}"
+
+    def configure_and_build(self) -> None:
+        if not (self.dir / "CMakeCache.txt").exists():
+            cfg = cmake("-S", str(TARGETS), "-B", str(self.dir), *generator(),
+                         f"-DTINYFORGE_BOARD={self.board}")
+            if cfg.returncode != 0:
+                pytest.fail(f"configuring {self.board} failed:\n{cfg.stdout}\n{cfg.stderr}")
+        build = cmake("--build", str(self.dir), "-j2")
+        if build.returncode != 0:
+            pytest.fail(f"building {self.board} failed:\n{build.stdout}\n{build.stderr}")
+
+    def elf(self, name: str) -> Path:
+        return self.dir / "tests" / f"{name}.elf"
+
+    def build_target(self, target: str) -> subprocess.CompletedProcess:
+        return cmake("--build", str(self.dir), "--target", target, "-j2")

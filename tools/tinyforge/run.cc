@@ -1,0 +1,115 @@
+// `tinyforge run m.tfg --input x.npy ... [--output y.npy ...] [--dump-dir DIR] [--json]`:
+// runs the graph on the host with the reference ops.
+#include <filesystem>
+#include <iostream>
+
+#include "commands.h"
+#include "exec/executor.h"
+#include "exec/npy.h"
+#include "import/graph_file.h"
+#include "ir/printer.h"
+#include "support/text.h"
+
+namespace tinyforge::cli {
+namespace {
+
+using nlohmann::json;
+
+int Fail(int code, const std::string& message) {
+  std::cerr << "error: " << message << "\n";
+  return code;
+}
+
+// "007_conv1_out.npy": tensor index, zero-padded to sort in id order, and the name with
+// anything but [A-Za-z0-9_.-] replaced so that any tensor name makes a valid file name.
+std::string DumpFileName(ir::TensorId id, size_t count, const std::string& name) {
+  std::string digits = std::to_string(id);
+  const size_t width = std::max<size_t>(3, std::to_string(count > 0 ? count - 1 : 0).size());
+  std::string safe;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '.' || c == '-';
+    safe += ok ? c : '_';
+  }
+  if (safe.empty() || safe[0] == '.') safe = "_" + safe;
+  return std::string(width - std::min(width, digits.size()), '0') + digits + "_" + safe + ".npy";
+}
+
+}  // namespace
+
+int Run(const RunArgs& args) {
+  auto graph = import::ReadGraphFile(args.graph);
+  if (!graph.ok()) return Fail(kExitInvalidInput, graph.error().message());
+  const ir::Graph& g = *graph;
+  if (!args.outputs.empty() && args.outputs.size() != g.outputs.size()) {
+    return Fail(kExitInvalidInput, "the graph has " + std::to_string(g.outputs.size()) +
+                                       " output(s), " + std::to_string(args.outputs.size()) +
+                                       " --output given (give one per output, or none)");
+  }
+  std::vector<exec::HostTensor> inputs;
+  for (const std::string& path : args.inputs) {
+    auto t = exec::ReadNpy(path);
+    if (!t.ok()) return Fail(kExitInvalidInput, t.error().message());
+    inputs.push_back(std::move(*t));
+  }
+  Status ok = exec::CheckInputs(g, inputs);
+  if (!ok.ok()) return Fail(kExitInvalidInput, args.graph + ": " + ok.error().message());
+
+  exec::RunOptions options;
+  options.keep_all = !args.dump_dir.empty();
+  auto result = exec::Run(g, inputs, options);
+  if (!result.ok()) return Fail(kExitFailure, args.graph + ": " + result.error().message());
+
+  json summary = {{"graph", args.graph}, {"outputs", json::array()}};
+  for (size_t i = 0; i < g.outputs.size(); ++i) {
+    const exec::HostTensor& t = result->outputs[i];
+    json o = TensorJson(g, g.outputs[i]);
+    o["values"] = ValueSummary(t);
+    if (!args.outputs.empty()) {
+      Status w = exec::WriteNpy(args.outputs[i], t);
+      if (!w.ok()) return Fail(kExitFailure, w.error().message());
+      o["file"] = args.outputs[i];
+    }
+    summary["outputs"].push_back(std::move(o));
+  }
+  if (!args.dump_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(args.dump_dir, ec);
+    if (ec) return Fail(kExitFailure, args.dump_dir + ": cannot create directory: " + ec.message());
+    int dumped = 0;
+    for (size_t id = 0; id < result->tensors.size(); ++id) {
+      const auto& value = result->tensors[id];
+      if (!value) continue;  // a tensor nothing defines or reads
+      const std::string path =
+          (std::filesystem::path(args.dump_dir) /
+           DumpFileName(static_cast<ir::TensorId>(id), g.tensors.size(), g.tensors[id].name))
+              .string();
+      Status w = exec::WriteNpy(path, *value);
+      if (!w.ok()) return Fail(kExitFailure, w.error().message());
+      ++dumped;
+    }
+    summary["dump_dir"] = args.dump_dir;
+    summary["dumped"] = dumped;
+  }
+
+  if (args.json) {
+    std::cout << summary.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+    return kExitOk;
+  }
+  for (size_t i = 0; i < g.outputs.size(); ++i) {
+    const json& o = summary["outputs"][i];
+    const json& v = o["values"];
+    std::cout << "output " << i << " " << ir::PrintName(o["name"].get<std::string>()) << ": "
+              << TypeSummary(g.tensor(g.outputs[i]));
+    if (o.contains("file")) std::cout << " -> " << o["file"].get<std::string>();
+    std::cout << "  min=" << v["min"].dump() << " max=" << v["max"].dump()
+              << " mean=" << v["mean"].dump() << " argmax=" << v["argmax"].dump() << "\n";
+  }
+  if (summary.contains("dumped")) {
+    std::cout << "dumped " << summary["dumped"].get<int>() << " tensors to " << args.dump_dir
+              << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace tinyforge::cli
