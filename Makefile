@@ -2,6 +2,7 @@
 #   make demo   installs what is missing, builds, exports the bundled DS-CNN from PyTorch,
 #               compiles it and runs it, printing its outputs next to PyTorch's
 #   make test   the whole suite (C++ unit tests + Python and end-to-end tests)
+SHELL  := /bin/bash
 VENV   := .venv
 PY     := $(VENV)/bin/python
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
@@ -16,7 +17,8 @@ deps:
 # pip builds the C++ compiler with CMake into build/ (shared with ctest) and installs
 # the `tinyforge` command and the Python package (editable) into .venv.
 build: deps
-	@$(PY) -m pip install -q --no-build-isolation --disable-pip-version-check -e .
+	@set -o pipefail; $(PY) -m pip install -q --no-build-isolation --disable-pip-version-check -e . 2>&1 \
+	  | { grep -v "is ignored: it is neither a file nor a directory" || true; }
 	@echo "build: tinyforge -> $$(command -v tinyforge)"
 
 demo: build

@@ -46,5 +46,7 @@ for name in ("numpy", "pytest", "scikit_build_core", "cmake", "ninja"):
 PYEOF
 then
   echo "install-deps: pip install ${PIP_PACKAGES[*]}"
-  .venv/bin/python -m pip install -q --disable-pip-version-check "${PIP_PACKAGES[@]}"
+  # This machine's pip config lists an optional local index that may be absent: drop its noise.
+  .venv/bin/python -m pip install -q --disable-pip-version-check "${PIP_PACKAGES[@]}" 2>&1 \
+    | { grep -v "is ignored: it is neither a file nor a directory" || true; }
 fi
