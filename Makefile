@@ -7,7 +7,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: all deps build demo test test-cpp test-py format clean
+.PHONY: all deps build demo test test-cpp test-py fuzz format clean
 
 all: build
 
@@ -31,6 +31,14 @@ test-cpp:
 
 test-py:
 	@$(PY) -m pytest -q
+
+# A long libFuzzer run of the program loader (a short one is part of `make test`).
+FUZZ_SECONDS ?= 600
+fuzz: build
+	@cmake --build build --target program_fuzzer
+	@mkdir -p build/fuzz-corpus/program
+	@build/runtime/fuzz/bin/program_fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+	  -timeout=10 build/fuzz-corpus/program build/runtime/fuzz/seeds
 
 format:
 	@clang-format -i $$(git ls-files '*.cc' '*.h')

@@ -11,6 +11,8 @@ APT_PACKAGES=(
   nlohmann-json3-dev libcli11-dev libgtest-dev   # compiler: JSON, CLI, unit tests
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib  # firmware
   qemu-system-arm                                # the emulated Cortex-M boards
+  clang libclang-rt-dev                          # libFuzzer targets (loader, importers)
+  flatbuffers-compiler libflatbuffers-dev        # .tflite importer (schema subset via flatc)
 )
 PIP_PACKAGES=(
   "torch==2.13.0" "torchao==0.18.0"   # PT2E quantization lives in torchao for this torch

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "exec/ref_ops.h"
+#include "exec/run_lowered.h"
 #include "ir/verifier.h"
 #include "support/text.h"
 
@@ -14,13 +15,21 @@ using ir::OpType;
 
 // Runs one op: resolves its inputs to values, allocates its output with the declared shape
 // and dtype, stores it. Every op type has exactly one output (ir/op_types.def). Pointers
-// into `values` stay valid: it is sized once and never reallocated.
-void RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<HostTensor>>& values) {
+// into `values` stay valid: it is sized once and never reallocated. Lowered ops (and the
+// edge quantize/dequantize of an int8 graph) run on the int8 kernels (exec/run_lowered.h).
+Status RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<HostTensor>>& values) {
   std::vector<const HostTensor*> in;
   for (ir::TensorId t : op.inputs) in.push_back(&*values[static_cast<size_t>(t)]);
   const ir::Tensor& out_desc = g.tensor(op.outputs[0]);
   HostTensor y(out_desc.dtype, out_desc.shape);
   const HostTensor* bias = in.size() > 2 ? in[2] : nullptr;
+  const bool int8_edge = g.kind == ir::GraphKind::kInt8 &&
+                         (op.type == OpType::kQuantize || op.type == OpType::kDequantize);
+  if (op.type > OpType::kDequantize || int8_edge) {
+    TF_RETURN_IF_ERROR(RunLoweredOp(g, op, in, y));
+    values[static_cast<size_t>(op.outputs[0])] = std::move(y);
+    return OkStatus();
+  }
   switch (op.type) {
     case OpType::kConv2d:
       Conv2d(op.attrs_as<ir::Conv2dAttrs>(), *in[0], *in[1], bias, y);
@@ -67,8 +76,11 @@ void RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<HostT
     case OpType::kDequantize:
       Dequantize(*g.tensor(op.inputs[0]).quant, *in[0], y);
       break;
+    default:  // the lowered ops, handled above
+      break;
   }
   values[static_cast<size_t>(op.outputs[0])] = std::move(y);
+  return OkStatus();
 }
 
 }  // namespace
@@ -128,7 +140,8 @@ Expected<RunResult> Run(const ir::Graph& g, std::span<const HostTensor> inputs,
                        std::to_string(options.max_tensor_bytes));
         }
       }
-      RunOp(g, g.ops[op_index], values);
+      Status ran = RunOp(g, g.ops[op_index], values);
+      if (!ran.ok()) return ran.error().WithPrefix(ir::OpLabel(g, op_index));
       if (options.keep_all) continue;
       for (ir::TensorId t : g.ops[op_index].inputs) {
         if (last_use[static_cast<size_t>(t)] == static_cast<int>(op_index)) {

@@ -37,6 +37,14 @@ struct AttrReader {
   void operator()(const char* name, double& v) { Read(name, v, GetDouble); }
   void operator()(const char* name, bool& v) { Read(name, v, GetBool); }
   void operator()(const char* name, std::vector<int64_t>& v) { Read(name, v, GetIntList); }
+  void operator()(const char* name, ir::Layout& v) {
+    Read(name, v, [](const Json& j, const std::string& field) -> Expected<ir::Layout> {
+      TF_ASSIGN_OR_RETURN(std::string s, GetString(j, field));
+      const auto layout = ir::ParseLayout(s);
+      if (!layout) return Error(field + ": \"" + s + "\" is not \"NCHW\" or \"NHWC\"");
+      return *layout;
+    });
+  }
   template <size_t N>
   void operator()(const char* name, std::array<int64_t, N>& v) {
     Read(name, v, [](const Json& j, const std::string& field) -> Expected<std::array<int64_t, N>> {

@@ -60,7 +60,8 @@ Status ReadTensorBody(const Json& j, std::span<const uint8_t> blob, Tensor& t) {
   if (has_quant && !ir::IsQuantized(t.dtype)) {
     return Error("quant: not allowed on float32 tensors");
   }
-  if (!has_quant && ir::IsQuantized(t.dtype)) {
+  // int32 tensors without quant hold raw integers (multipliers, shifts of lowered graphs).
+  if (!has_quant && t.dtype == DType::kInt8) {
     return Error("quant: required for " + dtype_name + " tensors");
   }
   if (has_quant) {
@@ -126,8 +127,19 @@ Status ReadDocument(const Json& doc, std::span<const uint8_t> blob, ir::Graph& g
     TF_ASSIGN_OR_RETURN(const Json* kind, Member(doc, "kind", "kind"));
     TF_ASSIGN_OR_RETURN(std::string k, GetString(*kind, "kind"));
     const auto parsed = ir::ParseGraphKind(k);
-    if (!parsed) return Error("kind: \"" + k + "\" is not \"float\" or \"qdq\"");
+    if (!parsed) return Error("kind: \"" + k + "\" is not \"float\", \"qdq\" or \"int8\"");
     g.kind = *parsed;
+    for (auto [key, field] :
+         {std::pair{"layout", &g.layout}, std::pair{"io_layout", &g.io_layout}}) {
+      auto it = doc.find(key);
+      if (it == doc.end() || it->is_null()) continue;
+      TF_ASSIGN_OR_RETURN(std::string name, GetString(*it, key));
+      const auto layout = ir::ParseLayout(name);
+      if (!layout) {
+        return Error(std::string(key) + ": \"" + name + "\" is not \"NCHW\" or \"NHWC\"");
+      }
+      *field = *layout;
+    }
     auto producer = doc.find("producer");
     if (producer != doc.end() && !producer->is_null()) {
       TF_ASSIGN_OR_RETURN(g.producer, GetString(*producer, "producer"));

@@ -18,6 +18,7 @@ struct AttrWriter {
   void operator()(const char* name, double v) { (*obj)[name] = Number(v); }
   void operator()(const char* name, bool v) { (*obj)[name] = v; }
   void operator()(const char* name, const std::vector<int64_t>& v) { (*obj)[name] = v; }
+  void operator()(const char* name, ir::Layout v) { (*obj)[name] = std::string(ir::LayoutName(v)); }
   template <size_t N>
   void operator()(const char* name, const std::array<int64_t, N>& v) {
     (*obj)[name] = Json(std::vector<int64_t>(v.begin(), v.end()));
@@ -65,6 +66,11 @@ Expected<GraphFileParts> SerializeGraph(const ir::Graph& g, const WriteOptions& 
     doc["producer"] = options.producer.empty() ? g.producer : options.producer;
     doc["name"] = g.name;
     doc["kind"] = std::string(ir::GraphKindName(g.kind));
+    // Format v1 additions, written only when they differ from the default (NCHW).
+    if (g.layout != ir::Layout::kNCHW || g.io_layout != ir::Layout::kNCHW) {
+      doc["layout"] = std::string(ir::LayoutName(g.layout));
+      doc["io_layout"] = std::string(ir::LayoutName(g.io_layout));
+    }
     Json tensors = Json::array();
     for (const ir::Tensor& t : g.tensors) tensors.push_back(TensorJson(t, parts.blob));
     doc["tensors"] = std::move(tensors);

@@ -3,7 +3,7 @@
 // Each struct lists its fields once, in `Fields(self, f)`, which calls f("name", field) for
 // every field in file order. The graph-file reader and writer and the IR printer/parser
 // walk that list, so a new attribute is added in exactly one place. Field types are limited
-// to: int64_t, double, bool, Vec2, Pad4, std::vector<int64_t>.
+// to: int64_t, double, bool, Vec2, Pad4, std::vector<int64_t>, Layout.
 //
 // Value ranges (stride >= 1, ...) are checked by the verifier (ir/shape_inference.h), not
 // here: a struct may hold any value while a pass rewrites it.
@@ -11,6 +11,8 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -18,6 +20,16 @@ namespace tinyforge::ir {
 
 using Vec2 = std::array<int64_t, 2>;  // [height, width]
 using Pad4 = std::array<int64_t, 4>;  // [top, left, bottom, right], elements of zero padding
+
+// Memory layout of rank-4 activations (and, for the ops that carry it, of their weights):
+//   kNCHW  activations [N,C,H,W]; conv weights OIHW [O,C/groups,kh,kw]; depthwise weights
+//          [C*mult,1,kh,kw] (PyTorch)
+//   kNHWC  activations [N,H,W,C]; conv weights OHWI [O,kh,kw,C/groups]; depthwise weights
+//          1HWC [1,kh,kw,C*mult] (TFLite, the kernels)
+// Spelled "NCHW" / "NHWC" in IR text and graph files.
+enum class Layout : uint8_t { kNCHW, kNHWC };
+std::string_view LayoutName(Layout layout);
+std::optional<Layout> ParseLayout(std::string_view name);
 
 struct NoAttrs {
   template <class S, class F>
@@ -125,7 +137,127 @@ struct SoftmaxAttrs {
   friend bool operator==(const SoftmaxAttrs&, const SoftmaxAttrs&) = default;
 };
 
+// ---- Lowered (int8) ops: docs/lowered-ops.md ------------------------------------------
+// act_min/act_max: the fused activation as a clamp of the int8 output, -128 <= act_min <=
+// act_max <= 127 (TFLite Micro's CalculateActivationRangeQuantized).
+// input_zp_folded: the int32 bias already holds -input_zp * sum(w[o]) (precompute-bias pass),
+// so the kernel runs with input_offset 0; only allowed without padding.
+
+struct QConv2dAttrs {
+  Vec2 stride{1, 1};
+  Pad4 padding{0, 0, 0, 0};
+  Vec2 dilation{1, 1};
+  int64_t groups = 1;
+  int64_t act_min = -128;
+  int64_t act_max = 127;
+  Layout layout = Layout::kNCHW;
+  bool input_zp_folded = false;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("stride", s.stride);
+    f("padding", s.padding);
+    f("dilation", s.dilation);
+    f("groups", s.groups);
+    f("act_min", s.act_min);
+    f("act_max", s.act_max);
+    f("layout", s.layout);
+    f("input_zp_folded", s.input_zp_folded);
+  }
+  friend bool operator==(const QConv2dAttrs&, const QConv2dAttrs&) = default;
+};
+
+struct QDwConv2dAttrs {
+  Vec2 stride{1, 1};
+  Pad4 padding{0, 0, 0, 0};
+  Vec2 dilation{1, 1};
+  int64_t depth_multiplier = 1;
+  int64_t act_min = -128;
+  int64_t act_max = 127;
+  Layout layout = Layout::kNCHW;
+  bool input_zp_folded = false;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("stride", s.stride);
+    f("padding", s.padding);
+    f("dilation", s.dilation);
+    f("depth_multiplier", s.depth_multiplier);
+    f("act_min", s.act_min);
+    f("act_max", s.act_max);
+    f("layout", s.layout);
+    f("input_zp_folded", s.input_zp_folded);
+  }
+  friend bool operator==(const QDwConv2dAttrs&, const QDwConv2dAttrs&) = default;
+};
+
+struct QFcAttrs {
+  int64_t act_min = -128;
+  int64_t act_max = 127;
+  bool input_zp_folded = false;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("act_min", s.act_min);
+    f("act_max", s.act_max);
+    f("input_zp_folded", s.input_zp_folded);
+  }
+  friend bool operator==(const QFcAttrs&, const QFcAttrs&) = default;
+};
+
+// qavgpool2d / qmaxpool2d. Padding is never counted (TFLite); bottom/right padding may be
+// larger than the top/left to express PyTorch's ceil_mode. Every window overlaps the input.
+struct QPool2dAttrs {
+  Vec2 kernel{1, 1};
+  Vec2 stride{1, 1};
+  Pad4 padding{0, 0, 0, 0};
+  int64_t act_min = -128;
+  int64_t act_max = 127;
+  Layout layout = Layout::kNCHW;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("kernel", s.kernel);
+    f("stride", s.stride);
+    f("padding", s.padding);
+    f("act_min", s.act_min);
+    f("act_max", s.act_max);
+    f("layout", s.layout);
+  }
+  friend bool operator==(const QPool2dAttrs&, const QPool2dAttrs&) = default;
+};
+
+// qadd, qmul, requantize: an output clamp only.
+struct ClampAttrs {
+  int64_t act_min = -128;
+  int64_t act_max = 127;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("act_min", s.act_min);
+    f("act_max", s.act_max);
+  }
+  friend bool operator==(const ClampAttrs&, const ClampAttrs&) = default;
+};
+
+struct QPadAttrs {
+  std::vector<int64_t> padding;  // [before_0, after_0, before_1, after_1, ...], one pair per dim
+  int64_t value = 0;             // the int8 pad value (PAD: the zero point)
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("padding", s.padding);
+    f("value", s.value);
+  }
+  friend bool operator==(const QPadAttrs&, const QPadAttrs&) = default;
+};
+
+struct TransposeAttrs {
+  std::vector<int64_t> perm;  // output dim i is input dim perm[i] (torch.permute)
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("perm", s.perm);
+  }
+  friend bool operator==(const TransposeAttrs&, const TransposeAttrs&) = default;
+};
+
 using Attrs = std::variant<NoAttrs, Conv2dAttrs, HardtanhAttrs, MaxPool2dAttrs, AvgPool2dAttrs,
-                           MeanAttrs, ReshapeAttrs, CatAttrs, SoftmaxAttrs>;
+                           MeanAttrs, ReshapeAttrs, CatAttrs, SoftmaxAttrs, QConv2dAttrs,
+                           QDwConv2dAttrs, QFcAttrs, QPool2dAttrs, ClampAttrs, QPadAttrs,
+                           TransposeAttrs>;
 
 }  // namespace tinyforge::ir

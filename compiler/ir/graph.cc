@@ -3,12 +3,21 @@
 namespace tinyforge::ir {
 
 std::string_view GraphKindName(GraphKind kind) {
-  return kind == GraphKind::kFloat ? "float" : "qdq";
+  switch (kind) {
+    case GraphKind::kFloat:
+      return "float";
+    case GraphKind::kQdq:
+      return "qdq";
+    case GraphKind::kInt8:
+      return "int8";
+  }
+  return "?";
 }
 
 std::optional<GraphKind> ParseGraphKind(std::string_view name) {
   if (name == "float") return GraphKind::kFloat;
   if (name == "qdq") return GraphKind::kQdq;
+  if (name == "int8") return GraphKind::kInt8;
   return std::nullopt;
 }
 

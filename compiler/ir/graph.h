@@ -19,15 +19,21 @@
 namespace tinyforge::ir {
 
 // float: no quantized tensors at all. qdq: PT2E converted graph (float ops between
-// quantize/dequantize pairs, int8/int32 constants feeding dequantize).
-enum class GraphKind : uint8_t { kFloat, kQdq };
-std::string_view GraphKindName(GraphKind kind);  // "float", "qdq"
+// quantize/dequantize pairs, int8/int32 constants feeding dequantize). int8: a lowered
+// program (docs/lowered-ops.md): only lowered ops, float only at the edges.
+enum class GraphKind : uint8_t { kFloat, kQdq, kInt8 };
+std::string_view GraphKindName(GraphKind kind);  // "float", "qdq", "int8"
 std::optional<GraphKind> ParseGraphKind(std::string_view name);
 
 struct Graph {
   std::string name;
   GraphKind kind = GraphKind::kFloat;
   std::string producer;  // free text, e.g. "tinyforge 0.1.0, torch 2.13.0"
+  // Layout of the rank-4 activation tensors: `io_layout` for the graph's inputs and outputs
+  // and the tensors joined to them by quantize/dequantize only, `layout` for every other
+  // one. Both NCHW (PyTorch) until the layout pass (docs/passes.md).
+  Layout layout = Layout::kNCHW;
+  Layout io_layout = Layout::kNCHW;
   std::vector<Tensor> tensors;
   std::vector<Op> ops;  // execution order
   std::vector<TensorId> inputs;

@@ -24,9 +24,21 @@ std::optional<OpType> ParseOpType(std::string_view name) {
   return std::nullopt;
 }
 
-// Every op type of the .def is in format v1 today. When lowering adds internal ops, they
-// are listed after kDequantize and this becomes the range check it already is.
-bool IsGraphFileOp(OpType type) { return type <= OpType::kDequantize; }
+// The lowered ops are format v1 additions (graph files of kind "int8"), so every op type
+// may appear in a file; the verifier checks which kinds allow which ops.
+bool IsGraphFileOp(OpType) { return true; }
+
+bool IsLoweredOp(OpType type) {
+  return type >= OpType::kQuantize || type == OpType::kReshape;
+}
+
+std::string_view LayoutName(Layout layout) { return layout == Layout::kNHWC ? "NHWC" : "NCHW"; }
+
+std::optional<Layout> ParseLayout(std::string_view name) {
+  if (name == "NCHW") return Layout::kNCHW;
+  if (name == "NHWC") return Layout::kNHWC;
+  return std::nullopt;
+}
 
 Attrs DefaultAttrs(OpType type) {
   switch (type) {

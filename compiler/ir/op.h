@@ -37,8 +37,12 @@ struct OpTypeInfo {
 const OpTypeInfo& GetOpTypeInfo(OpType type);
 std::string_view OpTypeName(OpType type);
 std::optional<OpType> ParseOpType(std::string_view name);
-// Op types the graph file (format v1) may contain.
+// Op types the graph file (format v1) may contain: all of them (the lowered ops are v1
+// additions; the verifier checks which graph kind allows which op).
 bool IsGraphFileOp(OpType type);
+// Ops allowed in a lowered graph (kind "int8"): the lowered block of op_types.def, reshape,
+// transpose, and quantize/dequantize (at the graph's edges only).
+bool IsLoweredOp(OpType type);
 
 // The Attrs alternative `type` carries, default-initialized.
 Attrs DefaultAttrs(OpType type);

@@ -266,6 +266,14 @@ struct AttrSetter {
       return Error("expected a list");
     });
   }
+  void operator()(const char* n, Layout& v) {
+    Set(n, v, [](const RawAttr& r) -> Expected<Layout> {
+      TF_ASSIGN_OR_RETURN(std::string s, Scalar(r));
+      const auto layout = ParseLayout(s);
+      if (!layout) return Error("expected NCHW or NHWC, got '" + s + "'");
+      return *layout;
+    });
+  }
   template <size_t N>
   void operator()(const char* n, std::array<int64_t, N>& v) {
     Set(n, v, [](const RawAttr& r) -> Expected<std::array<int64_t, N>> {
@@ -367,6 +375,14 @@ Status ParseLine(Cursor& c, State& st) {
     const auto k = ParseGraphKind(kind);
     if (!k) return Error("unknown graph kind '" + kind + "'");
     st.g.kind = *k;
+    for (auto [key, field] : {std::pair{"layout=", &st.g.layout},
+                              std::pair{"io_layout=", &st.g.io_layout}}) {
+      if (!c.Eat(key)) continue;
+      TF_ASSIGN_OR_RETURN(std::string name, c.Name());
+      const auto layout = ParseLayout(name);
+      if (!layout) return Error("unknown layout '" + name + "' (expected NCHW or NHWC)");
+      *field = *layout;
+    }
     if (c.Eat("producer=")) {
       TF_ASSIGN_OR_RETURN(st.g.producer, c.Name());
     }

@@ -108,6 +108,10 @@ struct AttrPrinter {
     Sep(name);
     *out += FormatInts(v);
   }
+  void operator()(const char* name, Layout v) {
+    Sep(name);
+    *out += LayoutName(v);
+  }
 };
 
 bool SimpleName(const std::string& s) {
@@ -193,6 +197,10 @@ std::string PrintOp(const Graph& g, size_t op_index, const PrintOptions& o) {
 
 std::string PrintGraph(const Graph& g, const PrintOptions& o) {
   std::string out = "graph " + PrintName(g.name) + " kind=" + std::string(GraphKindName(g.kind));
+  if (g.layout != Layout::kNCHW || g.io_layout != Layout::kNCHW) {
+    out += " layout=" + std::string(LayoutName(g.layout)) +
+           " io_layout=" + std::string(LayoutName(g.io_layout));
+  }
   if (!g.producer.empty()) out += " producer=" + Quote(g.producer);
   out += "\n";
   std::vector<bool> declared(g.tensors.size(), false);

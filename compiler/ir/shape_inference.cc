@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "ir/shape_inference_internal.h"
 #include "support/text.h"
 
 namespace tinyforge::ir {
@@ -299,6 +300,22 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
       return std::vector<Shape>{in[0]};
     case OpType::kCat:
       return Cat(std::get<CatAttrs>(attrs), in);
+    case OpType::kQConv2d:
+    case OpType::kQDwConv2d:
+    case OpType::kQFc:
+    case OpType::kQAvgPool2d:
+    case OpType::kQMaxPool2d:
+    case OpType::kQAdd:
+    case OpType::kQMul:
+    case OpType::kQMean:
+    case OpType::kQSoftmax:
+    case OpType::kQLogistic:
+    case OpType::kQTanh:
+    case OpType::kQConcat:
+    case OpType::kQPad:
+    case OpType::kRequantize:
+    case OpType::kTranspose:
+      return internal::InferLoweredShapes(type, attrs, in);
   }
   return Error("unknown op type");
 }

@@ -14,7 +14,20 @@ int64_t OpMacs(const Graph& g, const Op& op) {
       const int64_t per_output = w[1] * w[2] * w[3];
       return SaturatingMul(g.tensor(op.outputs[0]).num_elements(), per_output);
     }
-    case OpType::kLinear: {
+    case OpType::kQConv2d: {
+      // OIHW [O, C/g, kh, kw] or OHWI [O, kh, kw, C/g]: the same product.
+      const Shape& w = g.tensor(op.inputs[1]).shape;
+      return SaturatingMul(g.tensor(op.outputs[0]).num_elements(), w[1] * w[2] * w[3]);
+    }
+    case OpType::kQDwConv2d: {
+      // [C*m, 1, kh, kw] or 1HWC [1, kh, kw, C*m]: kh * kw products per output element.
+      const Shape& w = g.tensor(op.inputs[1]).shape;
+      const bool nhwc = op.attrs_as<QDwConv2dAttrs>().layout == Layout::kNHWC;
+      const int64_t taps = nhwc ? w[1] * w[2] : w[2] * w[3];
+      return SaturatingMul(g.tensor(op.outputs[0]).num_elements(), taps);
+    }
+    case OpType::kLinear:
+    case OpType::kQFc: {
       const Shape& w = g.tensor(op.inputs[1]).shape;
       return SaturatingMul(g.tensor(op.outputs[0]).num_elements(), w[1]);
     }

@@ -31,7 +31,8 @@ struct GraphStats {
   TensorId largest_activation = -1;  // -1 if the graph has no activation
 };
 
-// MACs of one op: conv2d N*O*Ho*Wo*(C/groups)*kh*kw; linear numel(y)*in; 0 otherwise.
+// MACs of one op: conv2d/qconv2d N*O*Ho*Wo*(C/groups)*kh*kw, qdwconv2d numel(y)*kh*kw;
+// linear/qfc numel(y)*in; 0 otherwise.
 int64_t OpMacs(const Graph& g, const Op& op);
 
 // One flag per tensor (see the header comment).

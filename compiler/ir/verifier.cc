@@ -3,6 +3,7 @@
 #include <unordered_set>
 
 #include "ir/shape_inference.h"
+#include "ir/shape_inference_internal.h"
 #include "support/text.h"
 
 namespace tinyforge::ir {
@@ -28,13 +29,16 @@ Status CheckDTypes(const Graph& g, const Op& op) {
               : Status(
                     Error(Field(list, i) + ": " + Desc(t) + " '" + t.name + "' must be " + want));
   };
+  if (op.type > OpType::kDequantize) return internal::CheckLoweredDTypes(g, op);
   switch (op.type) {
     case OpType::kQuantize:
       TF_RETURN_IF_ERROR(expect("inputs", 0, in(0), in(0).dtype == DType::kFloat32, "float32"));
-      return expect("outputs", 0, out(0), IsQuantized(out(0).dtype), "int8 or int32");
+      return expect("outputs", 0, out(0), IsQuantized(out(0).dtype) && out(0).quant.has_value(),
+                    IsQuantized(out(0).dtype) ? "int8 or int32 (with quant)" : "int8 or int32");
     case OpType::kDequantize:
       TF_RETURN_IF_ERROR(
-          expect("inputs", 0, in(0), IsQuantized(in(0).dtype), "int8 or int32 (with quant)"));
+          expect("inputs", 0, in(0), IsQuantized(in(0).dtype) && in(0).quant.has_value(),
+                 "int8 or int32 (with quant)"));
       return expect("outputs", 0, out(0), out(0).dtype == DType::kFloat32, "float32");
     case OpType::kReshape:
     case OpType::kCat: {
@@ -157,7 +161,8 @@ Status VerifyTensor(const Tensor& t) {
                  std::to_string(kMaxRank) + " dims, each >= 1, and at most " +
                  std::to_string(kMaxElements) + " elements");
   }
-  if (IsQuantized(t.dtype) && !t.quant) {
+  // int32 tensors may omit quant: raw integers (multipliers, shifts of lowered graphs).
+  if (t.dtype == DType::kInt8 && !t.quant) {
     return Error("quant: required for " + std::string(DTypeName(t.dtype)) + " tensors");
   }
   if (t.quant) TF_RETURN_IF_ERROR(ValidateQuant(*t.quant, t.dtype, t.shape));
@@ -226,7 +231,7 @@ Status Verify(const Graph& g) {
                    " is never produced");
     }
   }
-  return OkStatus();
+  return internal::CheckGraphKind(g);
 }
 
 }  // namespace tinyforge::ir

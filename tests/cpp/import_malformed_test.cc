@@ -103,8 +103,8 @@ TEST(Malformed, MissingOrMistypedTopLevelKeys) {
             "m.tfg: graph: ops: expected a list, got object");
   EXPECT_EQ(EditJson([](json& d) { d["format"] = "onnx"; }),
             "m.tfg: graph: format: \"onnx\" is not \"tinyforge-graph\"");
-  EXPECT_EQ(EditJson([](json& d) { d["kind"] = "int8"; }),
-            "m.tfg: graph: kind: \"int8\" is not \"float\" or \"qdq\"");
+  EXPECT_EQ(EditJson([](json& d) { d["kind"] = "int4"; }),
+            "m.tfg: graph: kind: \"int4\" is not \"float\", \"qdq\" or \"int8\"");
   EXPECT_EQ(EditJson([](json& d) { d["name"] = 3; }),
             "m.tfg: graph: name: expected a string, got integer");
 }

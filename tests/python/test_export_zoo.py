@@ -1,7 +1,7 @@
 """Every zoo model, exported float and QDQ, read back with load_graph.
 
 Oracles: the file's own contract (docs/graph-format.md, checked here independently of the
-package's validator), PyTorch's PT2E converted module, and graph_interp (the file run from
+package's validator), PyTorch's PT2E converted module, and tinyforge.interp (the file run from
 its description) which must reproduce the reference.
 """
 
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import torch
 from zoo_support import SEED, batches, zoo_export, zoo_model
-from graph_interp import run_graph
+from tinyforge.interp import run_graph
 
 import tinyforge
 from tinyforge.graph_file import parse

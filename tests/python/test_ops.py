@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
-from graph_interp import run_graph
+from tinyforge.interp import run_graph
 from torch import nn
 
 import tinyforge

@@ -1,7 +1,7 @@
 """The format's quantize/dequantize formulas are bit-exact with PyTorch's decomposed ops.
 
 docs/graph-format.md: q = clamp(round_half_even(x * float32(1/scale)) + zp, qmin, qmax),
-x = (float32(q) - zp) * float32(scale). The C++ side implements exactly these; graph_interp
+x = (float32(q) - zp) * float32(scale). The C++ side implements exactly these; tinyforge.interp
 (numpy float32) is checked here against torch.ops.quantized_decomposed, and a float64
 variant is shown to differ, so the test would catch a wrong precision.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from graph_interp import dequantize, quantize
+from tinyforge.interp import dequantize, quantize
 
 import tinyforge  # noqa: F401  (registers quantized_decomposed ops via torchao)
 

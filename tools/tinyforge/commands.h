@@ -10,6 +10,7 @@
 
 #include "exec/host_tensor.h"
 #include "ir/graph.h"
+#include "passes/pipeline.h"
 
 namespace tinyforge::cli {
 
@@ -29,8 +30,53 @@ struct RunArgs {
   std::vector<std::string> outputs;
   std::string dump_dir;
   bool json = false;
+  // Through the device runtime (run_runtime.cc): a program image (program.bin) always runs
+  // there; a graph does with --runtime, compiled in memory for `target` first.
+  bool runtime = false;
+  std::string target = "cortex-m55";
 };
 int Run(const RunArgs& args);
+// run_runtime.cc
+int RunOnRuntime(const RunArgs& args);
+bool IsProgramFile(const std::string& path);  // starts with the program magic "TFPG"
+
+struct CompileArgs {
+  std::string graph;
+  std::string output;       // -o: the lowered graph file (.tfg); empty = do not write
+  std::string passes;       // --passes=a,b,c; empty = the default pipeline
+  std::string print_after;  // a pass name or "all"
+  bool verify_each = false;
+  bool verbose = false;     // -v: time of each pass (stderr)
+  std::string io = "int8";
+  std::string layout = "NHWC";
+  // --target (compile_target.cc): plan memory and emit a program for a board; -o is then
+  // the output directory (program.bin, model.h, model.cc, report.json).
+  std::string target;
+  std::vector<std::string> place;       // --place TENSOR=REGION
+  std::vector<std::string> weights_in;  // --weights-in OP=REGION
+  bool json = false;                    // --json: print the plan summary as JSON
+};
+int Compile(const CompileArgs& args);
+int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered);
+// --passes, --io, --layout as compile and compare take them.
+Expected<passes::LowerOptions> MakeLowerOptions(const std::string& pass_list,
+                                                const std::string& io, const std::string& layout);
+
+struct CompareArgs {
+  std::string graph;        // the graph to check: a lowered .tfg, or one compare lowers
+  std::string against;      // pytorch | qdq | float
+  std::string reference;    // --reference: the graph `against` runs (default: graph)
+  std::string reference_dump;  // --reference-dump: its tensors, dumped earlier (no re-run)
+  std::vector<std::string> inputs;
+  std::string passes;       // how a non-lowered graph is lowered (as compile)
+  std::string io = "int8";
+  std::string layout = "NHWC";
+  // An op diverges when, fed the reference's inputs, more than this share of its output
+  // elements is off by more than 1 LSB.
+  double tolerance = 0.001;
+  bool json = false;
+};
+int Compare(const CompareArgs& args);
 
 // Shared JSON descriptions (tensor_json.cc).
 nlohmann::json QuantJson(const ir::QuantParams& q);

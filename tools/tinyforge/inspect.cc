@@ -3,6 +3,7 @@
 
 #include "commands.h"
 #include "import/graph_file.h"
+#include "load_graph.h"
 #include "ir/printer.h"
 #include "ir/stats.h"
 #include "support/text.h"
@@ -111,7 +112,7 @@ json ToJson(const ir::Graph& g, const ir::GraphStats& st) {
 }  // namespace
 
 int Inspect(const InspectArgs& args) {
-  auto graph = import::ReadGraphFile(args.graph);
+  auto graph = LoadGraph(args.graph);  // .tfg or .tflite (load_graph.h)
   if (!graph.ok()) {
     std::cerr << "error: " << graph.error().message() << "\n";
     return kExitInvalidInput;

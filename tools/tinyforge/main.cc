@@ -34,13 +34,68 @@ int main(int argc, char** argv) {
   run->add_option("--dump-dir", run_args.dump_dir,
                   "Also write every tensor as DIR/NNN_<name>.npy (NNN = tensor index)");
   run->add_flag("--json", run_args.json, "Print a JSON summary");
+  run->add_flag("--runtime", run_args.runtime,
+                "Run through the device runtime: compile for --target in memory, execute the "
+                "program (a program.bin given as the file always runs this way)");
+  run->add_option("--target", run_args.target, "With --runtime: board or CPU (default cortex-m55)");
+
+  CompileArgs compile_args;
+  CLI::App* compile = app.add_subcommand(
+      "compile", "Lower a quantized graph to an int8 program (docs/passes.md).");
+  compile->add_option("graph", compile_args.graph, "Graph file (.tfg, kind qdq)")->required();
+  compile->add_option("-o,--output", compile_args.output, "Write the lowered graph file (.tfg)");
+  compile->add_option("--passes", compile_args.passes,
+                      "Comma-separated passes to run instead of the default pipeline");
+  compile->add_option("--print-after", compile_args.print_after,
+                      "Print the IR after PASS (or after every pass: all)");
+  compile->add_flag("--verify-each", compile_args.verify_each,
+                    "Run the verifier after every pass (always on in debug builds)");
+  compile->add_flag("-v,--verbose", compile_args.verbose, "Print the time of each pass");
+  compile->add_option("--io", compile_args.io, "Program input/output type: int8 (default) or float");
+  compile->add_option("--layout", compile_args.layout,
+                      "Program input/output layout: NHWC (default) or NCHW");
+  compile->add_option("--target", compile_args.target,
+                      "Plan memory and emit a program for a board (an547, ...) or CPU "
+                      "(cortex-m55, ...); -o is then a directory: program.bin, model.h, "
+                      "model.cc, report.json");
+  compile->add_option("--place", compile_args.place,
+                      "With --target: put TENSOR's buffer in a RAM region (TENSOR=REGION)")
+      ->allow_extra_args(false);
+  compile->add_option("--weights-in", compile_args.weights_in,
+                      "With --target: put OP's constants in a code/ROM region (OP=REGION)")
+      ->allow_extra_args(false);
+  compile->add_flag("--json", compile_args.json, "With --target: print the plan as JSON");
+
+  CompareArgs compare_args;
+  CLI::App* compare = app.add_subcommand(
+      "compare", "Run a lowered program and a reference side by side, per op (docs/numerics.md).");
+  compare->add_option("graph", compare_args.graph,
+                      "Program (.tfg of kind int8), or a qdq graph to lower first")
+      ->required();
+  compare->add_option("--against", compare_args.against, "pytorch, qdq or float")->required();
+  compare->add_option("--reference", compare_args.reference,
+                      "Graph the reference runs (default: the graph itself when not lowered)");
+  compare->add_option("--reference-dump", compare_args.reference_dump,
+                      "Use the reference's tensors dumped earlier (tinyforge.interp or "
+                      "run --dump-dir) instead of running it");
+  compare->add_option("-i,--input", compare_args.inputs, "Reference input .npy, once per input")
+      ->allow_extra_args(false);
+  compare->add_option("--passes", compare_args.passes, "Passes to lower with (as compile)");
+  compare->add_option("--io", compare_args.io, "As compile --io");
+  compare->add_option("--layout", compare_args.layout, "As compile --layout");
+  compare->add_option("--tolerance", compare_args.tolerance,
+                      "An op diverges when, fed the reference's inputs, more than this share of "
+                      "its elements is off by more than 1 LSB (default 0.001)");
+  compare->add_flag("--json", compare_args.json, "Print JSON");
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // CLI11 reports `tinyforge bogus` as "A subcommand is required"; name the culprit.
-    if (argc > 1 && argv[1][0] != '-' && !inspect->parsed() && !run->parsed()) {
-      std::cerr << "error: unknown subcommand '" << argv[1] << "' (expected inspect or run)\n"
+    if (argc > 1 && argv[1][0] != '-' && !inspect->parsed() && !run->parsed() &&
+        !compile->parsed() && !compare->parsed()) {
+      std::cerr << "error: unknown subcommand '" << argv[1]
+                << "' (expected inspect, run, compile or compare)\n"
                 << "Run with --help for more information.\n";
       return kExitInvalidInput;
     }
@@ -51,6 +106,8 @@ int main(int argc, char** argv) {
   try {
     if (inspect->parsed()) return Inspect(inspect_args);
     if (run->parsed()) return Run(run_args);
+    if (compile->parsed()) return Compile(compile_args);
+    if (compare->parsed()) return Compare(compare_args);
   } catch (const std::exception& e) {
     // Every expected failure is an Expected<T>; reaching this is a bug, reported, not a crash.
     std::cerr << "error: internal error: " << e.what() << "\n";

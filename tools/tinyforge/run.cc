@@ -7,6 +7,7 @@
 #include "exec/executor.h"
 #include "exec/npy.h"
 #include "import/graph_file.h"
+#include "load_graph.h"
 #include "ir/printer.h"
 #include "support/text.h"
 
@@ -32,13 +33,17 @@ std::string DumpFileName(ir::TensorId id, size_t count, const std::string& name)
     safe += ok ? c : '_';
   }
   if (safe.empty() || safe[0] == '.') safe = "_" + safe;
+  // File names are limited to 255 bytes; the id prefix keeps truncated names unique
+  // (TFLite tensor names of fused ops run to several hundred characters).
+  if (safe.size() > 120) safe.resize(120);
   return std::string(width - std::min(width, digits.size()), '0') + digits + "_" + safe + ".npy";
 }
 
 }  // namespace
 
 int Run(const RunArgs& args) {
-  auto graph = import::ReadGraphFile(args.graph);
+  if (args.runtime || IsProgramFile(args.graph)) return RunOnRuntime(args);  // run_runtime.cc
+  auto graph = LoadGraph(args.graph);  // .tfg or .tflite (load_graph.h)
   if (!graph.ok()) return Fail(kExitInvalidInput, graph.error().message());
   const ir::Graph& g = *graph;
   if (!args.outputs.empty() && args.outputs.size() != g.outputs.size()) {

@@ -1,15 +1,25 @@
 """A reference interpreter for graph files, written from docs/graph-format.md alone.
 
-Test helper, not part of the package: it runs a document + constants with torch for the
-float ops and with numpy float32 arithmetic for quantize/dequantize, exactly as the
-format's formulas say. If an exported file, run here, reproduces ``ExportResult.reference``
-then the file (op attrs, quant params, constants, order) says what PyTorch computes.
-Symmetric paddings are passed to the same torch calls PyTorch's graph makes, so float
-results are bit-identical too.
+It runs a document + constants with torch for the float ops and with numpy float32
+arithmetic for quantize/dequantize, exactly as the format's formulas say. Exported files
+run here reproduce ``ExportResult.reference`` (PyTorch's converted module) bit for bit
+(tests/python/test_export_zoo.py): symmetric paddings go to the same torch calls PyTorch's
+graph makes, so float results are identical too. It is the "pytorch" side of
+``tinyforge compare --against pytorch``, which runs::
+
+    python -m tinyforge.interp m.tfg --input x.npy [--input ...] --dump-dir DIR
+
+writing every computed tensor as DIR/NNN_<name>.npy and DIR/manifest.json
+({tensor name: file name}). Graphs of kind float and qdq only (not lowered ones).
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -110,3 +120,49 @@ def run_graph(
             assert list(y.shape) == tensors[out]["shape"], (op["name"], y.shape)
             vals[out] = y
     return [vals[i] for i in doc["outputs"]], vals
+
+
+def _file_name(index: int, name: str) -> str:
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)[:120]
+    if not safe or safe.startswith("."):
+        safe = "_" + safe
+    return f"{index:03d}_{safe}.npy"
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .graph_file import load_graph  # noqa: PLC0415  (keep `import tinyforge.interp` light)
+
+    p = argparse.ArgumentParser(prog="python -m tinyforge.interp", description=__doc__.split("\n")[0])
+    p.add_argument("graph", help="graph file (.tfg) of kind float or qdq")
+    p.add_argument("--input", action="append", default=[], help=".npy, once per graph input")
+    p.add_argument("--dump-dir", help="write every computed tensor and manifest.json here")
+    p.add_argument("--output", action="append", default=[], help=".npy per graph output")
+    a = p.parse_args(argv)
+    doc, consts = load_graph(a.graph)
+    if doc["kind"] not in ("float", "qdq"):
+        print(f"{a.graph}: kind {doc['kind']!r}: the interpreter runs float and qdq graphs only",
+              file=sys.stderr)
+        return 2
+    if len(a.input) != len(doc["inputs"]):
+        print(f"{a.graph}: the graph has {len(doc['inputs'])} input(s), got {len(a.input)}",
+              file=sys.stderr)
+        return 2
+    outputs, vals = run_graph(doc, consts, [np.load(f) for f in a.input])
+    for path, y in zip(a.output, outputs):
+        np.save(path, y)
+    if a.dump_dir:
+        out = Path(a.dump_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        manifest = {}
+        for idx, v in sorted(vals.items()):
+            if idx in consts:
+                continue
+            name = doc["tensors"][idx]["name"]
+            manifest[name] = _file_name(idx, name)
+            np.save(out / manifest[name], np.ascontiguousarray(v))
+        (out / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,194 @@
+// EmitProgram: encode the ops, plan memory, lay out the program.
+#include "emit/emitter.h"
+
+#include <algorithm>
+#include <map>
+
+#include "emit/encode_ops.h"
+
+namespace tinyforge::emit {
+namespace {
+
+namespace fmt = rt::fmt;
+using detail::Operand;
+
+int64_t AlignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+// Applies --place: pins a plan tensor (by the name of any IR tensor sharing its buffer).
+Status ApplyPlacements(const ir::Graph& g, const plan::Board& board, const EmitOptions& o,
+                       detail::Encoded& e) {
+  for (const auto& [tensor, region] : o.place) {
+    const auto id = g.FindTensor(tensor);
+    if (!id || e.plan_tensor[static_cast<size_t>(*id)] < 0) {
+      return Error("--place " + tensor + "=" + region + ": no activation tensor '" + tensor +
+                   "' in the graph");
+    }
+    const plan::MemoryRegion* m = board.Find(region);
+    if (m == nullptr || m->purpose != "ram") {
+      return Error("--place " + tensor + "=" + region + ": '" + region +
+                   "' is not a RAM region of board " + board.name);
+    }
+    e.tensors[static_cast<size_t>(e.plan_tensor[static_cast<size_t>(*id)])].pin = region;
+  }
+  return OkStatus();
+}
+
+// --weights-in: op name -> constant segment region (code or ROM regions).
+Expected<std::map<std::string, std::string>> WeightRegions(const ir::Graph& g,
+                                                           const plan::Board& board,
+                                                           const EmitOptions& o) {
+  std::map<std::string, std::string> out;
+  for (const auto& [op, region] : o.weights_in) {
+    if (!g.FindOp(op)) return Error("--weights-in " + op + "=" + region + ": no op '" + op + "'");
+    const plan::MemoryRegion* m = board.Find(region);
+    if (m == nullptr) {
+      return Error("--weights-in " + op + "=" + region + ": board " + board.name +
+                   " has no region '" + region + "'");
+    }
+    if (m->purpose == "ram") {
+      return Error("--weights-in " + op + "=" + region + ": '" + region +
+                   "' is a RAM region; constants are read in place from code or ROM regions "
+                   "(a copy to RAM at init is not supported)");
+    }
+    out[op] = region;
+  }
+  return out;
+}
+
+}  // namespace
+
+Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
+  Emitted out;
+  out.model_name = g.name;
+  TF_ASSIGN_OR_RETURN(out.board, plan::LoadBoard(options.target));
+  const plan::Board& board = out.board;
+  TF_ASSIGN_OR_RETURN(detail::Encoded e, detail::EncodeOps(g, board.isa_class));
+  TF_RETURN_IF_ERROR(ApplyPlacements(g, board, options, e));
+  TF_ASSIGN_OR_RETURN(auto weight_regions, WeightRegions(g, board, options));
+
+  plan::GraphSpec spec;
+  spec.tensors = e.tensors;
+  for (const detail::EncodedOp& op : e.ops) spec.ops.push_back(op.spec);
+  const std::vector<plan::Region> regions = plan::RamRegions(board, options.reserve);
+  auto planned = plan::PlanGraph(spec, regions, options.plan);
+  if (!planned.ok()) return planned.error().WithPrefix(g.name + " on " + board.name);
+  out.plan = std::move(*planned);
+  const plan::MemoryPlan& mp = out.plan;
+
+  // Regions the program uses, in the board's order.
+  Program& p = out.program;
+  std::vector<int> region_index(regions.size(), -1);
+  for (size_t r = 0; r < regions.size(); ++r) {
+    if (mp.regions[r].used == 0) continue;
+    region_index[r] = static_cast<int>(p.regions.size());
+    p.regions.push_back(
+        {regions[r].name, static_cast<uint32_t>(AlignUp(mp.regions[r].used, 16)), fmt::kAlign});
+  }
+  auto arena_tensor = [&](const plan::Placement& at, uint8_t dtype, int64_t bytes) {
+    return p.AddArenaTensor(static_cast<uint32_t>(region_index[static_cast<size_t>(at.region)]),
+                            dtype, static_cast<uint32_t>(at.offset), static_cast<uint32_t>(bytes));
+  };
+  std::vector<int32_t> act_tensor(e.tensors.size());
+  for (size_t t = 0; t < e.tensors.size(); ++t) {
+    act_tensor[t] = arena_tensor(mp.tensors[t], e.tensor_dtype[t], e.tensors[t].bytes);
+  }
+  // Constant segments: the board's weights region first, then each --weights-in region.
+  auto segment_of = [&](const std::string& region) {
+    for (size_t s = 0; s < p.segments.size(); ++s) {
+      if (p.segments[s].region == region) return static_cast<uint32_t>(s);
+    }
+    p.segments.push_back({region, {}});
+    out.segment_regions.push_back(region);
+    return static_cast<uint32_t>(p.segments.size() - 1);
+  };
+  segment_of(board.weights_region);
+  std::vector<int32_t> const_tensor(e.constants.size(), -1);
+
+  // Ops in the planned order.
+  for (int k : mp.order) {
+    const detail::EncodedOp& eo = e.ops[static_cast<size_t>(k)];
+    const ir::Op& irop = g.ops[eo.ir_op];
+    const plan::StreamChoice& stream = mp.streams[static_cast<size_t>(k)];
+    const auto wr = weight_regions.find(irop.name);
+    const uint32_t seg = segment_of(wr != weight_regions.end() ? wr->second : board.weights_region);
+    ProgramOp rec;
+    rec.kernel_id = eo.kernel->id;
+    rec.params = stream.option == 1 ? eo.pixel_params : eo.params;
+    for (size_t slot = 0; slot < eo.operands.size(); ++slot) {
+      const Operand& o = eo.operands[slot];
+      switch (o.kind) {
+        case Operand::kNone: {
+          // Conv/FC scratch slot: a buffer when the kernel asks for one.
+          const plan::Placement& sp = mp.scratch[static_cast<size_t>(k)];
+          rec.operands.push_back(sp.region >= 0 && slot == rt::abi::kConvScratch
+                                     ? arena_tensor(sp, fmt::kInt8, eo.spec.scratch_bytes)
+                                     : fmt::kNoTensor);
+          break;
+        }
+        case Operand::kActivation:
+          rec.operands.push_back(act_tensor[static_cast<size_t>(o.index)]);
+          break;
+        case Operand::kConstant: {
+          int32_t& t = const_tensor[static_cast<size_t>(o.index)];
+          if (t < 0) {
+            const detail::Constant& c = e.constants[static_cast<size_t>(o.index)];
+            t = p.AddConstant(seg, c.dtype, c.bytes);
+          }
+          rec.operands.push_back(t);
+          break;
+        }
+      }
+    }
+    if (stream.option >= 0) {
+      rec.flags |= fmt::kOpFlagStream;
+      rec.operands.push_back(
+          arena_tensor(mp.line_buffers[static_cast<size_t>(k)], fmt::kInt8, stream.line_bytes));
+    }
+    p.ops.push_back(std::move(rec));
+    EmittedOp info;
+    info.name = irop.name;
+    info.type = std::string(ir::OpTypeName(irop.type));
+    info.kernel = eo.kernel;
+    info.macs = eo.spec.macs;
+    info.scratch_bytes = eo.spec.scratch_bytes;
+    info.streamed = stream.option >= 0;
+    info.pixels = stream.option == 1;
+    info.line_bytes = stream.option >= 0 ? stream.line_bytes : 0;
+    info.aliased = mp.aliased[static_cast<size_t>(k)];
+    out.ops.push_back(info);
+    if (std::find(out.kernels.begin(), out.kernels.end(), eo.kernel) == out.kernels.end()) {
+      out.kernels.push_back(eo.kernel);
+    }
+  }
+
+  // Inputs and outputs, with the IR tensor's own shape (a reshape view keeps its shape).
+  auto io = [&](ir::TensorId id, bool output) {
+    const ir::Tensor& t = g.tensor(id);
+    ProgramIo rec;
+    rec.tensor = act_tensor[static_cast<size_t>(e.plan_tensor[static_cast<size_t>(id)])];
+    rec.output = output;
+    for (int64_t d : t.shape) rec.dims.push_back(static_cast<int32_t>(d));
+    if (rec.dims.empty()) rec.dims = {1};
+    if (t.quant && t.dtype != ir::DType::kFloat32) {
+      rec.scale = static_cast<float>(t.quant->scale[0]);
+      rec.zero_point = static_cast<int32_t>(t.quant->zero_point[0]);
+    }
+    p.io.push_back(rec);
+  };
+  for (ir::TensorId t : g.inputs) io(t, false);
+  for (ir::TensorId t : g.outputs) io(t, true);
+
+  // Buffers for the report, with lifetimes in program steps.
+  const plan::Problem& prob = mp.problem;
+  for (size_t b = 0; b < prob.buffers.size(); ++b) {
+    const plan::Placement& at = mp.plan.placements[b];
+    out.buffers.push_back({prob.buffers[b].name, regions[static_cast<size_t>(at.region)].name,
+                           at.offset, prob.buffers[b].size, prob.buffers[b].first,
+                           prob.buffers[b].last});
+  }
+  TF_ASSIGN_OR_RETURN(out.image, WriteProgram(p));
+  TF_ASSIGN_OR_RETURN(out.layout, ReadImageLayout(out.image));
+  return out;
+}
+
+}  // namespace tinyforge::emit

@@ -1,0 +1,73 @@
+// The program emitter: a lowered int8 graph (docs/lowered-ops.md) and a board -> a planned
+// program image (docs/program-format.md), plus what model.h/.cc and the report need.
+//
+//   lowered graph --(EncodeOps: kernel per op for the board's ISA, parameter structs from
+//   exec/op_params.h, constants)--> GraphSpec --(plan::PlanGraph: order, in-place,
+//   placement, verification)--> Program --(WriteProgram)--> program.bin
+//
+// Reshapes are views: their output shares the input's buffer and emits no op. Host side.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "emit/program_writer.h"
+#include "ir/graph.h"
+#include "plan/board.h"
+#include "plan/graph_plan.h"
+#include "support/expected.h"
+#include "tinyforge/kernel_ids.h"
+
+namespace tinyforge::emit {
+
+struct EmitOptions {
+  std::string target = "cortex-m55";  // board name, CPU, or board.json path
+  // --place TENSOR=REGION: the tensor's buffer goes to that RAM region.
+  std::vector<std::pair<std::string, std::string>> place;
+  // --weights-in OP=REGION: the op's constants go to that code/ROM region.
+  std::vector<std::pair<std::string, std::string>> weights_in;
+  plan::FirmwareReserve reserve;
+  plan::PlanOptions plan;
+};
+
+// One op of the program, for reports.
+struct EmittedOp {
+  std::string name;  // the IR op's name
+  std::string type;  // "qconv2d"
+  const rt::KernelInfo* kernel = nullptr;
+  int64_t macs = 0;
+  int64_t scratch_bytes = 0;
+  bool streamed = false;  // in place by rows through a line buffer
+  bool pixels = false;    // ... cut into pixels (1x1 conv)
+  int64_t line_bytes = 0;
+  bool aliased = false;  // output written over its input
+};
+
+// One planned buffer, for reports.
+struct EmittedBuffer {
+  std::string name;
+  std::string region;
+  int64_t offset = 0, bytes = 0;
+  int first = 0, last = 0;  // program op indices
+};
+
+struct Emitted {
+  plan::Board board;
+  Program program;             // the structured program (what program.bin encodes)
+  std::vector<uint8_t> image;  // program.bin
+  ImageLayout layout;          // head and segment byte ranges of `image`
+  plan::MemoryPlan plan;
+  std::vector<EmittedOp> ops;  // in program order
+  std::vector<EmittedBuffer> buffers;
+  std::vector<const rt::KernelInfo*> kernels;  // distinct kernels, first use order
+  std::vector<std::string> segment_regions;    // memory region of each segment
+  std::string model_name;                      // the graph's name
+};
+
+// Plans and encodes `g` (kind int8, NHWC) for options.target. Errors name the op, tensor or
+// region; "does not fit" errors come from the planner.
+Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options);
+
+}  // namespace tinyforge::emit

@@ -1,0 +1,363 @@
+#include "emit/encode_ops.h"
+
+#include <cstring>
+
+#include "emit/program_writer.h"
+#include "exec/op_params.h"
+
+namespace tinyforge::emit::detail {
+namespace {
+
+namespace fmt = rt::fmt;
+using ir::OpType;
+
+std::string OpLabel(const ir::Graph& g, size_t k) {
+  return "op '" + g.ops[k].name + "' (#" + std::to_string(k) + ")";
+}
+
+template <class T>
+std::vector<uint8_t> Bytes(const std::vector<T>& v) {
+  std::vector<uint8_t> b(v.size() * sizeof(T));
+  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+class Encoder {
+ public:
+  Encoder(const ir::Graph& g, Encoded& e) : g_(g), e_(e) {}
+
+  int Act(ir::TensorId t) const { return e_.plan_tensor[static_cast<size_t>(t)]; }
+  Operand ActOp(ir::TensorId t) const { return {Operand::kActivation, Act(t)}; }
+
+  // A constant input of the op (deduplicated by tensor).
+  Operand ConstOf(ir::TensorId t) {
+    for (size_t c = 0; c < e_.constants.size(); ++c) {
+      if (e_.constants[c].ir_tensor == t) return {Operand::kConstant, static_cast<int>(c)};
+    }
+    const ir::Tensor& tensor = g_.tensor(t);
+    e_.constants.push_back({tensor.name, ProgramDType(tensor.dtype), *tensor.data, t});
+    return {Operand::kConstant, static_cast<int>(e_.constants.size() - 1)};
+  }
+  Operand NewConst(std::string name, const std::vector<int32_t>& v) {
+    e_.constants.push_back({std::move(name), fmt::kInt32, Bytes(v), -1});
+    return {Operand::kConstant, static_cast<int>(e_.constants.size() - 1)};
+  }
+
+ private:
+  const ir::Graph& g_;
+  Encoded& e_;
+};
+
+int64_t Elements(const ir::Graph& g, ir::TensorId t) { return g.tensor(t).num_elements(); }
+
+template <class P>
+rt::StreamGeometry RowsOf(const P& p, int32_t in_c, int32_t out_c, int32_t k, int32_t dil) {
+  return {p.out_h,    p.in_h,    p.in_w * in_c,    p.out_w * out_c,
+          p.stride_h, p.pad_top, (k - 1) * dil + 1};
+}
+
+}  // namespace
+
+uint8_t ProgramDType(ir::DType d) {
+  switch (d) {
+    case ir::DType::kInt8:
+      return fmt::kInt8;
+    case ir::DType::kInt32:
+      return fmt::kInt32;
+    case ir::DType::kFloat32:
+      return fmt::kFloat32;
+  }
+  return 0;
+}
+
+const rt::KernelInfo* PickKernel(rt::OpKind op, const std::string& isa_class) {
+  std::vector<rt::Isa> order;
+  if (isa_class == "mve")
+    order = {rt::Isa::kMve, rt::Isa::kDsp, rt::Isa::kScalar, rt::Isa::kRef};
+  else if (isa_class == "dsp")
+    order = {rt::Isa::kDsp, rt::Isa::kScalar, rt::Isa::kRef};
+  else if (isa_class == "scalar")
+    order = {rt::Isa::kScalar, rt::Isa::kRef};
+  else
+    order = {rt::Isa::kRef};
+  for (rt::Isa isa : order) {
+    for (const rt::KernelInfo& k : rt::kKernels) {
+      if (k.op == op && k.isa == isa) return &k;
+    }
+  }
+  return nullptr;
+}
+
+Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class) {
+  if (g.kind != ir::GraphKind::kInt8) {
+    return Error("the graph is not lowered (kind " + std::string(ir::GraphKindName(g.kind)) +
+                 "); compile lowers qdq graphs first");
+  }
+  Encoded e;
+  // Activations: every non-constant tensor, reshape outputs sharing their input's buffer.
+  std::vector<int> root(g.tensors.size(), -1);
+  for (size_t t = 0; t < g.tensors.size(); ++t) root[t] = static_cast<int>(t);
+  for (const ir::Op& op : g.ops) {
+    if (op.type == OpType::kReshape)
+      root[static_cast<size_t>(op.outputs[0])] = root[static_cast<size_t>(op.inputs[0])];
+  }
+  e.plan_tensor.assign(g.tensors.size(), -1);
+  for (size_t t = 0; t < g.tensors.size(); ++t) {
+    if (g.tensors[t].is_constant() || root[t] != static_cast<int>(t)) continue;
+    e.plan_tensor[t] = static_cast<int>(e.tensors.size());
+    e.tensors.push_back({g.tensors[t].name, g.tensors[t].num_bytes(), false, false, ""});
+    e.tensor_dtype.push_back(ProgramDType(g.tensors[t].dtype));
+  }
+  for (size_t t = 0; t < g.tensors.size(); ++t) {
+    if (!g.tensors[t].is_constant()) e.plan_tensor[t] = e.plan_tensor[static_cast<size_t>(root[t])];
+  }
+  for (ir::TensorId t : g.inputs)
+    e.tensors[static_cast<size_t>(e.plan_tensor[static_cast<size_t>(t)])].graph_input = true;
+  for (ir::TensorId t : g.outputs)
+    e.tensors[static_cast<size_t>(e.plan_tensor[static_cast<size_t>(t)])].graph_output = true;
+
+  Encoder enc(g, e);
+  for (size_t k = 0; k < g.ops.size(); ++k) {
+    const ir::Op& op = g.ops[k];
+    if (op.type == OpType::kReshape) continue;
+    EncodedOp eo;
+    eo.ir_op = k;
+    eo.spec.name = op.name;
+    auto kernel = [&](rt::OpKind kind) -> Status {
+      eo.kernel = PickKernel(kind, isa_class);
+      if (eo.kernel == nullptr) return Error(OpLabel(g, k) + ": no kernel for it");
+      return OkStatus();
+    };
+    auto fail = [&](const Error& err) { return err.WithPrefix(OpLabel(g, k)); };
+    const ir::TensorId x = op.inputs.empty() ? -1 : op.inputs[0];
+    const ir::TensorId y = op.outputs[0];
+    switch (op.type) {
+      case OpType::kQConv2d: {
+        auto kp = exec::ConvParams(g, op);
+        if (!kp.ok()) return fail(kp.error());
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kConv));
+        const s8_conv_params& p = kp->params;
+        eo.params = EncodeParams(p);
+        eo.operands = {enc.ActOp(x),
+                       enc.ConstOf(op.inputs[1]),
+                       enc.ConstOf(op.inputs[2]),
+                       enc.NewConst(op.name + ".multiplier", kp->multiplier),
+                       enc.NewConst(op.name + ".shift", kp->shift),
+                       enc.ActOp(y),
+                       {}};
+        s8_conv_params row = p;
+        row.out_h = 1;
+        eo.spec.scratch_bytes = std::max(rt::ScratchBytes<rt::OpKind::kConv>(eo.kernel->id, p),
+                                         rt::ScratchBytes<rt::OpKind::kConv>(eo.kernel->id, row));
+        eo.spec.macs = Elements(g, y) * p.k_h * p.k_w * p.filter_in_c;
+        if (p.batches == 1) {
+          eo.spec.in_place = plan::InPlace::kStream;
+          eo.spec.stream_options = {RowsOf(p, p.in_c, p.out_c, p.k_h, p.dilation_h)};
+          if (p.k_h == 1 && p.k_w == 1 && p.stride_h == 1 && p.stride_w == 1 && p.pad_top == 0 &&
+              p.pad_left == 0 && p.out_h == p.in_h && p.out_w == p.in_w && p.in_w > 1) {
+            s8_conv_params px = p;  // the image as [H*W, 1]: one unit per pixel
+            px.in_h = px.out_h = p.in_h * p.in_w;
+            px.in_w = px.out_w = 1;
+            eo.pixel_params = EncodeParams(px);
+            eo.spec.stream_options.push_back(RowsOf(px, p.in_c, p.out_c, 1, 1));
+          }
+        }
+        break;
+      }
+      case OpType::kQDwConv2d: {
+        auto kp = exec::DwConvParams(g, op);
+        if (!kp.ok()) return fail(kp.error());
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kDwconv));
+        const s8_dwconv_params& p = kp->params;
+        eo.params = EncodeParams(p);
+        eo.operands = {enc.ActOp(x),
+                       enc.ConstOf(op.inputs[1]),
+                       enc.ConstOf(op.inputs[2]),
+                       enc.NewConst(op.name + ".multiplier", kp->multiplier),
+                       enc.NewConst(op.name + ".shift", kp->shift),
+                       enc.ActOp(y),
+                       {}};
+        s8_dwconv_params row = p;
+        row.out_h = 1;
+        eo.spec.scratch_bytes = std::max(rt::ScratchBytes<rt::OpKind::kDwconv>(eo.kernel->id, p),
+                                         rt::ScratchBytes<rt::OpKind::kDwconv>(eo.kernel->id, row));
+        eo.spec.macs = Elements(g, y) * p.k_h * p.k_w;
+        if (p.batches == 1) {
+          eo.spec.in_place = plan::InPlace::kStream;
+          eo.spec.stream_options = {RowsOf(p, p.in_c, p.out_c, p.k_h, p.dilation_h)};
+        }
+        break;
+      }
+      case OpType::kQFc: {
+        auto kp = exec::FcParams(g, op);
+        if (!kp.ok()) return fail(kp.error());
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kFc));
+        eo.params = EncodeParams(kp->params);
+        eo.operands = {enc.ActOp(x),
+                       enc.ConstOf(op.inputs[1]),
+                       enc.ConstOf(op.inputs[2]),
+                       enc.NewConst(op.name + ".multiplier", kp->multiplier),
+                       enc.NewConst(op.name + ".shift", kp->shift),
+                       enc.ActOp(y),
+                       {}};
+        eo.spec.scratch_bytes = rt::ScratchBytes<rt::OpKind::kFc>(eo.kernel->id, kp->params);
+        eo.spec.macs =
+            int64_t{kp->params.batches} * kp->params.in_features * kp->params.out_features;
+        break;
+      }
+      case OpType::kQAvgPool2d:
+      case OpType::kQMaxPool2d: {
+        auto p = exec::PoolParams(g, op);
+        if (!p.ok()) return fail(p.error());
+        const bool avg = op.type == OpType::kQAvgPool2d;
+        TF_RETURN_IF_ERROR(kernel(avg ? rt::OpKind::kAvgpool : rt::OpKind::kMaxpool));
+        eo.params = EncodeParams(*p);
+        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, y) * p->filter_h * p->filter_w;
+        if (p->batches == 1) {
+          eo.spec.in_place = plan::InPlace::kStream;
+          eo.spec.stream_options = {{p->out_h, p->in_h, p->in_w * p->channels,
+                                     p->out_w * p->channels, p->stride_h, p->pad_top, p->filter_h}};
+        }
+        break;
+      }
+      case OpType::kQAdd:
+      case OpType::kQMul: {
+        const bool add = op.type == OpType::kQAdd;
+        TF_RETURN_IF_ERROR(kernel(add ? rt::OpKind::kAdd : rt::OpKind::kMul));
+        if (add) {
+          auto p = exec::AddParams(g, op);
+          if (!p.ok()) return fail(p.error());
+          eo.params = EncodeParams(*p);
+        } else {
+          auto p = exec::MulParams(g, op);
+          if (!p.ok()) return fail(p.error());
+          eo.params = EncodeParams(*p);
+        }
+        eo.operands = {enc.ActOp(op.inputs[0]), enc.ActOp(op.inputs[1]), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, y);
+        // The kernels allow exact in-place when the aliased input is not broadcast.
+        const bool a_full = Elements(g, op.inputs[0]) == Elements(g, y);
+        const bool b_full = Elements(g, op.inputs[1]) == Elements(g, y);
+        if (a_full || b_full) {
+          eo.spec.in_place = plan::InPlace::kAlias;
+          eo.spec.in_place_input = a_full ? 0 : 1;
+        }
+        break;
+      }
+      case OpType::kQMean: {
+        auto p = exec::MeanParams(g, op);
+        if (!p.ok()) return fail(p.error());
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kMean));
+        eo.params = EncodeParams(*p);
+        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, x);
+        break;
+      }
+      case OpType::kQSoftmax: {
+        auto p = exec::SoftmaxParams(g, op);
+        if (!p.ok()) return fail(p.error());
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kSoftmax));
+        eo.params = EncodeParams(*p);
+        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, x);
+        break;
+      }
+      case OpType::kQLogistic:
+      case OpType::kQTanh: {
+        const bool logistic = op.type == OpType::kQLogistic;
+        TF_RETURN_IF_ERROR(kernel(logistic ? rt::OpKind::kLogistic : rt::OpKind::kTanh));
+        if (logistic) {
+          auto p = exec::LogisticParams(g, op);
+          if (!p.ok()) return fail(p.error());
+          eo.params = EncodeParams(*p);
+        } else {
+          auto p = exec::TanhParams(g, op);
+          if (!p.ok()) return fail(p.error());
+          eo.params = EncodeParams(*p);
+        }
+        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, x);
+        eo.spec.in_place = plan::InPlace::kAlias;  // element i read before it is written
+        break;
+      }
+      case OpType::kRequantize: {
+        auto p = exec::RequantizeParams(g, op);
+        if (!p.ok()) return fail(p.error());
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kRequantize));
+        eo.params = EncodeParams(*p);
+        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, x);
+        break;
+      }
+      case OpType::kQConcat: {
+        auto kp = exec::ConcatParams(g, op);
+        if (!kp.ok()) return fail(kp.error());
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kConcat));
+        if (kp->inputs.size() > static_cast<size_t>(rt::abi::kMaxConcatInputs)) {
+          return Error(OpLabel(g, k) + ": concatenation of more than " +
+                       std::to_string(rt::abi::kMaxConcatInputs) + " inputs");
+        }
+        eo.params = EncodeParams(kp->params);
+        for (s8_concat_input in : kp->inputs) {
+          int32_t w[rt::abi::kConcatInputWords];
+          rt::abi::FieldWriter fw{w};
+          rt::abi::VisitConcatInput(in, fw);
+          eo.params.insert(eo.params.end(), w, w + rt::abi::kConcatInputWords);
+        }
+        for (ir::TensorId in : op.inputs) eo.operands.push_back(enc.ActOp(in));
+        eo.operands.push_back(enc.ActOp(y));
+        eo.spec.macs = Elements(g, y);
+        break;
+      }
+      case OpType::kQPad: {
+        auto p = exec::PadParams(g, op);
+        if (!p.ok()) return fail(p.error());
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kPad));
+        eo.params = EncodeParams(*p);
+        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, y);
+        break;
+      }
+      case OpType::kQuantize:
+      case OpType::kDequantize: {
+        const bool q = op.type == OpType::kQuantize;
+        TF_RETURN_IF_ERROR(kernel(q ? rt::OpKind::kQuantize : rt::OpKind::kDequantize));
+        if (q) {
+          auto p = exec::QuantizeParams(g, op);
+          if (!p.ok()) return fail(p.error());
+          eo.params = EncodeParams(*p);
+        } else {
+          auto p = exec::DequantizeParams(g, op);
+          if (!p.ok()) return fail(p.error());
+          eo.params = EncodeParams(*p);
+        }
+        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, x);
+        break;
+      }
+      default:
+        return Error(OpLabel(g, k) + ": " + std::string(ir::OpTypeName(op.type)) +
+                     " has no runtime kernel" +
+                     (op.type == OpType::kTranspose ? " (compile with --layout=NHWC)" : ""));
+    }
+    for (ir::TensorId in : op.inputs) {
+      if (!g.tensor(in).is_constant()) eo.spec.inputs.push_back(enc.Act(in));
+    }
+    eo.spec.outputs = {enc.Act(y)};
+    if (eo.spec.in_place != plan::InPlace::kNone) {
+      // in_place_input indexes spec.inputs: the activation inputs, in op order.
+      const ir::TensorId src = op.inputs[static_cast<size_t>(eo.spec.in_place_input)];
+      int pos = 0;
+      for (ir::TensorId in : op.inputs) {
+        if (in == src) break;
+        if (!g.tensor(in).is_constant()) ++pos;
+      }
+      eo.spec.in_place_input = pos;
+    }
+    e.ops.push_back(std::move(eo));
+  }
+  return e;
+}
+
+}  // namespace tinyforge::emit::detail

@@ -1,0 +1,55 @@
+// Internal to the emitter: lowered IR ops -> kernel choice, encoded parameters, operands and
+// in-place capabilities (encode_ops.cc).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/graph.h"
+#include "plan/graph_plan.h"
+#include "support/expected.h"
+#include "tinyforge/kernel_ids.h"
+
+namespace tinyforge::emit::detail {
+
+// An operand slot of an op record.
+struct Operand {
+  enum Kind : uint8_t { kNone, kActivation, kConstant } kind = kNone;  // kNone: absent, or the
+  // scratch slot, filled when the plan gives the op a scratch buffer
+  int index = 0;  // activation: plan tensor; constant: index into Encoded::constants
+};
+
+struct Constant {
+  std::string name;
+  uint8_t dtype = 0;  // rt::fmt::DType
+  std::vector<uint8_t> bytes;
+  int ir_tensor = -1;  // source tensor (dedupe), or -1
+};
+
+struct EncodedOp {
+  size_t ir_op = 0;
+  const rt::KernelInfo* kernel = nullptr;
+  std::vector<int32_t> params;        // the whole-tensor parameters
+  std::vector<int32_t> pixel_params;  // stream option 1 (1x1 conv cut into pixels), or empty
+  std::vector<Operand> operands;
+  plan::OpSpec spec;  // what the planner sees (tensors: plan indices)
+};
+
+struct Encoded {
+  std::vector<plan::TensorSpec> tensors;  // activations (roots of reshape views)
+  std::vector<int> plan_tensor;           // IR tensor -> plan tensor (-1: constant)
+  std::vector<uint8_t> tensor_dtype;      // per plan tensor, rt::fmt::DType
+  std::vector<EncodedOp> ops;             // IR order, reshapes left out
+  std::vector<Constant> constants;
+};
+
+// Kernel variant for `op` on an ISA class ("scalar", "dsp", "mve"): the most specific
+// variant the .inc lists have, falling back towards __ref.
+const rt::KernelInfo* PickKernel(rt::OpKind op, const std::string& isa_class);
+
+Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class);
+
+uint8_t ProgramDType(ir::DType d);
+
+}  // namespace tinyforge::emit::detail

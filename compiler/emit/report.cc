@@ -1,0 +1,149 @@
+#include "emit/report.h"
+
+#include <sstream>
+
+namespace tinyforge::emit {
+namespace {
+
+using nlohmann::json;
+
+std::string Grouped(int64_t v) {
+  std::string s = std::to_string(v), out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i > 0 && (s.size() - i) % 3 == 0) out += ',';
+    out += s[i];
+  }
+  return out;
+}
+
+// The region holding the largest peak: the op that sets the model's RAM need.
+const plan::RegionUsage* PeakRegion(const Emitted& e) {
+  const plan::RegionUsage* best = nullptr;
+  for (const plan::RegionUsage& u : e.plan.regions) {
+    if (u.used > 0 && (best == nullptr || u.used > best->used)) best = &u;
+  }
+  return best;
+}
+
+std::string StepName(const Emitted& e, int step) {
+  return step >= 0 && static_cast<size_t>(step) < e.ops.size()
+             ? e.ops[static_cast<size_t>(step)].name
+             : "";
+}
+
+int64_t FlashConstants(const Emitted& e) {
+  int64_t n = 0;
+  for (const auto& s : e.layout.segments) n += s.second;
+  return n;
+}
+
+}  // namespace
+
+json Summary(const Emitted& e) {
+  json j;
+  j["model"] = e.model_name;
+  j["target"] = {{"board", e.board.name}, {"cpu", e.board.cpu}, {"isa", e.board.isa_class}};
+  j["regions"] = json::array();
+  for (const plan::RegionUsage& u : e.plan.regions) {
+    const plan::MemoryRegion* m = e.board.Find(u.name);
+    json r = {{"name", u.name},
+              {"used", u.used},
+              {"capacity", u.capacity},
+              {"speed_rank", m ? m->speed_rank : 0}};
+    if (u.used > 0) {
+      r["peak_op"] = StepName(e, u.peak_step);
+      r["peak_step"] = u.peak_step;
+      r["live_at_peak"] = u.live_at_peak;
+    }
+    j["regions"].push_back(r);
+  }
+  j["ram_bytes"] = e.plan.total_bytes;
+  if (const plan::RegionUsage* p = PeakRegion(e)) {
+    j["peak"] = {{"bytes", p->used},
+                 {"region", p->name},
+                 {"op", StepName(e, p->peak_step)},
+                 {"step", p->peak_step},
+                 {"live_bytes", p->live_at_peak}};
+  }
+  j["live_lower_bound"] = e.plan.lower_bound;
+  json flash = {{"program", e.layout.head_size},
+                {"constants", FlashConstants(e)},
+                {"total", e.layout.head_size + FlashConstants(e)},
+                {"segments", json::array()}};
+  for (size_t s = 0; s < e.layout.segments.size(); ++s) {
+    flash["segments"].push_back(
+        {{"region", e.program.segments[s].region}, {"bytes", e.layout.segments[s].second}});
+  }
+  j["flash"] = flash;
+  j["kernels"] = json::array();
+  for (const rt::KernelInfo* k : e.kernels) j["kernels"].push_back(k->symbol);
+  int streamed = 0, aliased = 0;
+  for (const EmittedOp& op : e.ops) streamed += op.streamed, aliased += op.aliased;
+  j["ops"] = e.ops.size();
+  j["in_place_ops"] = {{"streamed", streamed}, {"aliased", aliased}};
+  return j;
+}
+
+json Report(const Emitted& e) {
+  json j = Summary(e);
+  j["schema"] = "tinyforge.report/1";
+  j["ops"] = json::array();
+  for (size_t i = 0; i < e.ops.size(); ++i) {
+    const EmittedOp& op = e.ops[i];
+    json o = {{"index", i},
+              {"name", op.name},
+              {"type", op.type},
+              {"kernel", op.kernel->symbol},
+              {"kernel_id", op.kernel->id},
+              {"macs", op.macs},
+              {"scratch_bytes", op.scratch_bytes}};
+    if (op.streamed) {
+      o["in_place"] = op.pixels ? "stream-pixels" : "stream-rows";
+      o["line_buffer_bytes"] = op.line_bytes;
+    } else if (op.aliased) {
+      o["in_place"] = "alias";
+    }
+    j["ops"].push_back(o);
+  }
+  j["buffers"] = json::array();
+  for (const EmittedBuffer& b : e.buffers) {
+    j["buffers"].push_back({{"name", b.name},
+                            {"region", b.region},
+                            {"offset", b.offset},
+                            {"bytes", b.bytes},
+                            {"first_op", b.first},
+                            {"last_op", b.last}});
+  }
+  return j;
+}
+
+std::string SummaryText(const Emitted& e) {
+  std::ostringstream s;
+  s << "target " << e.board.name << " (" << e.board.cpu << ", " << e.board.isa_class << "), "
+    << e.ops.size() << " ops\n";
+  s << "RAM per region (bytes used / capacity):\n";
+  for (const plan::RegionUsage& u : e.plan.regions) {
+    s << "  " << u.name << std::string(u.name.size() < 10 ? 10 - u.name.size() : 1, ' ')
+      << Grouped(u.used) << " / " << Grouped(u.capacity);
+    if (u.used > 0)
+      s << "   peak at op '" << StepName(e, u.peak_step) << "' (#" << u.peak_step << ")";
+    s << "\n";
+  }
+  if (const plan::RegionUsage* p = PeakRegion(e)) {
+    s << "peak RAM " << Grouped(e.plan.total_bytes) << " bytes (activations, scratch, line "
+      << "buffers); set by op '" << StepName(e, p->peak_step) << "' (#" << p->peak_step << ") with "
+      << Grouped(p->live_at_peak) << " bytes live in " << p->name << "\n";
+  }
+  s << "flash " << Grouped(e.layout.head_size + FlashConstants(e)) << " bytes: program "
+    << Grouped(e.layout.head_size);
+  for (size_t i = 0; i < e.layout.segments.size(); ++i) {
+    s << ", constants " << Grouped(e.layout.segments[i].second) << " in "
+      << e.program.segments[i].region;
+  }
+  s << "\nkernels:";
+  for (const rt::KernelInfo* k : e.kernels) s << " " << k->symbol;
+  s << "\n";
+  return s.str();
+}
+
+}  // namespace tinyforge::emit

@@ -1,0 +1,380 @@
+#include "exec/op_params.h"
+
+#include <cstring>
+#include <string>
+
+#include "ir/shape_inference.h"
+#include "quant/quant_util.h"
+
+namespace tinyforge::exec {
+namespace {
+
+using ir::Graph;
+using ir::Layout;
+using ir::Op;
+using ir::OpType;
+using ir::Tensor;
+
+int32_t I32(int64_t v) { return static_cast<int32_t>(v); }
+
+std::vector<int32_t> Dims(const ir::Shape& s) {
+  std::vector<int32_t> d;
+  for (int64_t v : s) d.push_back(I32(v));
+  return d;
+}
+
+std::vector<int32_t> Int32Values(const Tensor& t) {
+  std::vector<int32_t> v(static_cast<size_t>(t.num_elements()));
+  if (t.data && t.data->size() == v.size() * 4) {
+    std::memcpy(v.data(), t.data->data(), t.data->size());
+  }
+  return v;
+}
+
+std::vector<float> WeightScales(const Tensor& w) {
+  std::vector<float> s;
+  for (double v : w.quant->scale) s.push_back(static_cast<float>(v));
+  return s;
+}
+
+// The op's stored (multiplier, shift) when `use_inputs` and it has them.
+std::optional<RequantConstants> Stored(const Graph& g, const Op& op, bool use_inputs) {
+  if (!use_inputs || !HasRequantInputs(op)) return std::nullopt;
+  const size_t base = RequantBaseInputs(op.type);
+  for (size_t i = base; i < base + 2; ++i) {
+    if (!g.tensor(op.inputs[i]).is_constant()) return std::nullopt;  // verified graphs: never
+  }
+  return RequantConstants{Int32Values(g.tensor(op.inputs[base])),
+                          Int32Values(g.tensor(op.inputs[base + 1]))};
+}
+
+quant::Padding2D Pad(const ir::Pad4& p) {
+  return {I32(p[0]), I32(p[1]), I32(p[2]), I32(p[3])};
+}
+
+Expected<quant::ConvKernelParams> Conv(const Graph& g, const Op& op, bool use_inputs) {
+  const auto& a = op.attrs_as<ir::QConv2dAttrs>();
+  const Tensor& x = g.tensor(op.inputs[0]);
+  const Tensor& w = g.tensor(op.inputs[1]);
+  const bool nhwc = a.layout == Layout::kNHWC;
+  quant::ConvSpec s;
+  s.batches = I32(x.shape[0]);
+  s.in_h = I32(x.shape[nhwc ? 1 : 2]);
+  s.in_w = I32(x.shape[nhwc ? 2 : 3]);
+  s.in_c = I32(x.shape[nhwc ? 3 : 1]);
+  s.out_c = I32(w.shape[0]);
+  s.k_h = I32(w.shape[nhwc ? 1 : 2]);
+  s.k_w = I32(w.shape[nhwc ? 2 : 3]);
+  s.groups = I32(a.groups);
+  s.stride_h = I32(a.stride[0]), s.stride_w = I32(a.stride[1]);
+  s.dilation_h = I32(a.dilation[0]), s.dilation_w = I32(a.dilation[1]);
+  s.padding = Pad(a.padding);
+  TF_ASSIGN_OR_RETURN(quant::ConvKernelParams r,
+                      quant::MakeConvParams(s, TensorQuantOf(x), WeightScales(w),
+                                            TensorQuantOf(g.tensor(op.outputs[0]))));
+  r.params.act_min = I32(a.act_min), r.params.act_max = I32(a.act_max);
+  if (a.input_zp_folded) r.params.input_offset = 0;
+  if (auto c = Stored(g, op, use_inputs)) r.multiplier = c->multiplier, r.shift = c->shift;
+  return r;
+}
+
+Expected<quant::DwConvKernelParams> DwConv(const Graph& g, const Op& op, bool use_inputs) {
+  const auto& a = op.attrs_as<ir::QDwConv2dAttrs>();
+  const Tensor& x = g.tensor(op.inputs[0]);
+  const Tensor& w = g.tensor(op.inputs[1]);
+  const bool nhwc = a.layout == Layout::kNHWC;
+  quant::DwConvSpec s;
+  s.batches = I32(x.shape[0]);
+  s.in_h = I32(x.shape[nhwc ? 1 : 2]);
+  s.in_w = I32(x.shape[nhwc ? 2 : 3]);
+  s.in_c = I32(x.shape[nhwc ? 3 : 1]);
+  s.depth_multiplier = I32(a.depth_multiplier);
+  s.k_h = I32(w.shape[nhwc ? 1 : 2]);
+  s.k_w = I32(w.shape[nhwc ? 2 : 3]);
+  s.stride_h = I32(a.stride[0]), s.stride_w = I32(a.stride[1]);
+  s.dilation_h = I32(a.dilation[0]), s.dilation_w = I32(a.dilation[1]);
+  s.padding = Pad(a.padding);
+  TF_ASSIGN_OR_RETURN(quant::DwConvKernelParams r,
+                      quant::MakeDwConvParams(s, TensorQuantOf(x), WeightScales(w),
+                                              TensorQuantOf(g.tensor(op.outputs[0]))));
+  r.params.act_min = I32(a.act_min), r.params.act_max = I32(a.act_max);
+  if (a.input_zp_folded) r.params.input_offset = 0;
+  if (auto c = Stored(g, op, use_inputs)) r.multiplier = c->multiplier, r.shift = c->shift;
+  return r;
+}
+
+Expected<quant::FcKernelParams> Fc(const Graph& g, const Op& op, bool use_inputs) {
+  const auto& a = op.attrs_as<ir::QFcAttrs>();
+  const Tensor& x = g.tensor(op.inputs[0]);
+  const Tensor& w = g.tensor(op.inputs[1]);
+  quant::FcSpec s;
+  s.in_features = I32(w.shape[1]);
+  s.out_features = I32(w.shape[0]);
+  s.batches = I32(x.num_elements() / w.shape[1]);
+  TF_ASSIGN_OR_RETURN(quant::FcKernelParams r,
+                      quant::MakeFcParams(s, TensorQuantOf(x), WeightScales(w),
+                                          TensorQuantOf(g.tensor(op.outputs[0]))));
+  r.params.act_min = I32(a.act_min), r.params.act_max = I32(a.act_max);
+  if (a.input_zp_folded) r.params.input_offset = 0;
+  if (auto c = Stored(g, op, use_inputs)) {
+    r.multiplier = c->multiplier, r.shift = c->shift;
+    r.params.per_channel = c->multiplier.size() > 1 ? 1 : 0;
+  }
+  return r;
+}
+
+Expected<s8_add_params> Add(const Graph& g, const Op& op, bool use_inputs) {
+  const auto& a = op.attrs_as<ir::ClampAttrs>();
+  const Tensor& x1 = g.tensor(op.inputs[0]);
+  const Tensor& x2 = g.tensor(op.inputs[1]);
+  TF_ASSIGN_OR_RETURN(
+      s8_add_params p,
+      quant::MakeAddParams(Dims(x1.shape), Dims(x2.shape), TensorQuantOf(x1), TensorQuantOf(x2),
+                           TensorQuantOf(g.tensor(op.outputs[0])), quant::Activation::kNone));
+  p.act_min = I32(a.act_min), p.act_max = I32(a.act_max);
+  if (auto c = Stored(g, op, use_inputs)) {
+    p.input1_multiplier = c->multiplier[0], p.input1_shift = c->shift[0];
+    p.input2_multiplier = c->multiplier[1], p.input2_shift = c->shift[1];
+    p.output_multiplier = c->multiplier[2], p.output_shift = c->shift[2];
+  }
+  return p;
+}
+
+Expected<s8_mul_params> Mul(const Graph& g, const Op& op, bool use_inputs) {
+  const auto& a = op.attrs_as<ir::ClampAttrs>();
+  const Tensor& x1 = g.tensor(op.inputs[0]);
+  const Tensor& x2 = g.tensor(op.inputs[1]);
+  TF_ASSIGN_OR_RETURN(
+      s8_mul_params p,
+      quant::MakeMulParams(Dims(x1.shape), Dims(x2.shape), TensorQuantOf(x1), TensorQuantOf(x2),
+                           TensorQuantOf(g.tensor(op.outputs[0])), quant::Activation::kNone));
+  p.act_min = I32(a.act_min), p.act_max = I32(a.act_max);
+  if (auto c = Stored(g, op, use_inputs)) {
+    p.output_multiplier = c->multiplier[0], p.output_shift = c->shift[0];
+  }
+  return p;
+}
+
+Expected<s8_mean_params> Mean(const Graph& g, const Op& op, bool use_inputs) {
+  const Tensor& x = g.tensor(op.inputs[0]);
+  TF_ASSIGN_OR_RETURN(std::vector<int64_t> dims,
+                      ir::NormalizeMeanDims(op.attrs_as<ir::MeanAttrs>(),
+                                            static_cast<int64_t>(x.shape.size())));
+  TF_ASSIGN_OR_RETURN(s8_mean_params p,
+                      quant::MakeMeanParams(Dims(x.shape), Dims(dims), TensorQuantOf(x),
+                                            TensorQuantOf(g.tensor(op.outputs[0]))));
+  if (auto c = Stored(g, op, use_inputs)) p.multiplier = c->multiplier[0], p.shift = c->shift[0];
+  return p;
+}
+
+Expected<s8_softmax_params> Softmax(const Graph& g, const Op& op, bool use_inputs) {
+  const Tensor& x = g.tensor(op.inputs[0]);
+  // The kernel runs over the innermost dim; the executor moves `axis` there first.
+  std::vector<int32_t> dims = Dims(x.shape);
+  if (dims.empty()) dims = {1};
+  const auto axis = ir::NormalizeAxis(op.attrs_as<ir::SoftmaxAttrs>().axis,
+                                      static_cast<int64_t>(dims.size()));
+  if (axis) {
+    const int32_t d = dims[static_cast<size_t>(*axis)];
+    dims.erase(dims.begin() + *axis);
+    dims.push_back(d);
+  }
+  TF_ASSIGN_OR_RETURN(s8_softmax_params p,
+                      quant::MakeSoftmaxParams(dims, 1.0f, TensorQuantOf(x),
+                                               TensorQuantOf(g.tensor(op.outputs[0]))));
+  if (auto c = Stored(g, op, use_inputs)) {
+    p.input_multiplier = c->multiplier[0], p.input_left_shift = c->shift[0];
+    p.diff_min = -quant::CalculateInputRadius(5, c->shift[0]);  // kScaledDiffIntegerBits
+  }
+  return p;
+}
+
+template <class P, class Make>
+Expected<P> Sigmoidal(const Graph& g, const Op& op, bool use_inputs, Make make) {
+  const Tensor& x = g.tensor(op.inputs[0]);
+  TF_ASSIGN_OR_RETURN(P p, make(I32(x.num_elements()), TensorQuantOf(x),
+                                TensorQuantOf(g.tensor(op.outputs[0]))));
+  if (auto c = Stored(g, op, use_inputs)) {
+    p.input_multiplier = c->multiplier[0], p.input_left_shift = c->shift[0];
+    p.input_range_radius = quant::CalculateInputRadius(4, c->shift[0], 31);
+  }
+  return p;
+}
+
+Expected<s8_requantize_params> Requantize(const Graph& g, const Op& op, bool use_inputs) {
+  const auto& a = op.attrs_as<ir::ClampAttrs>();
+  const Tensor& x = g.tensor(op.inputs[0]);
+  TF_ASSIGN_OR_RETURN(s8_requantize_params p,
+                      quant::MakeRequantizeParams(I32(x.num_elements()), TensorQuantOf(x),
+                                                  TensorQuantOf(g.tensor(op.outputs[0]))));
+  p.act_min = I32(a.act_min), p.act_max = I32(a.act_max);
+  if (auto c = Stored(g, op, use_inputs)) p.multiplier = c->multiplier[0], p.shift = c->shift[0];
+  return p;
+}
+
+}  // namespace
+
+quant::TensorQuant TensorQuantOf(const Tensor& t) {
+  if (!t.quant || t.quant->scale.empty()) return {};
+  return {static_cast<float>(t.quant->scale[0]), I32(t.quant->zero_point[0])};
+}
+
+size_t RequantBaseInputs(OpType type) {
+  switch (type) {
+    case OpType::kQConv2d:
+    case OpType::kQDwConv2d:
+    case OpType::kQFc:
+      return 3;
+    case OpType::kQAdd:
+    case OpType::kQMul:
+      return 2;
+    case OpType::kQMean:
+    case OpType::kQSoftmax:
+    case OpType::kQLogistic:
+    case OpType::kQTanh:
+    case OpType::kRequantize:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+bool HasRequantInputs(const Op& op) {
+  const size_t base = RequantBaseInputs(op.type);
+  return base > 0 && op.inputs.size() == base + 2;
+}
+
+Expected<RequantConstants> ComputeRequantConstants(const Graph& g, const Op& op) {
+  auto one = [](int32_t m, int32_t s) { return RequantConstants{{m}, {s}}; };
+  switch (op.type) {
+    case OpType::kQConv2d: {
+      TF_ASSIGN_OR_RETURN(auto r, Conv(g, op, false));
+      return RequantConstants{r.multiplier, r.shift};
+    }
+    case OpType::kQDwConv2d: {
+      TF_ASSIGN_OR_RETURN(auto r, DwConv(g, op, false));
+      return RequantConstants{r.multiplier, r.shift};
+    }
+    case OpType::kQFc: {
+      TF_ASSIGN_OR_RETURN(auto r, Fc(g, op, false));
+      return RequantConstants{r.multiplier, r.shift};
+    }
+    case OpType::kQAdd: {
+      TF_ASSIGN_OR_RETURN(auto p, Add(g, op, false));
+      return RequantConstants{{p.input1_multiplier, p.input2_multiplier, p.output_multiplier},
+                              {p.input1_shift, p.input2_shift, p.output_shift}};
+    }
+    case OpType::kQMul: {
+      TF_ASSIGN_OR_RETURN(auto p, Mul(g, op, false));
+      return one(p.output_multiplier, p.output_shift);
+    }
+    case OpType::kQMean: {
+      TF_ASSIGN_OR_RETURN(auto p, Mean(g, op, false));
+      return one(p.multiplier, p.shift);
+    }
+    case OpType::kQSoftmax: {
+      TF_ASSIGN_OR_RETURN(auto p, Softmax(g, op, false));
+      return one(p.input_multiplier, p.input_left_shift);
+    }
+    case OpType::kQLogistic: {
+      TF_ASSIGN_OR_RETURN(auto p, Sigmoidal<s8_logistic_params>(g, op, false,
+                                                                quant::MakeLogisticParams));
+      return one(p.input_multiplier, p.input_left_shift);
+    }
+    case OpType::kQTanh: {
+      TF_ASSIGN_OR_RETURN(auto p, Sigmoidal<s8_tanh_params>(g, op, false, quant::MakeTanhParams));
+      return one(p.input_multiplier, p.input_left_shift);
+    }
+    case OpType::kRequantize: {
+      TF_ASSIGN_OR_RETURN(auto p, Requantize(g, op, false));
+      return one(p.multiplier, p.shift);
+    }
+    default:
+      return Error(std::string(ir::OpTypeName(op.type)) + " has no requantization constants");
+  }
+}
+
+Expected<quant::ConvKernelParams> ConvParams(const Graph& g, const Op& op) {
+  return Conv(g, op, true);
+}
+Expected<quant::DwConvKernelParams> DwConvParams(const Graph& g, const Op& op) {
+  return DwConv(g, op, true);
+}
+Expected<quant::FcKernelParams> FcParams(const Graph& g, const Op& op) { return Fc(g, op, true); }
+Expected<s8_add_params> AddParams(const Graph& g, const Op& op) { return Add(g, op, true); }
+Expected<s8_mul_params> MulParams(const Graph& g, const Op& op) { return Mul(g, op, true); }
+Expected<s8_mean_params> MeanParams(const Graph& g, const Op& op) { return Mean(g, op, true); }
+Expected<s8_softmax_params> SoftmaxParams(const Graph& g, const Op& op) {
+  return Softmax(g, op, true);
+}
+Expected<s8_logistic_params> LogisticParams(const Graph& g, const Op& op) {
+  return Sigmoidal<s8_logistic_params>(g, op, true, quant::MakeLogisticParams);
+}
+Expected<s8_tanh_params> TanhParams(const Graph& g, const Op& op) {
+  return Sigmoidal<s8_tanh_params>(g, op, true, quant::MakeTanhParams);
+}
+Expected<s8_requantize_params> RequantizeParams(const Graph& g, const Op& op) {
+  return Requantize(g, op, true);
+}
+
+Expected<s8_pool_params> PoolParams(const Graph& g, const Op& op) {
+  const auto& a = op.attrs_as<ir::QPool2dAttrs>();
+  const Tensor& x = g.tensor(op.inputs[0]);
+  const Tensor& y = g.tensor(op.outputs[0]);
+  const bool nhwc = a.layout == Layout::kNHWC;
+  quant::PoolSpec s;
+  s.batches = I32(x.shape[0]);
+  s.in_h = I32(x.shape[nhwc ? 1 : 2]);
+  s.in_w = I32(x.shape[nhwc ? 2 : 3]);
+  s.channels = I32(x.shape[nhwc ? 3 : 1]);
+  s.filter_h = I32(a.kernel[0]), s.filter_w = I32(a.kernel[1]);
+  s.stride_h = I32(a.stride[0]), s.stride_w = I32(a.stride[1]);
+  // Bottom/right padding only sets the output size (taken from y below); ceil_mode may make
+  // it reach the filter size, which MakePoolParams' check is not about.
+  s.padding = {I32(a.padding[0]), I32(a.padding[1]), I32(std::min(a.padding[2], a.kernel[0] - 1)),
+               I32(std::min(a.padding[3], a.kernel[1] - 1))};
+  TF_ASSIGN_OR_RETURN(s8_pool_params p,
+                      quant::MakePoolParams(s, TensorQuantOf(x), TensorQuantOf(y)));
+  p.out_h = I32(y.shape[nhwc ? 1 : 2]);
+  p.out_w = I32(y.shape[nhwc ? 2 : 3]);
+  p.act_min = I32(a.act_min), p.act_max = I32(a.act_max);
+  return p;
+}
+
+Expected<quant::ConcatKernelParams> ConcatParams(const Graph& g, const Op& op) {
+  std::vector<std::vector<int32_t>> dims;
+  std::vector<quant::TensorQuant> quants;
+  for (ir::TensorId t : op.inputs) {
+    dims.push_back(Dims(g.tensor(t).shape));
+    quants.push_back(TensorQuantOf(g.tensor(t)));
+  }
+  const int64_t rank = static_cast<int64_t>(g.tensor(op.inputs[0]).shape.size());
+  const auto axis = ir::NormalizeAxis(op.attrs_as<ir::CatAttrs>().axis, rank);
+  if (!axis) return Error("concat: axis out of range");
+  return quant::MakeConcatParams(dims, I32(*axis), quants, TensorQuantOf(g.tensor(op.outputs[0])),
+                                 quant::ConcatMode::kCopyLikeTflm);
+}
+
+Expected<s8_pad_params> PadParams(const Graph& g, const Op& op) {
+  const auto& a = op.attrs_as<ir::QPadAttrs>();
+  const Tensor& x = g.tensor(op.inputs[0]);
+  std::vector<std::pair<int32_t, int32_t>> pads;
+  for (size_t d = 0; d < x.shape.size(); ++d) {
+    pads.emplace_back(I32(a.padding[2 * d]), I32(a.padding[2 * d + 1]));
+  }
+  return quant::MakePadParams(Dims(x.shape), pads, TensorQuantOf(x),
+                              TensorQuantOf(g.tensor(op.outputs[0])),
+                              static_cast<int8_t>(a.value));
+}
+
+Expected<s8_quantize_params> QuantizeParams(const Graph& g, const Op& op) {
+  const Tensor& y = g.tensor(op.outputs[0]);
+  return quant::MakeQuantizeParams(I32(y.num_elements()), TensorQuantOf(y));
+}
+
+Expected<s8_dequantize_params> DequantizeParams(const Graph& g, const Op& op) {
+  const Tensor& x = g.tensor(op.inputs[0]);
+  return quant::MakeDequantizeParams(I32(x.num_elements()), TensorQuantOf(x));
+}
+
+}  // namespace tinyforge::exec

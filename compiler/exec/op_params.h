@@ -1,0 +1,62 @@
+// Kernel parameter structs of lowered ops (docs/lowered-ops.md), built only from what a
+// lowered op holds: its attrs, its constant inputs, tensor shapes and zero points. The host
+// executor runs the kernels with them; the program emitter can encode the same structs.
+//
+// Multipliers: an op that carries its `multiplier, shift` inputs (after the
+// compute-multipliers pass) uses them and needs no float. An op without them (right after
+// fold-qdq) gets them computed from the tensors' float scales with compiler/quant, exactly
+// as TensorFlow Lite Micro's Prepare() computes them; ComputeRequantConstants is that
+// computation and the compute-multipliers pass stores its result.
+//
+// Geometry is in the kernels' terms (NHWC, OHWI, 1HWC) whatever the op's layout: an NCHW op
+// gets the same sizes; the executor transposes its data around the kernel.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/graph.h"
+#include "quant/kernel_params.h"
+#include "support/expected.h"
+
+namespace tinyforge::exec {
+
+// The int32 constants an op's requantization needs, in the order the op's `multiplier` and
+// `shift` inputs hold them: per output channel (qconv2d, qdwconv2d, qfc: 1 entry when the
+// weights are per-tensor), [input1, input2, output] (qadd), one entry otherwise (qmul,
+// qmean with 1/count folded in, qsoftmax / qlogistic / qtanh input scaling, requantize).
+struct RequantConstants {
+  std::vector<int32_t> multiplier;
+  std::vector<int32_t> shift;
+};
+
+// Number of inputs before the optional multiplier/shift pair, or 0 for ops that never
+// rescale (pools, qconcat, qpad, transpose, reshape, quantize, dequantize, v1 ops).
+size_t RequantBaseInputs(ir::OpType type);
+// True if `op` rescales and already carries its multiplier and shift inputs.
+bool HasRequantInputs(const ir::Op& op);
+
+// Computes the constants from the float scales (what compute-multipliers stores).
+Expected<RequantConstants> ComputeRequantConstants(const ir::Graph& g, const ir::Op& op);
+
+// One builder per kernel family. Errors name the field ("conv: ...").
+Expected<quant::ConvKernelParams> ConvParams(const ir::Graph& g, const ir::Op& op);
+Expected<quant::DwConvKernelParams> DwConvParams(const ir::Graph& g, const ir::Op& op);
+Expected<quant::FcKernelParams> FcParams(const ir::Graph& g, const ir::Op& op);
+Expected<s8_pool_params> PoolParams(const ir::Graph& g, const ir::Op& op);
+Expected<s8_add_params> AddParams(const ir::Graph& g, const ir::Op& op);
+Expected<s8_mul_params> MulParams(const ir::Graph& g, const ir::Op& op);
+Expected<s8_mean_params> MeanParams(const ir::Graph& g, const ir::Op& op);
+Expected<s8_softmax_params> SoftmaxParams(const ir::Graph& g, const ir::Op& op);
+Expected<s8_logistic_params> LogisticParams(const ir::Graph& g, const ir::Op& op);
+Expected<s8_tanh_params> TanhParams(const ir::Graph& g, const ir::Op& op);
+Expected<s8_requantize_params> RequantizeParams(const ir::Graph& g, const ir::Op& op);
+Expected<quant::ConcatKernelParams> ConcatParams(const ir::Graph& g, const ir::Op& op);
+Expected<s8_pad_params> PadParams(const ir::Graph& g, const ir::Op& op);
+Expected<s8_quantize_params> QuantizeParams(const ir::Graph& g, const ir::Op& op);
+Expected<s8_dequantize_params> DequantizeParams(const ir::Graph& g, const ir::Op& op);
+
+// A per-tensor int8 tensor's parameters as the kernels take them (float32 scale).
+quant::TensorQuant TensorQuantOf(const ir::Tensor& t);
+
+}  // namespace tinyforge::exec

@@ -1,0 +1,178 @@
+#include "exec/run_lowered.h"
+
+#include <numeric>
+#include <optional>
+
+#include "exec/op_params.h"
+#include "exec/ref_ops.h"
+#include "ir/shape_inference.h"
+#include "kernels/kernels.h"
+
+namespace tinyforge::exec {
+namespace {
+
+using ir::Layout;
+using ir::OpType;
+
+constexpr int64_t kToNhwc[] = {0, 2, 3, 1};
+constexpr int64_t kToNchw[] = {0, 3, 1, 2};
+
+HostTensor Permuted(const HostTensor& x, std::span<const int64_t> perm) {
+  ir::Shape shape(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) shape[i] = x.shape()[static_cast<size_t>(perm[i])];
+  HostTensor y(x.dtype(), shape);
+  Transpose(perm, x, y);
+  return y;
+}
+
+// Runs `kernel(x_nhwc, w_kernel_layout, y_nhwc)` for an op of `layout`: NCHW data is
+// transposed in and out; `w_perm` brings NCHW-layout weights into the kernel's layout.
+template <class Kernel>
+void Spatial(Layout layout, const HostTensor& x, const HostTensor* w,
+             std::span<const int64_t> w_perm, HostTensor& y, Kernel kernel) {
+  if (layout == Layout::kNHWC) {
+    kernel(x, w, y);
+    return;
+  }
+  const HostTensor xk = Permuted(x, kToNhwc);
+  HostTensor yk = Permuted(y, kToNhwc);
+  std::optional<HostTensor> wk;
+  if (w) wk = Permuted(*w, w_perm);
+  kernel(xk, wk ? &*wk : w, yk);
+  y = Permuted(yk, kToNchw);
+}
+
+const int32_t* Bias(std::span<const HostTensor* const> in) { return in[2]->i32().data(); }
+
+}  // namespace
+
+Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTensor* const> in,
+                    HostTensor& y) {
+  const HostTensor& x = *in[0];
+  switch (op.type) {
+    case OpType::kQConv2d: {
+      TF_ASSIGN_OR_RETURN(auto p, ConvParams(g, op));
+      const s8_conv_params b = p.Bind();
+      static constexpr int64_t kOihwToOhwi[] = {0, 2, 3, 1};
+      Spatial(op.attrs_as<ir::QConv2dAttrs>().layout, x, in[1], kOihwToOhwi, y,
+              [&](const HostTensor& xk, const HostTensor* wk, HostTensor& yk) {
+                s8_conv__ref(&b, xk.i8().data(), wk->i8().data(), Bias(in), yk.i8().data(),
+                             nullptr);
+              });
+      return OkStatus();
+    }
+    case OpType::kQDwConv2d: {
+      TF_ASSIGN_OR_RETURN(auto p, DwConvParams(g, op));
+      const s8_dwconv_params b = p.Bind();
+      static constexpr int64_t kToOneHwc[] = {1, 2, 3, 0};  // [C*m,1,kh,kw] -> [1,kh,kw,C*m]
+      Spatial(op.attrs_as<ir::QDwConv2dAttrs>().layout, x, in[1], kToOneHwc, y,
+              [&](const HostTensor& xk, const HostTensor* wk, HostTensor& yk) {
+                s8_dwconv__ref(&b, xk.i8().data(), wk->i8().data(), Bias(in), yk.i8().data(),
+                               nullptr);
+              });
+      return OkStatus();
+    }
+    case OpType::kQFc: {
+      TF_ASSIGN_OR_RETURN(auto p, FcParams(g, op));
+      const s8_fc_params b = p.Bind();
+      s8_fc__ref(&b, x.i8().data(), in[1]->i8().data(), Bias(in), y.i8().data(), nullptr);
+      return OkStatus();
+    }
+    case OpType::kQAvgPool2d:
+    case OpType::kQMaxPool2d: {
+      TF_ASSIGN_OR_RETURN(const s8_pool_params p, PoolParams(g, op));
+      const bool avg = op.type == OpType::kQAvgPool2d;
+      Spatial(op.attrs_as<ir::QPool2dAttrs>().layout, x, nullptr, {}, y,
+              [&](const HostTensor& xk, const HostTensor*, HostTensor& yk) {
+                (avg ? s8_avgpool__ref : s8_maxpool__ref)(&p, xk.i8().data(), yk.i8().data());
+              });
+      return OkStatus();
+    }
+    case OpType::kQAdd: {
+      TF_ASSIGN_OR_RETURN(const s8_add_params p, AddParams(g, op));
+      s8_add__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data());
+      return OkStatus();
+    }
+    case OpType::kQMul: {
+      TF_ASSIGN_OR_RETURN(const s8_mul_params p, MulParams(g, op));
+      s8_mul__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data());
+      return OkStatus();
+    }
+    case OpType::kQMean: {
+      TF_ASSIGN_OR_RETURN(const s8_mean_params p, MeanParams(g, op));
+      s8_mean__ref(&p, x.i8().data(), y.i8().data());
+      return OkStatus();
+    }
+    case OpType::kQSoftmax: {
+      TF_ASSIGN_OR_RETURN(const s8_softmax_params p, SoftmaxParams(g, op));
+      const int64_t rank = static_cast<int64_t>(x.shape().size());
+      const int64_t axis =
+          rank == 0 ? 0 : *ir::NormalizeAxis(op.attrs_as<ir::SoftmaxAttrs>().axis, rank);
+      if (rank == 0 || axis == rank - 1) {
+        s8_softmax__ref(&p, x.i8().data(), y.i8().data());
+        return OkStatus();
+      }
+      // Move the axis innermost, run, move it back.
+      std::vector<int64_t> perm(static_cast<size_t>(rank)), inv(static_cast<size_t>(rank));
+      std::iota(perm.begin(), perm.end(), 0);
+      perm.erase(perm.begin() + axis);
+      perm.push_back(axis);
+      for (size_t i = 0; i < perm.size(); ++i) {
+        inv[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+      }
+      const HostTensor xk = Permuted(x, perm);
+      HostTensor yk(y.dtype(), xk.shape());
+      s8_softmax__ref(&p, xk.i8().data(), yk.i8().data());
+      y = Permuted(yk, inv);
+      return OkStatus();
+    }
+    case OpType::kQLogistic: {
+      TF_ASSIGN_OR_RETURN(const s8_logistic_params p, LogisticParams(g, op));
+      s8_logistic__ref(&p, x.i8().data(), y.i8().data());
+      return OkStatus();
+    }
+    case OpType::kQTanh: {
+      TF_ASSIGN_OR_RETURN(const s8_tanh_params p, TanhParams(g, op));
+      s8_tanh__ref(&p, x.i8().data(), y.i8().data());
+      return OkStatus();
+    }
+    case OpType::kRequantize: {
+      TF_ASSIGN_OR_RETURN(const s8_requantize_params p, RequantizeParams(g, op));
+      s8_requantize__ref(&p, x.i8().data(), y.i8().data());
+      return OkStatus();
+    }
+    case OpType::kQConcat: {
+      TF_ASSIGN_OR_RETURN(auto p, ConcatParams(g, op));
+      const s8_concat_params b = p.Bind();
+      std::vector<const int8_t*> ptrs;
+      for (const HostTensor* t : in) ptrs.push_back(t->i8().data());
+      s8_concat__ref(&b, ptrs.data(), y.i8().data());
+      return OkStatus();
+    }
+    case OpType::kQPad: {
+      TF_ASSIGN_OR_RETURN(const s8_pad_params p, PadParams(g, op));
+      s8_pad__ref(&p, x.i8().data(), y.i8().data());
+      return OkStatus();
+    }
+    case OpType::kTranspose:
+      Transpose(op.attrs_as<ir::TransposeAttrs>().perm, x, y);
+      return OkStatus();
+    case OpType::kReshape:
+      Reshape(x, y);
+      return OkStatus();
+    case OpType::kQuantize: {
+      TF_ASSIGN_OR_RETURN(const s8_quantize_params p, QuantizeParams(g, op));
+      s8_quantize__ref(&p, x.f32().data(), y.i8().data());
+      return OkStatus();
+    }
+    case OpType::kDequantize: {
+      TF_ASSIGN_OR_RETURN(const s8_dequantize_params p, DequantizeParams(g, op));
+      s8_dequantize__ref(&p, x.i8().data(), y.f32().data());
+      return OkStatus();
+    }
+    default:
+      return Error(std::string(ir::OpTypeName(op.type)) + " is not a lowered op");
+  }
+}
+
+}  // namespace tinyforge::exec

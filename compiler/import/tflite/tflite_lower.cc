@@ -1,0 +1,398 @@
+// The lowering driver: op dispatch, operator versions, and the Lowering context's helpers.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "import/tflite/tflite_import.h"
+#include "import/tflite/tflite_lower_internal.h"
+#include "ir/verifier.h"
+
+namespace tinyforge::import::tflite::internal {
+namespace {
+
+using LowerFn = Status (*)(Lowering&);
+
+// The ops the importer lowers. max_version: the highest version TensorFlow's op_version.cc
+// assigns to the op; a higher version means an operand type or option this importer does
+// not know (the operands and options are checked anyway: the version is a second guard).
+struct OpEntry {
+  int32_t code;
+  int32_t max_version;
+  LowerFn lower;
+};
+
+constexpr OpEntry kOps[] = {
+    {op::kAdd, 5, LowerAddMul},
+    {op::kAveragePool2d, 3, LowerPool},
+    {op::kConcatenation, 4, LowerConcatenation},
+    {op::kConv2d, 8, LowerConv2d},
+    {op::kDepthwiseConv2d, 7, LowerDepthwiseConv2d},
+    {op::kDequantize, 6, LowerDequantize},
+    {op::kFullyConnected, 12, LowerFullyConnected},
+    {op::kLogistic, 3, LowerLogisticTanh},
+    {op::kMaxPool2d, 3, LowerPool},
+    {op::kMul, 7, LowerAddMul},
+    {op::kRelu, 3, LowerRelu},
+    {op::kRelu6, 3, LowerRelu},
+    {op::kReshape, 1, LowerReshape},
+    {op::kSoftmax, 3, LowerSoftmax},
+    {op::kTanh, 3, LowerLogisticTanh},
+    {op::kPad, 4, LowerPad},
+    {op::kMean, 3, LowerMean},
+    {op::kSqueeze, 2, LowerReshape},
+    {op::kPadV2, 4, LowerPad},
+    {op::kQuantize, 4, LowerQuantize},
+};
+
+std::string SupportedList() {
+  std::vector<std::string> names;
+  for (const OpEntry& e : kOps) names.push_back(BuiltinOpName(e.code));
+  std::sort(names.begin(), names.end());
+  std::string s;
+  for (size_t i = 0; i < names.size(); ++i) s += (i ? ", " : "") + names[i];
+  return s;
+}
+
+}  // namespace
+
+// Graph inputs and outputs: int8 with per-tensor quantization, or float32 (then a QUANTIZE
+// reads the input / a DEQUANTIZE writes the output; the op checks see to that).
+Status CheckEdges(const TfliteModel& m) {
+  for (int list = 0; list < 2; ++list) {
+    const std::vector<int32_t>& ids = list == 0 ? m.inputs : m.outputs;
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const TfTensor& t = m.tensors[static_cast<size_t>(ids[i])];
+      const bool int8 = t.type == static_cast<int8_t>(TfType::kInt8) && t.quant &&
+                        !t.quant->per_channel();
+      if (int8 || t.type == static_cast<int8_t>(TfType::kFloat32)) continue;
+      const bool is_int8 = t.type == static_cast<int8_t>(TfType::kInt8);
+      return Error(m.file + ": subgraph: " + (list == 0 ? "inputs[" : "outputs[") +
+                   std::to_string(i) + "]: " + TensorLabel(m, ids[i]) + ": type " +
+                   TfTypeName(t.type) + (is_int8 ? " without per-tensor quantization" : "") +
+                   ", expected INT8 (per-tensor) or FLOAT32");
+    }
+  }
+  return OkStatus();
+}
+
+Expected<ir::Graph> LowerTfliteModel(const TfliteModel& m) {
+  TF_RETURN_IF_ERROR(CheckEdges(m));
+  Lowering l(m);
+  for (int32_t t : m.inputs) l.graph().inputs.push_back(l.Tensor(t));
+  for (size_t k = 0; k < m.ops.size(); ++k) {
+    l.Begin(k);
+    const TfOp& o = m.ops[k];
+    const OpEntry* entry = nullptr;
+    for (const OpEntry& e : kOps) {
+      if (e.code == o.code) entry = &e;
+    }
+    if (!entry) {
+      return l.Fail("unsupported operator (the importer handles " + SupportedList() + ")");
+    }
+    if (o.version > entry->max_version) {
+      return l.Fail("version: " + std::to_string(o.version) +
+                    " is newer than this importer knows (" + std::to_string(entry->max_version) +
+                    ")");
+    }
+    TF_RETURN_IF_ERROR(entry->lower(l));
+  }
+  for (int32_t t : m.outputs) l.graph().outputs.push_back(l.Tensor(t));
+  ir::Graph g = l.Take();
+  Status ok = ir::Verify(g);
+  if (!ok.ok()) {
+    // The checks above should have caught anything the verifier rejects: name the graph.
+    return Error(m.file + ": lowered graph: " + Printable(ok.error().message()));
+  }
+  return g;
+}
+
+// ---- Lowering ---------------------------------------------------------------------------
+
+Lowering::Lowering(const TfliteModel& m) : m_(m), ids_(m.tensors.size(), -1) {
+  std::string stem = m.file;
+  if (const size_t slash = stem.find_last_of('/'); slash != std::string::npos) {
+    stem = stem.substr(slash + 1);
+  }
+  if (const size_t dot = stem.rfind('.'); dot != std::string::npos && dot > 0) {
+    stem = stem.substr(0, dot);
+  }
+  g_.name = stem.empty() ? "tflite" : stem;
+  g_.kind = ir::GraphKind::kInt8;
+  g_.layout = ir::Layout::kNHWC;
+  g_.io_layout = ir::Layout::kNHWC;
+  g_.producer = "tflite" + (m.description.empty() ? std::string() : " (" + m.description + ")");
+}
+
+void Lowering::Begin(size_t op_index) { index_ = op_index; }
+
+Error Lowering::Fail(const std::string& message) const {
+  return Error(m_.file + ": " + OpLabel(m_, index_) + ": " + message);
+}
+
+const TfTensor* Lowering::In(size_t i) const {
+  if (i >= op().inputs.size() || op().inputs[i] == kNoTensor) return nullptr;
+  return &m_.tensors[static_cast<size_t>(op().inputs[i])];
+}
+
+const TfTensor* Lowering::Out(size_t i) const {
+  if (i >= op().outputs.size()) return nullptr;
+  return &m_.tensors[static_cast<size_t>(op().outputs[i])];
+}
+
+Status Lowering::ExpectCounts(size_t min_in, size_t max_in, size_t outs) const {
+  const size_t n = op().inputs.size();
+  if (n < min_in || n > max_in) {
+    return Fail("inputs: takes " + std::to_string(min_in) +
+                (max_in == min_in ? std::string()
+                 : max_in > 1000  ? " or more"
+                                  : " to " + std::to_string(max_in)) +
+                " inputs, got " + std::to_string(n));
+  }
+  for (size_t i = 0; i < std::min<size_t>(n, min_in); ++i) {
+    if (op().inputs[i] == kNoTensor) {
+      return Fail("inputs[" + std::to_string(i) + "]: required input is omitted (-1)");
+    }
+  }
+  if (op().outputs.size() != outs) {
+    return Fail("outputs: has " + std::to_string(outs) + " output(s), got " +
+                std::to_string(op().outputs.size()));
+  }
+  return OkStatus();
+}
+
+Status Lowering::ExpectAct(const TfTensor* t, const std::string& field,
+                           bool allow_constant) const {
+  if (t->type != static_cast<int8_t>(TfType::kInt8)) {
+    return Fail(field + ": type " + TfTypeName(t->type) + ", expected INT8");
+  }
+  if (!t->quant) return Fail(field + ": int8 tensor without quantization parameters");
+  if (t->quant->per_channel()) {
+    return Fail(field + ": per-channel quantization on an activation (expected one scale)");
+  }
+  if (t->is_constant() && !allow_constant) {
+    return Fail(field + ": constant activation operands are not supported");
+  }
+  return OkStatus();
+}
+
+Status Lowering::ExpectRank(const TfTensor* t, const std::string& field, size_t rank) const {
+  if (t->shape.size() != rank) {
+    return Fail(field + ": shape " + ShapeText(t->shape) + ", expected rank " +
+                std::to_string(rank));
+  }
+  return OkStatus();
+}
+
+Status Lowering::ExpectConstant(const TfTensor* t, const std::string& field) const {
+  if (!t->is_constant()) return Fail(field + ": must be a constant (have a buffer with data)");
+  return OkStatus();
+}
+
+Status Lowering::ExpectOptions(int32_t options_type, bool optional) const {
+  const int32_t got = op().options.options_type;
+  if (got == options_type || (optional && got == 0)) return OkStatus();
+  return Fail("builtin_options_type: " + std::to_string(got) + ", expected " +
+              std::to_string(options_type) + " for " + op().name());
+}
+
+Status Lowering::ExpectActivation(std::initializer_list<TfActivation> allowed) const {
+  const int8_t a = op().options.activation;
+  for (TfActivation x : allowed) {
+    if (static_cast<int8_t>(x) == a) return OkStatus();
+  }
+  return Fail("fused_activation_function: " + TfActivationName(a) + " is not supported here");
+}
+
+Status Lowering::ExpectSameQuant(const TfTensor* a, const std::string& field_a, const TfTensor* b,
+                                 const std::string& field_b, const std::string& why) const {
+  if (a->quant->scale[0] == b->quant->scale[0] &&
+      a->quant->zero_point[0] == b->quant->zero_point[0]) {
+    return OkStatus();
+  }
+  char buf[160];
+  std::snprintf(buf, sizeof buf, " (scale %.9g, zero point %lld vs %.9g, %lld)",
+                static_cast<double>(a->quant->scale[0]),
+                static_cast<long long>(a->quant->zero_point[0]),
+                static_cast<double>(b->quant->scale[0]),
+                static_cast<long long>(b->quant->zero_point[0]));
+  return Fail(field_a + ": quantization differs from " + field_b + buf + "; " + why);
+}
+
+Status Lowering::ExpectOutputShape(const std::vector<int32_t>& want) const {
+  if (Out(0)->shape != want) {
+    return Fail("outputs[0]: shape " + ShapeText(Out(0)->shape) + ", but the operands give " +
+                ShapeText(want));
+  }
+  return OkStatus();
+}
+
+std::string Lowering::UniqueName(const std::string& base) {
+  std::string name = base.empty() ? "t" : base;
+  for (int k = 1; !names_.insert(name).second; ++k) {
+    name = (base.empty() ? "t" : base) + "#" + std::to_string(k);
+  }
+  return name;
+}
+
+ir::TensorId Lowering::Tensor(int32_t index) {
+  ir::TensorId& id = ids_[static_cast<size_t>(index)];
+  if (id >= 0) return id;
+  const TfTensor& t = m_.tensors[static_cast<size_t>(index)];
+  ir::Tensor out;
+  out.name = UniqueName(t.name.empty() ? "t" + std::to_string(index) : Printable(t.name));
+  out.shape = Shape64(t.shape);
+  switch (static_cast<TfType>(t.type)) {
+    case TfType::kInt8:
+      out.dtype = ir::DType::kInt8;
+      break;
+    case TfType::kInt32:
+      out.dtype = ir::DType::kInt32;
+      break;
+    default:  // float32 (graph edges); the op checks rejected anything else
+      out.dtype = ir::DType::kFloat32;
+      break;
+  }
+  if (t.quant && out.dtype != ir::DType::kFloat32) {
+    ir::QuantParams q;
+    for (float s : t.quant->scale) q.scale.push_back(static_cast<double>(s));
+    q.zero_point = t.quant->zero_point;
+    if (t.quant->per_channel()) q.axis = t.quant->axis;
+    q.qmin = ir::DTypeMin(out.dtype);
+    q.qmax = ir::DTypeMax(out.dtype);
+    out.quant = std::move(q);
+  }
+  out.data = t.data;
+  id = g_.AddTensor(std::move(out));
+  return id;
+}
+
+ir::TensorId Lowering::AddInt32(const std::string& name, std::vector<int32_t> values,
+                                bool with_zero_quant) {
+  ir::Tensor t;
+  t.name = UniqueName(name);
+  t.shape = {static_cast<int64_t>(values.size())};
+  t.dtype = ir::DType::kInt32;
+  std::vector<uint8_t> bytes(values.size() * 4);
+  for (size_t i = 0; i < values.size(); ++i) {
+    const uint32_t v = static_cast<uint32_t>(values[i]);
+    for (int b = 0; b < 4; ++b) bytes[4 * i + b] = static_cast<uint8_t>(v >> (8 * b));
+  }
+  t.data = std::move(bytes);
+  if (with_zero_quant) {
+    t.quant = ir::PerTensorQuant(1.0, 0, ir::DTypeMin(ir::DType::kInt32),
+                                 ir::DTypeMax(ir::DType::kInt32));
+  }
+  return g_.AddTensor(std::move(t));
+}
+
+ir::TensorId Lowering::AddActivation(const std::string& name, std::vector<int64_t> shape,
+                                     const TfTensor& like) {
+  ir::Tensor t;
+  t.name = UniqueName(name);
+  t.shape = std::move(shape);
+  t.dtype = ir::DType::kInt8;
+  t.quant = ir::PerTensorQuant(static_cast<double>(like.quant->scale[0]),
+                               like.quant->zero_point[0], -128, 127);
+  return g_.AddTensor(std::move(t));
+}
+
+ir::Op& Lowering::AddOp(ir::OpType type, std::vector<ir::TensorId> inputs,
+                        std::vector<ir::TensorId> outputs, ir::Attrs attrs,
+                        const std::string& suffix) {
+  ir::Op o = ir::MakeOp(type, TfliteOpName(index_, op().name()) + suffix, std::move(inputs),
+                        std::move(outputs), std::move(attrs));
+  o.source = m_.file + ": op #" + std::to_string(index_);
+  return g_.AddOp(std::move(o));
+}
+
+void Lowering::AddRequantInputs(ir::Op& o, std::vector<int32_t> multiplier,
+                                std::vector<int32_t> shift) {
+  const std::string base = o.name;
+  o.inputs.push_back(AddInt32(base + ".multiplier", std::move(multiplier)));
+  o.inputs.push_back(AddInt32(base + ".shift", std::move(shift)));
+}
+
+// ---- helpers ------------------------------------------------------------------------------
+
+constexpr int64_t kInt32Max = 2147483647;
+
+// Output size and padding of one spatial dim as TFLite computes them (ComputeOutSize,
+// ComputePaddingHeightWidth), in int64 so that no option value can overflow.
+Expected<Dim> SpatialDim(const Lowering& l, const char* axis, int64_t in, int64_t k,
+                         int64_t stride, int64_t dilation, int8_t padding) {
+  const std::string s(axis);
+  if (stride < 1) return l.Fail("stride_" + s + ": " + std::to_string(stride) + ", must be >= 1");
+  if (dilation < 1) {
+    return l.Fail("dilation_" + s + "_factor: " + std::to_string(dilation) + ", must be >= 1");
+  }
+  if (padding != 0 && padding != 1) {
+    return l.Fail("padding: " + std::to_string(padding) + " is neither SAME (0) nor VALID (1)");
+  }
+  const int64_t eff = (k - 1) * dilation + 1;  // k, dilation < 2^31: no int64 overflow
+  Dim d;
+  d.out = padding == 0 ? (in + stride - 1) / stride : (in + stride - eff) / stride;
+  if (d.out < 1) {
+    return l.Fail("padding: VALID with a " + s + "-extent of " + std::to_string(eff) +
+                  " (dilated filter) on an input of " + std::to_string(in) +
+                  " leaves no output");
+  }
+  const int64_t total = std::max<int64_t>((d.out - 1) * stride + eff - in, 0);
+  d.before = total / 2;
+  d.after = total - d.before;
+  if (eff > kInt32Max || total > kInt32Max) {
+    return l.Fail("dilation_" + s + "_factor: " + std::to_string(dilation) +
+                  " makes the filter extent exceed int32");
+  }
+  return d;
+}
+
+
+quant::TensorQuant Q(const TfTensor& t) {
+  return {t.quant->scale[0], static_cast<int32_t>(t.quant->zero_point[0])};
+}
+
+std::vector<float> Scales(const TfTensor& t) { return t.quant->scale; }
+
+Expected<quant::Activation> FusedActivation(int8_t code) {
+  switch (static_cast<TfActivation>(code)) {
+    case TfActivation::kNone:
+      return quant::Activation::kNone;
+    case TfActivation::kRelu:
+      return quant::Activation::kRelu;
+    case TfActivation::kReluN1To1:
+      return quant::Activation::kReluN1To1;
+    case TfActivation::kRelu6:
+      return quant::Activation::kRelu6;
+    case TfActivation::kTanh:
+    case TfActivation::kSignBit:
+      break;
+  }
+  return Error("fused_activation_function: " + TfActivationName(code) + " is not supported");
+}
+
+std::string ShapeText(const std::vector<int32_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::vector<int64_t> Shape64(const std::vector<int32_t>& shape) {
+  return std::vector<int64_t>(shape.begin(), shape.end());
+}
+
+std::vector<int64_t> IntValues(const TfTensor& t) {
+  std::vector<int64_t> v;
+  if (!t.data) return v;
+  const std::vector<uint8_t>& b = *t.data;
+  const size_t size = t.type == static_cast<int8_t>(TfType::kInt64) ? 8 : 4;
+  for (size_t i = 0; i + size <= b.size(); i += size) {
+    uint64_t u = 0;
+    for (size_t k = 0; k < size; ++k) u |= static_cast<uint64_t>(b[i + k]) << (8 * k);
+    v.push_back(size == 8 ? static_cast<int64_t>(u)
+                          : static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(u))));
+  }
+  return v;
+}
+
+}  // namespace tinyforge::import::tflite::internal

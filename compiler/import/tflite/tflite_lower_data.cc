@@ -1,0 +1,269 @@
+// Data movement and the graph's edges: RESHAPE/SQUEEZE (a view: IR reshape), PAD/PADV2,
+// CONCATENATION, QUANTIZE (float input edge, or int8 -> int8 requantize) and DEQUANTIZE
+// (float output edge).
+#include <algorithm>
+
+#include "import/tflite/tflite_lower_internal.h"
+
+namespace tinyforge::import::tflite::internal {
+namespace {
+
+constexpr int8_t kConcatenationOptions = 10;
+constexpr int8_t kReshapeOptions = 17;
+constexpr int8_t kPadOptions = 22;
+constexpr int8_t kSqueezeOptions = 30;
+constexpr int8_t kDequantizeOptions = 38;
+constexpr int8_t kPadV2Options = 43;
+constexpr int8_t kQuantizeOptions = 89;
+
+bool IsGraphInput(const TfliteModel& m, int32_t t) {
+  return std::find(m.inputs.begin(), m.inputs.end(), t) != m.inputs.end();
+}
+bool IsGraphOutput(const TfliteModel& m, int32_t t) {
+  return std::find(m.outputs.begin(), m.outputs.end(), t) != m.outputs.end();
+}
+
+// RESHAPE's target (new_shape option or constant shape operand) resolved against the
+// input's element count: at most one -1, every other entry >= 1.
+Expected<std::vector<int32_t>> ResolveShape(const Lowering& l, const std::vector<int64_t>& spec,
+                                            int64_t numel, const std::string& field) {
+  int64_t known = 1;
+  int unknown = -1;
+  for (size_t i = 0; i < spec.size(); ++i) {
+    if (spec[i] == -1 && unknown < 0) {
+      unknown = static_cast<int>(i);
+    } else if (spec[i] < 1 || spec[i] > numel) {
+      return l.Fail(field + ": entry " + std::to_string(spec[i]) + " is not a valid dim");
+    } else {
+      known *= spec[i];
+      if (known > numel) return l.Fail(field + ": holds more elements than the input");
+    }
+  }
+  std::vector<int32_t> out(spec.begin(), spec.end());
+  if (unknown >= 0) {
+    if (numel % known != 0) return l.Fail(field + ": -1 cannot be resolved");
+    out[static_cast<size_t>(unknown)] = static_cast<int32_t>(numel / known);
+  } else if (known != numel) {
+    return l.Fail(field + ": " + std::to_string(known) + " elements, the input has " +
+                  std::to_string(numel));
+  }
+  return out;
+}
+
+}  // namespace
+
+Status LowerReshape(Lowering& l) {
+  const bool squeeze = l.op().code == op::kSqueeze;
+  TF_RETURN_IF_ERROR(l.ExpectOptions(squeeze ? kSqueezeOptions : kReshapeOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectCounts(1, squeeze ? 1 : 2, 1));
+  const TfTensor& x = *l.In(0);
+  const TfTensor& y = *l.Out(0);
+  TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
+  TF_RETURN_IF_ERROR(l.ExpectAct(&y, "outputs[0]"));
+  TF_RETURN_IF_ERROR(l.ExpectSameQuant(&y, "outputs[0]", &x, "inputs[0]",
+                                       "a reshape only reinterprets the bytes"));
+  if (y.num_elements() != x.num_elements()) {
+    return l.Fail("outputs[0]: shape " + ShapeText(y.shape) + " has " +
+                  std::to_string(y.num_elements()) + " elements, the input " +
+                  ShapeText(x.shape) + " has " + std::to_string(x.num_elements()));
+  }
+  if (squeeze) {
+    // The output shape is the input's without the squeezed (size-1) dims.
+    const std::vector<int32_t>& dims = l.op().options.squeeze_dims;
+    const int64_t rank = static_cast<int64_t>(x.shape.size());
+    std::vector<bool> drop(x.shape.size(), dims.empty());
+    for (int32_t d : dims) {
+      if (d < -rank || d >= rank) {
+        return l.Fail("squeeze_dims: " + std::to_string(d) + " is out of range for rank " +
+                      std::to_string(rank));
+      }
+      drop[static_cast<size_t>(d < 0 ? d + rank : d)] = true;
+    }
+    std::vector<int32_t> want;
+    for (size_t i = 0; i < x.shape.size(); ++i) {
+      if (!(drop[i] && x.shape[i] == 1)) want.push_back(x.shape[i]);
+    }
+    TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
+  } else {
+    // The target, from the shape operand if it is constant, else from the options; the
+    // output tensor's shape must agree with it (it is what TFLite allocates).
+    std::vector<int64_t> spec;
+    std::string field;
+    if (const TfTensor* s = l.In(1); s && s->is_constant()) {
+      if (s->type != static_cast<int8_t>(TfType::kInt32) &&
+          s->type != static_cast<int8_t>(TfType::kInt64)) {
+        return l.Fail("inputs[1]: shape type " + TfTypeName(s->type) + ", expected INT32");
+      }
+      spec = IntValues(*s);
+      field = "inputs[1]";
+    } else if (!l.op().options.new_shape.empty()) {
+      spec.assign(l.op().options.new_shape.begin(), l.op().options.new_shape.end());
+      field = "new_shape";
+    }
+    if (!field.empty()) {
+      TF_ASSIGN_OR_RETURN(std::vector<int32_t> want,
+                          ResolveShape(l, spec, x.num_elements(), field));
+      TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
+    }
+  }
+  ir::ReshapeAttrs a;
+  a.shape = Shape64(y.shape);
+  l.AddOp(ir::OpType::kReshape, {l.Tensor(l.InIndex(0))}, {l.Tensor(l.op().outputs[0])}, a);
+  return OkStatus();
+}
+
+Status LowerPad(Lowering& l) {
+  const bool v2 = l.op().code == op::kPadV2;
+  TF_RETURN_IF_ERROR(l.ExpectOptions(v2 ? kPadV2Options : kPadOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectCounts(2, v2 ? 3 : 2, 1));
+  const TfTensor& x = *l.In(0);
+  const TfTensor& p = *l.In(1);
+  const TfTensor& y = *l.Out(0);
+  TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
+  TF_RETURN_IF_ERROR(l.ExpectAct(&y, "outputs[0]"));
+  TF_RETURN_IF_ERROR(
+      l.ExpectSameQuant(&y, "outputs[0]", &x, "inputs[0]", "TFLite's int8 PAD does not rescale"));
+  if (x.shape.size() > 5) {
+    return l.Fail("inputs[0]: shape " + ShapeText(x.shape) + ", PAD supports up to 5 dims");
+  }
+  if (p.type != static_cast<int8_t>(TfType::kInt32) &&
+      p.type != static_cast<int8_t>(TfType::kInt64)) {
+    return l.Fail("inputs[1]: paddings type " + TfTypeName(p.type) + ", expected INT32");
+  }
+  TF_RETURN_IF_ERROR(l.ExpectConstant(&p, "inputs[1]"));
+  const std::vector<int32_t> want_p = {static_cast<int32_t>(x.shape.size()), 2};
+  if (p.shape != want_p) {
+    return l.Fail("inputs[1]: paddings shape " + ShapeText(p.shape) + ", expected " +
+                  ShapeText(want_p));
+  }
+  const std::vector<int64_t> pads = IntValues(p);
+  std::vector<int32_t> want;
+  for (size_t d = 0; d < x.shape.size(); ++d) {
+    const int64_t before = pads[2 * d], after = pads[2 * d + 1];
+    if (before < 0 || after < 0 || before > (1 << 24) || after > (1 << 24)) {
+      return l.Fail("inputs[1]: paddings of dim " + std::to_string(d) + " are " +
+                    std::to_string(before) + ", " + std::to_string(after) +
+                    "; must be in [0, 2^24]");
+    }
+    want.push_back(static_cast<int32_t>(x.shape[d] + before + after));
+  }
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
+  ir::QPadAttrs a;
+  a.padding = pads;
+  a.value = y.quant->zero_point[0];
+  if (const TfTensor* c = v2 ? l.In(2) : nullptr) {
+    TF_RETURN_IF_ERROR(l.ExpectAct(c, "inputs[2]", true));
+    TF_RETURN_IF_ERROR(l.ExpectConstant(c, "inputs[2]"));
+    if (c->num_elements() != 1) {
+      return l.Fail("inputs[2]: constant_values shape " + ShapeText(c->shape) +
+                    ", expected one value");
+    }
+    TF_RETURN_IF_ERROR(l.ExpectSameQuant(c, "inputs[2]", &y, "outputs[0]",
+                                         "TFLite pads with the raw int8 value"));
+    a.value = static_cast<int8_t>((*c->data)[0]);
+  }
+  l.AddOp(ir::OpType::kQPad, {l.Tensor(l.InIndex(0))}, {l.Tensor(l.op().outputs[0])}, a);
+  return OkStatus();
+}
+
+Status LowerConcatenation(Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(kConcatenationOptions, false));
+  const size_t n = l.op().inputs.size();
+  TF_RETURN_IF_ERROR(l.ExpectCounts(1, std::max<size_t>(n, 1), 1));
+  const TfTensor& y = *l.Out(0);
+  TF_RETURN_IF_ERROR(l.ExpectAct(&y, "outputs[0]"));
+  TF_RETURN_IF_ERROR(l.ExpectActivation({TfActivation::kNone}));
+  const int64_t rank = static_cast<int64_t>(y.shape.size());
+  int64_t axis = l.op().options.axis;
+  if (axis < -rank || axis >= rank) {
+    return l.Fail("axis: " + std::to_string(axis) + " is out of range for rank " +
+                  std::to_string(rank));
+  }
+  if (axis < 0) axis += rank;
+  std::vector<int64_t> want;  // int64: the concatenated extent may exceed int32
+  std::vector<ir::TensorId> inputs;
+  for (size_t i = 0; i < n; ++i) {
+    const std::string field = "inputs[" + std::to_string(i) + "]";
+    const TfTensor* x = l.In(i);
+    if (!x) return l.Fail(field + ": required input is omitted (-1)");
+    TF_RETURN_IF_ERROR(l.ExpectAct(x, field, true));
+    TF_RETURN_IF_ERROR(l.ExpectRank(x, field, static_cast<size_t>(rank)));
+    TF_RETURN_IF_ERROR(l.ExpectSameQuant(
+        x, field, &y, "outputs[0]",
+        "TFLite Micro copies CONCATENATION inputs unscaled, so they must share the output's "
+        "parameters (the converter inserts QUANTIZE ops otherwise)"));
+    if (i == 0) {
+      want = Shape64(x->shape);
+      want[static_cast<size_t>(axis)] = 0;
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d != axis && x->shape[static_cast<size_t>(d)] != want[static_cast<size_t>(d)]) {
+        return l.Fail(field + ": shape " + ShapeText(x->shape) + " differs from inputs[0] " +
+                      "outside axis " + std::to_string(axis));
+      }
+    }
+    want[static_cast<size_t>(axis)] += x->shape[static_cast<size_t>(axis)];
+    inputs.push_back(l.Tensor(l.InIndex(i)));
+  }
+  if (Shape64(y.shape) != want) {
+    return l.Fail("outputs[0]: shape " + ShapeText(y.shape) + " does not match the inputs "
+                  "concatenated on axis " + std::to_string(axis));
+  }
+  ir::CatAttrs a;
+  a.axis = axis;
+  l.AddOp(ir::OpType::kQConcat, std::move(inputs), {l.Tensor(l.op().outputs[0])}, a);
+  return OkStatus();
+}
+
+Status LowerQuantize(Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(kQuantizeOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectCounts(1, 1, 1));
+  const TfTensor& x = *l.In(0);
+  const TfTensor& y = *l.Out(0);
+  TF_RETURN_IF_ERROR(l.ExpectAct(&y, "outputs[0]"));
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(x.shape));
+  if (x.type == static_cast<int8_t>(TfType::kFloat32)) {
+    if (!IsGraphInput(l.model(), l.InIndex(0))) {
+      return l.Fail("inputs[0]: float QUANTIZE is supported only on a graph input (float "
+                    "stays at the edges)");
+    }
+    l.AddOp(ir::OpType::kQuantize, {l.Tensor(l.InIndex(0))}, {l.Tensor(l.op().outputs[0])},
+            ir::NoAttrs{});
+    return OkStatus();
+  }
+  if (x.type != static_cast<int8_t>(TfType::kInt8)) {
+    return l.Fail("inputs[0]: type " + TfTypeName(x.type) + ", expected FLOAT32 or INT8");
+  }
+  // int8 -> int8 inside the graph: TFLM's Requantize, (double)in / (double)out.
+  TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
+  auto p = quant::MakeRequantizeParams(static_cast<int32_t>(x.num_elements()), Q(x), Q(y));
+  if (!p.ok()) return l.Fail(p.error().message());
+  ir::ClampAttrs a;
+  a.act_min = p->act_min;
+  a.act_max = p->act_max;
+  ir::Op& op = l.AddOp(ir::OpType::kRequantize, {l.Tensor(l.InIndex(0))},
+                       {l.Tensor(l.op().outputs[0])}, a);
+  l.AddRequantInputs(op, {p->multiplier}, {p->shift});
+  return OkStatus();
+}
+
+Status LowerDequantize(Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(kDequantizeOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectCounts(1, 1, 1));
+  const TfTensor& x = *l.In(0);
+  const TfTensor& y = *l.Out(0);
+  TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
+  if (y.type != static_cast<int8_t>(TfType::kFloat32)) {
+    return l.Fail("outputs[0]: type " + TfTypeName(y.type) + ", expected FLOAT32");
+  }
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(x.shape));
+  if (!IsGraphOutput(l.model(), l.op().outputs[0])) {
+    return l.Fail("outputs[0]: DEQUANTIZE is supported only on a graph output (float ops "
+                  "after it are not)");
+  }
+  l.AddOp(ir::OpType::kDequantize, {l.Tensor(l.InIndex(0))}, {l.Tensor(l.op().outputs[0])},
+          ir::NoAttrs{});
+  return OkStatus();
+}
+
+}  // namespace tinyforge::import::tflite::internal

@@ -1,0 +1,114 @@
+// Internal to the .tflite importer: TfliteModel -> lowered int8 IR (docs/tflite-import.md).
+// One Lower* function per TFLite op family checks the op's operands and options and appends
+// the equivalent lowered op(s) (docs/lowered-ops.md); integer parameters are computed by
+// compiler/quant exactly as TensorFlow Lite Micro's Prepare() computes them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "import/tflite/tflite_import.h"
+#include "import/tflite/tflite_model.h"
+#include "ir/graph.h"
+#include "quant/kernel_params.h"
+#include "support/expected.h"
+
+namespace tinyforge::import::tflite::internal {
+
+class Lowering {
+ public:
+  explicit Lowering(const TfliteModel& m);
+
+  const TfliteModel& model() const { return m_; }
+  ir::Graph& graph() { return g_; }
+  ir::Graph Take() { return std::move(g_); }
+
+  // ---- the op being lowered ------------------------------------------------------------
+  void Begin(size_t op_index);
+  const TfOp& op() const { return m_.ops[index_]; }
+  size_t index() const { return index_; }
+  // "FILE: op #K (CONV_2D): message".
+  Error Fail(const std::string& message) const;
+  // The op's i-th input / output TFLite tensor, or nullptr for an omitted optional input or
+  // an index beyond the list.
+  const TfTensor* In(size_t i) const;
+  const TfTensor* Out(size_t i) const;
+  int32_t InIndex(size_t i) const { return op().inputs[i]; }
+
+  // ---- checks (each returns the op's diagnostic) ------------------------------------------
+  Status ExpectCounts(size_t min_in, size_t max_in, size_t outs) const;
+  // int8 with per-tensor quantization, not a constant unless `allow_constant`.
+  Status ExpectAct(const TfTensor* t, const std::string& field, bool allow_constant = false) const;
+  Status ExpectRank(const TfTensor* t, const std::string& field, size_t rank) const;
+  Status ExpectConstant(const TfTensor* t, const std::string& field) const;
+  Status ExpectOptions(int32_t options_type, bool optional) const;
+  Status ExpectActivation(std::initializer_list<TfActivation> allowed) const;
+  Status ExpectSameQuant(const TfTensor* a, const std::string& field_a, const TfTensor* b,
+                         const std::string& field_b, const std::string& why) const;
+  // The op's output shape must equal `want` (what TFLite computes from the operands).
+  Status ExpectOutputShape(const std::vector<int32_t>& want) const;
+
+  // ---- building the graph --------------------------------------------------------------
+  // The IR tensor for TFLite tensor `index` (created on first use, named after it).
+  ir::TensorId Tensor(int32_t index);
+  // A new constant int32 tensor of raw integers (no quantization): multipliers, shifts.
+  ir::TensorId AddInt32(const std::string& name, std::vector<int32_t> values,
+                        bool with_zero_quant = false);
+  // A new int8 activation tensor (per-tensor quant like `like`).
+  ir::TensorId AddActivation(const std::string& name, std::vector<int64_t> shape,
+                             const TfTensor& like);
+  // Appends an op named "opKK_TYPE[suffix]".
+  ir::Op& AddOp(ir::OpType type, std::vector<ir::TensorId> inputs,
+                std::vector<ir::TensorId> outputs, ir::Attrs attrs, const std::string& suffix = "");
+  // Appends multiplier and shift constants as the op's trailing inputs.
+  void AddRequantInputs(ir::Op& op, std::vector<int32_t> multiplier, std::vector<int32_t> shift);
+  // Unique tensor name derived from `base`.
+  std::string UniqueName(const std::string& base);
+
+ private:
+  const TfliteModel& m_;
+  ir::Graph g_;
+  std::vector<ir::TensorId> ids_;  // TFLite tensor index -> IR id, -1 = not created yet
+  std::unordered_set<std::string> names_;  // names of the IR tensors so far
+  size_t index_ = 0;
+};
+
+// Lowers a checked model (ReadTfliteModel) and verifies the result.
+Expected<ir::Graph> LowerTfliteModel(const TfliteModel& m);
+
+// ---- helpers shared by the op files ---------------------------------------------------------
+quant::TensorQuant Q(const TfTensor& t);               // per-tensor int8 params (checked)
+std::vector<float> Scales(const TfTensor& t);           // all scales of a (weight) tensor
+Expected<quant::Activation> FusedActivation(int8_t code);  // NONE, RELU, RELU_N1_TO_1, RELU6
+std::string ShapeText(const std::vector<int32_t>& shape);
+std::vector<int64_t> Shape64(const std::vector<int32_t>& shape);
+// Output size and padding of one spatial dim as TFLite computes them (ComputeOutSize,
+// ComputePaddingHeightWidth; padding 0 = SAME, 1 = VALID), in int64 and range-checked so
+// that no option value overflows; `axis` ("h"/"w") names the option fields in errors.
+struct Dim {
+  int64_t out = 0, before = 0, after = 0;
+};
+Expected<Dim> SpatialDim(const Lowering& l, const char* axis, int64_t in, int64_t k,
+                         int64_t stride, int64_t dilation, int8_t padding);
+// Values of a constant int32 (or int64) tensor.
+std::vector<int64_t> IntValues(const TfTensor& t);
+
+// ---- one function per op family ---------------------------------------------------------
+Status LowerConv2d(Lowering& l);
+Status LowerDepthwiseConv2d(Lowering& l);
+Status LowerFullyConnected(Lowering& l);
+Status LowerPool(Lowering& l);  // AVERAGE_POOL_2D, MAX_POOL_2D
+Status LowerMean(Lowering& l);
+Status LowerAddMul(Lowering& l);  // ADD, MUL
+Status LowerSoftmax(Lowering& l);
+Status LowerLogisticTanh(Lowering& l);
+Status LowerRelu(Lowering& l);              // RELU, RELU6
+Status LowerReshape(Lowering& l);           // RESHAPE, SQUEEZE
+Status LowerPad(Lowering& l);               // PAD, PADV2
+Status LowerConcatenation(Lowering& l);
+Status LowerQuantize(Lowering& l);
+Status LowerDequantize(Lowering& l);
+
+}  // namespace tinyforge::import::tflite::internal

@@ -1,0 +1,256 @@
+// Pools, MEAN, ADD/MUL, SOFTMAX, LOGISTIC/TANH and standalone RELU/RELU6: each checked as
+// TFLite Micro's Prepare() would, lowered to its int8 op with the integer parameters
+// compiler/quant computes (TFLM arithmetic) as int32 constant inputs.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "import/tflite/tflite_lower_internal.h"
+
+namespace tinyforge::import::tflite::internal {
+namespace {
+
+constexpr int8_t kPool2DOptions = 5;
+constexpr int8_t kSoftmaxOptions = 9;
+constexpr int8_t kAddOptions = 11;
+constexpr int8_t kMulOptions = 21;
+constexpr int8_t kReducerOptions = 27;
+
+std::vector<int32_t> Dims32(const TfTensor& t) { return t.shape; }
+
+// One-input, one-output elementwise op on int8 activations of equal shape.
+Status CheckUnary(const Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectCounts(1, 1, 1));
+  TF_RETURN_IF_ERROR(l.ExpectAct(l.In(0), "inputs[0]"));
+  TF_RETURN_IF_ERROR(l.ExpectAct(l.Out(0), "outputs[0]"));
+  return l.ExpectOutputShape(l.In(0)->shape);
+}
+
+int32_t Size32(const TfTensor& t) { return static_cast<int32_t>(t.num_elements()); }
+
+}  // namespace
+
+Status LowerPool(Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(kPool2DOptions, false));
+  TF_RETURN_IF_ERROR(l.ExpectCounts(1, 1, 1));
+  const TfTensor& x = *l.In(0);
+  const TfTensor& y = *l.Out(0);
+  TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
+  TF_RETURN_IF_ERROR(l.ExpectRank(&x, "inputs[0]", 4));
+  TF_RETURN_IF_ERROR(l.ExpectAct(&y, "outputs[0]"));
+  TF_RETURN_IF_ERROR(l.ExpectSameQuant(&y, "outputs[0]", &x, "inputs[0]",
+                                       "TFLite's int8 pooling does not rescale"));
+  const TfOptions& o = l.op().options;
+  if (o.filter_h < 1 || o.filter_w < 1) {
+    return l.Fail("filter_height/filter_width: " + std::to_string(o.filter_h) + "x" +
+                  std::to_string(o.filter_w) + ", must be >= 1");
+  }
+  TF_ASSIGN_OR_RETURN(Dim h, SpatialDim(l, "h", x.shape[1], o.filter_h, o.stride_h, 1, o.padding));
+  TF_ASSIGN_OR_RETURN(Dim w, SpatialDim(l, "w", x.shape[2], o.filter_w, o.stride_w, 1, o.padding));
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(
+      {x.shape[0], static_cast<int32_t>(h.out), static_cast<int32_t>(w.out), x.shape[3]}));
+  auto act = FusedActivation(o.activation);
+  if (!act.ok()) return l.Fail(act.error().message());
+  quant::PoolSpec spec;
+  spec.batches = x.shape[0];
+  spec.in_h = x.shape[1];
+  spec.in_w = x.shape[2];
+  spec.channels = x.shape[3];
+  spec.filter_h = o.filter_h;
+  spec.filter_w = o.filter_w;
+  spec.stride_h = o.stride_h;
+  spec.stride_w = o.stride_w;
+  spec.padding = {static_cast<int32_t>(h.before), static_cast<int32_t>(w.before),
+                  static_cast<int32_t>(h.after), static_cast<int32_t>(w.after)};
+  spec.activation = *act;
+  auto params = quant::MakePoolParams(spec, Q(x), Q(y));
+  if (!params.ok()) return l.Fail(params.error().message());
+  ir::QPool2dAttrs a;
+  a.kernel = {o.filter_h, o.filter_w};
+  a.stride = {o.stride_h, o.stride_w};
+  a.padding = {h.before, w.before, h.after, w.after};
+  a.act_min = params->act_min;
+  a.act_max = params->act_max;
+  a.layout = ir::Layout::kNHWC;
+  const ir::OpType type =
+      l.op().code == op::kMaxPool2d ? ir::OpType::kQMaxPool2d : ir::OpType::kQAvgPool2d;
+  l.AddOp(type, {l.Tensor(l.InIndex(0))}, {l.Tensor(l.op().outputs[0])}, a);
+  return OkStatus();
+}
+
+Status LowerMean(Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(kReducerOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
+  const TfTensor& x = *l.In(0);
+  const TfTensor& axes_t = *l.In(1);
+  const TfTensor& y = *l.Out(0);
+  TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
+  TF_RETURN_IF_ERROR(l.ExpectAct(&y, "outputs[0]"));
+  if (axes_t.type != static_cast<int8_t>(TfType::kInt32) &&
+      axes_t.type != static_cast<int8_t>(TfType::kInt64)) {
+    return l.Fail("inputs[1]: axis type " + TfTypeName(axes_t.type) + ", expected INT32");
+  }
+  TF_RETURN_IF_ERROR(l.ExpectConstant(&axes_t, "inputs[1]"));
+  if (axes_t.shape.size() > 1) {
+    return l.Fail("inputs[1]: axis shape " + ShapeText(axes_t.shape) + ", expected a vector");
+  }
+  const int64_t rank = static_cast<int64_t>(x.shape.size());
+  std::vector<int64_t> axes;
+  for (int64_t a : IntValues(axes_t)) {
+    if (a < -rank || a >= rank) {
+      return l.Fail("inputs[1]: axis " + std::to_string(a) + " is out of range for rank " +
+                    std::to_string(rank));
+    }
+    a = a < 0 ? a + rank : a;
+    if (std::find(axes.begin(), axes.end(), a) != axes.end()) {
+      return l.Fail("inputs[1]: axis " + std::to_string(a) + " is listed twice");
+    }
+    axes.push_back(a);
+  }
+  if (axes.empty()) return l.Fail("inputs[1]: no axis to reduce");
+  std::sort(axes.begin(), axes.end());
+  const bool keep = l.op().options.keep_dims;
+  std::vector<int32_t> want;
+  for (int64_t d = 0; d < rank; ++d) {
+    const bool reduced = std::binary_search(axes.begin(), axes.end(), d);
+    if (!reduced) want.push_back(x.shape[static_cast<size_t>(d)]);
+    if (reduced && keep) want.push_back(1);
+  }
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
+  std::vector<int32_t> axes32(axes.begin(), axes.end());
+  auto params = quant::MakeMeanParams(Dims32(x), axes32, Q(x), Q(y));
+  if (!params.ok()) return l.Fail(params.error().message());
+  ir::MeanAttrs a;
+  a.dims = axes;
+  a.keepdim = keep;
+  ir::Op& op = l.AddOp(ir::OpType::kQMean, {l.Tensor(l.InIndex(0))},
+                       {l.Tensor(l.op().outputs[0])}, a);
+  l.AddRequantInputs(op, {params->multiplier}, {params->shift});
+  return OkStatus();
+}
+
+Status LowerAddMul(Lowering& l) {
+  const bool add = l.op().code == op::kAdd;
+  TF_RETURN_IF_ERROR(l.ExpectOptions(add ? kAddOptions : kMulOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
+  const TfTensor& a = *l.In(0);
+  const TfTensor& b = *l.In(1);
+  const TfTensor& y = *l.Out(0);
+  TF_RETURN_IF_ERROR(l.ExpectAct(&a, "inputs[0]", true));
+  TF_RETURN_IF_ERROR(l.ExpectAct(&b, "inputs[1]", true));
+  TF_RETURN_IF_ERROR(l.ExpectAct(&y, "outputs[0]"));
+  auto shape = quant::MakeBroadcastShape(Dims32(a), Dims32(b));
+  if (!shape.ok()) return l.Fail(shape.error().message());
+  // The broadcast shape, right-aligned to the larger rank.
+  const size_t rank = std::max(a.shape.size(), b.shape.size());
+  std::vector<int32_t> want(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    const int32_t da = i + a.shape.size() >= rank ? a.shape[i + a.shape.size() - rank] : 1;
+    const int32_t db = i + b.shape.size() >= rank ? b.shape[i + b.shape.size() - rank] : 1;
+    want[i] = std::max(da, db);
+  }
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
+  auto act = FusedActivation(l.op().options.activation);
+  if (!act.ok()) return l.Fail(act.error().message());
+  ir::ClampAttrs attrs;
+  std::vector<int32_t> mult, shift;
+  if (add) {
+    auto p = quant::MakeAddParams(Dims32(a), Dims32(b), Q(a), Q(b), Q(y), *act);
+    if (!p.ok()) return l.Fail(p.error().message());
+    attrs.act_min = p->act_min;
+    attrs.act_max = p->act_max;
+    mult = {p->input1_multiplier, p->input2_multiplier, p->output_multiplier};
+    shift = {p->input1_shift, p->input2_shift, p->output_shift};
+  } else {
+    auto p = quant::MakeMulParams(Dims32(a), Dims32(b), Q(a), Q(b), Q(y), *act);
+    if (!p.ok()) return l.Fail(p.error().message());
+    attrs.act_min = p->act_min;
+    attrs.act_max = p->act_max;
+    mult = {p->output_multiplier};
+    shift = {p->output_shift};
+  }
+  ir::Op& op = l.AddOp(add ? ir::OpType::kQAdd : ir::OpType::kQMul,
+                       {l.Tensor(l.InIndex(0)), l.Tensor(l.InIndex(1))},
+                       {l.Tensor(l.op().outputs[0])}, attrs);
+  l.AddRequantInputs(op, std::move(mult), std::move(shift));
+  return OkStatus();
+}
+
+Status LowerSoftmax(Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(kSoftmaxOptions, false));
+  TF_RETURN_IF_ERROR(CheckUnary(l));
+  const TfTensor& x = *l.In(0);
+  if (x.shape.empty()) return l.Fail("inputs[0]: SOFTMAX needs at least one dimension");
+  const float beta = l.op().options.beta;
+  if (!(beta > 0.0f) || !std::isfinite(beta)) {
+    return l.Fail("beta: " + std::to_string(beta) + ", must be finite and > 0");
+  }
+  auto p = quant::MakeSoftmaxParams(Dims32(x), beta, Q(x), Q(*l.Out(0)));
+  if (!p.ok()) return l.Fail(p.error().message());
+  ir::SoftmaxAttrs a;
+  a.axis = -1;
+  ir::Op& op = l.AddOp(ir::OpType::kQSoftmax, {l.Tensor(l.InIndex(0))},
+                       {l.Tensor(l.op().outputs[0])}, a);
+  l.AddRequantInputs(op, {p->input_multiplier}, {p->input_left_shift});
+  return OkStatus();
+}
+
+Status LowerLogisticTanh(Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(0, true));
+  TF_RETURN_IF_ERROR(CheckUnary(l));
+  const TfTensor& x = *l.In(0);
+  const TfTensor& y = *l.Out(0);
+  // TFLM's input radius, 15 * 2^27 / 2^left_shift with left_shift = exponent of
+  // in_scale * 2^27, only fits int32 (TFLM casts it unchecked) when in_scale >= 2^-28.
+  if (static_cast<double>(x.quant->scale[0]) < std::ldexp(1.0, -28)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(x.quant->scale[0]));
+    return l.Fail(std::string("inputs[0]: scale ") + buf +
+                  " is below 2^-28: the kernel's input range radius would overflow int32");
+  }
+  int32_t mult = 0, shift = 0;
+  if (l.op().code == op::kLogistic) {
+    auto p = quant::MakeLogisticParams(Size32(x), Q(x), Q(y));
+    if (!p.ok()) return l.Fail(p.error().message());
+    mult = p->input_multiplier;
+    shift = p->input_left_shift;
+  } else {
+    auto p = quant::MakeTanhParams(Size32(x), Q(x), Q(y));
+    if (!p.ok()) return l.Fail(p.error().message());
+    mult = p->input_multiplier;
+    shift = p->input_left_shift;
+  }
+  const ir::OpType type =
+      l.op().code == op::kLogistic ? ir::OpType::kQLogistic : ir::OpType::kQTanh;
+  ir::Op& op = l.AddOp(type, {l.Tensor(l.InIndex(0))}, {l.Tensor(l.op().outputs[0])},
+                       ir::NoAttrs{});
+  l.AddRequantInputs(op, {mult}, {shift});
+  return OkStatus();
+}
+
+Status LowerRelu(Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(0, true));
+  TF_RETURN_IF_ERROR(CheckUnary(l));
+  const TfTensor& x = *l.In(0);
+  const TfTensor& y = *l.Out(0);
+  const bool relu6 = l.op().code == op::kRelu6;
+  if (relu6) {
+    // TFLM's Relu6Quantized clamps in the input's scale and never rescales; a requantize op
+    // cannot express that when the output is labelled with other parameters.
+    TF_RETURN_IF_ERROR(l.ExpectSameQuant(&y, "outputs[0]", &x, "inputs[0]",
+                                         "TFLite Micro's RELU6 does not rescale"));
+  }
+  auto p = quant::MakeReluParams(Size32(x), relu6 ? quant::Activation::kRelu6
+                                                  : quant::Activation::kRelu,
+                                 Q(x), Q(y));
+  if (!p.ok()) return l.Fail(p.error().message());
+  ir::ClampAttrs a;
+  a.act_min = p->act_min;
+  a.act_max = p->act_max;
+  ir::Op& op = l.AddOp(ir::OpType::kRequantize, {l.Tensor(l.InIndex(0))},
+                       {l.Tensor(l.op().outputs[0])}, a);
+  l.AddRequantInputs(op, {p->multiplier}, {p->shift});
+  return OkStatus();
+}
+
+}  // namespace tinyforge::import::tflite::internal

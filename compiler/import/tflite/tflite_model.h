@@ -1,0 +1,158 @@
+// A .tflite model decoded into plain structs, after every structural check: the first stage
+// of the .tflite importer (docs/tflite-import.md). Nothing here points into the file: the
+// reader copies what it keeps, so a TfliteModel outlives the bytes it came from.
+//
+// ReadTfliteModel checks, in this order, and returns the first problem as one line:
+//   FILE: flatbuffer: ...                    identifier, size, flatbuffers Verifier
+//   FILE: model: FIELD: ...                  schema version, subgraph count, buffers
+//   FILE: operator_codes[K]: FIELD: ...      builtin_code vs deprecated_builtin_code, version
+//   FILE: tensor #K ('NAME'): FIELD: ...     shape, type, buffer index and size, quantization
+//   FILE: subgraph: FIELD: ...               graph inputs/outputs
+//   FILE: op #K (CONV_2D): FIELD: ...        opcode index, tensor indices, options type,
+//                                            topological order, single producer
+// Per-op semantics (operand types and shapes, option values) are checked by
+// ValidateTfliteOps (tflite_ops.h); unsupported op types are reported there too, so that
+// the first op the importer cannot handle is named with its index.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/expected.h"
+
+namespace tinyforge::import::tflite {
+
+// TFLite's TensorType values the importer handles (schema.fbs); others are kept as their
+// code and rejected when an op uses them.
+enum class TfType : int8_t { kFloat32 = 0, kInt32 = 2, kInt64 = 4, kInt16 = 7, kInt8 = 9 };
+
+// "INT8", "FLOAT32", ... or "TensorType(17)" for a code the importer does not name.
+std::string TfTypeName(int8_t code);
+// Bytes per element of a type the importer can hold constant data for, or 0.
+int64_t TfTypeSize(int8_t code);
+
+// TFLite's BuiltinOperator codes used by the importer (schema.fbs values).
+namespace op {
+inline constexpr int32_t kAdd = 0;
+inline constexpr int32_t kAveragePool2d = 1;
+inline constexpr int32_t kConcatenation = 2;
+inline constexpr int32_t kConv2d = 3;
+inline constexpr int32_t kDepthwiseConv2d = 4;
+inline constexpr int32_t kDequantize = 6;
+inline constexpr int32_t kFullyConnected = 9;
+inline constexpr int32_t kLogistic = 14;
+inline constexpr int32_t kMaxPool2d = 17;
+inline constexpr int32_t kMul = 18;
+inline constexpr int32_t kRelu = 19;
+inline constexpr int32_t kRelu6 = 21;
+inline constexpr int32_t kReshape = 22;
+inline constexpr int32_t kSoftmax = 25;
+inline constexpr int32_t kTanh = 28;
+inline constexpr int32_t kCustom = 32;
+inline constexpr int32_t kPad = 34;
+inline constexpr int32_t kMean = 40;
+inline constexpr int32_t kSqueeze = 43;
+inline constexpr int32_t kPadV2 = 60;
+inline constexpr int32_t kQuantize = 114;
+inline constexpr int32_t kPlaceholderForGreaterOpCodes = 127;
+}  // namespace op
+
+// "CONV_2D", ... (TFLite's enumerator name) or "BuiltinOperator(250)" for an unknown code.
+std::string BuiltinOpName(int32_t code);
+
+// Per-tensor or per-channel affine quantization as stored: real = scale * (q - zero_point).
+struct TfQuant {
+  std::vector<float> scale;         // >= 1 entries, each finite and > 0 (checked)
+  std::vector<int64_t> zero_point;  // same length as scale (checked)
+  int32_t axis = 0;                 // quantized_dimension; meaningful when per_channel()
+  bool per_channel() const { return scale.size() > 1; }
+};
+
+struct TfTensor {
+  std::string name;
+  std::vector<int32_t> shape;  // each dim >= 1; [] = scalar
+  int8_t type = 0;             // TensorType code
+  std::optional<TfQuant> quant;
+  // Constant data (little-endian, C order), present iff the tensor's buffer holds bytes;
+  // its size equals numel * TfTypeSize(type) (checked).
+  std::optional<std::vector<uint8_t>> data;
+  bool is_constant() const { return data.has_value(); }
+  int64_t num_elements() const;
+};
+
+// Fused activation (ActivationFunctionType values).
+enum class TfActivation : int8_t {
+  kNone = 0,
+  kRelu = 1,
+  kReluN1To1 = 2,
+  kRelu6 = 3,
+  kTanh = 4,
+  kSignBit = 5
+};
+std::string TfActivationName(int8_t code);
+
+// The builtin options of the ops the importer supports, flattened: each op reads the fields
+// its options table has (defaults are TFLite's schema defaults).
+struct TfOptions {
+  int32_t options_type = 0;  // BuiltinOptions union type code (ubyte), 0 = none
+  int8_t padding = 0;       // Padding: 0 SAME, 1 VALID
+  int32_t stride_w = 0, stride_h = 0;
+  int32_t dilation_w = 1, dilation_h = 1;
+  int32_t filter_w = 0, filter_h = 0;
+  int32_t depth_multiplier = 0;
+  int8_t activation = 0;  // TfActivation code
+  float beta = 0.0f;
+  int32_t axis = 0;
+  bool keep_dims = false;
+  int8_t weights_format = 0;
+  bool keep_num_dims = false;
+  bool asymmetric_quantize_inputs = false;
+  int8_t quantized_bias_type = 0;
+  std::vector<int32_t> new_shape;     // RESHAPE (may be empty)
+  std::vector<int32_t> squeeze_dims;  // SQUEEZE
+};
+
+inline constexpr int32_t kNoTensor = -1;  // an omitted optional input (e.g. no bias)
+
+struct TfOp {
+  int32_t code = 0;  // BuiltinOperator, resolved from builtin_code/deprecated_builtin_code
+  std::string custom_code;  // for CUSTOM
+  int32_t version = 1;
+  std::vector<int32_t> inputs;  // tensor indices or kNoTensor
+  std::vector<int32_t> outputs;
+  TfOptions options;
+  std::string name() const { return BuiltinOpName(code); }
+};
+
+struct TfliteModel {
+  std::string file;  // the FILE of diagnostics
+  uint32_t schema_version = 0;
+  std::string description;
+  std::string subgraph_name;
+  std::vector<TfTensor> tensors;
+  std::vector<TfOp> ops;  // execution order (checked topological)
+  std::vector<int32_t> inputs;
+  std::vector<int32_t> outputs;
+};
+
+// True if `bytes` look like a TFLite flatbuffer: at least 8 bytes with the "TFL3" file
+// identifier at offset 4. Used by the CLI to dispatch on content, not only the extension.
+bool LooksLikeTflite(std::span<const uint8_t> bytes);
+
+// Decodes and structurally validates `bytes`; `file` is the FILE of diagnostics.
+Expected<TfliteModel> ReadTfliteModel(std::span<const uint8_t> bytes, std::string_view file);
+
+// Bytes from the file as they may appear in a one-line diagnostic or an IR name: printable
+// ASCII as is, anything else (control characters, non-ASCII or invalid UTF-8) as \xNN.
+std::string Printable(const std::string& s);
+
+// "op #K (CONV_2D)": the subject of op diagnostics.
+std::string OpLabel(const TfliteModel& m, size_t op_index);
+// "tensor #K ('name')".
+std::string TensorLabel(const TfliteModel& m, int32_t tensor_index);
+
+}  // namespace tinyforge::import::tflite

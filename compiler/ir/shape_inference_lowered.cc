@@ -1,0 +1,243 @@
+// Shape inference for the lowered int8 ops (docs/lowered-ops.md). Where a lowered op computes
+// what a v1 op computes (qconv2d = conv2d, qmean = mean, ...), its shapes are checked by
+// the v1 rule on the NCHW view of its shapes, so both share one set of formulas.
+#include <algorithm>
+#include <string>
+
+#include "ir/shape_inference.h"
+#include "ir/shape_inference_internal.h"
+#include "support/text.h"
+
+namespace tinyforge::ir::internal {
+namespace {
+
+std::string Str(const Shape& s) { return FormatInts(s); }
+
+Error AttrError(const char* field, const std::string& what) {
+  return Error(std::string("attrs.") + field + ": " + what);
+}
+
+// [N,H,W,C] -> [N,C,H,W] and back; other ranks are returned unchanged.
+Shape ToNchw(const Shape& s) { return s.size() == 4 ? Shape{s[0], s[3], s[1], s[2]} : s; }
+Shape ToNhwc(const Shape& s) { return s.size() == 4 ? Shape{s[0], s[2], s[3], s[1]} : s; }
+
+// The optional trailing (multiplier, shift) inputs: none, or both with `count` entries
+// (count 0: one entry or `channels`).
+Status CheckRequantInputs(std::span<const Shape> in, size_t base, int64_t count,
+                          int64_t channels = 0) {
+  if (in.size() == base) return OkStatus();
+  if (in.size() != base + 2) {
+    return Error("inputs: takes " + std::to_string(base) + " inputs, or " +
+                 std::to_string(base + 2) + " with multiplier and shift, got " +
+                 std::to_string(in.size()));
+  }
+  for (size_t i = base; i < base + 2; ++i) {
+    const bool ok = in[i].size() == 1 &&
+                    (count > 0 ? in[i][0] == count : (in[i][0] == 1 || in[i][0] == channels));
+    if (!ok) {
+      const std::string want = count > 0 ? "[" + std::to_string(count) + "]"
+                                         : "[1] or [" + std::to_string(channels) + "]";
+      return Error("inputs[" + std::to_string(i) + "]: " + (i == base ? "multiplier" : "shift") +
+                   " shape " + Str(in[i]) + ", expected " + want);
+    }
+  }
+  return OkStatus();
+}
+
+Status CheckActRange(int64_t act_min, int64_t act_max) {
+  if (act_min < -128 || act_max > 127 || act_min > act_max) {
+    return AttrError("act_min", "[" + std::to_string(act_min) + ", " + std::to_string(act_max) +
+                                    "] must satisfy -128 <= act_min <= act_max <= 127");
+  }
+  return OkStatus();
+}
+
+Expected<std::vector<Shape>> Conv(const QConv2dAttrs& a, std::span<const Shape> in) {
+  TF_RETURN_IF_ERROR(CheckActRange(a.act_min, a.act_max));
+  const bool nhwc = a.layout == Layout::kNHWC;
+  std::vector<Shape> nchw = {nhwc ? ToNchw(in[0]) : in[0], in[1], in[2]};
+  // OHWI [O,kh,kw,I] -> OIHW [O,I,kh,kw]
+  if (nhwc && in[1].size() == 4) nchw[1] = {in[1][0], in[1][3], in[1][1], in[1][2]};
+  Conv2dAttrs c{a.stride, a.padding, a.dilation, a.groups};
+  TF_ASSIGN_OR_RETURN(std::vector<Shape> out, InferShapes(OpType::kConv2d, c, nchw));
+  const int64_t channels = nchw[1].empty() ? 0 : nchw[1][0];
+  TF_RETURN_IF_ERROR(CheckRequantInputs(in, 3, channels));
+  if (nhwc) out[0] = ToNhwc(out[0]);
+  return out;
+}
+
+Expected<std::vector<Shape>> DwConv(const QDwConv2dAttrs& a, std::span<const Shape> in) {
+  TF_RETURN_IF_ERROR(CheckActRange(a.act_min, a.act_max));
+  if (a.depth_multiplier < 1) {
+    return AttrError("depth_multiplier", std::to_string(a.depth_multiplier) + " must be >= 1");
+  }
+  const bool nhwc = a.layout == Layout::kNHWC;
+  const Shape& w = in[1];
+  const bool w_ok = w.size() == 4 && (nhwc ? w[0] == 1 : w[1] == 1);
+  if (!w_ok) {
+    return Error("inputs[1]: expected w as " +
+                 std::string(nhwc ? "[1,kh,kw,C*mult]" : "[C*mult,1,kh,kw]") + ", got shape " +
+                 Str(w));
+  }
+  std::vector<Shape> nchw = {nhwc ? ToNchw(in[0]) : in[0], nhwc ? Shape{w[3], 1, w[1], w[2]} : w,
+                             in[2]};
+  if (nchw[0].size() != 4) {
+    return Error("inputs[0]: expected x as " + std::string(nhwc ? "[N,H,W,C]" : "[N,C,H,W]") +
+                 ", got shape " + Str(in[0]));
+  }
+  if (nchw[1][0] != nchw[0][1] * a.depth_multiplier) {
+    return Error("inputs[1]: weight shape " + Str(w) + " needs " +
+                 std::to_string(nchw[0][1] * a.depth_multiplier) +
+                 " output channels (C * depth_multiplier)");
+  }
+  Conv2dAttrs c{a.stride, a.padding, a.dilation, nchw[0][1]};
+  TF_ASSIGN_OR_RETURN(std::vector<Shape> out, InferShapes(OpType::kConv2d, c, nchw));
+  TF_RETURN_IF_ERROR(CheckRequantInputs(in, 3, nchw[1][0]));
+  if (nhwc) out[0] = ToNhwc(out[0]);
+  return out;
+}
+
+Expected<std::vector<Shape>> Fc(const QFcAttrs& a, std::span<const Shape> in) {
+  TF_RETURN_IF_ERROR(CheckActRange(a.act_min, a.act_max));
+  TF_ASSIGN_OR_RETURN(std::vector<Shape> out, InferShapes(OpType::kLinear, NoAttrs{},
+                                                          in.subspan(0, 3)));
+  TF_RETURN_IF_ERROR(CheckRequantInputs(in, 3, 0, in[1][0]));
+  return out;
+}
+
+Expected<std::vector<Shape>> Pool(const QPool2dAttrs& a, const Shape& x) {
+  TF_RETURN_IF_ERROR(CheckActRange(a.act_min, a.act_max));
+  const bool nhwc = a.layout == Layout::kNHWC;
+  if (x.size() != 4) {
+    return Error("inputs[0]: expected x as " + std::string(nhwc ? "[N,H,W,C]" : "[N,C,H,W]") +
+                 ", got shape " + Str(x));
+  }
+  for (int i = 0; i < 2; ++i) {
+    if (a.kernel[i] < 1 || a.stride[i] < 1 || a.kernel[i] > kMaxElements ||
+        a.stride[i] > kMaxElements) {
+      return AttrError("kernel", "kernel " + FormatInts(a.kernel) + " and stride " +
+                                     FormatInts(a.stride) + " must be >= 1");
+    }
+  }
+  for (int64_t p : a.padding) {
+    if (p < 0 || p > kMaxElements) {
+      return AttrError("padding", "values must be >= 0, got " + FormatInts(a.padding));
+    }
+  }
+  const Shape nchw = nhwc ? ToNchw(x) : x;
+  Shape y = nchw;
+  for (int i = 0; i < 2; ++i) {
+    const int64_t in = nchw[2 + i];
+    const int64_t before = a.padding[i], after = a.padding[2 + i];
+    const int64_t out = ConvOutputSize(in, a.kernel[i], before, after, a.stride[i], 1);
+    // The kernels average/max over the taps inside the input: every window needs one.
+    if (out < 1 || before >= a.kernel[i] || (out - 1) * a.stride[i] - before >= in) {
+      return AttrError("padding", FormatInts(a.padding) + " with kernel " +
+                                      FormatInts(a.kernel) + " leaves a window outside input " +
+                                      Str(x));
+    }
+    y[2 + i] = out;
+  }
+  return std::vector<Shape>{nhwc ? ToNhwc(y) : y};
+}
+
+// NumPy broadcasting of two shapes.
+Expected<Shape> Broadcast(const Shape& a, const Shape& b) {
+  const size_t rank = std::max(a.size(), b.size());
+  Shape y(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1) {
+      return Error("inputs[1]: shape " + Str(b) + " does not broadcast with inputs[0] " + Str(a));
+    }
+    y[i] = std::max(da, db);
+  }
+  return y;
+}
+
+Expected<std::vector<Shape>> Pad(const QPadAttrs& a, const Shape& x) {
+  if (x.size() > 5) return Error("inputs[0]: qpad supports up to 5 dims, got " + Str(x));
+  if (a.padding.size() != 2 * x.size()) {
+    return AttrError("padding", FormatInts(a.padding) + " needs 2 values per dim of " + Str(x));
+  }
+  if (a.value < -128 || a.value > 127) {
+    return AttrError("value", std::to_string(a.value) + " is outside int8");
+  }
+  Shape y = x;
+  for (size_t d = 0; d < x.size(); ++d) {
+    const int64_t before = a.padding[2 * d], after = a.padding[2 * d + 1];
+    if (before < 0 || after < 0 || before > kMaxElements || after > kMaxElements) {
+      return AttrError("padding", "values must be >= 0, got " + FormatInts(a.padding));
+    }
+    y[d] += before + after;
+  }
+  if (!CheckedNumElements(y)) return Error("outputs[0]: padded tensor is too large");
+  return std::vector<Shape>{y};
+}
+
+Expected<std::vector<Shape>> Transpose(const TransposeAttrs& a, const Shape& x) {
+  std::vector<int64_t> sorted = a.perm;
+  std::sort(sorted.begin(), sorted.end());
+  bool ok = sorted.size() == x.size();
+  for (size_t i = 0; ok && i < sorted.size(); ++i) ok = sorted[i] == static_cast<int64_t>(i);
+  if (!ok) {
+    return AttrError("perm", FormatInts(a.perm) + " is not a permutation of the dims of " + Str(x));
+  }
+  Shape y(x.size());
+  for (size_t i = 0; i < x.size(); ++i) y[i] = x[static_cast<size_t>(a.perm[i])];
+  return std::vector<Shape>{y};
+}
+
+}  // namespace
+
+Expected<std::vector<Shape>> InferLoweredShapes(OpType type, const Attrs& attrs,
+                                                std::span<const Shape> in) {
+  switch (type) {
+    case OpType::kQConv2d:
+      return Conv(std::get<QConv2dAttrs>(attrs), in);
+    case OpType::kQDwConv2d:
+      return DwConv(std::get<QDwConv2dAttrs>(attrs), in);
+    case OpType::kQFc:
+      return Fc(std::get<QFcAttrs>(attrs), in);
+    case OpType::kQAvgPool2d:
+    case OpType::kQMaxPool2d:
+      return Pool(std::get<QPool2dAttrs>(attrs), in[0]);
+    case OpType::kQAdd:
+    case OpType::kQMul: {
+      const auto& a = std::get<ClampAttrs>(attrs);
+      TF_RETURN_IF_ERROR(CheckActRange(a.act_min, a.act_max));
+      TF_RETURN_IF_ERROR(CheckRequantInputs(in, 2, type == OpType::kQAdd ? 3 : 1));
+      TF_ASSIGN_OR_RETURN(Shape y, Broadcast(in[0], in[1]));
+      if (y.size() > 6) return Error("inputs: broadcasting supports up to 6 dims");
+      return std::vector<Shape>{y};
+    }
+    case OpType::kQMean: {
+      TF_RETURN_IF_ERROR(CheckRequantInputs(in, 1, 1));
+      return InferShapes(OpType::kMean, attrs, in.subspan(0, 1));
+    }
+    case OpType::kQSoftmax:
+      TF_RETURN_IF_ERROR(CheckRequantInputs(in, 1, 1));
+      return InferShapes(OpType::kSoftmax, attrs, in.subspan(0, 1));
+    case OpType::kQLogistic:
+    case OpType::kQTanh:
+      TF_RETURN_IF_ERROR(CheckRequantInputs(in, 1, 1));
+      return std::vector<Shape>{in[0]};
+    case OpType::kRequantize: {
+      const auto& a = std::get<ClampAttrs>(attrs);
+      TF_RETURN_IF_ERROR(CheckActRange(a.act_min, a.act_max));
+      TF_RETURN_IF_ERROR(CheckRequantInputs(in, 1, 1));
+      return std::vector<Shape>{in[0]};
+    }
+    case OpType::kQConcat:
+      return InferShapes(OpType::kCat, attrs, in);
+    case OpType::kQPad:
+      return Pad(std::get<QPadAttrs>(attrs), in[0]);
+    case OpType::kTranspose:
+      return Transpose(std::get<TransposeAttrs>(attrs), in[0]);
+    default:
+      return Error("not a lowered op type");
+  }
+}
+
+}  // namespace tinyforge::ir::internal

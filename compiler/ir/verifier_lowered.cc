@@ -1,0 +1,187 @@
+// Verifier rules of lowered (int8) graphs: the dtypes and quantization each lowered op
+// needs from its tensors, and what a graph of each kind may contain (docs/lowered-ops.md).
+#include <string>
+
+#include "ir/shape_inference_internal.h"
+#include "ir/verifier.h"
+#include "support/text.h"
+
+namespace tinyforge::ir::internal {
+namespace {
+
+std::string Field(const char* list, size_t i) {
+  return std::string(list) + "[" + std::to_string(i) + "]";
+}
+
+std::string Desc(const Tensor& t) { return std::string(DTypeName(t.dtype)) + FormatInts(t.shape); }
+
+Status Want(const char* list, size_t i, const Tensor& t, bool ok, const std::string& what) {
+  if (ok) return OkStatus();
+  return Error(Field(list, i) + ": " + Desc(t) + " '" + t.name + "' must be " + what);
+}
+
+bool PerTensorInt8(const Tensor& t) {
+  return t.dtype == DType::kInt8 && t.quant && !t.quant->per_channel();
+}
+
+// An int8 activation: per-tensor quantization.
+Status Act(const char* list, size_t i, const Tensor& t) {
+  return Want(list, i, t, PerTensorInt8(t), "int8 with per-tensor quantization");
+}
+
+bool SameQuant(const Tensor& a, const Tensor& b) {
+  return a.quant && b.quant && a.quant->scale == b.quant->scale &&
+         a.quant->zero_point == b.quant->zero_point;
+}
+
+// Symmetric int8 weights, per tensor or per channel along `channel_axis`.
+Status Weights(size_t i, const Tensor& t, int64_t channel_axis) {
+  bool ok = t.dtype == DType::kInt8 && t.quant;
+  if (ok && t.quant->per_channel()) ok = *t.quant->axis == channel_axis;
+  if (ok) {
+    for (int64_t zp : t.quant->zero_point) ok = ok && zp == 0;
+  }
+  return Want("inputs", i, t, ok,
+              "int8 weights with zero point 0, per tensor or per channel on axis " +
+                  std::to_string(channel_axis));
+}
+
+Status Int32(const char* list, size_t i, const Tensor& t, const char* what) {
+  return Want(list, i, t, t.dtype == DType::kInt32, std::string("int32 (") + what + ")");
+}
+
+Status FixedOutput(const Tensor& y, double scale, int64_t zp) {
+  const bool ok = PerTensorInt8(y) && y.quant->scale[0] == scale && y.quant->zero_point[0] == zp;
+  return Want("outputs", 0, y, ok,
+              "int8 with scale " + FormatDouble(scale) + " and zero point " + std::to_string(zp) +
+                  " (TFLite's fixed output parameters)");
+}
+
+}  // namespace
+
+Status CheckLoweredDTypes(const Graph& g, const Op& op) {
+  auto in = [&](size_t i) -> const Tensor& { return g.tensor(op.inputs[i]); };
+  const Tensor& y = g.tensor(op.outputs[0]);
+  // Trailing multiplier/shift inputs after the `base` ones.
+  auto requant = [&](size_t base) -> Status {
+    for (size_t i = base; i < op.inputs.size(); ++i) {
+      TF_RETURN_IF_ERROR(Int32("inputs", i, in(i), i == base ? "multiplier" : "shift"));
+    }
+    return OkStatus();
+  };
+  switch (op.type) {
+    case OpType::kQConv2d:
+    case OpType::kQDwConv2d:
+    case OpType::kQFc: {
+      TF_RETURN_IF_ERROR(Act("inputs", 0, in(0)));
+      int64_t axis = 0;
+      if (op.type == OpType::kQDwConv2d &&
+          op.attrs_as<QDwConv2dAttrs>().layout == Layout::kNHWC) {
+        axis = 3;  // 1HWC
+      }
+      TF_RETURN_IF_ERROR(Weights(1, in(1), axis));
+      TF_RETURN_IF_ERROR(Int32("inputs", 2, in(2), "bias"));
+      TF_RETURN_IF_ERROR(requant(3));
+      return Act("outputs", 0, y);
+    }
+    case OpType::kQAvgPool2d:
+    case OpType::kQMaxPool2d:
+    case OpType::kQPad:
+      TF_RETURN_IF_ERROR(Act("inputs", 0, in(0)));
+      TF_RETURN_IF_ERROR(Act("outputs", 0, y));
+      return Want("outputs", 0, y, SameQuant(in(0), y),
+                  "quantized like the input (TFLite: no rescaling in " +
+                      std::string(OpTypeName(op.type)) + ")");
+    case OpType::kQAdd:
+    case OpType::kQMul:
+      TF_RETURN_IF_ERROR(Act("inputs", 0, in(0)));
+      TF_RETURN_IF_ERROR(Act("inputs", 1, in(1)));
+      TF_RETURN_IF_ERROR(requant(2));
+      return Act("outputs", 0, y);
+    case OpType::kQMean:
+    case OpType::kRequantize:
+    case OpType::kQLogistic:
+    case OpType::kQTanh:
+    case OpType::kQSoftmax:
+      TF_RETURN_IF_ERROR(Act("inputs", 0, in(0)));
+      TF_RETURN_IF_ERROR(requant(1));
+      if (op.type == OpType::kQSoftmax || op.type == OpType::kQLogistic) {
+        return FixedOutput(y, 1.0 / 256.0, -128);
+      }
+      if (op.type == OpType::kQTanh) return FixedOutput(y, 1.0 / 128.0, 0);
+      return Act("outputs", 0, y);
+    case OpType::kQConcat:
+      for (size_t i = 0; i < op.inputs.size(); ++i) {
+        TF_RETURN_IF_ERROR(Act("inputs", i, in(i)));
+        TF_RETURN_IF_ERROR(Want("inputs", i, in(i), SameQuant(in(i), y),
+                                "quantized like the output (a requantize op rescales it)"));
+      }
+      return Act("outputs", 0, y);
+    case OpType::kTranspose:
+      return Want("inputs", 0, in(0), in(0).dtype == y.dtype && in(0).quant == y.quant,
+                  "of the output's dtype and quantization");
+    default:
+      return Error("not a lowered op type");
+  }
+}
+
+Status CheckGraphKind(const Graph& g) {
+  if (g.kind != GraphKind::kInt8) {
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+      if (g.ops[i].type > OpType::kDequantize) {
+        return Error(OpLabel(g, i) + ": type: " + std::string(OpTypeName(g.ops[i].type)) +
+                     " is a lowered op; it needs a graph of kind \"int8\", not \"" +
+                     std::string(GraphKindName(g.kind)) + "\"");
+      }
+    }
+    return OkStatus();
+  }
+  // int8: lowered ops only; float only at the edges (graph input -> quantize, dequantize ->
+  // graph output); spatial ops in the graph's layout.
+  std::vector<bool> is_input(g.tensors.size(), false), is_output(g.tensors.size(), false);
+  for (TensorId t : g.inputs) is_input[static_cast<size_t>(t)] = true;
+  for (TensorId t : g.outputs) is_output[static_cast<size_t>(t)] = true;
+  for (size_t i = 0; i < g.ops.size(); ++i) {
+    const Op& op = g.ops[i];
+    auto fail = [&](const std::string& what) { return Error(OpLabel(g, i) + ": " + what); };
+    if (!IsLoweredOp(op.type)) {
+      return fail("type: " + std::string(OpTypeName(op.type)) +
+                  " is not a lowered op (a graph of kind \"int8\" holds only the ops of " +
+                  "docs/lowered-ops.md)");
+    }
+    if (op.type == OpType::kQuantize || op.type == OpType::kDequantize) {
+      const bool q = op.type == OpType::kQuantize;
+      const TensorId edge = q ? op.inputs[0] : op.outputs[0];
+      const Tensor& side = g.tensor(q ? op.outputs[0] : op.inputs[0]);
+      if (!(q ? is_input : is_output)[static_cast<size_t>(edge)]) {
+        return fail(std::string(q ? "inputs[0]" : "outputs[0]") + ": " +
+                    std::string(OpTypeName(op.type)) + " must " +
+                    (q ? "read a graph input" : "write a graph output") +
+                    " (float stays at the edges of an int8 graph)");
+      }
+      if (!PerTensorInt8(side)) {
+        return fail(std::string(q ? "outputs[0]" : "inputs[0]") +
+                    ": must be int8 with per-tensor quantization");
+      }
+      continue;
+    }
+    for (size_t k = 0; k < op.outputs.size(); ++k) {
+      if (g.tensor(op.outputs[k]).dtype == DType::kFloat32) {
+        return fail(Field("outputs", k) + ": float32 output in a graph of kind \"int8\"");
+      }
+    }
+    std::optional<Layout> layout;
+    if (op.type == OpType::kQConv2d) layout = op.attrs_as<QConv2dAttrs>().layout;
+    if (op.type == OpType::kQDwConv2d) layout = op.attrs_as<QDwConv2dAttrs>().layout;
+    if (op.type == OpType::kQAvgPool2d || op.type == OpType::kQMaxPool2d) {
+      layout = op.attrs_as<QPool2dAttrs>().layout;
+    }
+    if (layout && *layout != g.layout) {
+      return fail("attrs.layout: " + std::string(LayoutName(*layout)) +
+                  " differs from the graph's layout " + std::string(LayoutName(g.layout)));
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace tinyforge::ir::internal

@@ -1,0 +1,59 @@
+// const-fold: an op whose inputs are all constants is evaluated now (by the host executor,
+// so with exactly the semantics it would have at run time) and its output becomes a
+// constant. dequantize is the exception: dequantize(int8 constant) is how a qdq graph marks
+// quantized weights, and fold-qdq needs that pattern intact.
+#include "exec/executor.h"
+#include "passes/pass.h"
+#include "passes/util.h"
+
+namespace tinyforge::passes {
+namespace {
+
+// The value of op `index`'s output, computed on a graph holding only that op.
+Expected<std::vector<uint8_t>> Evaluate(const ir::Graph& g, const ir::Op& op) {
+  ir::Graph mini;
+  mini.name = g.name;
+  mini.kind = g.kind;
+  mini.layout = g.layout;
+  mini.io_layout = g.io_layout;
+  ir::Op copy = op;
+  for (ir::TensorId& t : copy.inputs) {
+    const ir::TensorId id = mini.AddTensor(g.tensor(t));
+    t = id;
+  }
+  ir::Tensor out = g.tensor(op.outputs[0]);
+  out.data.reset();
+  copy.outputs = {mini.AddTensor(std::move(out))};
+  mini.outputs = copy.outputs;
+  mini.AddOp(std::move(copy));
+  TF_ASSIGN_OR_RETURN(exec::RunResult r, exec::Run(mini, {}));
+  return r.outputs[0].ToBytes();
+}
+
+}  // namespace
+
+Status ConstFold(ir::Graph& g, const PassOptions&) {
+  std::vector<ir::Op> kept;
+  for (size_t i = 0; i < g.ops.size(); ++i) {
+    const ir::Op& op = g.ops[i];
+    bool all_constant = !op.inputs.empty() && op.type != ir::OpType::kDequantize;
+    for (ir::TensorId t : op.inputs) all_constant = all_constant && g.tensor(t).is_constant();
+    if (!all_constant) {
+      kept.push_back(op);
+      continue;
+    }
+    auto value = Evaluate(g, op);
+    if (!value.ok()) return OpError(g, i, value.error().message());
+    g.tensor(op.outputs[0]).data = std::move(*value);
+  }
+  g.ops = std::move(kept);
+  ir::CompactTensors(g);
+  return OkStatus();
+}
+
+Status Dce(ir::Graph& g, const PassOptions&) {
+  RemoveDeadCode(g);
+  return OkStatus();
+}
+
+}  // namespace tinyforge::passes

@@ -1,0 +1,141 @@
+// fold-qdq: the QDQ graph PT2E produces (float ops between dequantize and quantize, int8
+// weights behind dequantize) becomes a graph of int8 ops (docs/lowered-ops.md) that compute
+// the same quantized values. Each dequantize -> op -> quantize becomes one quantized op
+// whose output is the quantize's output tensor (same name, so stages stay comparable);
+// ReLU/hardtanh between an op and its quantize become requantize clamps (fuse-activation
+// folds them into the producer). Only quantize at graph inputs and dequantize at graph
+// outputs remain: the float edges. Layout stays NCHW (ops say layout=NCHW).
+//
+// What cannot be expressed exactly with TensorFlow Lite Micro's int8 kernels is rejected
+// with a diagnostic naming the op (e.g. avg_pool2d counting padding), never approximated.
+#include "passes/fold_qdq_internal.h"
+#include "passes/pass.h"
+#include "passes/util.h"
+#include "quant/quant_util.h"
+
+namespace tinyforge::passes {
+namespace fold {
+
+using ir::OpType;
+using ir::TensorId;
+
+Error Context::Fail(const std::string& what) const { return OpError(g, index, what); }
+
+std::string Context::UniqueOpName(const std::string& base) const {
+  auto used = [&](const std::string& n) {
+    for (const ir::Op& o : out) {
+      if (o.name == n) return true;
+    }
+    return g.FindOp(n).has_value();
+  };
+  if (!used(base)) return base;
+  for (int i = 1;; ++i) {
+    std::string n = base + "." + std::to_string(i);
+    if (!used(n)) return n;
+  }
+}
+
+Expected<TensorId> Source(const Context& c, TensorId t, const char* role) {
+  const ir::Tensor& desc = c.g.tensor(t);
+  if (desc.dtype != ir::DType::kFloat32) return t;
+  const int p = c.producer[static_cast<size_t>(t)];
+  if (p != ir::kNoProducer && c.g.ops[static_cast<size_t>(p)].type == OpType::kDequantize) {
+    return c.g.ops[static_cast<size_t>(p)].inputs[0];
+  }
+  return c.Fail(std::string(role) + " '" + desc.name +
+                "' is float and not the output of a dequantize (is the graph quantized?)");
+}
+
+Expected<TensorId> ConstantSource(const Context& c, TensorId t, const char* role) {
+  TF_ASSIGN_OR_RETURN(TensorId s, Source(c, t, role));
+  if (!c.g.tensor(s).is_constant()) {
+    return c.Fail(std::string(role) + " '" + c.g.tensor(t).name + "' is not a constant");
+  }
+  return s;
+}
+
+namespace {
+
+bool IsActivation(OpType t) { return t == OpType::kRelu || t == OpType::kHardtanh; }
+
+// The quantize op at the end of a chain of single-consumer activations from float `t`.
+Expected<int> ChainQuantize(const Context& c, TensorId t) {
+  for (int depth = 0; depth < 16; ++depth) {
+    const auto& readers = c.consumers[static_cast<size_t>(t)];
+    bool is_output = false;
+    for (TensorId o : c.g.outputs) is_output = is_output || o == t;
+    if (readers.size() != 1 || is_output) break;
+    const ir::Op& r = c.g.ops[static_cast<size_t>(readers[0])];
+    if (r.type == OpType::kQuantize && c.g.tensor(r.outputs[0]).dtype == ir::DType::kInt8) {
+      return readers[0];
+    }
+    if (!IsActivation(r.type)) break;
+    t = r.outputs[0];
+  }
+  return c.Fail("output '" + c.g.tensor(c.op().outputs[0]).name +
+                "' must be read by exactly one quantize (optionally after relu/hardtanh): " +
+                "fold-qdq lowers only what PT2E quantized");
+}
+
+}  // namespace
+
+Expected<TensorId> Output(Context& c) {
+  const TensorId o = c.op().outputs[0];
+  TF_ASSIGN_OR_RETURN(int q, ChainQuantize(c, o));
+  const ir::Op& quantize = c.g.ops[static_cast<size_t>(q)];
+  if (quantize.inputs[0] == o) {
+    c.absorbed[static_cast<size_t>(q)] = true;
+    return quantize.outputs[0];
+  }
+  ir::Tensor& t = c.g.tensor(o);  // retyped: the activations after it become clamps
+  t.dtype = ir::DType::kInt8;
+  t.quant = c.g.tensor(quantize.outputs[0]).quant;
+  return o;
+}
+
+std::pair<int64_t, int64_t> FullRange(const ir::Tensor& y) {
+  return {std::max<int64_t>(-128, y.quant->qmin), std::min<int64_t>(127, y.quant->qmax)};
+}
+
+int64_t QuantizeBound(double f, const ir::Tensor& y) {
+  const float scale = static_cast<float>(y.quant->scale[0]);
+  return y.quant->zero_point[0] +
+         static_cast<int64_t>(quant::RoundHalfAway(static_cast<float>(f) / scale));
+}
+
+TensorId Through(Context& c, TensorId y, const ir::QuantParams& want, std::vector<ir::Op>& after) {
+  const ir::Tensor& t = c.g.tensor(y);
+  if (t.quant && t.quant->scale == want.scale && t.quant->zero_point == want.zero_point) return y;
+  ir::Tensor mid = t;
+  mid.quant = want;
+  mid.name = UniqueTensorName(c.g, t.name + ".pre");
+  const TensorId m = c.g.AddTensor(std::move(mid));
+  const auto [lo, hi] = FullRange(c.g.tensor(y));
+  ir::ClampAttrs clamp{lo, hi};
+  after.push_back(ir::MakeOp(OpType::kRequantize, c.UniqueOpName(c.op().name + ".requantize"),
+                             {m}, {y}, clamp));
+  after.back().source = c.op().source;
+  return m;
+}
+
+}  // namespace fold
+
+Status FoldQdq(ir::Graph& g, const PassOptions&) {
+  if (g.kind == ir::GraphKind::kInt8) return OkStatus();  // already lowered
+  if (g.kind == ir::GraphKind::kFloat) {
+    return Error("graph '" + g.name + "' is a float graph: export it with calibration data " +
+                 "(tinyforge.export(..., calibration=...)) to quantize it first");
+  }
+  fold::Context c{g, ir::ComputeProducers(g), ir::ComputeConsumers(g),
+                  std::vector<bool>(g.ops.size(), false), {}, 0};
+  for (c.index = 0; c.index < g.ops.size(); ++c.index) {
+    if (c.absorbed[c.index]) continue;
+    TF_RETURN_IF_ERROR(fold::FoldOne(c));
+  }
+  g.ops = std::move(c.out);
+  g.kind = ir::GraphKind::kInt8;
+  RemoveDeadCode(g);  // the dequantize ops whose readers were all folded
+  return OkStatus();
+}
+
+}  // namespace tinyforge::passes

@@ -1,0 +1,311 @@
+// fold-qdq, one float op at a time: which int8 op it becomes and what cannot be lowered.
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "ir/shape_inference.h"
+#include "passes/fold_qdq_internal.h"
+#include "passes/util.h"
+
+namespace tinyforge::passes::fold {
+namespace {
+
+using ir::OpType;
+using ir::TensorId;
+
+void Emit(Context& c, OpType type, std::vector<TensorId> in, TensorId out, ir::Attrs attrs,
+          std::vector<ir::Op>& after) {
+  ir::Op op = ir::MakeOp(type, c.op().name, std::move(in), {out}, std::move(attrs));
+  op.source = c.op().source;
+  c.out.push_back(std::move(op));
+  for (ir::Op& a : after) c.out.push_back(std::move(a));
+}
+
+ir::QuantParams Fixed(double scale, int64_t zp) { return ir::PerTensorQuant(scale, zp, -128, 127); }
+
+Expected<TensorId> Activation(Context& c, TensorId t) {
+  TF_ASSIGN_OR_RETURN(TensorId s, Source(c, t, "input"));
+  const ir::Tensor& desc = c.g.tensor(s);
+  if (desc.dtype != ir::DType::kInt8 || !desc.quant || desc.quant->per_channel()) {
+    return c.Fail("input '" + desc.name + "' must be int8 with per-tensor quantization");
+  }
+  return s;
+}
+
+// conv2d/linear bias: the int32 constant behind a dequantize; a float constant bias is
+// quantized here as PT2E would (scale in_scale * w_scale[o] as a float32 product, round half
+// to even); no bias gives zeros.
+Expected<TensorId> Bias(Context& c, TensorId x, TensorId w, int64_t out_channels) {
+  const ir::Op& op = c.op();
+  if (op.inputs.size() < 3) {
+    std::vector<int32_t> zeros(static_cast<size_t>(out_channels), 0);
+    return AddInt32Constant(c.g, op.name + ".bias", zeros);
+  }
+  const ir::Tensor& b = c.g.tensor(op.inputs[2]);
+  if (b.dtype == ir::DType::kFloat32 && b.is_constant()) {
+    const auto values = ConstantValues<float>(b);
+    const auto& ws = c.g.tensor(w).quant->scale;
+    const float in_scale = static_cast<float>(c.g.tensor(x).quant->scale[0]);
+    std::vector<int32_t> q(values.size());
+    ir::QuantParams bq{{}, {}, 0, INT32_MIN, INT32_MAX};
+    for (size_t o = 0; o < values.size(); ++o) {
+      const float s = in_scale * static_cast<float>(ws.size() == 1 ? ws[0] : ws[o]);
+      const double v = std::nearbyint(static_cast<double>(values[o] / s));
+      q[o] = static_cast<int32_t>(std::clamp(v, double{INT32_MIN}, double{INT32_MAX}));
+      bq.scale.push_back(s);
+      bq.zero_point.push_back(0);
+    }
+    return AddConstant(c.g, b.name, ir::DType::kInt32, b.shape, Bytes<int32_t>(q), bq);
+  }
+  TF_ASSIGN_OR_RETURN(TensorId s, ConstantSource(c, op.inputs[2], "bias"));
+  if (c.g.tensor(s).dtype != ir::DType::kInt32) return c.Fail("bias must be int32");
+  return s;
+}
+
+Expected<TensorId> Weights(Context& c, TensorId t) {
+  TF_ASSIGN_OR_RETURN(TensorId w, ConstantSource(c, t, "weight"));
+  const ir::Tensor& desc = c.g.tensor(w);
+  bool symmetric = desc.dtype == ir::DType::kInt8;
+  for (int64_t zp : desc.quant ? desc.quant->zero_point : std::vector<int64_t>{1}) {
+    symmetric = symmetric && zp == 0;
+  }
+  if (!symmetric || (desc.quant->per_channel() && *desc.quant->axis != 0)) {
+    return c.Fail("weight '" + desc.name + "' must be int8, symmetric (zero point 0), per " +
+                  "tensor or per output channel (axis 0)");
+  }
+  return w;
+}
+
+Status ConvOrLinear(Context& c) {
+  const ir::Op& op = c.op();
+  TF_ASSIGN_OR_RETURN(TensorId x, Activation(c, op.inputs[0]));
+  TF_ASSIGN_OR_RETURN(TensorId w, Weights(c, op.inputs[1]));
+  const int64_t out_c = c.g.tensor(w).shape[0];
+  TF_ASSIGN_OR_RETURN(TensorId b, Bias(c, x, w, out_c));
+  TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
+  const auto [lo, hi] = FullRange(c.g.tensor(y));
+  std::vector<ir::Op> none;
+  if (op.type == OpType::kLinear) {
+    Emit(c, OpType::kQFc, {x, w, b}, y, ir::QFcAttrs{lo, hi, false}, none);
+    return OkStatus();
+  }
+  const auto& a = op.attrs_as<ir::Conv2dAttrs>();
+  const int64_t in_c = c.g.tensor(x).shape[1];
+  if (a.groups > 1 && a.groups == in_c && c.g.tensor(w).shape[1] == 1) {
+    ir::QDwConv2dAttrs d{a.stride, a.padding, a.dilation, out_c / in_c, lo, hi,
+                         ir::Layout::kNCHW, false};
+    Emit(c, OpType::kQDwConv2d, {x, w, b}, y, d, none);
+  } else {
+    ir::QConv2dAttrs q{a.stride, a.padding, a.dilation, a.groups, lo, hi, ir::Layout::kNCHW,
+                       false};
+    Emit(c, OpType::kQConv2d, {x, w, b}, y, q, none);
+  }
+  return OkStatus();
+}
+
+// PyTorch's ceil_mode adds output rows/columns whose windows run past the padded input;
+// the kernels take any bottom/right padding, so it becomes padding.
+ir::Pad4 CeilPadding(const ir::Pad4& pad, const ir::Vec2& kernel, const ir::Vec2& stride,
+                     const ir::Shape& x, const ir::Shape& y) {
+  ir::Pad4 p = pad;
+  for (int i = 0; i < 2; ++i) {
+    const int64_t need = (y[2 + static_cast<size_t>(i)] - 1) * stride[i] + kernel[i] -
+                         x[2 + static_cast<size_t>(i)] - pad[i];
+    p[2 + i] = std::max(pad[2 + i], need);
+  }
+  return p;
+}
+
+Status Pool(Context& c) {
+  const ir::Op& op = c.op();
+  TF_ASSIGN_OR_RETURN(TensorId x, Activation(c, op.inputs[0]));
+  const ir::Shape xs = c.g.tensor(x).shape;
+  const ir::Shape ys = c.g.tensor(op.outputs[0]).shape;
+  if (xs.size() != 4) return c.Fail("pooling needs a [N,C,H,W] input");
+  ir::QPool2dAttrs q;
+  OpType type = OpType::kQMaxPool2d;
+  if (op.type == OpType::kMaxPool2d) {
+    const auto& a = op.attrs_as<ir::MaxPool2dAttrs>();
+    if (a.dilation != ir::Vec2{1, 1}) {
+      return c.Fail("max_pool2d with dilation " + std::to_string(a.dilation[0]) + "x" +
+                    std::to_string(a.dilation[1]) + ": TFLite's MAX_POOL_2D has no dilation");
+    }
+    q.kernel = a.kernel, q.stride = a.stride;
+    q.padding = CeilPadding(a.padding, a.kernel, a.stride, xs, ys);
+  } else {
+    type = OpType::kQAvgPool2d;
+    const auto& a = op.attrs_as<ir::AvgPool2dAttrs>();
+    const bool padded =
+        std::any_of(a.padding.begin(), a.padding.end(), [](int64_t p) { return p != 0; });
+    if (a.count_include_pad && padded) {
+      return c.Fail("avg_pool2d with padding and count_include_pad=True divides border " +
+                    std::string("windows by the full kernel size; TFLite's AVERAGE_POOL_2D ") +
+                    "counts only taps inside the input (use count_include_pad=False)");
+    }
+    q.kernel = a.kernel, q.stride = a.stride;
+    q.padding = CeilPadding(a.padding, a.kernel, a.stride, xs, ys);
+    const bool full = std::all_of(q.padding.begin(), q.padding.end(), [](int64_t p) { return !p; });
+    if (a.divisor_override != 0 && !(full && a.divisor_override == a.kernel[0] * a.kernel[1])) {
+      return c.Fail("avg_pool2d with divisor_override=" + std::to_string(a.divisor_override) +
+                    ": TFLite's AVERAGE_POOL_2D divides by the taps inside the input");
+    }
+  }
+  TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
+  std::tie(q.act_min, q.act_max) = FullRange(c.g.tensor(y));
+  std::vector<ir::Op> after;
+  const TensorId out = Through(c, y, *c.g.tensor(x).quant, after);
+  Emit(c, type, {x}, out, q, after);
+  return OkStatus();
+}
+
+Status Mean(Context& c) {
+  const ir::Op& op = c.op();
+  TF_ASSIGN_OR_RETURN(TensorId x, Activation(c, op.inputs[0]));
+  const auto& a = op.attrs_as<ir::MeanAttrs>();
+  TF_ASSIGN_OR_RETURN(auto dims, ir::NormalizeMeanDims(
+                                     a, static_cast<int64_t>(c.g.tensor(x).shape.size())));
+  if (dims.back() - dims.front() + 1 != static_cast<int64_t>(dims.size())) {
+    return c.Fail("mean over non-adjacent dims: TFLite's MEAN kernel reduces one run of dims");
+  }
+  TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
+  std::vector<ir::Op> none;
+  Emit(c, OpType::kQMean, {x}, y, a, none);
+  return OkStatus();
+}
+
+// Ops whose output shares the input's parameters (reshape) or has TFLite's fixed ones.
+Status Unary(Context& c, OpType type, std::optional<ir::QuantParams> fixed) {
+  const ir::Op& op = c.op();
+  TF_ASSIGN_OR_RETURN(TensorId x, Activation(c, op.inputs[0]));
+  TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
+  std::vector<ir::Op> after;
+  const TensorId out = Through(c, y, fixed ? *fixed : *c.g.tensor(x).quant, after);
+  Emit(c, type, {x}, out, op.attrs, after);
+  return OkStatus();
+}
+
+Status Clamp(Context& c) {
+  const ir::Op& op = c.op();
+  TF_ASSIGN_OR_RETURN(TensorId x, Activation(c, op.inputs[0]));
+  TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
+  const ir::Tensor& yt = c.g.tensor(y);
+  auto [lo, hi] = FullRange(yt);
+  if (op.type == OpType::kRelu) {
+    lo = std::max(lo, QuantizeBound(0.0, yt));
+  } else {
+    const auto& a = op.attrs_as<ir::HardtanhAttrs>();
+    lo = std::clamp(QuantizeBound(a.min, yt), lo, hi);
+    hi = std::clamp(QuantizeBound(a.max, yt), lo, hi);
+  }
+  std::vector<ir::Op> none;
+  Emit(c, OpType::kRequantize, {x}, y, ir::ClampAttrs{lo, hi}, none);
+  return OkStatus();
+}
+
+Status Add(Context& c) {
+  const ir::Op& op = c.op();
+  TF_ASSIGN_OR_RETURN(TensorId a, Activation(c, op.inputs[0]));
+  TF_ASSIGN_OR_RETURN(TensorId b, Activation(c, op.inputs[1]));
+  TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
+  const auto [lo, hi] = FullRange(c.g.tensor(y));
+  std::vector<ir::Op> none;
+  Emit(c, OpType::kQAdd, {a, b}, y, ir::ClampAttrs{lo, hi}, none);
+  return OkStatus();
+}
+
+// qconcat copies bytes: inputs quantized differently from the output get a requantize
+// first (what the TFLite converter does with a QUANTIZE op).
+Status Cat(Context& c) {
+  const ir::Op& op = c.op();
+  TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
+  const ir::QuantParams yq = *c.g.tensor(y).quant;
+  std::vector<TensorId> ins;
+  std::vector<std::pair<TensorId, TensorId>> done;  // source -> its requantized copy
+  for (TensorId t : op.inputs) {
+    TF_ASSIGN_OR_RETURN(TensorId x, Activation(c, t));
+    const ir::Tensor& xt = c.g.tensor(x);
+    auto seen = std::find_if(done.begin(), done.end(), [&](auto& d) { return d.first == x; });
+    if (seen != done.end()) {
+      ins.push_back(seen->second);
+      continue;
+    }
+    if (xt.quant->scale != yq.scale || xt.quant->zero_point != yq.zero_point) {
+      ir::Tensor r = xt;
+      r.quant = yq;
+      r.name = UniqueTensorName(c.g, xt.name + ".requantized");
+      const TensorId rid = c.g.AddTensor(std::move(r));
+      ir::Op rq = ir::MakeOp(OpType::kRequantize, c.UniqueOpName(op.name + ".requantize"), {x},
+                             {rid}, ir::ClampAttrs{});
+      rq.source = op.source;
+      c.out.push_back(std::move(rq));
+      done.emplace_back(x, rid);
+      x = rid;
+    }
+    ins.push_back(x);
+  }
+  std::vector<ir::Op> none;
+  Emit(c, OpType::kQConcat, ins, y, op.attrs, none);
+  return OkStatus();
+}
+
+// A quantize nothing absorbed: the graph's float input edge, or dequantize -> quantize
+// (a change of quantization parameters: requantize).
+Status LooseQuantize(Context& c) {
+  const ir::Op& op = c.op();
+  const TensorId in = op.inputs[0];
+  const bool edge = std::find(c.g.inputs.begin(), c.g.inputs.end(), in) != c.g.inputs.end();
+  if (edge) {
+    c.out.push_back(op);
+    return OkStatus();
+  }
+  TF_ASSIGN_OR_RETURN(TensorId x, Activation(c, in));
+  const auto [lo, hi] = FullRange(c.g.tensor(op.outputs[0]));
+  std::vector<ir::Op> none;
+  Emit(c, OpType::kRequantize, {x}, op.outputs[0], ir::ClampAttrs{lo, hi}, none);
+  return OkStatus();
+}
+
+}  // namespace
+
+Status FoldOne(Context& c) {
+  const ir::Op& op = c.op();
+  switch (op.type) {
+    case OpType::kConv2d:
+    case OpType::kLinear:
+      return ConvOrLinear(c);
+    case OpType::kMaxPool2d:
+    case OpType::kAvgPool2d:
+      return Pool(c);
+    case OpType::kMean:
+      return Mean(c);
+    case OpType::kReshape:
+      return Unary(c, OpType::kReshape, std::nullopt);
+    case OpType::kSoftmax:
+      return Unary(c, OpType::kQSoftmax, Fixed(1.0 / 256.0, -128));
+    case OpType::kSigmoid:
+      return Unary(c, OpType::kQLogistic, Fixed(1.0 / 256.0, -128));
+    case OpType::kTanh:
+      return Unary(c, OpType::kQTanh, Fixed(1.0 / 128.0, 0));
+    case OpType::kRelu:
+    case OpType::kHardtanh:
+      return Clamp(c);
+    case OpType::kAdd:
+      return Add(c);
+    case OpType::kCat:
+      return Cat(c);
+    case OpType::kQuantize:
+      return LooseQuantize(c);
+    case OpType::kDequantize: {
+      // Kept only where it makes a graph output float; the others die with their readers.
+      const TensorId out = op.outputs[0];
+      if (std::find(c.g.outputs.begin(), c.g.outputs.end(), out) != c.g.outputs.end()) {
+        c.out.push_back(op);
+      }
+      return OkStatus();
+    }
+    default:
+      return c.Fail(std::string(ir::OpTypeName(op.type)) + " cannot be folded by fold-qdq");
+  }
+}
+
+}  // namespace tinyforge::passes::fold

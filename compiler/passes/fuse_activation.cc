@@ -1,0 +1,69 @@
+// fuse-activation: a requantize that only clamps (same scale and zero point in and out:
+// what fold-qdq makes of relu, relu6, hardtanh and clamp) folds into the act_min/act_max of
+// the op producing its input, when nothing else reads that input. The producer then writes
+// the clamp's output tensor (its name stays). TFLite Micro kernels apply the range as the
+// last step of every op that has one, so the result is bit-identical.
+#include <algorithm>
+
+#include "passes/pass.h"
+#include "passes/util.h"
+
+namespace tinyforge::passes {
+namespace {
+
+// The producer's act_min/act_max, or null for ops without a fused activation.
+std::pair<int64_t*, int64_t*> ActRange(ir::Op& op) {
+  return std::visit(
+      [](auto& a) -> std::pair<int64_t*, int64_t*> {
+        using A = std::decay_t<decltype(a)>;
+        if constexpr (std::is_same_v<A, ir::QConv2dAttrs> ||
+                      std::is_same_v<A, ir::QDwConv2dAttrs> || std::is_same_v<A, ir::QFcAttrs> ||
+                      std::is_same_v<A, ir::QPool2dAttrs> || std::is_same_v<A, ir::ClampAttrs>) {
+          return {&a.act_min, &a.act_max};
+        } else {
+          return {nullptr, nullptr};
+        }
+      },
+      op.attrs);
+}
+
+bool SameQuant(const ir::Tensor& a, const ir::Tensor& b) {
+  return a.quant && b.quant && a.quant->scale == b.quant->scale &&
+         a.quant->zero_point == b.quant->zero_point;
+}
+
+}  // namespace
+
+Status FuseActivation(ir::Graph& g, const PassOptions&) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    const auto producers = ir::ComputeProducers(g);
+    const auto consumers = ir::ComputeConsumers(g);
+    for (size_t i = 0; i < g.ops.size() && !changed; ++i) {
+      const ir::Op& clamp = g.ops[i];
+      if (clamp.type != ir::OpType::kRequantize) continue;
+      const ir::TensorId x = clamp.inputs[0], y = clamp.outputs[0];
+      if (!SameQuant(g.tensor(x), g.tensor(y))) continue;
+      const int p = producers[static_cast<size_t>(x)];
+      const bool x_is_output = std::find(g.outputs.begin(), g.outputs.end(), x) != g.outputs.end();
+      if (p == ir::kNoProducer || consumers[static_cast<size_t>(x)].size() != 1 || x_is_output) {
+        continue;
+      }
+      ir::Op& producer = g.ops[static_cast<size_t>(p)];
+      auto [lo, hi] = ActRange(producer);
+      if (!lo) continue;
+      const auto& c = clamp.attrs_as<ir::ClampAttrs>();
+      const int64_t new_lo = std::max(*lo, c.act_min), new_hi = std::min(*hi, c.act_max);
+      if (new_lo > new_hi) continue;  // an empty range: leave it to the kernels as it is
+      *lo = new_lo, *hi = new_hi;
+      producer.outputs[0] = y;
+      g.ops.erase(g.ops.begin() + static_cast<std::ptrdiff_t>(i));
+      changed = true;
+    }
+  }
+  ir::CompactTensors(g);
+  return OkStatus();
+}
+
+}  // namespace tinyforge::passes

@@ -1,0 +1,265 @@
+// layout: NCHW -> NHWC, once, at compile time. Every rank-4 activation tensor gets the NHWC
+// shape; conv weights OIHW -> OHWI and depthwise weights [C*m,1,kh,kw] -> 1HWC
+// [1,kh,kw,C*m] are rewritten as constants; spatial ops switch to layout=NHWC and ops with
+// an axis (mean, softmax, concat, pad) get it renumbered. Ops whose meaning depends on the
+// element order (reshape, qfc on a rank-4 input, transpose) are wrapped in transposes back
+// to NCHW, which remove-noops turns into views where they move only size-1 dims.
+//
+// The model's inputs and outputs follow --layout (PassOptions::io_layout): NHWC (default)
+// makes them NHWC too; NCHW keeps them and inserts a transpose at each rank-4 edge.
+// Graph::layout and Graph::io_layout record the result (docs/lowered-ops.md).
+#include <algorithm>
+#include <set>
+
+#include "ir/shape_inference.h"
+#include "passes/pass.h"
+#include "passes/util.h"
+
+namespace tinyforge::passes {
+namespace {
+
+using ir::OpType;
+using ir::TensorId;
+
+constexpr int64_t kAxisToNhwc[] = {0, 3, 1, 2};  // NCHW axis d is NHWC axis kAxisToNhwc[d]
+
+struct Rewriter {
+  ir::Graph& g;
+  const PassOptions& options;
+  std::vector<bool> permute;  // tensors whose shape becomes NHWC at the end
+  std::vector<bool> edge;     // rank-4 tensors that keep NCHW (io_layout NCHW)
+  std::vector<TensorId> nhwc_of_edge;  // edge input -> its transposed interior copy
+  std::vector<ir::Op> out;
+
+  bool Rank4(TensorId t) const { return g.tensor(t).shape.size() == 4; }
+
+  // A transpose of `x` by `perm` into a new tensor; returns it. `shape` is x's shape as
+  // seen now (before the end-of-pass permutation of shapes).
+  TensorId Transpose(TensorId x, const ir::Shape& shape, std::span<const int64_t> perm,
+                     const std::string& suffix, const std::string& op_name) {
+    ir::Tensor t = g.tensor(x);
+    t.data.reset();
+    t.name = UniqueTensorName(g, t.name + suffix);
+    t.shape = PermuteShape(shape, perm);
+    const TensorId id = g.AddTensor(std::move(t));
+    permute.push_back(false), edge.push_back(false), nhwc_of_edge.push_back(-1);
+    out.push_back(ir::MakeOp(OpType::kTranspose, Name(op_name), {x}, {id},
+                             ir::TransposeAttrs{{perm.begin(), perm.end()}}));
+    return id;
+  }
+
+  std::string Name(const std::string& base) const {
+    auto used = [&](const std::string& n) {
+      return g.FindOp(n).has_value() ||
+             std::any_of(out.begin(), out.end(), [&](const ir::Op& o) { return o.name == n; });
+    };
+    if (!used(base)) return base;
+    for (int i = 1;; ++i) {
+      if (!used(base + "." + std::to_string(i))) return base + "." + std::to_string(i);
+    }
+  }
+
+  // The NHWC shape a tensor will have (the current one if it is not permuted).
+  ir::Shape Final(TensorId t) const {
+    return permute[static_cast<size_t>(t)] ? PermuteShape(g.tensor(t).shape, kNchwToNhwc)
+                                           : g.tensor(t).shape;
+  }
+
+  // Reads of an NCHW edge tensor by an interior op go through one transpose to NHWC.
+  void InteriorInputs(ir::Op& op) {
+    for (TensorId& t : op.inputs) {
+      if (!edge[static_cast<size_t>(t)]) continue;
+      if (nhwc_of_edge[static_cast<size_t>(t)] < 0) {
+        // (Transpose grows nhwc_of_edge: no reference into it across the call.)
+        const TensorId copy =
+            Transpose(t, g.tensor(t).shape, kNchwToNhwc, ".nhwc", op.name + ".to_nhwc");
+        nhwc_of_edge[static_cast<size_t>(t)] = copy;
+      }
+      t = nhwc_of_edge[static_cast<size_t>(t)];
+    }
+  }
+
+  // An op whose semantics need NCHW element order: transpose rank-4 inputs back to NCHW
+  // before it and its rank-4 output to NHWC after it.
+  void WrapNchw(ir::Op op) {
+    for (TensorId& t : op.inputs) {
+      if (Rank4(t) && permute[static_cast<size_t>(t)]) {
+        t = Transpose(t, Final(t), kNhwcToNchw, ".nchw", op.name + ".to_nchw");
+      }
+    }
+    const TensorId y = op.outputs[0];
+    if (Rank4(y) && permute[static_cast<size_t>(y)]) {
+      ir::Tensor t = g.tensor(y);
+      t.name = UniqueTensorName(g, t.name + ".nchw");
+      const TensorId mid = g.AddTensor(std::move(t));
+      permute.push_back(false), edge.push_back(false), nhwc_of_edge.push_back(-1);
+      op.outputs[0] = mid;
+      const std::string name = op.name;
+      out.push_back(std::move(op));
+      out.push_back(ir::MakeOp(OpType::kTranspose, Name(name + ".to_nhwc"), {mid}, {y},
+                               ir::TransposeAttrs{{kNchwToNhwc, kNchwToNhwc + 4}}));
+      return;
+    }
+    out.push_back(std::move(op));
+  }
+
+  Status Rewrite(ir::Op op) {
+    const bool edge_op = (op.type == OpType::kQuantize || op.type == OpType::kDequantize);
+    if (!edge_op) InteriorInputs(op);
+    // An interior op writing an NCHW edge output writes an NHWC copy, transposed after it.
+    TensorId edge_out = -1;
+    if (!edge_op && edge[static_cast<size_t>(op.outputs[0])]) {
+      edge_out = op.outputs[0];
+      ir::Tensor t = g.tensor(edge_out);
+      t.name = UniqueTensorName(g, t.name + ".nhwc");
+      op.outputs[0] = g.AddTensor(std::move(t));
+      permute.push_back(true), edge.push_back(false), nhwc_of_edge.push_back(-1);
+    }
+    const TensorId x = op.inputs.empty() ? -1 : op.inputs[0];
+    const bool x4 = x >= 0 && Rank4(x) && permute[static_cast<size_t>(x)];
+    switch (op.type) {
+      case OpType::kQConv2d:
+        op.attrs_as<ir::QConv2dAttrs>().layout = ir::Layout::kNHWC;
+        PermuteWeights(op.inputs[1], kNchwToNhwc, 0);  // OIHW -> OHWI
+        out.push_back(std::move(op));
+        break;
+      case OpType::kQDwConv2d: {
+        op.attrs_as<ir::QDwConv2dAttrs>().layout = ir::Layout::kNHWC;
+        static constexpr int64_t kToOneHwc[] = {1, 2, 3, 0};
+        PermuteWeights(op.inputs[1], kToOneHwc, 3);
+        out.push_back(std::move(op));
+        break;
+      }
+      case OpType::kQAvgPool2d:
+      case OpType::kQMaxPool2d:
+        op.attrs_as<ir::QPool2dAttrs>().layout = ir::Layout::kNHWC;
+        out.push_back(std::move(op));
+        break;
+      case OpType::kQMean:
+        if (x4) TF_RETURN_IF_ERROR(Mean(op));
+        out.push_back(std::move(op));
+        break;
+      case OpType::kQSoftmax:
+      case OpType::kQConcat:
+        if (x4) {
+          int64_t& axis = op.type == OpType::kQSoftmax ? op.attrs_as<ir::SoftmaxAttrs>().axis
+                                                       : op.attrs_as<ir::CatAttrs>().axis;
+          axis = kAxisToNhwc[*ir::NormalizeAxis(axis, 4)];
+        }
+        out.push_back(std::move(op));
+        break;
+      case OpType::kQPad:
+        if (x4) {
+          auto& p = op.attrs_as<ir::QPadAttrs>().padding;
+          const std::vector<int64_t> old = p;
+          for (size_t i = 0; i < 4; ++i) {
+            p[2 * i] = old[2 * static_cast<size_t>(kNchwToNhwc[i])];
+            p[2 * i + 1] = old[2 * static_cast<size_t>(kNchwToNhwc[i]) + 1];
+          }
+        }
+        out.push_back(std::move(op));
+        break;
+      case OpType::kQAdd:
+      case OpType::kQMul: {
+        const size_t r0 = g.tensor(op.inputs[0]).shape.size();
+        const size_t r1 = g.tensor(op.inputs[1]).shape.size();
+        if ((r0 == 4 || r1 == 4) && r0 != r1) {
+          return Error(std::string(ir::OpTypeName(op.type)) + " '" + op.name +
+                       "' broadcasts a rank-4 tensor with a rank-" +
+                       std::to_string(r0 == 4 ? r1 : r0) +
+                       " one: not supported by the layout pass");
+        }
+        out.push_back(std::move(op));
+        break;
+      }
+      case OpType::kReshape:
+      case OpType::kTranspose:
+      case OpType::kQFc:
+        WrapNchw(std::move(op));
+        break;
+      default:  // elementwise: requantize, qlogistic, qtanh, quantize, dequantize
+        out.push_back(std::move(op));
+        break;
+    }
+    if (edge_out >= 0) {
+      const TensorId inner = out.back().outputs[0];
+      out.push_back(ir::MakeOp(OpType::kTranspose, Name(out.back().name + ".to_nchw"), {inner},
+                               {edge_out}, ir::TransposeAttrs{{kNhwcToNchw, kNhwcToNchw + 4}}));
+    }
+    return OkStatus();
+  }
+
+  std::set<TensorId> permuted_weights;
+  void PermuteWeights(TensorId w, std::span<const int64_t> perm, int64_t channel_axis) {
+    if (!permuted_weights.insert(w).second) return;
+    ir::Tensor& t = g.tensor(w);
+    PermuteConstant(t, perm);
+    if (t.quant && t.quant->per_channel()) t.quant->axis = channel_axis;
+  }
+
+  Status Mean(ir::Op& op) {
+    auto& a = op.attrs_as<ir::MeanAttrs>();
+    TF_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ir::NormalizeMeanDims(a, 4));
+    if (!a.keepdim) {
+      // The kept dims must come out in the same order in both layouts.
+      std::vector<int64_t> kept;
+      for (int64_t d = 0; d < 4; ++d) {
+        if (!std::binary_search(dims.begin(), dims.end(), d)) kept.push_back(kAxisToNhwc[d]);
+      }
+      if (!std::is_sorted(kept.begin(), kept.end())) {
+        return Error("mean '" + op.name + "' without keepdim reorders the kept dims in NHWC");
+      }
+    }
+    for (int64_t& d : dims) d = kAxisToNhwc[d];
+    std::sort(dims.begin(), dims.end());
+    a.dims = dims;
+    return OkStatus();
+  }
+};
+
+}  // namespace
+
+Status ToNhwc(ir::Graph& g, const PassOptions& options) {
+  if (g.kind != ir::GraphKind::kInt8) {
+    return Error("needs a lowered graph (kind int8): run fold-qdq first");
+  }
+  if (g.layout == ir::Layout::kNHWC) return OkStatus();  // already done (or a .tflite import)
+  const size_t n = g.tensors.size();
+  Rewriter r{g, options, std::vector<bool>(n, false), std::vector<bool>(n, false),
+             std::vector<TensorId>(n, -1), {}, {}};
+  const std::vector<bool> at_edge = EdgeTensors(g);
+  // Conv weights are rewritten by their ops; every other rank-4 tensor is an activation.
+  std::vector<bool> weight(n, false);
+  for (const ir::Op& op : g.ops) {
+    if (op.type == OpType::kQConv2d || op.type == OpType::kQDwConv2d) {
+      weight[static_cast<size_t>(op.inputs[1])] = true;
+    }
+  }
+  for (size_t t = 0; t < n; ++t) {
+    if (g.tensors[t].shape.size() != 4 || weight[t]) continue;
+    const bool keep_nchw = options.io_layout == ir::Layout::kNCHW && at_edge[t];
+    r.edge[t] = keep_nchw;
+    r.permute[t] = !keep_nchw;
+  }
+  std::vector<ir::Op> ops = std::move(g.ops);
+  g.ops.clear();
+  for (ir::Op& op : ops) {
+    Status s = r.Rewrite(std::move(op));
+    if (!s.ok()) return s;
+  }
+  g.ops = std::move(r.out);
+  for (size_t t = 0; t < g.tensors.size(); ++t) {
+    if (!r.permute[t]) continue;
+    ir::Tensor& desc = g.tensors[t];
+    if (desc.is_constant()) {
+      PermuteConstant(desc, kNchwToNhwc);
+    } else {
+      desc.shape = PermuteShape(desc.shape, kNchwToNhwc);
+    }
+  }
+  g.layout = ir::Layout::kNHWC;
+  g.io_layout = options.io_layout;
+  return OkStatus();
+}
+
+}  // namespace tinyforge::passes

@@ -1,0 +1,156 @@
+#include "passes/util.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "exec/ref_ops.h"
+#include "ir/verifier.h"
+
+namespace tinyforge::passes {
+
+std::string UniqueTensorName(const ir::Graph& g, const std::string& base) {
+  std::unordered_set<std::string> names;
+  for (const ir::Tensor& t : g.tensors) names.insert(t.name);
+  if (!names.count(base)) return base;
+  for (int i = 1;; ++i) {
+    std::string n = base + "." + std::to_string(i);
+    if (!names.count(n)) return n;
+  }
+}
+
+std::string UniqueOpName(const ir::Graph& g, const std::string& base) {
+  if (!g.FindOp(base)) return base;
+  for (int i = 1;; ++i) {
+    std::string n = base + "." + std::to_string(i);
+    if (!g.FindOp(n)) return n;
+  }
+}
+
+ir::TensorId AddConstant(ir::Graph& g, const std::string& name, ir::DType dtype, ir::Shape shape,
+                         std::vector<uint8_t> bytes, std::optional<ir::QuantParams> quant) {
+  ir::Tensor t;
+  t.name = UniqueTensorName(g, name);
+  t.dtype = dtype;
+  t.shape = std::move(shape);
+  t.quant = std::move(quant);
+  t.data = std::move(bytes);
+  return g.AddTensor(std::move(t));
+}
+
+ir::TensorId AddInt32Constant(ir::Graph& g, const std::string& name,
+                              std::span<const int32_t> values) {
+  return AddConstant(g, name, ir::DType::kInt32, {static_cast<int64_t>(values.size())},
+                     Bytes(values));
+}
+
+ir::TensorId AddTensorLike(ir::Graph& g, const ir::Tensor& like, const std::string& name,
+                           ir::Shape shape) {
+  ir::Tensor t;
+  t.name = UniqueTensorName(g, name);
+  t.dtype = like.dtype;
+  t.quant = like.quant;
+  t.shape = std::move(shape);
+  return g.AddTensor(std::move(t));
+}
+
+void ReplaceUses(ir::Graph& g, ir::TensorId from, ir::TensorId to) {
+  for (ir::Op& op : g.ops) {
+    for (ir::TensorId& t : op.inputs) {
+      if (t == from) t = to;
+    }
+  }
+  for (ir::TensorId& t : g.outputs) {
+    if (t == from) t = to;
+  }
+}
+
+namespace {
+bool Contains(const std::vector<ir::TensorId>& v, ir::TensorId t) {
+  return std::find(v.begin(), v.end(), t) != v.end();
+}
+}  // namespace
+
+bool AliasAway(ir::Graph& g, size_t index) {
+  const ir::TensorId x = g.ops[index].inputs[0];
+  const ir::TensorId y = g.ops[index].outputs[0];
+  const bool x_edge = Contains(g.inputs, x) || Contains(g.outputs, x) || g.tensor(x).is_constant();
+  const bool y_out = Contains(g.outputs, y);
+  if (y_out && x_edge) return false;
+  g.ops.erase(g.ops.begin() + static_cast<std::ptrdiff_t>(index));
+  if (y_out) {
+    // x's producer writes y; x's other readers read y (same values, y keeps its name).
+    for (ir::Op& op : g.ops) {
+      for (ir::TensorId& t : op.outputs) {
+        if (t == x) t = y;
+      }
+    }
+    ReplaceUses(g, x, y);
+  } else {
+    ReplaceUses(g, y, x);
+  }
+  return true;
+}
+
+size_t RemoveDeadCode(ir::Graph& g) {
+  std::vector<bool> live(g.tensors.size(), false);
+  for (ir::TensorId t : g.outputs) live[static_cast<size_t>(t)] = true;
+  std::vector<bool> keep(g.ops.size(), false);
+  for (size_t i = g.ops.size(); i-- > 0;) {
+    const ir::Op& op = g.ops[i];
+    for (ir::TensorId t : op.outputs) keep[i] = keep[i] || live[static_cast<size_t>(t)];
+    if (!keep[i]) continue;
+    for (ir::TensorId t : op.inputs) live[static_cast<size_t>(t)] = true;
+  }
+  std::vector<ir::Op> ops;
+  for (size_t i = 0; i < g.ops.size(); ++i) {
+    if (keep[i]) ops.push_back(std::move(g.ops[i]));
+  }
+  const size_t removed = g.ops.size() - ops.size();
+  g.ops = std::move(ops);
+  ir::CompactTensors(g);
+  return removed;
+}
+
+ir::Shape PermuteShape(const ir::Shape& s, std::span<const int64_t> perm) {
+  ir::Shape out(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) out[i] = s[static_cast<size_t>(perm[i])];
+  return out;
+}
+
+void PermuteConstant(ir::Tensor& t, std::span<const int64_t> perm) {
+  auto x = exec::HostTensor::FromBytes(t.dtype, t.shape, *t.data).value();
+  exec::HostTensor y(t.dtype, PermuteShape(t.shape, perm));
+  exec::Transpose(perm, x, y);
+  t.shape = y.shape();
+  t.data = y.ToBytes();
+}
+
+std::vector<bool> EdgeTensors(const ir::Graph& g) {
+  std::vector<bool> at_edge(g.tensors.size(), false);
+  for (ir::TensorId t : g.inputs) at_edge[static_cast<size_t>(t)] = true;
+  for (ir::TensorId t : g.outputs) at_edge[static_cast<size_t>(t)] = true;
+  for (const ir::Op& op : g.ops) {
+    if (op.type == ir::OpType::kQuantize && at_edge[static_cast<size_t>(op.inputs[0])]) {
+      at_edge[static_cast<size_t>(op.outputs[0])] = true;
+    }
+  }
+  for (auto it = g.ops.rbegin(); it != g.ops.rend(); ++it) {
+    if (it->type == ir::OpType::kDequantize && at_edge[static_cast<size_t>(it->outputs[0])]) {
+      at_edge[static_cast<size_t>(it->inputs[0])] = true;
+    }
+  }
+  return at_edge;
+}
+
+std::optional<ir::Layout> TensorLayout(const ir::Graph& g, const std::vector<bool>& edge,
+                                       ir::TensorId t) {
+  const ir::Tensor& desc = g.tensor(t);
+  if (desc.shape.size() != 4 || desc.is_constant()) return std::nullopt;
+  return edge[static_cast<size_t>(t)] ? g.io_layout : g.layout;
+}
+
+Error OpError(const ir::Graph& g, size_t index, const std::string& what) {
+  return Error(ir::OpLabel(g, index) + ": " + what);
+}
+
+}  // namespace tinyforge::passes

@@ -1,0 +1,100 @@
+// Memory planning of an op graph: execution order, lifetimes, in-place decisions, scratch
+// and line buffers, placement (problem.h), verification. The emitter describes a lowered
+// graph as a GraphSpec; tests build random ones. Host side, C++20.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "plan/problem.h"
+#include "support/expected.h"
+#include "tinyforge/stream.h"
+
+namespace tinyforge::plan {
+
+// An activation tensor (constants live in flash and are not planned here).
+struct TensorSpec {
+  std::string name;
+  int64_t bytes = 0;
+  bool graph_input = false;   // live from the first op (the caller writes it before a run)
+  bool graph_output = false;  // live until after the last op
+  std::string pin;            // region, or "" (planner's choice)
+};
+
+enum class InPlace : uint8_t {
+  kNone,
+  // The kernel may write its output over inputs[in_place_input] exactly (elementwise ops
+  // that read element i before writing it; same size).
+  kAlias,
+  // The op can run row by row through a line buffer (tinyforge/stream.h); each entry of
+  // stream_options is one way to cut it into units (rows; pixels for a 1x1 conv).
+  kStream,
+};
+
+struct OpSpec {
+  std::string name;
+  std::vector<int> inputs;    // activation tensors read (indices into GraphSpec::tensors)
+  std::vector<int> outputs;   // activation tensors written
+  int64_t scratch_bytes = 0;  // kernel scratch, live during this op only
+  InPlace in_place = InPlace::kNone;
+  int in_place_input = 0;  // which input the output may overlap
+  std::vector<rt::StreamGeometry> stream_options;
+  int64_t macs = 0;  // work, for the heat of its tensors
+};
+
+// ops are in a valid execution order (every input produced by an earlier op or a graph
+// input); the planner may choose another one.
+struct GraphSpec {
+  std::vector<TensorSpec> tensors;
+  std::vector<OpSpec> ops;
+};
+
+struct PlanOptions {
+  bool reorder = true;   // search for the order with the lowest peak where the graph branches
+  bool in_place = true;  // use alias / streaming permissions
+  int64_t align = 16;    // every buffer's alignment (the program format's)
+  int64_t max_search_states = 200000;  // order search budget
+};
+
+// How one streamed op runs.
+struct StreamChoice {
+  int option = -1;         // index into OpSpec::stream_options
+  int64_t delta = 0;       // offset(output) - offset(input)
+  int32_t slots = 0;       // line-buffer rows
+  int64_t line_bytes = 0;  // slots * unit bytes, rounded up to the alignment
+  int64_t footprint = 0;   // bytes input + output + line buffer span together
+};
+
+// The best way to stream with geometry `g`: smallest footprint; ties: the output closest to
+// the input's start (or, when larger, to ending where the input ends).
+StreamChoice ChooseStream(const rt::StreamGeometry& g, int64_t align);
+
+struct MemoryPlan {
+  std::vector<int> order;               // op indices in execution order
+  std::vector<Placement> tensors;       // per tensor
+  std::vector<Placement> scratch;       // per op (region -1: none)
+  std::vector<Placement> line_buffers;  // per op (region -1: not streamed)
+  std::vector<StreamChoice> streams;    // per op (option -1: not streamed)
+  std::vector<bool> aliased;            // per op: output written over its input
+  std::vector<RegionUsage> regions;
+  int64_t total_bytes = 0;  // sum of the regions' used bytes
+  int64_t lower_bound = 0;  // max over steps of bytes live (in-place counted)
+  Problem problem;          // what was placed (buffers: tensors, then
+  Plan plan;                // scratch, then line buffers), verified
+};
+
+// Peak bytes live over the steps of `order` (in-place decisions as PlanGraph makes them):
+// the quantity the order search minimizes.
+int64_t LiveBytesPeak(const GraphSpec& g, const std::vector<int>& order, const PlanOptions& o);
+
+// An execution order with a low LiveBytesPeak: exhaustive (memoized) over the graph's
+// topological orders within the search budget, else the best found.
+std::vector<int> ChooseOrder(const GraphSpec& g, const PlanOptions& o);
+
+// Plans `g` into `regions`: order, lifetimes, in-place, placement, then Verify. Errors:
+// malformed graphs, and "does not fit" (problem.h).
+Expected<MemoryPlan> PlanGraph(const GraphSpec& g, const std::vector<Region>& regions,
+                               const PlanOptions& options = {});
+
+}  // namespace tinyforge::plan

@@ -1,0 +1,159 @@
+// The plan verifier. Deliberately shares no code with place.cc: it re-derives every fact it
+// relies on from the problem and the offsets. For streamed overlaps it takes the runtime's
+// flush order from rt::RunStream (that *is* what will execute) and checks it against the
+// input rows each output row reads, computed here from the geometry.
+#include <algorithm>
+#include <string>
+
+#include "plan/problem.h"
+
+namespace tinyforge::plan {
+namespace {
+
+std::string Name(const Problem& p, int b) {
+  return "'" + p.buffers[static_cast<size_t>(b)].name + "'";
+}
+
+// Checks that streaming `o` with the input at in_off, the output at out_off and `slots`
+// line-buffer slots never writes an input byte that a later output unit still reads.
+Status CheckStream(const Problem& p, const Overlap& o, int64_t in_off, int64_t out_off,
+                   int64_t line_size) {
+  const rt::StreamGeometry& g = o.geometry;
+  const Buffer& in = p.buffers[static_cast<size_t>(o.in)];
+  const Buffer& out = p.buffers[static_cast<size_t>(o.out)];
+  if (g.units < 1 || g.in_units < 1 || g.in_unit_bytes < 1 || g.out_unit_bytes < 1 ||
+      g.stride < 1 || g.pad < 0 || g.extent < 1 ||
+      int64_t{g.in_units} * g.in_unit_bytes != in.size ||
+      int64_t{g.units} * g.out_unit_bytes != out.size) {
+    return Error("verify: stream geometry of " + Name(p, o.in) + " -> " + Name(p, o.out) +
+                 " does not match the buffer sizes");
+  }
+  const int64_t slots = line_size / g.out_unit_bytes;
+  if (slots < 1 || slots > 0x7fffffff) {
+    return Error("verify: line buffer of " + Name(p, o.out) + " holds no output row");
+  }
+  // last_read[r]: the last output unit whose window covers input unit r (-1: none).
+  std::vector<int64_t> last_read(static_cast<size_t>(g.in_units), -1);
+  for (int64_t u = 0; u < g.units; ++u) {
+    const int64_t top = u * g.stride - g.pad;
+    for (int64_t r = top; r < top + g.extent; ++r) {
+      if (r >= 0 && r < g.in_units) last_read[static_cast<size_t>(r)] = u;
+    }
+  }
+  int64_t now = -1;
+  std::string violation;
+  const bool completed = rt::RunStream(
+      g, in_off, out_off, static_cast<int32_t>(slots), [&](int32_t t, int32_t) { now = t; },
+      [&](int32_t v, int32_t) {
+        const int64_t lo = out_off + int64_t{v} * g.out_unit_bytes;
+        const int64_t hi = lo + g.out_unit_bytes;
+        // Input units whose bytes intersect [lo, hi).
+        const int64_t r0 = std::max<int64_t>(0, (lo - in_off) / g.in_unit_bytes - 1);
+        const int64_t r1 = std::min<int64_t>(g.in_units, (hi - in_off) / g.in_unit_bytes + 1);
+        for (int64_t r = r0; r < r1 && violation.empty(); ++r) {
+          const int64_t rlo = in_off + r * g.in_unit_bytes, rhi = rlo + g.in_unit_bytes;
+          if (lo < rhi && rlo < hi && last_read[static_cast<size_t>(r)] > now) {
+            violation = "output unit " + std::to_string(v) + " overwrites input unit " +
+                        std::to_string(r) + " after unit " + std::to_string(now) + " but unit " +
+                        std::to_string(last_read[static_cast<size_t>(r)]) + " still reads it";
+          }
+        }
+      });
+  if (!completed) {
+    return Error("verify: line buffer of " + Name(p, o.out) + " (" + std::to_string(slots) +
+                 " rows) too small for its offset");
+  }
+  if (!violation.empty()) {
+    return Error("verify: streaming " + Name(p, o.in) + " -> " + Name(p, o.out) + ": " + violation);
+  }
+  return OkStatus();
+}
+
+Status CheckOverlap(const Problem& p, const Plan& plan, int a, int b) {
+  const Placement& pa = plan.placements[static_cast<size_t>(a)];
+  const Placement& pb = plan.placements[static_cast<size_t>(b)];
+  for (const Overlap& o : p.overlaps) {
+    if (!((o.in == a && o.out == b) || (o.in == b && o.out == a))) continue;
+    const Buffer& in = p.buffers[static_cast<size_t>(o.in)];
+    const Buffer& out = p.buffers[static_cast<size_t>(o.out)];
+    if (in.last != o.step || out.first != o.step) {
+      return Error("verify: overlap of " + Name(p, o.in) + " and " + Name(p, o.out) +
+                   " is not at the step where one dies and the other is born");
+    }
+    const int64_t in_off = plan.placements[static_cast<size_t>(o.in)].offset;
+    const int64_t out_off = plan.placements[static_cast<size_t>(o.out)].offset;
+    if (o.kind == OverlapKind::kAlias) {
+      if (in_off != out_off || in.size != out.size) {
+        return Error("verify: " + Name(p, o.out) + " may only alias " + Name(p, o.in) +
+                     " exactly, but is at offset " + std::to_string(out_off) + " vs " +
+                     std::to_string(in_off));
+      }
+      return OkStatus();
+    }
+    if (o.line_buffer < 0 || static_cast<size_t>(o.line_buffer) >= p.buffers.size()) {
+      return Error("verify: streamed " + Name(p, o.out) + " has no line buffer");
+    }
+    const Buffer& line = p.buffers[static_cast<size_t>(o.line_buffer)];
+    if (line.first > o.step || line.last < o.step) {
+      return Error("verify: line buffer " + line.name + " is not live at its op");
+    }
+    return CheckStream(p, o, in_off, out_off, line.size);
+  }
+  (void)pa;
+  (void)pb;
+  return Error("verify: " + Name(p, a) + " and " + Name(p, b) +
+               " share bytes while both are live, without a permission");
+}
+
+}  // namespace
+
+Status Verify(const Problem& p, const Plan& plan) {
+  if (plan.placements.size() != p.buffers.size()) {
+    return Error("verify: " + std::to_string(plan.placements.size()) + " placements for " +
+                 std::to_string(p.buffers.size()) + " buffers");
+  }
+  for (size_t b = 0; b < p.buffers.size(); ++b) {
+    const Buffer& buf = p.buffers[b];
+    const Placement& pl = plan.placements[b];
+    if (pl.region < 0 || static_cast<size_t>(pl.region) >= p.regions.size()) {
+      return Error("verify: " + Name(p, static_cast<int>(b)) + " is in no region");
+    }
+    const Region& r = p.regions[static_cast<size_t>(pl.region)];
+    if (!buf.pin.empty() && buf.pin != r.name) {
+      return Error("verify: " + Name(p, static_cast<int>(b)) + " is pinned to '" + buf.pin +
+                   "' but placed in '" + r.name + "'");
+    }
+    if (pl.offset < 0 || pl.offset % buf.align != 0 || pl.offset + buf.size > r.capacity) {
+      return Error("verify: " + Name(p, static_cast<int>(b)) + " at offset " +
+                   std::to_string(pl.offset) + " is misaligned or outside region '" + r.name +
+                   "' (" + std::to_string(r.capacity) + " bytes)");
+    }
+  }
+  for (size_t a = 0; a < p.buffers.size(); ++a) {
+    for (size_t b = a + 1; b < p.buffers.size(); ++b) {
+      const Buffer& x = p.buffers[a];
+      const Buffer& y = p.buffers[b];
+      const Placement& px = plan.placements[a];
+      const Placement& py = plan.placements[b];
+      if (px.region != py.region || x.first > y.last || y.first > x.last) continue;
+      if (px.offset >= py.offset + y.size || py.offset >= px.offset + x.size) continue;
+      TF_RETURN_IF_ERROR(CheckOverlap(p, plan, static_cast<int>(a), static_cast<int>(b)));
+    }
+  }
+  for (size_t r = 0; r < p.regions.size() && r < plan.regions.size(); ++r) {
+    int64_t top = 0;
+    for (size_t b = 0; b < p.buffers.size(); ++b) {
+      if (plan.placements[b].region == static_cast<int>(r)) {
+        top = std::max(top, plan.placements[b].offset + p.buffers[b].size);
+      }
+    }
+    if (plan.regions[r].used < top || plan.regions[r].used > p.regions[r].capacity) {
+      return Error("verify: region '" + p.regions[r].name + "' reports " +
+                   std::to_string(plan.regions[r].used) + " bytes used, buffers reach " +
+                   std::to_string(top));
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace tinyforge::plan

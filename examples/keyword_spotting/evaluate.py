@@ -1,0 +1,63 @@
+"""Keyword spotting end to end: the trained DS-CNN, int8 export, accuracy at every stage.
+
+  python examples/keyword_spotting/evaluate.py [--calibration 300] [--board an547]
+
+Needs data/kws_{train,test}.npz (dataset.py) and the weights (train.py, committed).
+Calibration: a seeded random choice of training clips. Evaluation: every test clip (200
+voices no training clip was spoken by). Prints the table of examples/RESULTS.md and writes
+the graph files and report.json to out/examples/keyword_spotting/.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+import torch
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from common import evaluation  # noqa: E402
+from keyword_spotting import dataset, train  # noqa: E402
+
+OUT = evaluation.ROOT / "out" / "examples" / "keyword_spotting"
+
+
+def calibration_inputs(train_split: dict, meta: dict, count: int, seed: int = 0) -> np.ndarray:
+    pick = np.sort(np.random.default_rng(seed).permutation(len(train_split["y"]))[:count])
+    return train.standardise(train_split["x"][pick], meta).numpy()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--calibration", type=int, default=300,
+                    help="calibration clips (training set)")
+    ap.add_argument("--calibration-method", default="minmax",
+                    choices=evaluation.CALIBRATION_METHODS)
+    ap.add_argument("--limit", type=int, default=None, help="first N test clips only")
+    ap.add_argument("--board", default=None,
+                    help="also run on this emulated board (an547); needs `tinyforge run --board`")
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--threads", type=int, default=1, help="torch threads")
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+
+    model, meta = train.load_trained()
+    test = dataset.load("test")
+    x = train.standardise(test["x"], meta).numpy()[: args.limit]
+    y = test["y"][: args.limit]
+    calib = calibration_inputs(dataset.load("train"), meta, args.calibration)
+    rep, _ = evaluation.evaluate("keyword spotting", model, x, y, calib, args.out,
+                              calibration_method=args.calibration_method,
+                              board=args.board or "an547",
+                              run_on_board=args.board is not None,
+                              name="ds_cnn_kws")
+    print()
+    print(evaluation.table(rep))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

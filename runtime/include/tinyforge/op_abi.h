@@ -1,0 +1,355 @@
+// The op-record layout of every operator kind: which tensor goes in which operand slot, and
+// the order of the int32 parameter words. The emitter encodes and the runtime decodes with
+// the same VisitParams functions below, so the two cannot disagree on a field's position.
+//
+// Parameters are the kernel parameter struct's fields in declaration order, pointers left
+// out (they are operands: multiplier and shift arrays are int32 constant tensors). Floats
+// travel as their bit patterns. Freestanding C++17.
+#ifndef TINYFORGE_RUNTIME_OP_ABI_H_
+#define TINYFORGE_RUNTIME_OP_ABI_H_
+
+#include <cstdint>
+
+#include "kernels/kernels.h"
+#include "tinyforge/kernel_ids.h"
+
+namespace tinyforge::rt::abi {
+
+// Operand slots. Optional operands are kNoTensor (-1) in the record.
+//   conv, dwconv, fc: input, weights, bias (optional), multiplier, shift, output,
+//                     scratch (optional); + line buffer (conv, dwconv) with kOpFlagStream
+//   avgpool, maxpool: input, output; + line buffer with kOpFlagStream
+//   add, mul:         input1, input2, output
+//   concat:           input 0 .. input n-1, output
+//   others:           input, output
+enum ConvSlot : int {
+  kConvIn,
+  kConvWeights,
+  kConvBias,
+  kConvMultiplier,
+  kConvShift,
+  kConvOut,
+  kConvScratch,
+  kConvOperands
+};
+enum PoolSlot : int { kPoolIn, kPoolOut, kPoolOperands };
+enum BinarySlot : int { kBinIn1, kBinIn2, kBinOut, kBinOperands };
+enum UnarySlot : int { kUnIn, kUnOut, kUnOperands };
+inline constexpr int kMaxConcatInputs = 16;
+
+// ---- Parameter visitors: v(int32_t&) / v(float&) for each field, in record order. -------
+
+template <class V>
+constexpr void VisitParams(s8_conv_params& p, V& v) {
+  v(p.batches);
+  v(p.in_h);
+  v(p.in_w);
+  v(p.in_c);
+  v(p.out_h);
+  v(p.out_w);
+  v(p.out_c);
+  v(p.k_h);
+  v(p.k_w);
+  v(p.filter_in_c);
+  v(p.stride_h);
+  v(p.stride_w);
+  v(p.dilation_h);
+  v(p.dilation_w);
+  v(p.pad_top);
+  v(p.pad_left);
+  v(p.input_offset);
+  v(p.output_offset);
+  v(p.act_min);
+  v(p.act_max);
+}
+template <class V>
+constexpr void VisitParams(s8_dwconv_params& p, V& v) {
+  v(p.batches);
+  v(p.in_h);
+  v(p.in_w);
+  v(p.in_c);
+  v(p.out_h);
+  v(p.out_w);
+  v(p.out_c);
+  v(p.depth_multiplier);
+  v(p.k_h);
+  v(p.k_w);
+  v(p.stride_h);
+  v(p.stride_w);
+  v(p.dilation_h);
+  v(p.dilation_w);
+  v(p.pad_top);
+  v(p.pad_left);
+  v(p.input_offset);
+  v(p.output_offset);
+  v(p.act_min);
+  v(p.act_max);
+}
+template <class V>
+constexpr void VisitParams(s8_fc_params& p, V& v) {
+  v(p.batches);
+  v(p.in_features);
+  v(p.out_features);
+  v(p.input_offset);
+  v(p.output_offset);
+  v(p.per_channel);
+  v(p.act_min);
+  v(p.act_max);
+}
+template <class V>
+constexpr void VisitParams(s8_pool_params& p, V& v) {
+  v(p.batches);
+  v(p.in_h);
+  v(p.in_w);
+  v(p.channels);
+  v(p.out_h);
+  v(p.out_w);
+  v(p.filter_h);
+  v(p.filter_w);
+  v(p.stride_h);
+  v(p.stride_w);
+  v(p.pad_top);
+  v(p.pad_left);
+  v(p.act_min);
+  v(p.act_max);
+}
+template <class V>
+constexpr void VisitShape(s8_broadcast_shape& s, V& v) {
+  for (int i = 0; i < kS8BroadcastMaxDims; ++i) v(s.out_dims[i]);
+  for (int i = 0; i < kS8BroadcastMaxDims; ++i) v(s.in1_strides[i]);
+  for (int i = 0; i < kS8BroadcastMaxDims; ++i) v(s.in2_strides[i]);
+}
+template <class V>
+constexpr void VisitParams(s8_add_params& p, V& v) {
+  VisitShape(p.shape, v);
+  v(p.input1_offset);
+  v(p.input2_offset);
+  v(p.left_shift);
+  v(p.input1_multiplier);
+  v(p.input1_shift);
+  v(p.input2_multiplier);
+  v(p.input2_shift);
+  v(p.output_multiplier);
+  v(p.output_shift);
+  v(p.output_offset);
+  v(p.act_min);
+  v(p.act_max);
+}
+template <class V>
+constexpr void VisitParams(s8_mul_params& p, V& v) {
+  VisitShape(p.shape, v);
+  v(p.input1_offset);
+  v(p.input2_offset);
+  v(p.output_multiplier);
+  v(p.output_shift);
+  v(p.output_offset);
+  v(p.act_min);
+  v(p.act_max);
+}
+template <class V>
+constexpr void VisitParams(s8_mean_params& p, V& v) {
+  v(p.outer);
+  v(p.reduce_size);
+  v(p.inner);
+  v(p.input_zero_point);
+  v(p.output_zero_point);
+  v(p.multiplier);
+  v(p.shift);
+}
+// CONCAT: outer, num_inputs, output_zero_point, then per input the s8_concat_input fields
+// (VisitConcatInput), num_inputs times.
+template <class V>
+constexpr void VisitParams(s8_concat_params& p, V& v) {
+  v(p.outer);
+  v(p.num_inputs);
+  v(p.output_zero_point);
+}
+template <class V>
+constexpr void VisitConcatInput(s8_concat_input& in, V& v) {
+  v(in.axis_inner);
+  v(in.requantize);
+  v(in.input_zero_point);
+  v(in.multiplier);
+  v(in.shift);
+}
+template <class V>
+constexpr void VisitParams(s8_softmax_params& p, V& v) {
+  v(p.rows);
+  v(p.depth);
+  v(p.input_multiplier);
+  v(p.input_left_shift);
+  v(p.diff_min);
+}
+template <class V>
+constexpr void VisitParams(s8_logistic_params& p, V& v) {
+  v(p.size);
+  v(p.input_zero_point);
+  v(p.input_range_radius);
+  v(p.input_multiplier);
+  v(p.input_left_shift);
+}
+template <class V>
+constexpr void VisitParams(s8_tanh_params& p, V& v) {
+  v(p.size);
+  v(p.input_zero_point);
+  v(p.input_range_radius);
+  v(p.input_multiplier);
+  v(p.input_left_shift);
+}
+template <class V>
+constexpr void VisitParams(s8_pad_params& p, V& v) {
+  for (int i = 0; i < kS8PadMaxDims; ++i) v(p.input_dims[i]);
+  for (int i = 0; i < kS8PadMaxDims; ++i) v(p.pad_before[i]);
+  for (int i = 0; i < kS8PadMaxDims; ++i) v(p.pad_after[i]);
+  v(p.pad_value);
+}
+template <class V>
+constexpr void VisitParams(s8_quantize_params& p, V& v) {
+  v(p.size);
+  v(p.scale);
+  v(p.zero_point);
+}
+template <class V>
+constexpr void VisitParams(s8_requantize_params& p, V& v) {
+  v(p.size);
+  v(p.input_zero_point);
+  v(p.output_zero_point);
+  v(p.multiplier);
+  v(p.shift);
+  v(p.act_min);
+  v(p.act_max);
+}
+template <class V>
+constexpr void VisitParams(s8_dequantize_params& p, V& v) {
+  v(p.size);
+  v(p.scale);
+  v(p.zero_point);
+}
+
+struct FieldCounter {
+  int n = 0;
+  constexpr void operator()(int32_t&) { ++n; }
+  constexpr void operator()(float&) { ++n; }
+};
+// Number of parameter words of P's fixed part.
+template <class P>
+constexpr int ParamCount() {
+  P p{};
+  FieldCounter c;
+  VisitParams(p, c);
+  return c.n;
+}
+inline constexpr int kConcatInputWords = [] {
+  s8_concat_input in{};
+  FieldCounter c;
+  VisitConcatInput(in, c);
+  return c.n;
+}();
+
+// Writes the fields to w[0..ParamCount<P>()) (encoder side).
+struct FieldWriter {
+  int32_t* w;
+  int n = 0;
+  void operator()(int32_t& f) { w[n++] = f; }
+  void operator()(float& f) {
+    int32_t bits;
+    __builtin_memcpy(&bits, &f, 4);
+    w[n++] = bits;
+  }
+};
+// Reads the fields from a source `int32_t src(int index)` (decoder side).
+template <class Src>
+struct FieldReader {
+  const Src& src;
+  int n = 0;
+  void operator()(int32_t& f) { f = src(n++); }
+  void operator()(float& f) {
+    const int32_t bits = src(n++);
+    __builtin_memcpy(&f, &bits, 4);
+  }
+};
+
+template <class P>
+inline int EncodeParams(P p, int32_t* w) {
+  FieldWriter fw{w};
+  VisitParams(p, fw);
+  return fw.n;
+}
+template <class P, class Src>
+inline int DecodeParams(const Src& src, P* p, int first = 0) {
+  FieldReader<Src> fr{src, first};
+  VisitParams(*p, fr);
+  return fr.n;
+}
+
+// The parameter struct of each operator kind.
+template <OpKind kOp>
+struct ParamsOf;
+template <>
+struct ParamsOf<OpKind::kConv> {
+  using type = s8_conv_params;
+};
+template <>
+struct ParamsOf<OpKind::kDwconv> {
+  using type = s8_dwconv_params;
+};
+template <>
+struct ParamsOf<OpKind::kFc> {
+  using type = s8_fc_params;
+};
+template <>
+struct ParamsOf<OpKind::kAvgpool> {
+  using type = s8_pool_params;
+};
+template <>
+struct ParamsOf<OpKind::kMaxpool> {
+  using type = s8_pool_params;
+};
+template <>
+struct ParamsOf<OpKind::kAdd> {
+  using type = s8_add_params;
+};
+template <>
+struct ParamsOf<OpKind::kMul> {
+  using type = s8_mul_params;
+};
+template <>
+struct ParamsOf<OpKind::kMean> {
+  using type = s8_mean_params;
+};
+template <>
+struct ParamsOf<OpKind::kConcat> {
+  using type = s8_concat_params;
+};
+template <>
+struct ParamsOf<OpKind::kSoftmax> {
+  using type = s8_softmax_params;
+};
+template <>
+struct ParamsOf<OpKind::kLogistic> {
+  using type = s8_logistic_params;
+};
+template <>
+struct ParamsOf<OpKind::kTanh> {
+  using type = s8_tanh_params;
+};
+template <>
+struct ParamsOf<OpKind::kPad> {
+  using type = s8_pad_params;
+};
+template <>
+struct ParamsOf<OpKind::kQuantize> {
+  using type = s8_quantize_params;
+};
+template <>
+struct ParamsOf<OpKind::kRequantize> {
+  using type = s8_requantize_params;
+};
+template <>
+struct ParamsOf<OpKind::kDequantize> {
+  using type = s8_dequantize_params;
+};
+
+}  // namespace tinyforge::rt::abi
+
+#endif  // TINYFORGE_RUNTIME_OP_ABI_H_

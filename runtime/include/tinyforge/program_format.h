@@ -1,0 +1,127 @@
+// Program format v1: the constants both the emitter (compiler/emit) and the loader
+// (runtime/src/program.cc) use. The format itself is documented in docs/program-format.md;
+// every number here appears there.
+//
+// All integers are little-endian; every record starts at a multiple of 4 bytes from the
+// start of the image, so a 4-byte-aligned image can be read with aligned loads.
+#ifndef TINYFORGE_RUNTIME_PROGRAM_FORMAT_H_
+#define TINYFORGE_RUNTIME_PROGRAM_FORMAT_H_
+
+#include <cstdint>
+
+namespace tinyforge::rt::fmt {
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "tinyforge programs are little-endian; big-endian hosts need byte swapping here"
+#endif
+
+inline constexpr uint8_t kMagic[4] = {'T', 'F', 'P', 'G'};
+inline constexpr uint16_t kVersionMajor = 1;  // incompatible changes
+inline constexpr uint16_t kVersionMinor = 0;  // compatible additions (ignored by readers)
+
+// Alignment of the image, of every section, segment and constant tensor, and of arenas.
+inline constexpr uint32_t kAlign = 16;
+
+// Header (32 bytes).
+inline constexpr uint32_t kHeaderSize = 32;
+inline constexpr uint32_t kOffMagic = 0;          // u8[4]  "TFPG"
+inline constexpr uint32_t kOffVersionMajor = 4;   // u16
+inline constexpr uint32_t kOffVersionMinor = 6;   // u16
+inline constexpr uint32_t kOffTotalSize = 8;      // u32 bytes of the whole file
+inline constexpr uint32_t kOffHeadCrc = 12;       // u32 CRC-32 of the head without this field
+inline constexpr uint32_t kOffHeadSize = 16;      // u32 header + section table + sections
+inline constexpr uint32_t kOffFlags = 20;         // u32 reserved, 0
+inline constexpr uint32_t kOffSectionCount = 24;  // u32
+inline constexpr uint32_t kOffReserved = 28;      // u32 reserved, 0
+// The head CRC covers bytes [0, 12) and [16, head_size): every byte of the head but itself.
+// Segments follow the head back to back (each size a multiple of 16, zero-padded), each
+// with its own CRC, so every byte of a program file is covered by exactly one CRC.
+
+// Section table: section_count entries of 16 bytes right after the header.
+inline constexpr uint32_t kSectionEntrySize = 16;  // u32 kind, offset, size, count
+inline constexpr uint32_t kMaxSections = 16;
+enum SectionKind : uint32_t {
+  kSectionRegions = 1,   // arena regions the program needs       (required)
+  kSectionSegments = 2,  // constant segments                      (optional)
+  kSectionTensors = 3,   // tensor table                           (required)
+  kSectionIo = 4,        // inputs then outputs                    (required)
+  kSectionOps = 5,       // op records in execution order          (required)
+};
+
+// REGIONS: count x 32 bytes.
+inline constexpr uint32_t kRegionRecordSize = 32;
+inline constexpr uint32_t kNameSize = 16;  // NUL-padded, at least one NUL
+// char name[16]; u32 size (bytes); u32 align (power of two, >= 16); u32 flags (0); u32 0
+inline constexpr uint32_t kMaxRegions = 8;
+
+// SEGMENTS: count x 32 bytes. Segment i's bytes are in the file at file_offset, right after
+// the head (i = 0) or segment i - 1; generated firmware may keep them in separate arrays
+// (tf_model_def.segments). char region[16] (where the firmware keeps it, informative);
+// u32 file_offset; u32 size (multiple of 16); u32 crc32 of its bytes; u32 flags (0)
+inline constexpr uint32_t kSegmentRecordSize = 32;
+inline constexpr uint32_t kMaxSegments = 8;
+
+// TENSORS: count x 12 bytes.
+// u8 location; u8 dtype; u16 flags (0); u32 offset; u32 size (bytes, > 0)
+inline constexpr uint32_t kTensorRecordSize = 12;
+inline constexpr uint8_t kLocationSegment = 0x80;  // location = 0x80 | segment index
+enum DType : uint8_t { kInt8 = 1, kInt32 = 2, kFloat32 = 3 };
+inline constexpr uint32_t DTypeSize(uint8_t dtype) {
+  return dtype == kInt8 ? 1u : (dtype == kInt32 || dtype == kFloat32) ? 4u : 0u;
+}
+
+// IO: count x 44 bytes, the inputs first, then the outputs (in their order).
+// u32 tensor; u8 direction (0 input, 1 output); u8 dtype; u8 rank (1..6); u8 0;
+// i32 dims[6] (unused 0); f32 scale (0 for float32); i32 zero_point; u32 0
+inline constexpr uint32_t kIoRecordSize = 44;
+inline constexpr uint32_t kMaxRank = 6;
+
+// OPS: `count` records, back to back:
+// u32 kernel_id; u16 num_operands; u16 num_params; u32 flags;
+// i32 operands[num_operands] (tensor index, or -1 where an operand is optional);
+// i32 params[num_params] (floats as their bit patterns)
+inline constexpr uint32_t kOpHeaderSize = 12;
+inline constexpr uint32_t kOpFlagStream = 1u;  // in-place by output rows, see stream.h
+inline constexpr uint32_t kOpKnownFlags = kOpFlagStream;
+inline constexpr int32_t kNoTensor = -1;
+
+// Little-endian loads that are valid at any alignment (compile to one load on Cortex-M
+// and x86) and do not break strict aliasing.
+inline uint32_t LoadU32(const uint8_t* p) {
+  uint32_t v;
+  __builtin_memcpy(&v, p, 4);
+  return v;
+}
+inline int32_t LoadI32(const uint8_t* p) {
+  int32_t v;
+  __builtin_memcpy(&v, p, 4);
+  return v;
+}
+inline uint16_t LoadU16(const uint8_t* p) {
+  uint16_t v;
+  __builtin_memcpy(&v, p, 2);
+  return v;
+}
+inline float LoadF32(const uint8_t* p) {
+  float v;
+  __builtin_memcpy(&v, p, 4);
+  return v;
+}
+inline float BitsToF32(int32_t bits) {
+  float v;
+  __builtin_memcpy(&v, &bits, 4);
+  return v;
+}
+inline int32_t F32ToBits(float f) {
+  int32_t v;
+  __builtin_memcpy(&v, &f, 4);
+  return v;
+}
+
+// CRC-32 (IEEE 802.3, reflected, as zlib's crc32()). `crc` is a previous result (0 to
+// start), so a CRC can be computed piecewise.
+uint32_t Crc32(const uint8_t* data, uint32_t size, uint32_t crc = 0);
+
+}  // namespace tinyforge::rt::fmt
+
+#endif  // TINYFORGE_RUNTIME_PROGRAM_FORMAT_H_

@@ -1,0 +1,153 @@
+// tinyforge runtime, C++ interface (the C API in tf_model.h wraps it).
+//
+// Ownership: the caller owns the program image, the constant segments, the arenas, the
+// kernel table and the tf_model_def that lists them, and keeps them alive while the Model
+// is used. The runtime never allocates, throws or uses RTTI; errors are Status values.
+//
+// Init validates everything a run relies on, once ("validate in prepare, assume in eval"):
+// the header, the head CRC and every segment's CRC, every table entry (each tensor inside
+// its region or segment, each input/output shape matching its tensor), every op record
+// (kernel id present in the table, operand and parameter counts, each operand's dtype,
+// size and location, parameter ranges the kernels assume, no forbidden overlap). After a
+// successful Init, Run cannot read or write outside the program's tensors.
+#ifndef TINYFORGE_RUNTIME_RUNTIME_H_
+#define TINYFORGE_RUNTIME_RUNTIME_H_
+
+#include <cstdint>
+
+#include "tinyforge/kernel_ids.h"
+#include "tinyforge/program_format.h"
+#include "tinyforge/status.h"
+#include "tinyforge/tf_model.h"
+
+namespace tinyforge::rt {
+
+class Model;
+class OpContext;
+
+}  // namespace tinyforge::rt
+
+// One kernel the runtime can call: `validate` checks an op record for this kernel at init,
+// `run` decodes it and calls `kernel` (the kernel's symbol, cast back to its real type).
+// Tables are built with TF_KERNEL_ENTRY (tinyforge/kernel_table.h).
+struct tf_kernel_entry {
+  uint32_t id;  // tinyforge::rt::KernelId("symbol")
+  tinyforge::rt::Status (*validate)(const tinyforge::rt::OpContext& op);
+  tinyforge::rt::Status (*run)(const tinyforge::rt::OpContext& op);
+  void (*kernel)();
+};
+
+namespace tinyforge::rt {
+
+using KernelEntry = tf_kernel_entry;
+
+// A tensor of the program, resolved to memory.
+struct TensorRef {
+  uint8_t* data = nullptr;  // const tensors point into read-only memory: never write them
+  uint32_t size = 0;        // bytes
+  uint8_t dtype = 0;        // fmt::DType
+  uint8_t location = 0;     // arena index, or fmt::kLocationSegment | segment index
+  uint32_t offset = 0;      // within the arena or segment
+
+  bool in_arena() const { return (location & fmt::kLocationSegment) == 0; }
+  // Same arena or segment and intersecting byte ranges.
+  bool Overlaps(const TensorRef& o) const {
+    return location == o.location && offset < o.offset + o.size && o.offset < offset + size;
+  }
+  bool SameBytes(const TensorRef& o) const {
+    return location == o.location && offset == o.offset && size == o.size;
+  }
+};
+
+// One op record, as validators and runners see it.
+class OpContext {
+ public:
+  OpContext(const Model& model, int32_t index, const uint8_t* record, const KernelEntry* entry);
+
+  int32_t index() const { return index_; }
+  uint32_t kernel_id() const { return fmt::LoadU32(record_); }
+  int32_t num_operands() const { return fmt::LoadU16(record_ + 4); }
+  int32_t num_params() const { return fmt::LoadU16(record_ + 6); }
+  uint32_t flags() const { return fmt::LoadU32(record_ + 8); }
+  bool streamed() const { return (flags() & fmt::kOpFlagStream) != 0; }
+  const KernelEntry& entry() const { return *entry_; }
+
+  // Tensor index in operand slot `slot`, or fmt::kNoTensor. Precondition: slot in range.
+  int32_t operand(int32_t slot) const {
+    return fmt::LoadI32(record_ + fmt::kOpHeaderSize + 4 * static_cast<uint32_t>(slot));
+  }
+  bool has(int32_t slot) const { return operand(slot) != fmt::kNoTensor; }
+  // The tensor in `slot`. Precondition: has(slot) (validated at init).
+  TensorRef tensor(int32_t slot) const;
+  // Parameter word i. Precondition: 0 <= i < num_params().
+  int32_t param(int32_t i) const {
+    return fmt::LoadI32(record_ + fmt::kOpHeaderSize + 4 * static_cast<uint32_t>(num_operands()) +
+                        4 * static_cast<uint32_t>(i));
+  }
+  // Adapter for abi::DecodeParams.
+  int32_t operator()(int32_t i) const { return param(i); }
+
+ private:
+  const Model& model_;
+  int32_t index_;
+  const uint8_t* record_;
+  const KernelEntry* entry_;
+};
+
+class Model {
+ public:
+  // Validates `def` and everything it points to. On failure the model stays unusable.
+  Status Init(const tf_model_def& def);
+  Status Run();
+
+  bool ready() const { return ready_; }
+  int32_t num_inputs() const { return static_cast<int32_t>(num_inputs_); }
+  int32_t num_outputs() const { return static_cast<int32_t>(num_outputs_); }
+  int32_t num_ops() const { return static_cast<int32_t>(num_ops_); }
+  int32_t num_tensors() const { return static_cast<int32_t>(num_tensors_); }
+  Status Input(int32_t index, tf_tensor_info* info) const;
+  Status Output(int32_t index, tf_tensor_info* info) const;
+  // Precondition: 0 <= index < num_tensors() (tensor records are validated at init).
+  TensorRef Tensor(int32_t index) const;
+  void SetProfiler(tf_profile_fn fn, void* user) {
+    profile_ = fn;
+    profile_user_ = user;
+  }
+
+ private:
+  Status ParseHead(const tf_model_def& def);
+  Status BindRegions(const tf_model_def& def);
+  Status BindSegments(const tf_model_def& def);
+  Status CheckTensors() const;
+  Status CheckIo() const;
+  Status CheckKernelTable(const tf_model_def& def) const;
+  Status CheckOps();
+  Status IoInfo(uint32_t record, tf_tensor_info* info) const;
+  const KernelEntry* FindEntry(uint32_t id) const;
+
+  const uint8_t* image_ = nullptr;
+  uint32_t image_size_ = 0;
+  uint32_t head_size_ = 0;
+  uint32_t total_size_ = 0;
+  const uint8_t* regions_ = nullptr;
+  uint32_t num_regions_ = 0;
+  const uint8_t* segments_ = nullptr;
+  uint32_t num_segments_ = 0;
+  const uint8_t* tensors_ = nullptr;
+  uint32_t num_tensors_ = 0;
+  const uint8_t* io_ = nullptr;
+  uint32_t num_inputs_ = 0, num_outputs_ = 0;
+  const uint8_t* ops_ = nullptr;
+  uint32_t ops_size_ = 0, num_ops_ = 0;
+  const tf_arena* arenas_ = nullptr;
+  const uint8_t* segment_data_[fmt::kMaxSegments] = {};
+  const KernelEntry* kernels_ = nullptr;
+  uint32_t num_kernels_ = 0;
+  tf_profile_fn profile_ = nullptr;
+  void* profile_user_ = nullptr;
+  bool ready_ = false;
+};
+
+}  // namespace tinyforge::rt
+
+#endif  // TINYFORGE_RUNTIME_RUNTIME_H_

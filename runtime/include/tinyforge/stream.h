@@ -1,0 +1,96 @@
+// In-place execution by output rows ("streaming"), shared by the runtime (which executes it)
+// and the memory planner (which decides where the output may overlap the input and how
+// large a line buffer that needs). Freestanding C++17, header-only.
+//
+// An op streams when output unit u (an output row; a pixel for a 1x1 convolution compiled
+// as an [H*W, 1] image) reads only input units lo(u)..hi(u), with lo non-decreasing:
+// convolutions, depthwise convolutions and pools with batch 1. The runtime computes unit t
+// into slot t % slots of a line buffer, then copies finished units to their place in the
+// output, in order, as soon as that place holds no input byte a later unit still reads
+// (input units >= lo(t + 1)). So the output may overlap its input; how much line buffer
+// that takes depends only on where the output starts relative to the input
+// (docs/memory-planning.md works the cases through).
+#ifndef TINYFORGE_RUNTIME_STREAM_H_
+#define TINYFORGE_RUNTIME_STREAM_H_
+
+#include <cstdint>
+
+namespace tinyforge::rt {
+
+struct StreamGeometry {
+  int32_t units;           // output units (rows), >= 1
+  int32_t in_units;        // input units, >= 1
+  int32_t in_unit_bytes;   // >= 1
+  int32_t out_unit_bytes;  // >= 1
+  int32_t stride;          // >= 1
+  int32_t pad;             // >= 0, input units before the first (top padding)
+  int32_t extent;          // >= 1, input units one output unit spans: (k - 1) * dilation + 1
+};
+
+// First input unit output unit u reads (clamped to [0, in_units]).
+constexpr int64_t StreamLo(const StreamGeometry& g, int64_t u) {
+  const int64_t y = u * g.stride - g.pad;
+  return y < 0 ? 0 : (y > g.in_units ? g.in_units : y);
+}
+// Last input unit output unit u reads, or lo(u) - 1 when it reads none.
+constexpr int64_t StreamHi(const StreamGeometry& g, int64_t u) {
+  const int64_t y = u * g.stride - g.pad + g.extent - 1;
+  const int64_t hi = y >= g.in_units ? g.in_units - 1 : y;
+  const int64_t lo = StreamLo(g, u);
+  return hi < lo ? lo - 1 : hi;
+}
+
+// The schedule. Addresses are byte positions (any origin, only differences matter):
+// the input occupies [in_base, in_base + in_units * in_unit_bytes), output unit v goes to
+// out_base + v * out_unit_bytes. compute(t, slot) must produce unit t into line-buffer
+// slot `slot`; flush(v, slot) copies unit v from its slot to its place. Returns false,
+// having stopped, when unit t's slot still holds an unflushed unit (too few slots).
+template <class Compute, class Flush>
+constexpr bool RunStream(const StreamGeometry& g, int64_t in_base, int64_t out_base, int32_t slots,
+                         Compute&& compute, Flush&& flush) {
+  if (slots < 1) return false;
+  const int64_t in_end = in_base + int64_t{g.in_units} * g.in_unit_bytes;
+  int32_t head = 0;  // next unit to flush
+  for (int32_t t = 0; t < g.units; ++t) {
+    if (t - head >= slots) return false;
+    compute(t, t % slots);
+    const bool last = t + 1 == g.units;
+    // Input bytes at or above needed_lo are still to be read by units > t.
+    const int64_t needed_lo = last ? in_end : in_base + StreamLo(g, t + 1) * g.in_unit_bytes;
+    while (head <= t) {
+      const int64_t dst = out_base + int64_t{head} * g.out_unit_bytes;
+      const bool conflict =
+          needed_lo < in_end && dst < in_end && dst + g.out_unit_bytes > needed_lo;
+      if (conflict) break;
+      flush(head, head % slots);
+      ++head;
+    }
+  }
+  return true;
+}
+
+// True if the schedule completes with `slots` line-buffer slots.
+constexpr bool StreamFits(const StreamGeometry& g, int64_t in_base, int64_t out_base,
+                          int32_t slots) {
+  return RunStream(
+      g, in_base, out_base, slots, [](int32_t, int32_t) {}, [](int32_t, int32_t) {});
+}
+
+// Fewest slots with which the schedule completes (at most g.units, which always works:
+// every unit is flushed after the last one is computed).
+constexpr int32_t MinStreamSlots(const StreamGeometry& g, int64_t in_base, int64_t out_base) {
+  int32_t lo = 1, hi = g.units;  // StreamFits is monotone in slots
+  while (lo < hi) {
+    const int32_t mid = lo + (hi - lo) / 2;
+    if (StreamFits(g, in_base, out_base, mid)) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo;
+}
+
+}  // namespace tinyforge::rt
+
+#endif  // TINYFORGE_RUNTIME_STREAM_H_

@@ -1,0 +1,72 @@
+// CONCATENATION op glue. The per-input descriptors and input pointers are rebuilt on the
+// stack (at most abi::kMaxConcatInputs inputs).
+#include "op_util.h"
+
+namespace tinyforge::rt::ops {
+namespace {
+
+using ConcatFn = void (*)(const s8_concat_params*, const int8_t* const*, int8_t*);
+
+// Input k's descriptor: the parameter words after the fixed part.
+struct InputReader {
+  const OpContext& op;
+  int32_t base;
+  int32_t operator()(int32_t i) const { return op.param(base + i); }
+};
+
+s8_concat_input ReadInput(const OpContext& op, int32_t k) {
+  s8_concat_input in{};
+  InputReader r{op, abi::ParamCount<s8_concat_params>() + k * abi::kConcatInputWords};
+  abi::FieldReader<InputReader> fr{r};
+  abi::VisitConcatInput(in, fr);
+  return in;
+}
+
+}  // namespace
+
+Status Validate_concat(const OpContext& op) {
+  if (op.streamed() || op.num_params() < abi::ParamCount<s8_concat_params>()) {
+    return Status::kBadOp;
+  }
+  s8_concat_params p{};
+  abi::DecodeParams(op, &p);
+  if (!InRange(p.num_inputs, 1, abi::kMaxConcatInputs) || !InRange(p.outer, 1, kMaxDim) ||
+      !InRange(p.output_zero_point, -128, 127)) {
+    return Status::kBadParams;
+  }
+  TF_RT_TRY(
+      ExpectCounts(op, p.num_inputs + 1,
+                   abi::ParamCount<s8_concat_params>() + p.num_inputs * abi::kConcatInputWords));
+  if (ScratchBytes<OpKind::kConcat>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
+  int64_t row = 0;
+  for (int32_t k = 0; k < p.num_inputs; ++k) {
+    const s8_concat_input in = ReadInput(op, k);
+    if (!InRange(in.axis_inner, 1, kMaxDim) || !InRange(in.requantize, 0, 1) ||
+        !InRange(in.input_zero_point, -128, 127) || !InRange(in.shift, -31, 30)) {
+      return Status::kBadParams;
+    }
+    TF_RT_TRY(Expect(op, k, fmt::kInt8, Product(p.outer, in.axis_inner)));
+    row += in.axis_inner;
+  }
+  TF_RT_TRY(Expect(op, p.num_inputs, fmt::kInt8, Product(p.outer, row), true));
+  const TensorRef out = op.tensor(p.num_inputs);
+  for (int32_t k = 0; k < p.num_inputs; ++k) TF_RT_TRY(Disjoint(op.tensor(k), out));
+  return Status::kOk;
+}
+
+Status Run_concat(const OpContext& op) {
+  s8_concat_params p{};
+  abi::DecodeParams(op, &p);
+  s8_concat_input inputs[abi::kMaxConcatInputs];
+  const int8_t* data[abi::kMaxConcatInputs];
+  for (int32_t k = 0; k < p.num_inputs; ++k) {
+    inputs[k] = ReadInput(op, k);
+    data[k] = reinterpret_cast<const int8_t*>(op.tensor(k).data);
+  }
+  p.inputs = inputs;
+  reinterpret_cast<ConcatFn>(op.entry().kernel)(
+      &p, data, reinterpret_cast<int8_t*>(op.tensor(p.num_inputs).data));
+  return Status::kOk;
+}
+
+}  // namespace tinyforge::rt::ops

@@ -1,0 +1,66 @@
+// FULLY_CONNECTED op glue.
+#include "op_util.h"
+
+namespace tinyforge::rt::ops {
+namespace {
+using FcFn = void (*)(const s8_fc_params*, const int8_t*, const int8_t*, const int32_t*, int8_t*,
+                      void*);
+}  // namespace
+
+Status Validate_fc(const OpContext& op) {
+  TF_RT_TRY(ExpectCounts(op, abi::kConvOperands, abi::ParamCount<s8_fc_params>()));
+  if (op.streamed()) return Status::kBadOp;
+  s8_fc_params p{};
+  abi::DecodeParams(op, &p);
+  if (!InRange(p.batches, 1, kMaxDim) || !InRange(p.in_features, 1, kMaxDim) ||
+      !InRange(p.out_features, 1, kMaxDim) || !InRange(p.per_channel, 0, 1) ||
+      !InRange(p.input_offset, -127, 128) || !InRange(p.output_offset, -128, 127) ||
+      !InRange(p.act_min, -128, 127) || !InRange(p.act_max, p.act_min, 127)) {
+    return Status::kBadParams;
+  }
+  const int64_t quant = p.per_channel ? p.out_features : 1;
+  TF_RT_TRY(Expect(op, abi::kConvIn, fmt::kInt8, Product(p.batches, p.in_features)));
+  TF_RT_TRY(Expect(op, abi::kConvWeights, fmt::kInt8, Product(p.out_features, p.in_features)));
+  if (op.has(abi::kConvBias)) {
+    TF_RT_TRY(Expect(op, abi::kConvBias, fmt::kInt32, Product(p.out_features, 4)));
+  }
+  TF_RT_TRY(Expect(op, abi::kConvMultiplier, fmt::kInt32, Product(quant, 4)));
+  TF_RT_TRY(Expect(op, abi::kConvShift, fmt::kInt32, Product(quant, 4)));
+  TF_RT_TRY(ExpectValues(op, abi::kConvShift, -31, 30));
+  TF_RT_TRY(Expect(op, abi::kConvOut, fmt::kInt8, Product(p.batches, p.out_features), true));
+  const TensorRef out = op.tensor(abi::kConvOut);
+  const int32_t slots1[] = {abi::kConvIn, abi::kConvWeights, abi::kConvBias, abi::kConvMultiplier,
+                            abi::kConvShift};
+  for (int32_t slot : slots1) {
+    if (op.has(slot)) TF_RT_TRY(Disjoint(op.tensor(slot), out));
+  }
+  const int64_t scratch = ScratchBytes<OpKind::kFc>(op.kernel_id(), p);
+  if (scratch < 0) return Status::kUnknownKernel;
+  if (op.has(abi::kConvScratch)) {
+    const TensorRef s = op.tensor(abi::kConvScratch);
+    if (!s.in_arena() || int64_t{s.size} < scratch) return Status::kBadParams;
+    TF_RT_TRY(Disjoint(s, op.tensor(abi::kConvIn)));
+    TF_RT_TRY(Disjoint(s, out));
+  } else if (scratch > 0) {
+    return Status::kBadParams;
+  }
+  return Status::kOk;
+}
+
+Status Run_fc(const OpContext& op) {
+  s8_fc_params p{};
+  abi::DecodeParams(op, &p);
+  p.multiplier = reinterpret_cast<const int32_t*>(op.tensor(abi::kConvMultiplier).data);
+  p.shift = reinterpret_cast<const int32_t*>(op.tensor(abi::kConvShift).data);
+  const int32_t* bias = op.has(abi::kConvBias)
+                            ? reinterpret_cast<const int32_t*>(op.tensor(abi::kConvBias).data)
+                            : nullptr;
+  void* scratch = op.has(abi::kConvScratch) ? op.tensor(abi::kConvScratch).data : nullptr;
+  reinterpret_cast<FcFn>(op.entry().kernel)(
+      &p, reinterpret_cast<const int8_t*>(op.tensor(abi::kConvIn).data),
+      reinterpret_cast<const int8_t*>(op.tensor(abi::kConvWeights).data), bias,
+      reinterpret_cast<int8_t*>(op.tensor(abi::kConvOut).data), scratch);
+  return Status::kOk;
+}
+
+}  // namespace tinyforge::rt::ops

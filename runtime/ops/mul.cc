@@ -1,0 +1,33 @@
+// MUL op glue.
+#include "binary_common.h"
+
+namespace tinyforge::rt::ops {
+namespace {
+using MulFn = void (*)(const s8_mul_params*, const int8_t*, const int8_t*, int8_t*);
+}  // namespace
+
+Status Validate_mul(const OpContext& op) {
+  TF_RT_TRY(ExpectCounts(op, abi::kBinOperands, abi::ParamCount<s8_mul_params>()));
+  if (op.streamed()) return Status::kBadOp;
+  s8_mul_params p{};
+  abi::DecodeParams(op, &p);
+  if (!InRange(p.input1_offset, -128, 128) || !InRange(p.input2_offset, -128, 128) ||
+      !InRange(p.output_shift, -31, 30) || !InRange(p.output_offset, -128, 127) ||
+      !InRange(p.act_min, -128, 127) || !InRange(p.act_max, p.act_min, 127)) {
+    return Status::kBadParams;
+  }
+  if (ScratchBytes<OpKind::kMul>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
+  return ValidateBroadcast(op, p.shape);
+}
+
+Status Run_mul(const OpContext& op) {
+  s8_mul_params p{};
+  abi::DecodeParams(op, &p);
+  reinterpret_cast<MulFn>(op.entry().kernel)(
+      &p, reinterpret_cast<const int8_t*>(op.tensor(abi::kBinIn1).data),
+      reinterpret_cast<const int8_t*>(op.tensor(abi::kBinIn2).data),
+      reinterpret_cast<int8_t*>(op.tensor(abi::kBinOut).data));
+  return Status::kOk;
+}
+
+}  // namespace tinyforge::rt::ops

@@ -1,0 +1,117 @@
+// Helpers shared by the op glue (runtime/ops/*.cc): operand checks for Validate_<op>, and
+// the row-streaming driver for Run_<op>. Internal to the runtime.
+#ifndef TINYFORGE_RUNTIME_OPS_OP_UTIL_H_
+#define TINYFORGE_RUNTIME_OPS_OP_UTIL_H_
+
+#include <cstdint>
+
+#include "tinyforge/kernel_table.h"
+#include "tinyforge/op_abi.h"
+#include "tinyforge/runtime.h"
+#include "tinyforge/stream.h"
+
+namespace tinyforge::rt::ops {
+
+// Largest geometry value accepted: keeps every index expression of the kernels (int32)
+// and every size computation here (int64) far from overflow.
+inline constexpr int64_t kMaxDim = int64_t{1} << 24;
+inline constexpr int64_t kMaxBytes = 0x7fffffff;
+
+inline bool InRange(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; }
+
+// a * b * ..., or -1 once the product exceeds kMaxBytes (every factor must be >= 0).
+inline int64_t Product(int64_t a) { return a; }
+template <class... R>
+inline int64_t Product(int64_t a, int64_t b, R... rest) {
+  if (a < 0 || b < 0) return -1;
+  if (b != 0 && a > kMaxBytes / b) return -1;
+  return Product(a * b, rest...);
+}
+
+// Operand `slot` is present, has `dtype` and exactly `bytes` bytes; `writable` (outputs,
+// scratch) also requires it to be in an arena rather than a constant segment.
+inline Status Expect(const OpContext& op, int32_t slot, uint8_t dtype, int64_t bytes,
+                     bool writable = false) {
+  if (!op.has(slot)) return Status::kBadOp;
+  const TensorRef t = op.tensor(slot);
+  if (bytes < 1 || t.dtype != dtype || int64_t{t.size} != bytes) return Status::kBadParams;
+  if (writable && !t.in_arena()) return Status::kBadParams;
+  return Status::kOk;
+}
+
+// Every int32 of operand `slot` (validated int32 tensor) lies in [lo, hi].
+inline Status ExpectValues(const OpContext& op, int32_t slot, int32_t lo, int32_t hi) {
+  const TensorRef t = op.tensor(slot);
+  const int32_t* v = reinterpret_cast<const int32_t*>(t.data);
+  for (uint32_t i = 0; i < t.size / 4; ++i) {
+    if (v[i] < lo || v[i] > hi) return Status::kBadParams;
+  }
+  return Status::kOk;
+}
+
+inline Status Disjoint(const TensorRef& a, const TensorRef& b) {
+  return a.Overlaps(b) ? Status::kBadAlias : Status::kOk;
+}
+
+// Output written element by element after reading the same input element: it may be the
+// input's exact bytes, or not overlap it at all.
+inline Status DisjointOrSame(const TensorRef& in, const TensorRef& out) {
+  return in.Overlaps(out) && !in.SameBytes(out) ? Status::kBadAlias : Status::kOk;
+}
+
+// Checks the operand count (`fixed` slots, + 1 line buffer if the op is streamed) and the
+// parameter count.
+inline Status ExpectCounts(const OpContext& op, int32_t fixed, int32_t params) {
+  const int32_t operands = fixed + (op.streamed() ? 1 : 0);
+  if (op.num_operands() != operands || op.num_params() != params) return Status::kBadOp;
+  return Status::kOk;
+}
+
+// A streamed op (fmt::kOpFlagStream): the line buffer is the last operand, int8, in an
+// arena, at least one output row, overlapping neither input nor output nor `other`
+// (scratch, weights); the input and output may overlap each other (that is the point).
+inline Status ExpectLineBuffer(const OpContext& op, int32_t slot, int64_t row_bytes,
+                               const TensorRef& in, const TensorRef& out) {
+  if (!op.has(slot)) return Status::kBadOp;
+  const TensorRef ring = op.tensor(slot);
+  if (ring.dtype != fmt::kInt8 || !ring.in_arena() || int64_t{ring.size} < row_bytes) {
+    return Status::kBadParams;
+  }
+  TF_RT_TRY(Disjoint(ring, in));
+  return Disjoint(ring, out);
+}
+
+// Executes a streamed op: `row(p_row, in_rows, out_row)` runs the kernel for one output row
+// with parameters `p_row` (= p with out_h 1 and the input cut to start at `in_rows`).
+// P is a params struct with in_h, out_h, stride_h, pad_top (conv, dwconv, pool).
+template <class P, class RunRow>
+Status RunStreamed(const P& p, const StreamGeometry& g, const TensorRef& in, const TensorRef& out,
+                   const TensorRef& ring, RunRow&& run_row) {
+  const int32_t slots = static_cast<int32_t>(ring.size / static_cast<uint32_t>(g.out_unit_bytes));
+  const int64_t in_base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(in.data));
+  const int64_t out_base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(out.data));
+  const bool ok = RunStream(
+      g, in_base, out_base, slots,
+      [&](int32_t u, int32_t slot) {
+        P row = p;
+        const int32_t y0 = u * p.stride_h - p.pad_top;
+        const int32_t first = static_cast<int32_t>(StreamLo(g, u));
+        row.in_h = p.in_h - first;
+        row.pad_top = first - y0;
+        row.out_h = 1;
+        run_row(row,
+                in.data + static_cast<uint32_t>(first) * static_cast<uint32_t>(g.in_unit_bytes),
+                ring.data + static_cast<uint32_t>(slot) * static_cast<uint32_t>(g.out_unit_bytes));
+      },
+      [&](int32_t v, int32_t slot) {
+        __builtin_memcpy(
+            out.data + static_cast<uint32_t>(v) * static_cast<uint32_t>(g.out_unit_bytes),
+            ring.data + static_cast<uint32_t>(slot) * static_cast<uint32_t>(g.out_unit_bytes),
+            static_cast<uint32_t>(g.out_unit_bytes));
+      });
+  return ok ? Status::kOk : Status::kStreamOverrun;
+}
+
+}  // namespace tinyforge::rt::ops
+
+#endif  // TINYFORGE_RUNTIME_OPS_OP_UTIL_H_

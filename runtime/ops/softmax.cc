@@ -1,0 +1,34 @@
+// SOFTMAX op glue.
+#include "op_util.h"
+
+namespace tinyforge::rt::ops {
+namespace {
+using SoftmaxFn = void (*)(const s8_softmax_params*, const int8_t*, int8_t*);
+}  // namespace
+
+Status Validate_softmax(const OpContext& op) {
+  TF_RT_TRY(ExpectCounts(op, abi::kUnOperands, abi::ParamCount<s8_softmax_params>()));
+  if (op.streamed()) return Status::kBadOp;
+  s8_softmax_params p{};
+  abi::DecodeParams(op, &p);
+  // depth < 2^19: the Q12 sum of at most `depth` exponentials (each <= 1) fits int32.
+  if (!InRange(p.rows, 1, kMaxDim) || !InRange(p.depth, 1, (1 << 19) - 1) ||
+      !InRange(p.input_left_shift, 0, 31) || p.diff_min > 0) {
+    return Status::kBadParams;
+  }
+  if (ScratchBytes<OpKind::kSoftmax>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
+  TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, Product(p.rows, p.depth)));
+  TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, Product(p.rows, p.depth), true));
+  return Disjoint(op.tensor(abi::kUnIn), op.tensor(abi::kUnOut));
+}
+
+Status Run_softmax(const OpContext& op) {
+  s8_softmax_params p{};
+  abi::DecodeParams(op, &p);
+  reinterpret_cast<SoftmaxFn>(op.entry().kernel)(
+      &p, reinterpret_cast<const int8_t*>(op.tensor(abi::kUnIn).data),
+      reinterpret_cast<int8_t*>(op.tensor(abi::kUnOut).data));
+  return Status::kOk;
+}
+
+}  // namespace tinyforge::rt::ops

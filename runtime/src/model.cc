@@ -1,0 +1,378 @@
+// Program loading, validation and execution (format: docs/program-format.md).
+//
+// Validation order matters: nothing is read before the bytes it lives in are known to be
+// inside the image, and nothing in the head is trusted before the head CRC matched. Sizes
+// are compared in 64 bits so that no sum of 32-bit fields can wrap.
+#include <cstdint>
+
+#include "tinyforge/runtime.h"
+
+namespace tinyforge::rt {
+namespace {
+
+constexpr uint32_t kMaxOperands = 64;
+constexpr uint32_t kMaxParams = 1024;
+
+bool Aligned(const void* p, uint32_t align) {
+  return (reinterpret_cast<uintptr_t>(p) & (align - 1)) == 0;
+}
+
+// A NUL-padded name field: non-empty and terminated inside the field.
+bool ValidName(const uint8_t* name) {
+  if (name[0] == 0) return false;
+  for (uint32_t i = 0; i < fmt::kNameSize; ++i) {
+    if (name[i] == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+OpContext::OpContext(const Model& model, int32_t index, const uint8_t* record,
+                     const KernelEntry* entry)
+    : model_(model), index_(index), record_(record), entry_(entry) {}
+
+TensorRef OpContext::tensor(int32_t slot) const { return model_.Tensor(operand(slot)); }
+
+TensorRef Model::Tensor(int32_t index) const {
+  const uint8_t* r = tensors_ + static_cast<uint32_t>(index) * fmt::kTensorRecordSize;
+  TensorRef t;
+  t.location = r[0];
+  t.dtype = r[1];
+  t.offset = fmt::LoadU32(r + 4);
+  t.size = fmt::LoadU32(r + 8);
+  if (t.in_arena()) {
+    t.data = arenas_[t.location].data + t.offset;
+  } else {
+    // Constant: the kernels take const pointers; TensorRef's data is non-const for arenas.
+    t.data = const_cast<uint8_t*>(segment_data_[t.location & 0x7f]) + t.offset;
+  }
+  return t;
+}
+
+Status Model::ParseHead(const tf_model_def& def) {
+  if (def.program == nullptr) return Status::kNullArgument;
+  if (!Aligned(def.program, fmt::kAlign)) return Status::kMisaligned;
+  const uint8_t* p = def.program;
+  const uint32_t n = def.program_size;
+  if (n < fmt::kHeaderSize) return Status::kTruncated;
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (p[fmt::kOffMagic + i] != fmt::kMagic[i]) return Status::kBadMagic;
+  }
+  if (fmt::LoadU16(p + fmt::kOffVersionMajor) != fmt::kVersionMajor) return Status::kBadVersion;
+  const uint32_t total = fmt::LoadU32(p + fmt::kOffTotalSize);
+  const uint32_t head = fmt::LoadU32(p + fmt::kOffHeadSize);
+  // The image is the whole file, or (with external segments) at least the head.
+  const bool external = def.segments != nullptr && def.num_segments > 0;
+  if (!external) {
+    if (n < total) return Status::kTruncated;
+    if (n > total) return Status::kBadSize;
+  } else if (n > total) {
+    return Status::kBadSize;
+  }
+  if (head < fmt::kHeaderSize || head > total || head % fmt::kAlign != 0) {
+    return Status::kBadSize;
+  }
+  if (n < head) return Status::kTruncated;
+  const uint32_t crc = fmt::Crc32(p + fmt::kOffHeadCrc + 4, head - fmt::kOffHeadCrc - 4,
+                                  fmt::Crc32(p, fmt::kOffHeadCrc));
+  if (crc != fmt::LoadU32(p + fmt::kOffHeadCrc)) return Status::kBadCrc;
+
+  // The head is intact; now check that it is well formed.
+  const uint32_t sections = fmt::LoadU32(p + fmt::kOffSectionCount);
+  if (fmt::LoadU32(p + fmt::kOffFlags) != 0 || fmt::LoadU32(p + fmt::kOffReserved) != 0 ||
+      sections > fmt::kMaxSections) {
+    return Status::kBadHeader;
+  }
+  const uint64_t table_end = fmt::kHeaderSize + uint64_t{sections} * fmt::kSectionEntrySize;
+  if (table_end > head) return Status::kBadSection;
+  image_ = p;
+  image_size_ = n;
+  head_size_ = head;
+  total_size_ = total;
+  uint32_t seen = 0;
+  for (uint32_t s = 0; s < sections; ++s) {
+    const uint8_t* e = p + fmt::kHeaderSize + s * fmt::kSectionEntrySize;
+    const uint32_t kind = fmt::LoadU32(e), offset = fmt::LoadU32(e + 4);
+    const uint32_t size = fmt::LoadU32(e + 8), count = fmt::LoadU32(e + 12);
+    if (offset % 4 != 0 || offset < table_end || uint64_t{offset} + size > head) {
+      return Status::kBadSection;
+    }
+    // Sections must not overlap (each byte of the head has one meaning).
+    for (uint32_t o = 0; o < s; ++o) {
+      const uint8_t* f = p + fmt::kHeaderSize + o * fmt::kSectionEntrySize;
+      const uint32_t fo = fmt::LoadU32(f + 4), fs = fmt::LoadU32(f + 8);
+      if (offset < uint64_t{fo} + fs && fo < uint64_t{offset} + size) return Status::kBadSection;
+    }
+    if (kind < fmt::kSectionRegions || kind > fmt::kSectionOps) continue;  // later minor
+    if (seen & (1u << kind)) return Status::kBadSection;                   // duplicate
+    seen |= 1u << kind;
+    const uint8_t* data = p + offset;
+    switch (kind) {
+      case fmt::kSectionRegions:
+        if (count > fmt::kMaxRegions || uint64_t{count} * fmt::kRegionRecordSize != size) {
+          return Status::kBadRegion;
+        }
+        regions_ = data;
+        num_regions_ = count;
+        break;
+      case fmt::kSectionSegments:
+        if (count > fmt::kMaxSegments || uint64_t{count} * fmt::kSegmentRecordSize != size) {
+          return Status::kBadSegment;
+        }
+        segments_ = data;
+        num_segments_ = count;
+        break;
+      case fmt::kSectionTensors:
+        if (count > 0xffff || uint64_t{count} * fmt::kTensorRecordSize != size) {
+          return Status::kBadTensor;
+        }
+        tensors_ = data;
+        num_tensors_ = count;
+        break;
+      case fmt::kSectionIo: {
+        if (uint64_t{count} * fmt::kIoRecordSize != size) return Status::kBadIo;
+        io_ = data;
+        uint32_t inputs = 0;
+        while (inputs < count && data[inputs * fmt::kIoRecordSize + 4] == 0) ++inputs;
+        num_inputs_ = inputs;
+        num_outputs_ = count - inputs;
+        break;
+      }
+      case fmt::kSectionOps:
+        ops_ = data;
+        ops_size_ = size;
+        num_ops_ = count;
+        break;
+      default:
+        break;
+    }
+  }
+  constexpr uint32_t kRequired = (1u << fmt::kSectionRegions) | (1u << fmt::kSectionTensors) |
+                                 (1u << fmt::kSectionIo) | (1u << fmt::kSectionOps);
+  if ((seen & kRequired) != kRequired) return Status::kBadSection;
+  return Status::kOk;
+}
+
+Status Model::BindRegions(const tf_model_def& def) {
+  for (uint32_t r = 0; r < num_regions_; ++r) {
+    const uint8_t* rec = regions_ + r * fmt::kRegionRecordSize;
+    const uint32_t size = fmt::LoadU32(rec + 16), align = fmt::LoadU32(rec + 20);
+    if (!ValidName(rec) || align < fmt::kAlign || align > 4096 || (align & (align - 1)) != 0 ||
+        size > 0x7fffffffu || fmt::LoadU32(rec + 24) != 0 || fmt::LoadU32(rec + 28) != 0) {
+      return Status::kBadRegion;
+    }
+  }
+  if (def.num_arenas != num_regions_ || (num_regions_ > 0 && def.arenas == nullptr)) {
+    return Status::kArenaMissing;
+  }
+  for (uint32_t r = 0; r < num_regions_; ++r) {
+    const uint8_t* rec = regions_ + r * fmt::kRegionRecordSize;
+    const tf_arena& a = def.arenas[r];
+    if (a.data == nullptr) return Status::kArenaMissing;
+    if (!Aligned(a.data, fmt::LoadU32(rec + 20))) return Status::kMisaligned;
+    if (a.size < fmt::LoadU32(rec + 16)) return Status::kArenaTooSmall;
+  }
+  arenas_ = def.arenas;
+  return Status::kOk;
+}
+
+Status Model::BindSegments(const tf_model_def& def) {
+  if (def.segments != nullptr && def.num_segments > num_segments_) return Status::kBadSegment;
+  // Segments tile the file after the head exactly: no byte of the file escapes a CRC.
+  uint64_t expected = head_size_;
+  for (uint32_t s = 0; s < num_segments_; ++s) {
+    const uint8_t* rec = segments_ + s * fmt::kSegmentRecordSize;
+    const uint32_t offset = fmt::LoadU32(rec + 16), size = fmt::LoadU32(rec + 20);
+    if (!ValidName(rec) || offset != expected || size % fmt::kAlign != 0 ||
+        uint64_t{offset} + size > total_size_ || fmt::LoadU32(rec + 28) != 0) {
+      return Status::kBadSegment;
+    }
+    expected += size;
+    const uint8_t* data = nullptr;
+    if (def.segments != nullptr && s < def.num_segments && def.segments[s].data != nullptr) {
+      if (def.segments[s].size != size) return Status::kBadSegment;
+      if (!Aligned(def.segments[s].data, fmt::kAlign)) return Status::kMisaligned;
+      data = def.segments[s].data;
+    } else {
+      if (uint64_t{offset} + size > image_size_) return Status::kTruncated;
+      data = image_ + offset;
+    }
+    if (fmt::Crc32(data, size) != fmt::LoadU32(rec + 24)) return Status::kBadSegment;
+    segment_data_[s] = data;
+  }
+  if (expected != total_size_) return Status::kBadSegment;
+  return Status::kOk;
+}
+
+Status Model::CheckTensors() const {
+  for (uint32_t t = 0; t < num_tensors_; ++t) {
+    const uint8_t* r = tensors_ + t * fmt::kTensorRecordSize;
+    const uint8_t location = r[0], dtype = r[1];
+    const uint32_t offset = fmt::LoadU32(r + 4), size = fmt::LoadU32(r + 8);
+    const uint32_t elem = fmt::DTypeSize(dtype);
+    if (elem == 0 || fmt::LoadU16(r + 2) != 0 || size == 0 || size % elem != 0 ||
+        offset % elem != 0) {
+      return Status::kBadTensor;
+    }
+    uint64_t limit;
+    if ((location & fmt::kLocationSegment) == 0) {
+      if (location >= num_regions_) return Status::kBadTensor;
+      limit = fmt::LoadU32(regions_ + location * fmt::kRegionRecordSize + 16);
+    } else {
+      const uint32_t s = location & 0x7fu;
+      if (s >= num_segments_) return Status::kBadTensor;
+      limit = fmt::LoadU32(segments_ + s * fmt::kSegmentRecordSize + 20);
+    }
+    if (uint64_t{offset} + size > limit) return Status::kBadTensor;
+  }
+  return Status::kOk;
+}
+
+Status Model::CheckIo() const {
+  if (num_outputs_ == 0) return Status::kBadIo;
+  for (uint32_t i = 0; i < num_inputs_ + num_outputs_; ++i) {
+    const uint8_t* r = io_ + i * fmt::kIoRecordSize;
+    const uint32_t tensor = fmt::LoadU32(r);
+    const uint8_t direction = r[4], dtype = r[5], rank = r[6];
+    if (tensor >= num_tensors_ || direction != (i < num_inputs_ ? 0 : 1) || r[7] != 0 || rank < 1 ||
+        rank > fmt::kMaxRank || fmt::LoadU32(r + 40) != 0) {
+      return Status::kBadIo;
+    }
+    const TensorRef t = Tensor(static_cast<int32_t>(tensor));
+    if (t.dtype != dtype || !t.in_arena()) return Status::kBadIo;
+    uint64_t elements = 1;
+    for (uint32_t d = 0; d < fmt::kMaxRank; ++d) {
+      const int32_t dim = fmt::LoadI32(r + 8 + 4 * d);
+      if (d < rank) {
+        if (dim < 1) return Status::kBadIo;
+        elements *= static_cast<uint64_t>(dim);
+        if (elements > 0x7fffffffu) return Status::kBadIo;
+      } else if (dim != 0) {
+        return Status::kBadIo;
+      }
+    }
+    if (elements * fmt::DTypeSize(dtype) != t.size) return Status::kBadIo;
+    const float scale = fmt::LoadF32(r + 32);
+    const int32_t zero_point = fmt::LoadI32(r + 36);
+    if (dtype == fmt::kFloat32) {
+      if (scale != 0.0f || zero_point != 0) return Status::kBadIo;
+    } else if (!(scale > 0.0f && scale < 3.4e38f) ||
+               (dtype == fmt::kInt8 && (zero_point < -128 || zero_point > 127))) {
+      return Status::kBadIo;
+    }
+  }
+  return Status::kOk;
+}
+
+Status Model::CheckKernelTable(const tf_model_def& def) const {
+  if (def.num_kernels > 0 && def.kernels == nullptr) return Status::kBadKernelTable;
+  for (uint32_t i = 0; i < def.num_kernels; ++i) {
+    const KernelEntry& e = def.kernels[i];
+    if (e.validate == nullptr || e.run == nullptr || e.kernel == nullptr) {
+      return Status::kBadKernelTable;
+    }
+    for (uint32_t j = 0; j < i; ++j) {
+      if (def.kernels[j].id == e.id) return Status::kBadKernelTable;
+    }
+  }
+  return Status::kOk;
+}
+
+const KernelEntry* Model::FindEntry(uint32_t id) const {
+  for (uint32_t i = 0; i < num_kernels_; ++i) {
+    if (kernels_[i].id == id) return &kernels_[i];
+  }
+  return nullptr;
+}
+
+Status Model::CheckOps() {
+  uint32_t pos = 0;
+  for (uint32_t i = 0; i < num_ops_; ++i) {
+    if (uint64_t{pos} + fmt::kOpHeaderSize > ops_size_) return Status::kBadOp;
+    const uint8_t* rec = ops_ + pos;
+    const uint32_t operands = fmt::LoadU16(rec + 4), params = fmt::LoadU16(rec + 6);
+    if (operands > kMaxOperands || params > kMaxParams ||
+        (fmt::LoadU32(rec + 8) & ~fmt::kOpKnownFlags) != 0) {
+      return Status::kBadOp;
+    }
+    const uint32_t size = fmt::kOpHeaderSize + 4 * (operands + params);
+    if (uint64_t{pos} + size > ops_size_) return Status::kBadOp;
+    for (uint32_t k = 0; k < operands; ++k) {
+      const int32_t t = fmt::LoadI32(rec + fmt::kOpHeaderSize + 4 * k);
+      if (t != fmt::kNoTensor && (t < 0 || static_cast<uint32_t>(t) >= num_tensors_)) {
+        return Status::kBadOp;
+      }
+    }
+    const KernelEntry* entry = FindEntry(fmt::LoadU32(rec));
+    if (entry == nullptr) return Status::kUnknownKernel;
+    TF_RT_TRY(entry->validate(OpContext(*this, static_cast<int32_t>(i), rec, entry)));
+    pos += size;
+  }
+  if (pos != ops_size_) return Status::kBadOp;
+  return Status::kOk;
+}
+
+Status Model::Init(const tf_model_def& def) {
+  *this = Model();  // forget any previous program
+  TF_RT_TRY(ParseHead(def));
+  TF_RT_TRY(BindRegions(def));
+  TF_RT_TRY(BindSegments(def));
+  TF_RT_TRY(CheckTensors());
+  TF_RT_TRY(CheckIo());
+  TF_RT_TRY(CheckKernelTable(def));
+  kernels_ = def.kernels;
+  num_kernels_ = def.num_kernels;
+  const Status s = CheckOps();
+  if (!Ok(s)) {
+    *this = Model();
+    return s;
+  }
+  ready_ = true;
+  return Status::kOk;
+}
+
+Status Model::Run() {
+  if (!ready_) return Status::kNotReady;
+  uint32_t pos = 0;
+  for (uint32_t i = 0; i < num_ops_; ++i) {
+    const uint8_t* rec = ops_ + pos;
+    const uint32_t id = fmt::LoadU32(rec);
+    const KernelEntry* entry = FindEntry(id);  // present: checked at init
+    const OpContext op(*this, static_cast<int32_t>(i), rec, entry);
+    if (profile_ != nullptr) profile_(profile_user_, static_cast<int32_t>(i), id, 0);
+    const Status s = entry->run(op);
+    if (profile_ != nullptr) profile_(profile_user_, static_cast<int32_t>(i), id, 1);
+    if (!Ok(s)) return s;
+    pos += fmt::kOpHeaderSize + 4 * (uint32_t{fmt::LoadU16(rec + 4)} + fmt::LoadU16(rec + 6));
+  }
+  return Status::kOk;
+}
+
+Status Model::IoInfo(uint32_t record, tf_tensor_info* info) const {
+  if (info == nullptr) return Status::kNullArgument;
+  const uint8_t* r = io_ + record * fmt::kIoRecordSize;
+  const TensorRef t = Tensor(static_cast<int32_t>(fmt::LoadU32(r)));
+  info->data = t.data;
+  info->bytes = t.size;
+  info->dtype = r[5];
+  info->rank = r[6];
+  for (uint32_t d = 0; d < fmt::kMaxRank; ++d) info->dims[d] = fmt::LoadI32(r + 8 + 4 * d);
+  info->scale = fmt::LoadF32(r + 32);
+  info->zero_point = fmt::LoadI32(r + 36);
+  return Status::kOk;
+}
+
+Status Model::Input(int32_t index, tf_tensor_info* info) const {
+  if (!ready_) return Status::kNotReady;
+  if (index < 0 || static_cast<uint32_t>(index) >= num_inputs_) return Status::kBadIndex;
+  return IoInfo(static_cast<uint32_t>(index), info);
+}
+
+Status Model::Output(int32_t index, tf_tensor_info* info) const {
+  if (!ready_) return Status::kNotReady;
+  if (index < 0 || static_cast<uint32_t>(index) >= num_outputs_) return Status::kBadIndex;
+  return IoInfo(num_inputs_ + static_cast<uint32_t>(index), info);
+}
+
+}  // namespace tinyforge::rt

@@ -1,0 +1,186 @@
+// fuse-activation, layout, remove-noops, compute-multipliers, precompute-bias, dce and the
+// pipeline: IR text in / IR text out, and every stage executes to the same values.
+#include "builders.h"
+#include "exec/executor.h"
+#include "pass_test_util.h"
+
+namespace tinyforge {
+namespace {
+
+using testing::RunPasses;
+
+constexpr std::string_view kConvClamp = R"(graph t kind=int8
+  input %0 x: int8[1,1,2,2] q(s=0.1, zp=3)
+  const %1 w: int8[2,1,1,1] q(axis=0, s=[0.5,0.25], zp=[0,0], range=[-127,127]) = [1,-2]
+  const %2 b: int32[2] q(axis=0, s=[0.05,0.025], zp=[0,0]) = [10,-20]
+  %3 conv: int8[1,2,2,2] q(s=0.2, zp=-10) = qconv2d(%0, %1, %2) {stride=[1,1], padding=[0,0,0,0], dilation=[1,1], groups=1, act_min=-128, act_max=100, layout=NCHW, input_zp_folded=false}  # conv
+  %4 y: int8[1,2,2,2] q(s=0.2, zp=-10) = requantize(%3) {act_min=-10, act_max=127}  # relu
+  output %4
+)";
+
+TEST(FuseActivation, ClampMergesIntoProducerRange) {
+  EXPECT_EQ(RunPasses(kConvClamp, "fuse-activation"), R"(graph t kind=int8
+  input %0 x: int8[1,1,2,2] q(s=0.1, zp=3)
+  const %1 w: int8[2,1,1,1] q(axis=0, s=[0.5,0.25], zp=[0,0], range=[-127,127]) = [1,-2]
+  const %2 b: int32[2] q(axis=0, s=[0.05,0.025], zp=[0,0]) = [10,-20]
+  %3 y: int8[1,2,2,2] q(s=0.2, zp=-10) = qconv2d(%0, %1, %2) {stride=[1,1], padding=[0,0,0,0], dilation=[1,1], groups=1, act_min=-10, act_max=100, layout=NCHW, input_zp_folded=false}  # conv
+  output %3
+)");
+}
+
+TEST(FuseActivation, NotWhenTheInputHasOtherReadersOrTheScaleChanges) {
+  std::string shared(kConvClamp);
+  shared.replace(shared.find("  output %4"), 11, "  output %4, %3");
+  const std::string kept = RunPasses(shared, "fuse-activation");
+  EXPECT_NE(kept.find("= requantize(%3)"), std::string::npos) << kept;
+  std::string rescaled(kConvClamp);
+  rescaled.replace(rescaled.find("%4 y: int8[1,2,2,2] q(s=0.2"), 27, "%4 y: int8[1,2,2,2] q(s=0.4");
+  const std::string kept2 = RunPasses(rescaled, "fuse-activation");
+  EXPECT_NE(kept2.find("= requantize(%3)"), std::string::npos) << kept2;
+}
+
+TEST(ComputeMultipliers, PerChannelQ31WithTflmRounding) {
+  // in 0.1 * w 0.5 / out 0.2 = 0.25 = 2^30 * 2^(-1-31+... ) -> (1073741824, -1);
+  // 0.1 * 0.25 / 0.2 = 0.125 -> (1073741824, -2). The clamp: 0.2 / 0.2 = 1 -> (2^30, 1).
+  EXPECT_EQ(RunPasses(kConvClamp, "compute-multipliers"), R"(graph t kind=int8
+  input %0 x: int8[1,1,2,2] q(s=0.1, zp=3)
+  const %1 w: int8[2,1,1,1] q(axis=0, s=[0.5,0.25], zp=[0,0], range=[-127,127]) = [1,-2]
+  const %2 b: int32[2] q(axis=0, s=[0.05,0.025], zp=[0,0]) = [10,-20]
+  const %5 conv.multiplier: int32[2] = [1073741824,1073741824]
+  const %6 conv.shift: int32[2] = [-1,-2]
+  const %7 relu.multiplier: int32[1] = [1073741824]
+  const %8 relu.shift: int32[1] = [1]
+  %3 conv: int8[1,2,2,2] q(s=0.2, zp=-10) = qconv2d(%0, %1, %2, %5, %6) {stride=[1,1], padding=[0,0,0,0], dilation=[1,1], groups=1, act_min=-128, act_max=100, layout=NCHW, input_zp_folded=false}  # conv
+  %4 y: int8[1,2,2,2] q(s=0.2, zp=-10) = requantize(%3, %7, %8) {act_min=-10, act_max=127}  # relu
+  output %4
+)");
+}
+
+TEST(PrecomputeBias, FoldsInputOffsetTimesWeightSumsWithoutPadding) {
+  // bias'[o] = bias[o] - zp * sum(w[o]) = 10 - 3*1, -20 - 3*(-2).
+  const std::string out = RunPasses(kConvClamp, "precompute-bias");
+  EXPECT_NE(out.find("const %2 b: int32[2] q(axis=0, s=[0.05,0.025], zp=[0,0]) = [7,-14]"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("input_zp_folded=true"), std::string::npos) << out;
+  std::string padded(kConvClamp);
+  padded.replace(padded.find("[1,2,2,2] q(s=0.2, zp=-10) = qconv2d"), 9, "[1,2,4,4]");
+  padded.replace(padded.find("padding=[0,0,0,0]"), 17, "padding=[1,1,1,1]");
+  padded.replace(padded.find("%4 y: int8[1,2,2,2]"), 19, "%4 y: int8[1,2,4,4]");
+  const std::string kept = RunPasses(padded, "precompute-bias");
+  EXPECT_NE(kept.find("= [10,-20]"), std::string::npos) << kept;
+  EXPECT_NE(kept.find("input_zp_folded=false"), std::string::npos) << kept;
+}
+
+// OIHW [3,2,1,2] -> OHWI [3,1,2,2]; the NHWC output is flattened in NCHW order, so a real
+// transpose stays in front of the reshape.
+constexpr std::string_view kConvFlatten = R"(graph t kind=int8
+  input %0 x: int8[1,2,2,2] q(s=0.1, zp=0)
+  const %1 w: int8[3,2,1,2] q(axis=0, s=[0.1,0.1,0.1], zp=[0,0,0], range=[-127,127]) = [1,2,3,4,5,6,7,8,9,10,11,12]
+  const %2 b: int32[3] = [0,0,0]
+  %3 y: int8[1,3,2,1] q(s=0.5, zp=0) = qconv2d(%0, %1, %2) {stride=[1,1], padding=[0,0,0,0], dilation=[1,1], groups=1, act_min=-128, act_max=127, layout=NCHW, input_zp_folded=false}  # conv
+  %4 f: int8[1,6] q(s=0.5, zp=0) = reshape(%3) {shape=[1,6]}  # flat
+  output %4
+)";
+
+TEST(Layout, WeightsToOhwiAndOrderDependentOpsWrapped) {
+  EXPECT_EQ(RunPasses(kConvFlatten, "layout,remove-noops"), R"(graph t kind=int8 layout=NHWC io_layout=NHWC
+  input %0 x: int8[1,2,2,2] q(s=0.1, zp=0)
+  const %1 w: int8[3,1,2,2] q(axis=0, s=[0.1,0.1,0.1], zp=[0,0,0], range=[-127,127]) = [1,3,2,4,5,7,6,8,9,11,10,12]
+  const %2 b: int32[3] = [0,0,0]
+  %3 y: int8[1,2,1,3] q(s=0.5, zp=0) = qconv2d(%0, %1, %2) {stride=[1,1], padding=[0,0,0,0], dilation=[1,1], groups=1, act_min=-128, act_max=127, layout=NHWC, input_zp_folded=false}  # conv
+  %5 y.nchw: int8[1,3,2,1] q(s=0.5, zp=0) = transpose(%3) {perm=[0,3,1,2]}  # flat.to_nchw
+  %4 f: int8[1,6] q(s=0.5, zp=0) = reshape(%5) {shape=[1,6]}  # flat
+  output %4
+)");
+}
+
+TEST(Layout, DepthwiseTo1HwcAndNchwIoGetsEdgeTransposes) {
+  const std::string text = R"(graph t kind=int8
+  input %0 x: int8[1,2,2,2] q(s=0.1, zp=0)
+  const %1 w: int8[2,1,1,2] q(axis=0, s=[0.1,0.2], zp=[0,0], range=[-127,127]) = [1,2,3,4]
+  const %2 b: int32[2] = [0,0]
+  %3 y: int8[1,2,2,1] q(s=0.5, zp=0) = qdwconv2d(%0, %1, %2) {stride=[1,1], padding=[0,0,0,0], dilation=[1,1], depth_multiplier=1, act_min=-128, act_max=127, layout=NCHW, input_zp_folded=false}  # dw
+  output %3
+)";
+  passes::PassOptions nchw_io;
+  nchw_io.io_layout = ir::Layout::kNCHW;
+  EXPECT_EQ(RunPasses(text, "layout,remove-noops", nchw_io), R"(graph t kind=int8 layout=NHWC io_layout=NCHW
+  input %0 x: int8[1,2,2,2] q(s=0.1, zp=0)
+  const %1 w: int8[1,1,2,2] q(axis=3, s=[0.1,0.2], zp=[0,0], range=[-127,127]) = [1,3,2,4]
+  const %2 b: int32[2] = [0,0]
+  %4 x.nhwc: int8[1,2,2,2] q(s=0.1, zp=0) = transpose(%0) {perm=[0,2,3,1]}  # dw.to_nhwc
+  %5 y.nhwc: int8[1,2,1,2] q(s=0.5, zp=0) = qdwconv2d(%4, %1, %2) {stride=[1,1], padding=[0,0,0,0], dilation=[1,1], depth_multiplier=1, act_min=-128, act_max=127, layout=NHWC, input_zp_folded=false}  # dw
+  %3 y: int8[1,2,2,1] q(s=0.5, zp=0) = transpose(%5) {perm=[0,3,1,2]}  # dw.to_nchw
+  output %3
+)");
+}
+
+TEST(RemoveNoops, SizeOneTransposesBecomeViewsAndChainsCollapse) {
+  const std::string text = R"(graph t kind=int8
+  input %0 x: int8[1,1,1,4] q(s=0.1, zp=0)
+  %1 a: int8[1,4,1,1] q(s=0.1, zp=0) = transpose(%0) {perm=[0,3,1,2]}  # t
+  %2 b: int8[1,4] q(s=0.1, zp=0) = reshape(%1) {shape=[1,-1]}  # r
+  %3 c: int8[1,4] q(s=0.1, zp=0) = requantize(%2) {act_min=-128, act_max=127}  # identity
+  output %3
+)";
+  EXPECT_EQ(RunPasses(text, "remove-noops"), R"(graph t kind=int8
+  input %0 x: int8[1,1,1,4] q(s=0.1, zp=0)
+  %1 c: int8[1,4] q(s=0.1, zp=0) = reshape(%0) {shape=[1,4]}  # r
+  output %1
+)");
+}
+
+TEST(Dce, RemovesUnreadOpsAndTensors) {
+  const std::string text = R"(graph t kind=int8
+  input %0 x: int8[4] q(s=0.1, zp=0)
+  const %1 unused: int32[1] = [5]
+  %2 dead: int8[4] q(s=0.2, zp=0) = requantize(%0) {act_min=-128, act_max=127}  # dead
+  %3 y: int8[4] q(s=0.1, zp=0) = requantize(%0) {act_min=0, act_max=127}  # relu
+  output %3
+)";
+  EXPECT_EQ(RunPasses(text, "dce"), R"(graph t kind=int8
+  input %0 x: int8[4] q(s=0.1, zp=0)
+  %1 y: int8[4] q(s=0.1, zp=0) = requantize(%0) {act_min=0, act_max=127}  # relu
+  output %1
+)");
+}
+
+TEST(Pipeline, NamesAndErrors) {
+  EXPECT_EQ(passes::DefaultPipeline().size(), passes::AllPasses().size());
+  for (size_t i = 0; i < passes::AllPasses().size(); ++i) {
+    EXPECT_EQ(passes::DefaultPipeline()[i], passes::AllPasses()[i].name);  // one list
+  }
+  auto bad = passes::ParsePassList("fold-qdq,bogus");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message().rfind("unknown pass 'bogus' (passes: const-fold, ", 0), 0u);
+  EXPECT_NE(RunPasses(kConvClamp, "layout").find("layout=NHWC"), std::string::npos);
+  const std::string qdq = "graph q kind=qdq\n  input %0 x: float32[2]\n  output %0\n";
+  EXPECT_EQ(RunPasses(qdq, "layout"),
+            "error: pass 'layout': needs a lowered graph (kind int8): run fold-qdq first");
+}
+
+// Every prefix of the pipeline runs on the executor to the same values as the whole
+// pipeline: stages differ in representation, never in arithmetic.
+TEST(Pipeline, EveryStageComputesTheSameValues) {
+  const exec::HostTensor x = testing::QdqConvInput();
+  std::optional<exec::HostTensor> first;
+  const auto names = passes::DefaultPipeline();
+  for (size_t n = 2; n <= names.size(); ++n) {  // from fold-qdq on (before it: float ops)
+    ir::Graph g = testing::QdqConvGraph();
+    passes::LowerOptions o;
+    o.io = passes::IoType::kFloat;
+    o.io_layout = ir::Layout::kNCHW;
+    o.verify_each = true;
+    o.passes.assign(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(n));
+    auto runs = passes::Lower(g, o);
+    ASSERT_TRUE(runs.ok()) << runs.error().message();
+    auto y = exec::Run(g, std::span(&x, 1));
+    ASSERT_TRUE(y.ok()) << names[n - 1] << ": " << y.error().message();
+    if (!first) first = y->outputs[0];
+    EXPECT_TRUE(first->BitEqual(y->outputs[0])) << "after " << names[n - 1];
+  }
+}
+
+}  // namespace
+}  // namespace tinyforge

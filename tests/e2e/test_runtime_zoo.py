@@ -1,0 +1,196 @@
+"""Compiled programs on the device runtime (host build), end to end.
+
+The four zoo models are exported from PyTorch (quantized), compiled for the Cortex-M55 board
+with `tinyforge compile --target cortex-m55 -o DIR`, and executed from DIR/program.bin by
+`tinyforge run` through the runtime. Checks:
+  * the planned peak RAM meets the issue's targets (kws <= 9 KiB, vww <= 40 KiB,
+    ic <= 33 KiB, ad <= 1 KiB) and is what the report and --json say;
+  * runtime outputs are bit-exact with the reference execution of the lowered graph
+    (`tinyforge run` on the int8 graph file: the __ref kernels on separate buffers),
+    although the runtime runs convolutions and adds in place;
+  * the MLPerf Tiny .tflite references reproduce TensorFlow Lite Micro's golden outputs
+    through the runtime;
+  * placement options and the "does not fit" diagnostic.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tinyforge
+from tinyforge import models
+
+from e2e_util import randomize, random_inputs, run_cli
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT.parent / "shared" / "golden" / "mlperf-tiny"
+MLPERF = ROOT.parent / "shared" / "models" / "mlperf-tiny"
+
+# zoo name -> (MLPerf Tiny benchmark, peak RAM target in bytes from issue #4)
+ZOO = {
+    "ds_cnn": ("kws", 9 * 1024),
+    "mobilenet_v1_025": ("vww", 40 * 1024),
+    "resnet8": ("ic", 33 * 1024),
+    "fc_autoencoder": ("ad", 1 * 1024),
+}
+N_INPUTS = 4
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """name -> quantized graph file, exported once per module."""
+    out = tmp_path_factory.mktemp("zoo")
+    graphs = {}
+    for name in ZOO:
+        model, shape = models.get(name)
+        model = randomize(model, seed=1234)
+        calib = random_inputs(shape, 8, seed=7)
+        res = tinyforge.export(model, (calib[0],), calibration=[(x,) for x in calib],
+                               path=out / f"{name}.tfg")
+        graphs[name] = res.path
+    return graphs
+
+
+def _compile(cli, graph, out_dir, *extra):
+    proc = run_cli(cli, "compile", graph, "--target", "cortex-m55", "-o", out_dir, "--json",
+                   *extra)
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize("name", list(ZOO))
+def test_zoo_peak_ram_and_bit_exact_runtime(name, cli, exported, tmp_path):
+    bench, target = ZOO[name]
+    summary = _compile(cli, exported[name], tmp_path / "out")
+    for f in ("program.bin", "model.h", "model.cc", "report.json"):
+        assert (tmp_path / "out" / f).exists(), f
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    dtcm = next(r for r in summary["regions"] if r["name"] == "dtcm")
+    print(f"{name} ({bench}): peak {summary['ram_bytes']} B (target {target}), "
+          f"set by {summary['peak']['op']}; flash {summary['flash']['total']} B")
+    assert summary["target"]["board"] == "an547"
+    assert summary["ram_bytes"] <= target
+    assert dtcm["used"] == summary["ram_bytes"]  # everything fits the fastest region
+    assert summary["peak"]["op"] in [op["name"] for op in report["ops"]]
+    assert report["ram_bytes"] == summary["ram_bytes"]
+
+    # Reference: the lowered graph on the host executor.
+    lowered = tmp_path / f"{name}.int8.tfg"
+    run_cli(cli, "compile", exported[name], "-o", lowered)
+    shape = json.loads(run_cli(cli, "inspect", "--json", lowered).stdout)
+    rng = np.random.default_rng(11)
+    in_shape = [int(d) for d in _input_shape(shape)]
+    for i in range(N_INPUTS):
+        x = rng.integers(-128, 128, size=in_shape, dtype=np.int8)
+        np.save(tmp_path / "x.npy", x)
+        run_cli(cli, "run", lowered, "-i", tmp_path / "x.npy", "-o", tmp_path / "ref.npy")
+        run_cli(cli, "run", tmp_path / "out" / "program.bin", "-i", tmp_path / "x.npy",
+                "-o", tmp_path / "rt.npy")
+        ref, got = np.load(tmp_path / "ref.npy"), np.load(tmp_path / "rt.npy")
+        assert ref.dtype == got.dtype and ref.shape == got.shape
+        assert np.array_equal(ref, got), f"{name} input {i}: runtime differs from reference"
+
+
+def _input_shape(inspect_json):
+    graph_inputs = inspect_json.get("inputs")
+    if graph_inputs:
+        return graph_inputs[0]["shape"]
+    raise AssertionError("inspect --json lists no inputs")
+
+
+def test_run_runtime_flag_compiles_in_memory(cli, exported, tmp_path):
+    """`tinyforge run m.tfg --runtime` equals running the written program.bin."""
+    graph = exported["ds_cnn"]
+    _compile(cli, graph, tmp_path / "out")
+    x = np.random.default_rng(3).integers(-128, 128, size=(1, 49, 10, 1), dtype=np.int8)
+    np.save(tmp_path / "x.npy", x)
+    run_cli(cli, "run", graph, "--runtime", "-i", tmp_path / "x.npy", "-o", tmp_path / "a.npy")
+    run_cli(cli, "run", tmp_path / "out" / "program.bin", "-i", tmp_path / "x.npy",
+            "-o", tmp_path / "b.npy")
+    assert np.array_equal(np.load(tmp_path / "a.npy"), np.load(tmp_path / "b.npy"))
+
+
+def test_placement_options(cli, exported, tmp_path):
+    graph = exported["resnet8"]
+    # Pin the input to the slow SRAM, the first conv's weights to ITCM.
+    summary = _compile(cli, graph, tmp_path / "out", "--place", "x.q=sram",
+                       "--weights-in", "conv1.conv=itcm")
+    regions = {r["name"]: r for r in summary["regions"]}
+    assert regions["sram"]["used"] == 32 * 32 * 3
+    assert [s["region"] for s in summary["flash"]["segments"]] == ["qspi", "itcm"]
+    x = np.random.default_rng(5).integers(-128, 128, size=(1, 32, 32, 3), dtype=np.int8)
+    np.save(tmp_path / "x.npy", x)
+    lowered = tmp_path / "r.int8.tfg"
+    run_cli(cli, "compile", graph, "-o", lowered)
+    run_cli(cli, "run", lowered, "-i", tmp_path / "x.npy", "-o", tmp_path / "ref.npy")
+    run_cli(cli, "run", tmp_path / "out" / "program.bin", "-i", tmp_path / "x.npy",
+            "-o", tmp_path / "rt.npy")
+    assert np.array_equal(np.load(tmp_path / "ref.npy"), np.load(tmp_path / "rt.npy"))
+    header = (tmp_path / "out" / "model.h").read_text()
+    source = (tmp_path / "out" / "model.cc").read_text()
+    assert "TF_MODEL_RESNET8_ARENA_DTCM_BYTES" in header
+    assert "TF_CONST_SECTION(itcm)" in source and "TF_ARENA_SECTION(sram)" in source
+    # Selective build: only the kernels this program uses.
+    assert "TF_KERNEL_ENTRY(add, s8_add__ref)" in source
+    assert "s8_dwconv" not in source and "s8_softmax" not in source
+
+
+def test_does_not_fit_names_region_bytes_and_op(cli, exported, tmp_path):
+    # The MPS2 AN385's block RAM holds 16 KiB; the VWW input alone is 27 KiB.
+    proc = run_cli(cli, "compile", exported["mobilenet_v1_025"], "--target", "an385",
+                   "--place", "x.q=bram", "-o", tmp_path / "out", check=False)
+    assert proc.returncode == 1
+    err = proc.stderr
+    assert "does not fit: region 'bram' needs" in err
+    assert "bytes missing" in err and "the peak is at op '" in err
+
+
+def test_bad_placement_options_are_usage_errors(cli, exported, tmp_path):
+    g = exported["fc_autoencoder"]
+    for args, text in [(["--place", "nope=dtcm"], "no activation tensor 'nope'"),
+                       (["--place", "x.q=qspi"], "is not a RAM region"),
+                       (["--weights-in", "layers.0.fc=dtcm"], "is a RAM region"),
+                       (["--place", "x.q"], "expected NAME=REGION")]:
+        proc = run_cli(cli, "compile", g, "--target", "cortex-m55", *args, check=False)
+        assert proc.returncode == 2, args
+        assert text in proc.stderr, (args, proc.stderr)
+    proc = run_cli(cli, "compile", g, "--target", "cortex-m99", check=False)
+    assert proc.returncode == 2 and "unknown target 'cortex-m99'" in proc.stderr
+
+
+def test_corrupt_program_is_rejected(cli, exported, tmp_path):
+    _compile(cli, exported["fc_autoencoder"], tmp_path / "out")
+    data = bytearray((tmp_path / "out" / "program.bin").read_bytes())
+    data[100] ^= 0x40
+    (tmp_path / "bad.bin").write_bytes(bytes(data))
+    np.save(tmp_path / "x.npy", np.zeros((1, 640), dtype=np.int8))
+    proc = run_cli(cli, "run", tmp_path / "bad.bin", "-i", tmp_path / "x.npy", check=False)
+    assert proc.returncode == 2 and "invalid program: program CRC mismatch" in proc.stderr
+
+
+TFLITE = {"kws": "kws_ref_model", "vww": "vww_96_int8", "ic": "pretrainedResnet_quant",
+          "ad": "ad01_int8"}
+
+
+@pytest.mark.parametrize("bench", list(TFLITE))
+def test_mlperf_tflite_matches_tflm_golden_on_runtime(bench, cli, tmp_path):
+    model = MLPERF / f"{TFLITE[bench]}.tflite"
+    manifest = GOLDEN / "manifest.json"
+    if not model.exists() or not manifest.exists():
+        pytest.skip("../shared MLPerf Tiny models or goldens not present")
+    proc = run_cli(cli, "compile", model, "--target", "cortex-m55", "-o", tmp_path / "out",
+                   "--json", check=False)
+    if proc.returncode != 0:
+        pytest.skip(f".tflite import/compile unavailable: {proc.stderr.strip()}")
+    summary = json.loads(proc.stdout)
+    print(f"{bench}.tflite: peak {summary['ram_bytes']} B")
+    entry = next(m for m in json.loads(manifest.read_text())["models"] if m["model"] == bench)
+    for case in entry["cases"]:
+        x = np.fromfile(GOLDEN / case["input_file"], dtype=np.int8).reshape(entry["input"]["shape"])
+        np.save(tmp_path / "x.npy", x)
+        run_cli(cli, "run", tmp_path / "out" / "program.bin", "-i", tmp_path / "x.npy",
+                "-o", tmp_path / "y.npy")
+        want = np.fromfile(GOLDEN / case["output_file"], dtype=np.int8)
+        assert np.array_equal(np.load(tmp_path / "y.npy").reshape(-1), want), case["case"]

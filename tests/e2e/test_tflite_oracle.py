@@ -1,0 +1,166 @@
+"""TensorFlow's TFLite interpreter (BUILTIN_REF) as a second oracle for the .tflite importer.
+
+1. Trust, then use: on the four MLPerf Tiny models TF's interpreter must agree with the TFLM
+   goldens (every case 0 tensor, every output and logits) except FULLY_CONNECTED rounding
+   ties (tflite_oracle.py explains the one documented difference).
+2. A wider set: small Keras models converted to int8 .tflite with a representative dataset
+   (tests/kernels/tflite_cases.py: every op, padding, stride, dilation, depth multiplier,
+   broadcast, fused activation, per-tensor and per-channel weights, batch > 1, float edges),
+   imported and run by `tinyforge run` on seeded inputs and compared op by op with TF.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tflite_oracle as oracle
+from tflite_util import GOLDEN, MODELS, available, inspect_json, manifest, op_outputs, \
+    read_bin, run_dump
+
+import tflite_cases
+
+N_INPUTS = 3
+
+# The kernel suite's models, minus the two whose standalone RELU6 changes quantization
+# (TFLM does not rescale there, so the importer rejects it: test_tflite_malformed.py),
+# plus a variant of them without it.
+SPECS = [s for s in tflite_cases.MODELS if not s.name.startswith("add_mul")]
+
+
+def _add_mul_no_relu6():
+    layers = tflite_cases.layers
+    x = tflite_cases._inp((6, 5, 8))
+    a = layers.Conv2D(8, 1)(x)
+    b = layers.Conv2D(8, 3, padding="same")(x)
+    d = layers.DepthwiseConv2D(3, padding="same")(x)
+    c = layers.GlobalAveragePooling2D(keepdims=True)(a)
+    s = layers.Add()([a, b])
+    outs = [s, layers.ReLU()(s), layers.ReLU()(layers.Add()([a, d])),
+            layers.ReLU(6.0)(layers.Add()([b, d])), layers.Multiply()([a, b]),
+            layers.ReLU()(layers.Multiply()([a, d])), layers.Add()([a, c]),
+            layers.Multiply()([b, layers.Activation("sigmoid")(c)])]
+    return tflite_cases.tf.keras.Model(x, outs)
+
+
+SPECS += [
+    tflite_cases.ModelSpec("add_mul", _add_mul_no_relu6, {"ADD": 4, "MUL": 3, "RELU": 1}),
+    tflite_cases.ModelSpec("add_mul_wide", _add_mul_no_relu6, {"ADD": 4, "MUL": 3},
+                           calib_scale=25.0),
+]
+
+
+@pytest.fixture(scope="module")
+def converted(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tflite_models")
+    cache = {}
+
+    def get(spec):
+        if spec.name not in cache:
+            tflite_cases.tf.keras.utils.set_random_seed(7)
+            data = tflite_cases.convert(spec, seed=7)
+            path = out / f"{spec.name}.tflite"
+            path.write_bytes(data)
+            cache[spec.name] = (data, path)
+        return cache[spec.name]
+    return get
+
+
+def _inputs(interp_details, seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    xs = []
+    for d in interp_details:
+        if d["dtype"] == np.int8:
+            xs.append(rng.integers(-128, 128, size=d["shape"], dtype=np.int8))
+        else:
+            xs.append((rng.normal(size=d["shape"]) * 1.5).astype(np.float32))
+    return xs
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_keras_model_matches_tf_interpreter(spec, converted, cli, tmp_path):
+    data, path = converted(spec)
+    model = oracle.parse(data)
+    ops = [oracle.op_name(model, op) for op in model.subgraphs[0].operators]
+    for op, count in spec.expect.items():
+        assert ops.count(op) >= count, f"converter produced {ops}, expected {count} x {op}"
+    outputs = op_outputs(inspect_json(cli, path))
+    graph = model.subgraphs[0]
+    total = oracle.Comparison()
+    details = oracle.tf.lite.Interpreter(model_content=data).get_input_details()
+    for k in range(N_INPUTS):
+        xs = _inputs(details, 100 + k)
+        interp = oracle.tf_run(data, xs)
+        dumped = run_dump(cli, path, xs[0], tmp_path / f"in{k}")
+        ours = {int(op.outputs[0]): dumped[outputs[i]] for i, op in enumerate(graph.operators)}
+        r = oracle.compare_ops(data, interp, ours)
+        total.compared += r.compared
+        total.fc_ties += r.fc_ties
+        total.skipped += r.skipped
+        assert not r.failures, f"{spec.name} input {k}:\n" + "\n".join(r.failures)
+    assert total.compared > 0
+    print(f"{spec.name}: {total.compared} op outputs equal, {total.fc_ties} FC tie elements, "
+          f"{total.skipped} downstream of a tie")
+
+
+@pytest.mark.skipif(not available(), reason="../shared MLPerf Tiny goldens missing")
+@pytest.mark.parametrize("name", ["kws", "vww", "ic", "ad"])
+def test_tf_interpreter_agrees_with_tflm_goldens(name, cli, tmp_path):
+    entry = next(m for m in manifest()["models"] if m["model"] == name)
+    path = MODELS / entry["model_file"]
+    data = path.read_bytes()
+    graph = oracle.parse(data).subgraphs[0]
+    # Case 0: TF against every op output TFLM dumped.
+    x0 = read_bin(entry["cases"][0]["input_file"], entry["input"]["shape"])
+    tflm = {t["tensor_index"]: read_bin(t["file"], t["shape"])
+            for t in entry["intermediates"]["tensors"]}
+    r = oracle.compare_ops(data, oracle.tf_run(data, [x0]), tflm)
+    assert not r.failures, "\n".join(r.failures)
+    assert r.compared + r.skipped == len(graph.operators)
+    # Every case: TF's output and logits equal TFLM's, or they differ only downstream of a
+    # FULLY_CONNECTED tie. The goldens hold no intermediates for cases > 0, so the chain
+    # is traced with tinyforge's (test_tflite_golden.py shows they reproduce TFLM's).
+    outputs = op_outputs(inspect_json(cli, path))
+    differing = []
+    for c in entry["cases"]:
+        x = read_bin(c["input_file"], entry["input"]["shape"])
+        interp = oracle.tf_run(data, [x])
+        final = int(graph.outputs[0])
+        same = np.array_equal(interp.get_tensor(final).ravel(), read_bin(c["output_file"], -1))
+        if c.get("logits_file"):
+            same = same and np.array_equal(interp.get_tensor(int(c["logits_tensor_index"])).ravel(),
+                                           read_bin(c["logits_file"], -1))
+        if same:
+            continue
+        dumped = run_dump(cli, path, x, tmp_path / f"case{c['case']}")
+        ours = {int(op.outputs[0]): dumped[outputs[i]] for i, op in enumerate(graph.operators)}
+        rc = oracle.compare_ops(data, interp, ours)
+        assert not rc.failures and rc.fc_ties > 0, f"case {c['case']}: {rc.failures}"
+        differing.append(f"case {c['case']} ({rc.fc_ties} FC tie elements)")
+    print(f"{name}: case 0 TF == TFLM on {r.compared} op outputs, {r.fc_ties} FC tie elements, "
+          f"{r.skipped} downstream; outputs/logits differ only in {differing or 'no case'}")
+
+
+def test_seed_models_match_tf_interpreter(cli, tmp_path):
+    """The fuzzer's seed models (tests/fuzz/make_tflite_seeds.cc: written with our schema
+    subset's builder, not by TF's converter) load in TF's interpreter and match it op by op:
+    a check of the subset's field slots from the writing side, and of SQUEEZE, PADV2 with a
+    value, standalone RELU/RELU6 and int8 -> int8 QUANTIZE."""
+    from pathlib import Path
+    maker = Path(cli).resolve().parents[2] / "tests" / "fuzz" / "tflite_make_seeds"
+    if not maker.exists():
+        pytest.skip(f"{maker} not built")
+    import subprocess
+    subprocess.run([str(maker), str(tmp_path)], check=True)
+    for name in ("cnn", "elementwise", "float_edges"):
+        path = tmp_path / f"{name}.tflite"
+        data = path.read_bytes()
+        graph = oracle.parse(data).subgraphs[0]
+        outputs = op_outputs(inspect_json(cli, path))
+        details = oracle.tf.lite.Interpreter(model_content=data).get_input_details()
+        for k in range(N_INPUTS):
+            xs = _inputs(details, 200 + k)
+            interp = oracle.tf_run(data, xs)
+            dumped = run_dump(cli, path, xs[0], tmp_path / f"{name}{k}")
+            ours = {int(op.outputs[0]): dumped[outputs[i]] for i, op in enumerate(graph.operators)}
+            r = oracle.compare_ops(data, interp, ours)
+            assert not r.failures and r.compared == len(graph.operators), (name, r)

@@ -1,0 +1,94 @@
+"""TensorFlow's own TFLite interpreter (reference op resolver, BUILTIN_REF) as a second oracle
+for .tflite models, and the op-by-op comparison used against it.
+
+TF's interpreter differs from TensorFlow Lite Micro (tinyforge's target numerics) in one
+documented place for the ops the importer accepts: it requantizes FULLY_CONNECTED with single
+rounding, TFLM with double rounding (kernels/README.md). A FULLY_CONNECTED output may
+therefore differ by exactly such a tie; every differing element must be proven to be one
+(tests/kernels/tflite_cases.fc_rounding_divergence), and the tensors computed from it are
+then not compared (they legitimately inherit the difference). Every other difference fails.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "kernels"))
+import tensorflow as tf  # noqa: E402
+from tensorflow.lite.python import schema_py_generated as schema  # noqa: E402
+
+import tflite_cases  # noqa: E402  (tests/kernels: Keras model suite, option/tensor helpers)
+
+OP_NAMES = {v: k for k, v in vars(schema.BuiltinOperator).items() if not k.startswith("_")}
+
+
+def op_name(model: schema.ModelT, op: schema.OperatorT) -> str:
+    code = model.operatorCodes[op.opcodeIndex]
+    return OP_NAMES[max(code.builtinCode, code.deprecatedBuiltinCode)]
+
+
+def parse(model_bytes: bytes) -> schema.ModelT:
+    return schema.ModelT.InitFromPackedBuf(bytearray(model_bytes), 0)
+
+
+def tf_run(model_bytes: bytes, inputs: list[np.ndarray]):
+    """Runs TF's interpreter with its reference kernels, keeping every tensor."""
+    interp = tf.lite.Interpreter(
+        model_content=model_bytes,
+        experimental_op_resolver_type=tf.lite.experimental.OpResolverType.BUILTIN_REF,
+        experimental_preserve_all_tensors=True)
+    interp.allocate_tensors()
+    for d, x in zip(interp.get_input_details(), inputs):
+        interp.set_tensor(d["index"], x.reshape(d["shape"]).astype(d["dtype"]))
+    interp.invoke()
+    return interp
+
+
+@dataclasses.dataclass
+class Comparison:
+    compared: int = 0           # op outputs compared element for element
+    fc_ties: int = 0            # FULLY_CONNECTED elements off by a proven rounding tie
+    skipped: int = 0            # op outputs downstream of such a tie (not comparable)
+    failures: list = dataclasses.field(default_factory=list)
+
+
+def compare_ops(model_bytes: bytes, interp, ours: dict[int, np.ndarray]) -> Comparison:
+    """Compares `ours` (TFLite tensor index -> value, for every op output) with the
+    interpreter's tensors, op by op in execution order."""
+    model = parse(model_bytes)
+    graph = model.subgraphs[0]
+    details = {d["index"]: d for d in interp.get_tensor_details()}
+    tainted: set[int] = set()
+    r = Comparison()
+    for i, op in enumerate(graph.operators):
+        name = op_name(model, op)
+        out = int(op.outputs[0])
+        want = interp.get_tensor(out)
+        got = ours[out].reshape(want.shape)
+        if np.array_equal(got, want):
+            r.compared += 1
+            continue
+        if any(int(t) in tainted for t in op.inputs if int(t) >= 0):
+            tainted.add(out)
+            r.skipped += 1
+            continue
+        if name == "FULLY_CONNECTED":
+            case = {"inputs": [None if int(t) < 0 else tflite_cases._tensor(interp, details, int(t))
+                               for t in op.inputs],
+                    "outputs": [tflite_cases._tensor(interp, details, out)],
+                    "options": tflite_cases._options(op)}
+            n, unexplained = tflite_cases.fc_rounding_divergence(case, got.ravel().tolist())
+            if not unexplained:
+                r.compared += 1
+                r.fc_ties += n
+                tainted.add(out)
+                continue
+        diff = np.flatnonzero(got.ravel() != want.ravel())
+        r.failures.append(f"op #{i} {name}: {diff.size} of {want.size} elements differ, first "
+                          f"at {diff[0]}: {got.ravel()[diff[0]]} vs TF {want.ravel()[diff[0]]}")
+    return r

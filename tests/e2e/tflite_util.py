@@ -1,0 +1,54 @@
+"""Helpers for the .tflite importer tests: paths to the shared MLPerf Tiny models and TFLM
+goldens (read in place, never copied), and running `tinyforge run` on a .tflite with every
+tensor dumped, keyed by the TFLite op that produced it."""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+
+from e2e_util import ROOT, run_cli
+
+SHARED = Path(os.environ.get("TINYFORGE_SHARED", ROOT.parent / "shared"))
+MODELS = SHARED / "models" / "mlperf-tiny"
+GOLDEN = SHARED / "golden" / "mlperf-tiny"
+
+_OP_NAME = re.compile(r"^op(\d+)_([A-Z0-9_]+)$")
+
+
+def manifest() -> dict:
+    return json.loads((GOLDEN / "manifest.json").read_text())
+
+
+def available() -> bool:
+    return (GOLDEN / "manifest.json").is_file() and MODELS.is_dir()
+
+
+def inspect_json(cli: str, model: Path) -> dict:
+    return json.loads(run_cli(cli, "inspect", "--json", model).stdout)
+
+
+def op_outputs(info: dict) -> dict[int, int]:
+    """TFLite op index -> IR tensor id of its output (the IR op named opKK_TYPE)."""
+    out = {}
+    for op in info["ops"]:
+        m = _OP_NAME.match(op["name"])
+        if m:
+            out[int(m.group(1))] = op["outputs"][0]["index"]
+    return out
+
+
+def run_dump(cli: str, model: Path, x: np.ndarray, tmp: Path) -> dict[int, np.ndarray]:
+    """Runs `model` on input `x`; returns every tensor `tinyforge run` dumped, by IR id."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    np.save(tmp / "x.npy", x)
+    dump = tmp / "dump"
+    run_cli(cli, "run", model, "--input", tmp / "x.npy", "--dump-dir", dump)
+    return {int(f.name.split("_", 1)[0]): np.load(f) for f in dump.iterdir()}
+
+
+def read_bin(rel: str, shape) -> np.ndarray:
+    return np.fromfile(GOLDEN / rel, dtype=np.int8).reshape(shape)

@@ -1,0 +1,135 @@
+// Test helpers: build small programs with emit::Program, run them through the runtime with
+// arenas the test owns, and seeded random kernel parameters.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <span>
+#include <vector>
+
+#include "emit/program_writer.h"
+#include "tinyforge/kernel_table.h"
+#include "tinyforge/runtime.h"
+
+namespace tinyforge::rt::testing {
+
+// A 16-byte aligned byte buffer.
+class Aligned {
+ public:
+  explicit Aligned(size_t size = 0) { Resize(size); }
+  void Resize(size_t size) {
+    storage_.assign(size + 16, 0);
+    const auto addr = reinterpret_cast<uintptr_t>(storage_.data());
+    data_ = storage_.data() + ((16 - addr % 16) % 16);
+    size_ = size;
+  }
+  uint8_t* data() { return data_; }
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  std::vector<uint8_t> storage_;
+  uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+// A program image plus arenas sized from its regions, and a Model bound to them.
+struct Loaded {
+  Aligned image;
+  std::vector<Aligned> arenas;
+  std::vector<tf_arena> arena_defs;
+  tf_model_def def{};
+  Model model;
+  Status status = Status::kOk;
+
+  Loaded(std::span<const uint8_t> bytes, const std::vector<uint32_t>& arena_sizes,
+         const tf_kernel_entry* kernels = tf_all_kernels,
+         uint32_t num_kernels = tf_all_kernels_count)
+      : image(bytes.size()) {
+    if (!bytes.empty()) std::memcpy(image.data(), bytes.data(), bytes.size());
+    arenas.reserve(arena_sizes.size());
+    for (uint32_t s : arena_sizes) {
+      arenas.emplace_back(s);
+      arena_defs.push_back({arenas.back().data(), s});
+    }
+    def.program = image.data();
+    def.program_size = static_cast<uint32_t>(bytes.size());
+    def.arenas = arena_defs.data();
+    def.num_arenas = static_cast<uint32_t>(arena_defs.size());
+    def.kernels = kernels;
+    def.num_kernels = num_kernels;
+    status = model.Init(def);
+  }
+};
+
+inline std::vector<uint8_t> Write(const emit::Program& p) {
+  auto image = emit::WriteProgram(p);
+  if (!image.ok()) return {};
+  return std::move(*image);
+}
+
+inline std::vector<uint32_t> RegionSizes(const emit::Program& p) {
+  std::vector<uint32_t> s;
+  for (const auto& r : p.regions) s.push_back(r.size);
+  return s;
+}
+
+template <class T>
+std::span<const uint8_t> AsBytes(const std::vector<T>& v) {
+  return {reinterpret_cast<const uint8_t*>(v.data()), v.size() * sizeof(T)};
+}
+
+class Rng {
+ public:
+  explicit Rng(uint32_t seed) : g_(seed) {}
+  int32_t Int(int32_t lo, int32_t hi) { return std::uniform_int_distribution<int32_t>(lo, hi)(g_); }
+  std::vector<int8_t> Int8s(size_t n) {
+    std::vector<int8_t> v(n);
+    for (auto& x : v) x = static_cast<int8_t>(Int(-128, 127));
+    return v;
+  }
+  std::vector<int32_t> Int32s(size_t n, int32_t lo, int32_t hi) {
+    std::vector<int32_t> v(n);
+    for (auto& x : v) x = Int(lo, hi);
+    return v;
+  }
+  std::mt19937& engine() { return g_; }
+
+ private:
+  std::mt19937 g_;
+};
+
+}  // namespace tinyforge::rt::testing
+
+namespace tinyforge::rt::testing {
+
+// Builds a one-region ("ram"), one-segment ("flash") program.
+struct Builder {
+  emit::Program p;
+  explicit Builder(uint32_t arena_bytes) {
+    p.regions = {{"ram", arena_bytes, 16}};
+    p.segments = {{"flash", {}}};
+  }
+  template <class T>
+  int32_t Const(const std::vector<T>& v, uint8_t dtype) {
+    return p.AddConstant(0, dtype, AsBytes(v));
+  }
+  int32_t Arena(uint8_t dtype, uint32_t offset, uint32_t size) {
+    return p.AddArenaTensor(0, dtype, offset, size);
+  }
+  void Input(int32_t t, std::vector<int32_t> dims, float scale = 0.5f, int32_t zp = 0) {
+    p.io.push_back({t, false, std::move(dims), scale, zp});
+  }
+  void Output(int32_t t, std::vector<int32_t> dims, float scale = 0.25f, int32_t zp = 0) {
+    p.io.push_back({t, true, std::move(dims), scale, zp});
+  }
+  void Op(uint32_t id, std::vector<int32_t> operands, std::vector<int32_t> params,
+          uint32_t flags = 0) {
+    p.ops.push_back({id, std::move(operands), std::move(params), flags});
+  }
+  std::vector<uint8_t> Image() const { return Write(p); }
+};
+
+}  // namespace tinyforge::rt::testing

@@ -1,0 +1,86 @@
+// `tinyforge compile m.tfg --target BOARD|CPU -o DIR [--place T=R]... [--weights-in OP=R]...
+// [--json]`: after lowering, plans memory for the board and writes DIR/program.bin,
+// DIR/model.h, DIR/model.cc and DIR/report.json (compiler/emit). Prints the plan: per
+// region bytes used / capacity, the peak and the op that sets it.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "commands.h"
+#include "emit/emitter.h"
+#include "emit/model_source.h"
+#include "emit/report.h"
+
+namespace tinyforge::cli {
+namespace {
+
+int Fail(int code, const std::string& message) {
+  std::cerr << "error: " << message << "\n";
+  return code;
+}
+
+Expected<std::vector<std::pair<std::string, std::string>>> Pairs(
+    const std::vector<std::string>& items, const std::string& flag) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& s : items) {
+    const size_t eq = s.rfind('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == s.size()) {
+      return Error(flag + ": expected NAME=REGION, got '" + s + "'");
+    }
+    out.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+  }
+  return out;
+}
+
+Status WriteFile(const std::filesystem::path& path, const void* data, size_t size) {
+  std::ofstream f(path, std::ios::binary);
+  if (!f) return Error(path.string() + ": cannot open for writing");
+  f.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
+  if (!f) return Error(path.string() + ": write failed");
+  return OkStatus();
+}
+
+}  // namespace
+
+int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
+  emit::EmitOptions options;
+  options.target = args.target;
+  auto place = Pairs(args.place, "--place");
+  if (!place.ok()) return Fail(kExitInvalidInput, place.error().message());
+  auto weights = Pairs(args.weights_in, "--weights-in");
+  if (!weights.ok()) return Fail(kExitInvalidInput, weights.error().message());
+  options.place = *place;
+  options.weights_in = *weights;
+  auto e = emit::EmitProgram(lowered, options);
+  if (!e.ok()) {
+    const std::string& m = e.error().message();
+    const bool usage = m.rfind("--", 0) == 0;  // a bad --target/--place/--weights-in
+    return Fail(usage ? kExitInvalidInput : kExitFailure, args.graph + ": " + m);
+  }
+  if (args.json) {
+    std::cout << emit::Summary(*e).dump(2) << "\n";
+  } else {
+    std::cout << emit::SummaryText(*e);
+  }
+  if (args.output.empty()) return kExitOk;
+  namespace fs = std::filesystem;
+  const fs::path dir(args.output);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return Fail(kExitFailure, args.output + ": cannot create directory: " + ec.message());
+  const emit::ModelSources src = emit::GenerateModelSources(*e);
+  const std::string report = emit::Report(*e).dump(2) + "\n";
+  for (Status s : {WriteFile(dir / "program.bin", e->image.data(), e->image.size()),
+                   WriteFile(dir / "model.h", src.header.data(), src.header.size()),
+                   WriteFile(dir / "model.cc", src.source.data(), src.source.size()),
+                   WriteFile(dir / "report.json", report.data(), report.size())}) {
+    if (!s.ok()) return Fail(kExitFailure, s.error().message());
+  }
+  if (!args.json) {
+    std::cout << "wrote " << (dir / "program.bin").string() << " (" << e->image.size()
+              << " bytes), model.h, model.cc, report.json\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace tinyforge::cli

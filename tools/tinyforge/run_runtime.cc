@@ -1,0 +1,161 @@
+// `tinyforge run PROGRAM.bin -i x.npy [-o y.npy]` and `tinyforge run m.tfg --runtime
+// [--target T]`: executes a program image through the device runtime (runtime/, host build,
+// every kernel in its table), the same code and program the firmware runs. A graph is
+// lowered (if it is not yet) and compiled for the target in memory first.
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.h"
+#include "emit/emitter.h"
+#include "exec/npy.h"
+#include "load_graph.h"
+#include "tinyforge/kernel_table.h"
+#include "tinyforge/runtime.h"
+
+namespace tinyforge::cli {
+namespace {
+
+using nlohmann::json;
+namespace rt = tinyforge::rt;
+
+int Fail(int code, const std::string& message) {
+  std::cerr << "error: " << message << "\n";
+  return code;
+}
+
+// 16-byte aligned storage (the runtime requires aligned programs and arenas).
+struct AlignedBytes {
+  std::vector<uint8_t> raw;
+  uint8_t* data = nullptr;
+  explicit AlignedBytes(size_t n) : raw(n + 16, 0) {
+    data = raw.data() + (16 - reinterpret_cast<uintptr_t>(raw.data()) % 16) % 16;
+  }
+};
+
+ir::DType DTypeOf(uint8_t d) {
+  return d == rt::fmt::kInt8    ? ir::DType::kInt8
+         : d == rt::fmt::kInt32 ? ir::DType::kInt32
+                                : ir::DType::kFloat32;
+}
+
+Expected<std::vector<uint8_t>> ProgramFor(const RunArgs& args) {
+  if (IsProgramFile(args.graph)) {
+    std::ifstream f(args.graph, std::ios::binary);
+    if (!f) return Error(args.graph + ": cannot open");
+    std::stringstream s;
+    s << f.rdbuf();
+    const std::string bytes = s.str();
+    return std::vector<uint8_t>(bytes.begin(), bytes.end());
+  }
+  TF_ASSIGN_OR_RETURN(ir::Graph g, LoadGraph(args.graph));
+  if (g.kind != ir::GraphKind::kInt8) {
+    passes::LowerOptions lower;
+    auto runs = passes::Lower(g, lower);
+    if (!runs.ok()) return runs.error().WithPrefix(args.graph);
+  }
+  emit::EmitOptions options;
+  options.target = args.target;
+  auto e = emit::EmitProgram(g, options);
+  if (!e.ok()) return e.error().WithPrefix(args.graph);
+  return std::move(e->image);
+}
+
+}  // namespace
+
+bool IsProgramFile(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  char magic[4] = {};
+  return f.read(magic, 4) && std::memcmp(magic, rt::fmt::kMagic, 4) == 0;
+}
+
+int RunOnRuntime(const RunArgs& args) {
+  if (!args.dump_dir.empty()) {
+    return Fail(kExitInvalidInput,
+                "--dump-dir: not available with the runtime (use the "
+                "reference executor: run the lowered graph)");
+  }
+  auto image = ProgramFor(args);
+  if (!image.ok()) return Fail(kExitInvalidInput, image.error().message());
+  auto layout = emit::ReadImageLayout(*image);
+  if (!layout.ok()) return Fail(kExitInvalidInput, args.graph + ": " + layout.error().message());
+  AlignedBytes program(image->size());
+  std::memcpy(program.data, image->data(), image->size());
+  std::vector<AlignedBytes> arenas;
+  std::vector<tf_arena> arena_defs;
+  arenas.reserve(layout->regions.size());
+  for (const auto& [name, size] : layout->regions) {
+    arenas.emplace_back(size);
+    arena_defs.push_back({arenas.back().data, size});
+  }
+  tf_model_def def{};
+  def.program = program.data;
+  def.program_size = static_cast<uint32_t>(image->size());
+  def.arenas = arena_defs.data();
+  def.num_arenas = static_cast<uint32_t>(arena_defs.size());
+  def.kernels = tf_all_kernels;
+  def.num_kernels = tf_all_kernels_count;
+  rt::Model model;
+  const rt::Status init = model.Init(def);
+  if (!rt::Ok(init)) {
+    return Fail(kExitInvalidInput, args.graph + ": invalid program: " + rt::StatusText(init));
+  }
+  if (static_cast<int32_t>(args.inputs.size()) != model.num_inputs()) {
+    return Fail(kExitInvalidInput, "the program has " + std::to_string(model.num_inputs()) +
+                                       " input(s), got " + std::to_string(args.inputs.size()));
+  }
+  if (!args.outputs.empty() && static_cast<int32_t>(args.outputs.size()) != model.num_outputs()) {
+    return Fail(kExitInvalidInput, "the program has " + std::to_string(model.num_outputs()) +
+                                       " output(s), " + std::to_string(args.outputs.size()) +
+                                       " --output given");
+  }
+  for (int32_t i = 0; i < model.num_inputs(); ++i) {
+    auto t = exec::ReadNpy(args.inputs[static_cast<size_t>(i)]);
+    if (!t.ok()) return Fail(kExitInvalidInput, t.error().message());
+    tf_tensor_info info;
+    (void)model.Input(i, &info);
+    const std::vector<uint8_t> bytes = t->ToBytes();
+    ir::Shape shape(info.dims, info.dims + info.rank);
+    if (t->dtype() != DTypeOf(info.dtype) || t->shape() != shape) {
+      return Fail(kExitInvalidInput, "input " + std::to_string(i) + ": " +
+                                         args.inputs[static_cast<size_t>(i)] +
+                                         " does not match the program input's dtype and shape");
+    }
+    std::memcpy(info.data, bytes.data(), bytes.size());
+  }
+  const rt::Status run = model.Run();
+  if (!rt::Ok(run)) return Fail(kExitFailure, args.graph + ": " + rt::StatusText(run));
+  json summary = {{"program", args.graph}, {"runtime", true}, {"outputs", json::array()}};
+  for (int32_t i = 0; i < model.num_outputs(); ++i) {
+    tf_tensor_info info;
+    (void)model.Output(i, &info);
+    ir::Shape shape(info.dims, info.dims + info.rank);
+    auto t = exec::HostTensor::FromBytes(
+        DTypeOf(info.dtype), shape,
+        std::span<const uint8_t>(static_cast<const uint8_t*>(info.data), info.bytes));
+    if (!t.ok()) return Fail(kExitFailure, t.error().message());
+    json o = {{"index", i},
+              {"shape", shape},
+              {"scale", info.scale},
+              {"zero_point", info.zero_point},
+              {"values", ValueSummary(*t)}};
+    if (!args.outputs.empty()) {
+      Status w = exec::WriteNpy(args.outputs[static_cast<size_t>(i)], *t);
+      if (!w.ok()) return Fail(kExitFailure, w.error().message());
+      o["file"] = args.outputs[static_cast<size_t>(i)];
+    }
+    summary["outputs"].push_back(o);
+  }
+  if (args.json) {
+    std::cout << summary.dump(2) << "\n";
+  } else {
+    for (const json& o : summary["outputs"]) {
+      std::cout << "output " << o["index"].get<int>() << ": " << o["shape"].dump()
+                << (o.contains("file") ? " -> " + o["file"].get<std::string>() : "") << "\n";
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace tinyforge::cli
