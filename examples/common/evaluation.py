@@ -376,7 +376,8 @@ def evaluate(task: str, model: torch.nn.Module, inputs: np.ndarray, labels: np.n
             except NotImplementedError as e:
                 st["board"] = Stage(note=str(e))
                 log(f"board: {e}")
-    st.setdefault("board", Stage(note="not run (--board)"))
+    st.setdefault("board", Stage(note="`tinyforge run --board` not available yet"
+                                 if cli is None or not has_board(cli) else "not requested"))
     rep.seconds = round(time.time() - t0, 1)
     (out_dir / "report.json").write_text(json.dumps(rep.to_json(), indent=1) + "\n")
     return rep, res
@@ -434,7 +435,8 @@ def table(rep: Report) -> str:
              f"calibration samples ({rep.calibration_method})", "",
              "| figure | value |", "|---|---|"]
     for key, label in ROWS:
-        label = label + (f" ({rep.board})" if key in ("host_runtime", "board") else "")
+        label = label.replace("runtime (", f"runtime for {rep.board} (") if key == \
+            "host_runtime" else label + (f" {rep.board}" if key == "board" else "")
         lines.append(f"| {label} | {_pct(s.get(key))} |")
     pending = "not measured (needs `run --board`)"
     ins = f"{rep.instructions:,}" if rep.instructions else pending
