@@ -7,7 +7,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: all deps build demo test test-cpp test-py fuzz format clean
+.PHONY: all deps build demo test test-cpp test-py fuzz examples format clean
 
 all: build
 
@@ -31,6 +31,14 @@ test-cpp:
 
 test-py:
 	@$(PY) -m pytest -q
+
+# The real-data examples end to end: generate data, train, export, evaluate (~15-25 min).
+examples: build
+	@$(PY) examples/keyword_spotting/dataset.py
+	@$(PY) examples/keyword_spotting/train.py
+	@$(PY) examples/keyword_spotting/evaluate.py
+	@$(PY) examples/image_classification/train.py
+	@$(PY) examples/image_classification/evaluate.py
 
 # A long libFuzzer run of the program loader (a short one is part of `make test`).
 FUZZ_SECONDS ?= 600
