@@ -200,11 +200,12 @@ def run_host_each(cli: str, graph: Path, inputs: np.ndarray, workdir: Path,
                   extra: Sequence[str] = ()) -> np.ndarray:
     """``tinyforge run [extra]`` once per sample, on the batch-1 graph itself."""
     outs = []
-    for i in range(len(inputs)):
-        np.save(workdir / "x1.npy", np.ascontiguousarray(inputs[i:i + 1]))
-        _cli(cli, "run", graph, "--input", workdir / "x1.npy", "--output", workdir / "y1.npy",
-             *extra)
-        outs.append(np.load(workdir / "y1.npy").reshape(-1))
+    with tempfile.TemporaryDirectory(dir=workdir) as tmp:
+        x, y = Path(tmp) / "x.npy", Path(tmp) / "y.npy"
+        for i in range(len(inputs)):
+            np.save(x, np.ascontiguousarray(inputs[i:i + 1]))
+            _cli(cli, "run", graph, "--input", x, "--output", y, *extra)
+            outs.append(np.load(y).reshape(-1))
     return np.stack(outs)
 
 
@@ -334,6 +335,7 @@ def evaluate(task: str, model: torch.nn.Module, inputs: np.ndarray, labels: np.n
         return rep, res
     lsb = output_scale(res.graph)
     host = run_host(cli, res.path, inputs, workdir=out_dir)
+    np.save(out_dir / "host_qdq_outputs.npy", host)
     st["host_qdq"] = _stage(host, labels, q, lsb, "tinyforge run, QDQ graph")
     st["host_qdq"].batch_checked = bool(np.array_equal(
         host[:CHECK_SINGLE], run_host_each(cli, res.path, inputs[:CHECK_SINGLE], out_dir)))

@@ -39,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--calibration-method", default="minmax",
                     choices=evaluation.CALIBRATION_METHODS)
     ap.add_argument("--limit", type=int, default=2000, help="first N test images (0: all)")
+    ap.add_argument("--whole-test-set", action=argparse.BooleanOptionalAction, default=True,
+                    help="also float and PyTorch int8 accuracy on all 10,000 test images")
     ap.add_argument("--board", default=None,
                     help="also run on this emulated board (an547); needs `tinyforge run --board`")
     ap.add_argument("--out", type=Path, default=OUT)
@@ -57,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
                                    run_on_board=args.board is not None,
                                    name="resnet8_fmnist")
     full = {}
-    if n < len(labels):
+    if args.whole_test_set and n < len(labels):
         flt = evaluation.predictions_torch(model, x_all, one_by_one=False).argmax(1)
         q = evaluation.predictions_torch(res.reference, x_all, one_by_one=True).argmax(1)
         full = {"samples": len(labels), "float": float(np.mean(flt == labels)),

@@ -4,8 +4,9 @@
 
 Needs data/kws_{train,test}.npz (dataset.py) and the weights (train.py, committed).
 Calibration: a seeded random choice of training clips. Evaluation: every test clip (200
-voices no training clip was spoken by). Prints the table of examples/RESULTS.md and writes
-the graph files and report.json to out/examples/keyword_spotting/.
+voices no training clip was spoken by), at every stage of common/evaluation.py. Prints the
+table of examples/RESULTS.md and writes the graph files, the lowered program, every stage's
+outputs and report.json to out/examples/keyword_spotting/.
 """
 from __future__ import annotations
 
