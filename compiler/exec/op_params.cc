@@ -48,59 +48,66 @@ std::optional<RequantConstants> Stored(const Graph& g, const Op& op, bool use_in
                           Int32Values(g.tensor(op.inputs[base + 1]))};
 }
 
+// The kernels' `rounding` field for the graph's rounding mode.
+int32_t RoundingWord(const Graph& g) {
+  return g.rounding == ir::Rounding::kDouble ? TF_ROUNDING_DOUBLE : TF_ROUNDING_SINGLE;
+}
+
 quant::Padding2D Pad(const ir::Pad4& p) {
   return {I32(p[0]), I32(p[1]), I32(p[2]), I32(p[3])};
+}
+
+// The geometry conv and depthwise specs share, from the op's tensors and attrs.
+template <class Spec, class Attrs>
+void ConvGeometry(const Tensor& x, const Tensor& w, const Attrs& a, Spec& s) {
+  const bool nhwc = a.layout == Layout::kNHWC;
+  s.batches = I32(x.shape[0]);
+  s.in_h = I32(x.shape[nhwc ? 1 : 2]);
+  s.in_w = I32(x.shape[nhwc ? 2 : 3]);
+  s.in_c = I32(x.shape[nhwc ? 3 : 1]);
+  s.k_h = I32(w.shape[nhwc ? 1 : 2]);
+  s.k_w = I32(w.shape[nhwc ? 2 : 3]);
+  s.stride_h = I32(a.stride[0]), s.stride_w = I32(a.stride[1]);
+  s.dilation_h = I32(a.dilation[0]), s.dilation_w = I32(a.dilation[1]);
+  s.padding = Pad(a.padding);
+}
+
+// What conv, depthwise and FC params take from the op beyond the quant builders: the fused
+// clamp, the folded input offset, the stored multipliers and the graph's rounding.
+template <class R, class Attrs>
+R Finish(R r, const Graph& g, const Op& op, const Attrs& a, bool use_inputs) {
+  r.params.act_min = I32(a.act_min), r.params.act_max = I32(a.act_max);
+  if (a.input_zp_folded) r.params.input_offset = 0;
+  if (auto c = Stored(g, op, use_inputs)) r.multiplier = c->multiplier, r.shift = c->shift;
+  r.params.rounding = RoundingWord(g);
+  return r;
 }
 
 Expected<quant::ConvKernelParams> Conv(const Graph& g, const Op& op, bool use_inputs) {
   const auto& a = op.attrs_as<ir::QConv2dAttrs>();
   const Tensor& x = g.tensor(op.inputs[0]);
   const Tensor& w = g.tensor(op.inputs[1]);
-  const bool nhwc = a.layout == Layout::kNHWC;
   quant::ConvSpec s;
-  s.batches = I32(x.shape[0]);
-  s.in_h = I32(x.shape[nhwc ? 1 : 2]);
-  s.in_w = I32(x.shape[nhwc ? 2 : 3]);
-  s.in_c = I32(x.shape[nhwc ? 3 : 1]);
+  ConvGeometry(x, w, a, s);
   s.out_c = I32(w.shape[0]);
-  s.k_h = I32(w.shape[nhwc ? 1 : 2]);
-  s.k_w = I32(w.shape[nhwc ? 2 : 3]);
   s.groups = I32(a.groups);
-  s.stride_h = I32(a.stride[0]), s.stride_w = I32(a.stride[1]);
-  s.dilation_h = I32(a.dilation[0]), s.dilation_w = I32(a.dilation[1]);
-  s.padding = Pad(a.padding);
   TF_ASSIGN_OR_RETURN(quant::ConvKernelParams r,
                       quant::MakeConvParams(s, TensorQuantOf(x), WeightScales(w),
                                             TensorQuantOf(g.tensor(op.outputs[0]))));
-  r.params.act_min = I32(a.act_min), r.params.act_max = I32(a.act_max);
-  if (a.input_zp_folded) r.params.input_offset = 0;
-  if (auto c = Stored(g, op, use_inputs)) r.multiplier = c->multiplier, r.shift = c->shift;
-  return r;
+  return Finish(std::move(r), g, op, a, use_inputs);
 }
 
 Expected<quant::DwConvKernelParams> DwConv(const Graph& g, const Op& op, bool use_inputs) {
   const auto& a = op.attrs_as<ir::QDwConv2dAttrs>();
   const Tensor& x = g.tensor(op.inputs[0]);
   const Tensor& w = g.tensor(op.inputs[1]);
-  const bool nhwc = a.layout == Layout::kNHWC;
   quant::DwConvSpec s;
-  s.batches = I32(x.shape[0]);
-  s.in_h = I32(x.shape[nhwc ? 1 : 2]);
-  s.in_w = I32(x.shape[nhwc ? 2 : 3]);
-  s.in_c = I32(x.shape[nhwc ? 3 : 1]);
+  ConvGeometry(x, w, a, s);
   s.depth_multiplier = I32(a.depth_multiplier);
-  s.k_h = I32(w.shape[nhwc ? 1 : 2]);
-  s.k_w = I32(w.shape[nhwc ? 2 : 3]);
-  s.stride_h = I32(a.stride[0]), s.stride_w = I32(a.stride[1]);
-  s.dilation_h = I32(a.dilation[0]), s.dilation_w = I32(a.dilation[1]);
-  s.padding = Pad(a.padding);
   TF_ASSIGN_OR_RETURN(quant::DwConvKernelParams r,
                       quant::MakeDwConvParams(s, TensorQuantOf(x), WeightScales(w),
                                               TensorQuantOf(g.tensor(op.outputs[0]))));
-  r.params.act_min = I32(a.act_min), r.params.act_max = I32(a.act_max);
-  if (a.input_zp_folded) r.params.input_offset = 0;
-  if (auto c = Stored(g, op, use_inputs)) r.multiplier = c->multiplier, r.shift = c->shift;
-  return r;
+  return Finish(std::move(r), g, op, a, use_inputs);
 }
 
 Expected<quant::FcKernelParams> Fc(const Graph& g, const Op& op, bool use_inputs) {
@@ -114,12 +121,9 @@ Expected<quant::FcKernelParams> Fc(const Graph& g, const Op& op, bool use_inputs
   TF_ASSIGN_OR_RETURN(quant::FcKernelParams r,
                       quant::MakeFcParams(s, TensorQuantOf(x), WeightScales(w),
                                           TensorQuantOf(g.tensor(op.outputs[0]))));
-  r.params.act_min = I32(a.act_min), r.params.act_max = I32(a.act_max);
-  if (a.input_zp_folded) r.params.input_offset = 0;
-  if (auto c = Stored(g, op, use_inputs)) {
-    r.multiplier = c->multiplier, r.shift = c->shift;
-    r.params.per_channel = c->multiplier.size() > 1 ? 1 : 0;
-  }
+  const bool stored = Stored(g, op, use_inputs).has_value();
+  r = Finish(std::move(r), g, op, a, use_inputs);
+  if (stored) r.params.per_channel = r.multiplier.size() > 1 ? 1 : 0;
   return r;
 }
 
@@ -137,6 +141,7 @@ Expected<s8_add_params> Add(const Graph& g, const Op& op, bool use_inputs) {
     p.input2_multiplier = c->multiplier[1], p.input2_shift = c->shift[1];
     p.output_multiplier = c->multiplier[2], p.output_shift = c->shift[2];
   }
+  p.rounding = RoundingWord(g);
   return p;
 }
 
@@ -152,6 +157,7 @@ Expected<s8_mul_params> Mul(const Graph& g, const Op& op, bool use_inputs) {
   if (auto c = Stored(g, op, use_inputs)) {
     p.output_multiplier = c->multiplier[0], p.output_shift = c->shift[0];
   }
+  p.rounding = RoundingWord(g);
   return p;
 }
 
@@ -164,6 +170,7 @@ Expected<s8_mean_params> Mean(const Graph& g, const Op& op, bool use_inputs) {
                       quant::MakeMeanParams(Dims(x.shape), Dims(dims), TensorQuantOf(x),
                                             TensorQuantOf(g.tensor(op.outputs[0]))));
   if (auto c = Stored(g, op, use_inputs)) p.multiplier = c->multiplier[0], p.shift = c->shift[0];
+  p.rounding = RoundingWord(g);
   return p;
 }
 
@@ -209,6 +216,7 @@ Expected<s8_requantize_params> Requantize(const Graph& g, const Op& op, bool use
                                                   TensorQuantOf(g.tensor(op.outputs[0]))));
   p.act_min = I32(a.act_min), p.act_max = I32(a.act_max);
   if (auto c = Stored(g, op, use_inputs)) p.multiplier = c->multiplier[0], p.shift = c->shift[0];
+  p.rounding = RoundingWord(g);
   return p;
 }
 
@@ -351,8 +359,12 @@ Expected<quant::ConcatKernelParams> ConcatParams(const Graph& g, const Op& op) {
   const int64_t rank = static_cast<int64_t>(g.tensor(op.inputs[0]).shape.size());
   const auto axis = ir::NormalizeAxis(op.attrs_as<ir::CatAttrs>().axis, rank);
   if (!axis) return Error("concat: axis out of range");
-  return quant::MakeConcatParams(dims, I32(*axis), quants, TensorQuantOf(g.tensor(op.outputs[0])),
-                                 quant::ConcatMode::kCopyLikeTflm);
+  TF_ASSIGN_OR_RETURN(
+      quant::ConcatKernelParams r,
+      quant::MakeConcatParams(dims, I32(*axis), quants, TensorQuantOf(g.tensor(op.outputs[0])),
+                              quant::ConcatMode::kCopyLikeTflm));
+  r.params.rounding = RoundingWord(g);
+  return r;
 }
 
 Expected<s8_pad_params> PadParams(const Graph& g, const Op& op) {

@@ -140,6 +140,12 @@ Status ReadDocument(const Json& doc, std::span<const uint8_t> blob, ir::Graph& g
       }
       *field = *layout;
     }
+    if (auto it = doc.find("rounding"); it != doc.end() && !it->is_null()) {
+      TF_ASSIGN_OR_RETURN(std::string name, GetString(*it, "rounding"));
+      const auto rounding = ir::ParseRounding(name);
+      if (!rounding) return Error("rounding: \"" + name + "\" is not \"single\" or \"double\"");
+      g.rounding = *rounding;
+    }
     auto producer = doc.find("producer");
     if (producer != doc.end() && !producer->is_null()) {
       TF_ASSIGN_OR_RETURN(g.producer, GetString(*producer, "producer"));

@@ -71,6 +71,9 @@ Expected<GraphFileParts> SerializeGraph(const ir::Graph& g, const WriteOptions& 
       doc["layout"] = std::string(ir::LayoutName(g.layout));
       doc["io_layout"] = std::string(ir::LayoutName(g.io_layout));
     }
+    if (g.rounding != ir::Rounding::kSingle) {
+      doc["rounding"] = std::string(ir::RoundingName(g.rounding));
+    }
     Json tensors = Json::array();
     for (const ir::Tensor& t : g.tensors) tensors.push_back(TensorJson(t, parts.blob));
     doc["tensors"] = std::move(tensors);

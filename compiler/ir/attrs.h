@@ -31,6 +31,13 @@ enum class Layout : uint8_t { kNCHW, kNHWC };
 std::string_view LayoutName(Layout layout);
 std::optional<Layout> ParseLayout(std::string_view name);
 
+// How a lowered int8 graph rounds when it requantizes (kernels/common/rounding.h): kSingle,
+// one rounding of the exact product (PyTorch's arithmetic; graphs from PyTorch), or kDouble,
+// TensorFlow Lite Micro's two roundings (.tflite models, for bit-exactness with TFLM).
+enum class Rounding : uint8_t { kSingle, kDouble };
+std::string_view RoundingName(Rounding rounding);  // "single" / "double"
+std::optional<Rounding> ParseRounding(std::string_view name);
+
 struct NoAttrs {
   template <class S, class F>
   static void Fields(S&, F&&) {}

@@ -34,6 +34,9 @@ struct Graph {
   // one. Both NCHW (PyTorch) until the layout pass (docs/passes.md).
   Layout layout = Layout::kNCHW;
   Layout io_layout = Layout::kNCHW;
+  // Requantization rounding of the lowered int8 ops (docs/numerics.md). Graph files from
+  // PyTorch default to single; the .tflite importer sets double (TFLM's).
+  Rounding rounding = Rounding::kSingle;
   std::vector<Tensor> tensors;
   std::vector<Op> ops;  // execution order
   std::vector<TensorId> inputs;

@@ -40,6 +40,16 @@ std::optional<Layout> ParseLayout(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view RoundingName(Rounding rounding) {
+  return rounding == Rounding::kDouble ? "double" : "single";
+}
+
+std::optional<Rounding> ParseRounding(std::string_view name) {
+  if (name == "single") return Rounding::kSingle;
+  if (name == "double") return Rounding::kDouble;
+  return std::nullopt;
+}
+
 Attrs DefaultAttrs(OpType type) {
   switch (type) {
 #define TF_OP(Enum, name, AttrsT, min_in, max_in, n_out) \

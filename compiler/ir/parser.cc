@@ -383,6 +383,12 @@ Status ParseLine(Cursor& c, State& st) {
       if (!layout) return Error("unknown layout '" + name + "' (expected NCHW or NHWC)");
       *field = *layout;
     }
+    if (c.Eat("rounding=")) {
+      TF_ASSIGN_OR_RETURN(std::string name, c.Name());
+      const auto rounding = ParseRounding(name);
+      if (!rounding) return Error("unknown rounding '" + name + "' (expected single or double)");
+      st.g.rounding = *rounding;
+    }
     if (c.Eat("producer=")) {
       TF_ASSIGN_OR_RETURN(st.g.producer, c.Name());
     }

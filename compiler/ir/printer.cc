@@ -201,6 +201,7 @@ std::string PrintGraph(const Graph& g, const PrintOptions& o) {
     out += " layout=" + std::string(LayoutName(g.layout)) +
            " io_layout=" + std::string(LayoutName(g.io_layout));
   }
+  if (g.rounding != Rounding::kSingle) out += " rounding=" + std::string(RoundingName(g.rounding));
   if (!g.producer.empty()) out += " producer=" + Quote(g.producer);
   out += "\n";
   std::vector<bool> declared(g.tensors.size(), false);

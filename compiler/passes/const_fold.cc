@@ -16,6 +16,7 @@ Expected<std::vector<uint8_t>> Evaluate(const ir::Graph& g, const ir::Op& op) {
   mini.kind = g.kind;
   mini.layout = g.layout;
   mini.io_layout = g.io_layout;
+  mini.rounding = g.rounding;
   ir::Op copy = op;
   for (ir::TensorId& t : copy.inputs) {
     const ir::TensorId id = mini.AddTensor(g.tensor(t));

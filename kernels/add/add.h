@@ -12,6 +12,8 @@
 
 #include <cstdint>
 
+#include "kernels/common/rounding.h"
+
 #include "kernels/common/broadcast.h"
 
 struct s8_add_params {
@@ -24,11 +26,20 @@ struct s8_add_params {
   int32_t output_multiplier, output_shift;  // Q31, shift in [-31, 0]
   int32_t output_offset;                    // output zero point, in [-128, 127]
   int32_t act_min, act_max;                 // output clamp, -128 <= act_min <= act_max <= 127
+  // Requantization rounding: TF_ROUNDING_DOUBLE (0, TFLite Micro) or TF_ROUNDING_SINGLE (1),
+  // kernels/common/rounding.h. Zero-initialized structs get TFLM's double rounding.
+  int32_t rounding;
 };
 
 extern "C" {
 // input1, input2 and output may alias exactly (in-place) when not broadcast.
 void s8_add__ref(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
+                 int8_t* output);
+// Cortex-M4/M7/M33 (DSP).
+void s8_add__dsp(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
+                 int8_t* output);
+// Cortex-M55 (Helium).
+void s8_add__mve(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
                  int8_t* output);
 }
 

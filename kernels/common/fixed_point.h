@@ -16,6 +16,8 @@
 
 #include <cstdint>
 
+#include "kernels/common/rounding.h"
+
 namespace tinyforge::fx {
 
 constexpr int32_t kInt32Min = -2147483647 - 1;
@@ -68,10 +70,41 @@ constexpr int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t multiplier, i
       SaturatingRoundingDoublingHighMul(WrapShiftLeft(x, left_shift), multiplier), right_shift);
 }
 
+// x * multiplier * 2^(shift - 31) with ONE rounding, half up (towards +inf):
+//   (x * multiplier + 2^(30 - shift)) >> (31 - shift) in 64 bits.
+// tflite::MultiplyByQuantizedMultiplier built with TFLITE_SINGLE_ROUNDING. Closer to
+// PyTorch's float requantization than the double-rounding form (docs/numerics.md).
+constexpr int32_t MultiplyByQuantizedMultiplierSingleRounding(int32_t x, int32_t multiplier,
+                                                              int shift) {
+  const int total_shift = 31 - shift;  // in [1, 62]
+  const int64_t round = int64_t{1} << (total_shift - 1);
+  return static_cast<int32_t>((static_cast<int64_t>(x) * multiplier + round) >> total_shift);
+}
+
+// The requantization every kernel applies, in the rounding mode its parameters carry
+// (`rounding`: TF_ROUNDING_DOUBLE or TF_ROUNDING_SINGLE, kernels/common/rounding.h).
+constexpr int32_t Requantize(int32_t x, int32_t multiplier, int shift, int32_t rounding) {
+  return rounding == TF_ROUNDING_SINGLE
+             ? MultiplyByQuantizedMultiplierSingleRounding(x, multiplier, shift)
+             : MultiplyByQuantizedMultiplier(x, multiplier, shift);
+}
+
+// ADD's form: SmallerThanOneExp under double rounding, the plain single-rounding multiply
+// under single rounding (TFLite's definition with TFLITE_SINGLE_ROUNDING).
+constexpr int32_t RequantizeSmallerThanOne(int32_t x, int32_t multiplier, int shift,
+                                           int32_t rounding);
+
 // shift <= 0 variant used by ADD (tflite::MultiplyByQuantizedMultiplierSmallerThanOneExp).
 constexpr int32_t MultiplyByQuantizedMultiplierSmallerThanOneExp(int32_t x, int32_t multiplier,
                                                                  int shift) {
   return RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(x, multiplier), -shift);
+}
+
+constexpr int32_t RequantizeSmallerThanOne(int32_t x, int32_t multiplier, int shift,
+                                           int32_t rounding) {
+  return rounding == TF_ROUNDING_SINGLE
+             ? MultiplyByQuantizedMultiplierSingleRounding(x, multiplier, shift)
+             : MultiplyByQuantizedMultiplierSmallerThanOneExp(x, multiplier, shift);
 }
 
 // shift >= 0 variant used by SOFTMAX (tflite::MultiplyByQuantizedMultiplierGreaterThanOne).

@@ -17,6 +17,8 @@
 
 #include <cstdint>
 
+#include "kernels/common/rounding.h"
+
 struct s8_concat_input {
   int32_t axis_inner;         // >= 1, elements contributed per outer row
   int32_t requantize;         // 0: copy; 1: rescale with the fields below
@@ -29,6 +31,9 @@ struct s8_concat_params {
   int32_t num_inputs;             // >= 1
   const s8_concat_input* inputs;  // num_inputs entries, owned by the caller
   int32_t output_zero_point;      // in [-128, 127]
+  // Requantization rounding: TF_ROUNDING_DOUBLE (0, TFLite Micro) or TF_ROUNDING_SINGLE (1),
+  // kernels/common/rounding.h. Zero-initialized structs get TFLM's double rounding.
+  int32_t rounding;
 };
 
 extern "C" {

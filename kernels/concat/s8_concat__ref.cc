@@ -16,8 +16,8 @@ extern "C" void s8_concat__ref(const s8_concat_params* params, const int8_t* con
         for (int32_t i = 0; i < in.axis_inner; ++i) out[i] = src[i];
       } else {
         for (int32_t i = 0; i < in.axis_inner; ++i) {
-          const int32_t y = fx::MultiplyByQuantizedMultiplier(src[i] - in.input_zero_point,
-                                                              in.multiplier, in.shift) +
+          const int32_t y = fx::Requantize(src[i] - in.input_zero_point, in.multiplier,
+                                                           in.shift, p.rounding) +
                             p.output_zero_point;
           out[i] = static_cast<int8_t>(fx::Clamp(y, -128, 127));
         }

@@ -23,6 +23,8 @@
 
 #include <cstdint>
 
+#include "kernels/common/rounding.h"
+
 struct s8_conv_params {
   // Geometry. All > 0. in_c % filter_in_c == 0, out_c % (in_c / filter_in_c) == 0.
   int32_t batches;
@@ -42,11 +44,38 @@ struct s8_conv_params {
   const int32_t* shift;
   // Fused activation as an output clamp, -128 <= act_min <= act_max <= 127.
   int32_t act_min, act_max;
+  // Requantization rounding: TF_ROUNDING_DOUBLE (0, TFLite Micro) or TF_ROUNDING_SINGLE (1),
+  // kernels/common/rounding.h. Zero-initialized structs get TFLM's double rounding.
+  int32_t rounding;
 };
+
+// True for an unpadded 1x1 convolution whose every output pixel reads an input pixel (any
+// stride): the optimized variants read such columns in place, without im2col scratch.
+inline bool s8_conv_is_direct(const s8_conv_params& p) {
+  return p.k_h == 1 && p.k_w == 1 && p.pad_top == 0 && p.pad_left == 0 &&
+         (p.out_h - 1) * p.stride_h < p.in_h && (p.out_w - 1) * p.stride_w < p.in_w;
+}
+
+// Pixel pairs per tile of s8_conv__dsp (its scratch holds that many pairs of widened columns,
+// 16 * ceil(K / 4) bytes each): up to 4, within about 4 KiB.
+inline int32_t s8_conv_dsp_pairs(const s8_conv_params& p) {
+  const int32_t pair_bytes = 16 * ((p.k_h * p.k_w * p.in_c + 3) / 4);
+  const int32_t n = 4096 / pair_bytes;
+  return n < 1 ? 1 : (n > 4 ? 4 : n);
+}
 
 extern "C" {
 // scratch: unused by __ref (may be null); faster variants state their need in conv.inc.
 void s8_conv__ref(const s8_conv_params* params, const int8_t* input, const int8_t* weights,
+                  const int32_t* bias, int8_t* output, void* scratch);
+// Cortex-M0/M3 and any core (plain C++); scratch: see conv.inc.
+void s8_conv__scalar(const s8_conv_params* params, const int8_t* input, const int8_t* weights,
+                     const int32_t* bias, int8_t* output, void* scratch);
+// Cortex-M4/M7/M33 (DSP); scratch: see conv.inc.
+void s8_conv__dsp(const s8_conv_params* params, const int8_t* input, const int8_t* weights,
+                  const int32_t* bias, int8_t* output, void* scratch);
+// Cortex-M55 (MVE); scratch: see conv.inc.
+void s8_conv__mve(const s8_conv_params* params, const int8_t* input, const int8_t* weights,
                   const int32_t* bias, int8_t* output, void* scratch);
 }
 

@@ -37,7 +37,7 @@ extern "C" void s8_conv__ref(const s8_conv_params* params, const int8_t* input,
             }
           }
           if (bias != nullptr) acc += bias[oc];
-          acc = fx::MultiplyByQuantizedMultiplier(acc, p.multiplier[oc], p.shift[oc]);
+          acc = fx::Requantize(acc, p.multiplier[oc], p.shift[oc], p.rounding);
           acc += p.output_offset;
           output[((b * p.out_h + oy) * p.out_w + ox) * p.out_c + oc] =
               static_cast<int8_t>(fx::Clamp(acc, p.act_min, p.act_max));

@@ -17,6 +17,8 @@
 
 #include <cstdint>
 
+#include "kernels/common/rounding.h"
+
 struct s8_dwconv_params {
   // Geometry. All > 0; out_c == in_c * depth_multiplier.
   int32_t batches;
@@ -35,12 +37,107 @@ struct s8_dwconv_params {
   const int32_t* multiplier;
   const int32_t* shift;
   int32_t act_min, act_max;  // output clamp, -128 <= act_min <= act_max <= 127
+  // Requantization rounding: TF_ROUNDING_DOUBLE (0, TFLite Micro) or TF_ROUNDING_SINGLE (1),
+  // kernels/common/rounding.h. Zero-initialized structs get TFLM's double rounding.
+  int32_t rounding;
 };
 
 extern "C" {
 // scratch: unused by __ref (may be null).
 void s8_dwconv__ref(const s8_dwconv_params* params, const int8_t* input, const int8_t* weights,
                     const int32_t* bias, int8_t* output, void* scratch);
+// Plain C++ (Cortex-M0/M3). scratch: s8_dwconv_dsp_scratch_bytes(p) bytes (the same plane).
+void s8_dwconv__scalar(const s8_dwconv_params* params, const int8_t* input,
+                       const int8_t* weights, const int32_t* bias, int8_t* output, void* scratch);
+// Cortex-M4/M7/M33 (DSP). scratch: s8_dwconv_dsp_scratch_bytes(p) bytes.
+void s8_dwconv__dsp(const s8_dwconv_params* params, const int8_t* input, const int8_t* weights,
+                    const int32_t* bias, int8_t* output, void* scratch);
+// Cortex-M55 (Helium). scratch: s8_dwconv_mve_scratch_bytes(p) bytes, 16-byte aligned.
+void s8_dwconv__mve(const s8_dwconv_params* params, const int8_t* input, const int8_t* weights,
+                    const int32_t* bias, int8_t* output, void* scratch);
+}
+
+// s8_dwconv__mve's fast path (up to 16 taps, any stride / dilation / depth multiplier)
+// works on "planes": per input channel, a zero-point padded window of the input transposed
+// so that each output's k_h x k_w patch lies within 256 bytes (one 16-lane byte gather) —
+// lanes along y ("column-major", b = y) or along x for short images. The geometry is a
+// pure function of the parameters, shared by the kernel and its scratch size (dwconv.inc).
+struct s8_dwconv_mve_plan {
+  bool fast;
+  bool b_is_y;      // the plane's contiguous axis b is y (else x)
+  int32_t n_a;      // plane columns (padded input extent along a for one band)
+  int32_t pitch;    // bytes per plane column (multiple of 8, <= 120)
+  int32_t band;     // output rows (along b) per band
+  int32_t chunk;    // input channels per plane fill: 8 (small planes, one scatter per 8
+                    // channels of a pixel) or 1 (one gather per 8 rows of a channel)
+  int32_t pixels;   // > 0: small image (pixel mode): dot products of 8 channels are kept
+                    // (int32 [pixels][8]) and requantized 4 channels at a time
+};
+
+constexpr s8_dwconv_mve_plan s8_dwconv_mve_make_plan(const s8_dwconv_params& p) {
+  s8_dwconv_mve_plan plan{false, true, 0, 0, 0, 1, 0};
+  if (p.k_h * p.k_w > 16 || p.stride_h < 1 || p.stride_w < 1 || p.dilation_h < 1 ||
+      p.dilation_w < 1) {
+    return plan;
+  }
+  // Outputs are requantized 4 at a time along b: prefer the axis that wastes fewer lanes.
+  const int64_t waste_y = (4 - p.out_h % 4) % 4 * int64_t{p.out_w};
+  const int64_t waste_x = (4 - p.out_w % 4) % 4 * int64_t{p.out_h};
+  plan.b_is_y = waste_y <= waste_x;
+  const int32_t k_a = plan.b_is_y ? p.k_w : p.k_h, k_b = plan.b_is_y ? p.k_h : p.k_w;
+  const int32_t d_a = plan.b_is_y ? p.dilation_w : p.dilation_h;
+  const int32_t d_b = plan.b_is_y ? p.dilation_h : p.dilation_w;
+  const int32_t s_a = plan.b_is_y ? p.stride_w : p.stride_h;
+  const int32_t s_b = plan.b_is_y ? p.stride_h : p.stride_w;
+  const int32_t n_a_out = plan.b_is_y ? p.out_w : p.out_h;
+  const int32_t n_b_out = plan.b_is_y ? p.out_h : p.out_w;
+  const int64_t step_b = plan.b_is_y ? int64_t{p.in_w} * p.in_c : int64_t{p.in_c};
+  if (step_b * 7 > 65535) return plan;  // 16-bit gather offsets (8 rows at a time)
+  const int32_t eff_b = (k_b - 1) * d_b + 1;
+  // Plane rows read by a band, tail group of 4 included: ceil(band / 4) * 4 * s_b + eff_b,
+  // at most 120.
+  const int64_t room = 120 - eff_b - 4 * int64_t{s_b};
+  if (room < 0) return plan;
+  int64_t band = room / s_b + 1;
+  if (band > n_b_out) band = n_b_out;
+  plan.band = static_cast<int32_t>(band);
+  const int64_t rows = (band + 3) / 4 * 4 * s_b + eff_b;
+  plan.pitch = static_cast<int32_t>((rows + 7) / 8 * 8);
+  if (plan.pitch > 120) plan.pitch = 120;
+  // Every patch offset (k_a - 1) * d_a * pitch + (k_b - 1) * d_b must fit a byte.
+  if ((int64_t{k_a} - 1) * d_a * plan.pitch + (k_b - 1) * int64_t{d_b} > 255) return plan;
+  plan.n_a = (n_a_out - 1) * s_a + (k_a - 1) * d_a + 1;
+  plan.chunk = int64_t{plan.n_a} * plan.pitch * 8 <= 8192 && p.in_c > 1 ? 8 : 1;
+  const int64_t pixels = int64_t{p.out_h} * p.out_w;
+  // (Measured on the M55: better than the column loops when columns are shorter than 8.)
+  if (plan.chunk == 8 && p.depth_multiplier == 1 && plan.band == n_b_out && pixels <= 128 &&
+      n_b_out < 8) {
+    plan.pixels = static_cast<int32_t>(pixels);
+  }
+  plan.fast = true;
+  return plan;
+}
+
+// Scratch bytes of s8_dwconv__mve: 16 packed weights per output channel and `chunk` planes.
+constexpr int64_t s8_dwconv_mve_scratch_bytes(const s8_dwconv_params& p) {
+  const s8_dwconv_mve_plan plan = s8_dwconv_mve_make_plan(p);
+  if (!plan.fast) return 0;
+  return int64_t{p.out_c} * 16 + int64_t{plan.n_a} * plan.pitch * plan.chunk + 16 +
+         int64_t{plan.pixels} * 32;
+}
+
+// s8_dwconv__dsp's and __scalar's fast path (3x3, depth multiplier 1, dilation 1) copies one
+// channel at a time into a zero-point padded plane whose contiguous axis is the longer output
+// axis: scratch = the plane, or 0 (general path) when it would exceed 16 KiB.
+constexpr int64_t s8_dwconv_dsp_scratch_bytes(const s8_dwconv_params& p) {
+  if (p.depth_multiplier != 1 || p.k_h != 3 || p.k_w != 3 || p.dilation_h != 1 ||
+      p.dilation_w != 1) {
+    return 0;
+  }
+  const bool y = p.out_h >= p.out_w;
+  const int64_t n_a = int64_t{(y ? p.out_w : p.out_h) - 1} * (y ? p.stride_w : p.stride_h) + 3;
+  const int64_t pitch = int64_t{(y ? p.out_h : p.out_w) - 1} * (y ? p.stride_h : p.stride_w) + 4;
+  return n_a * pitch > 16384 ? 0 : (n_a * pitch + 7) / 4 * 4;
 }
 
 #endif  // TINYFORGE_KERNELS_DWCONV_DWCONV_H_

@@ -31,7 +31,7 @@ extern "C" void s8_dwconv__ref(const s8_dwconv_params* params, const int8_t* inp
               }
             }
             if (bias != nullptr) acc += bias[oc];
-            acc = fx::MultiplyByQuantizedMultiplier(acc, p.multiplier[oc], p.shift[oc]);
+            acc = fx::Requantize(acc, p.multiplier[oc], p.shift[oc], p.rounding);
             acc += p.output_offset;
             out_px[oc] = static_cast<int8_t>(fx::Clamp(acc, p.act_min, p.act_max));
           }

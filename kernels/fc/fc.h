@@ -12,6 +12,8 @@
 
 #include <cstdint>
 
+#include "kernels/common/rounding.h"
+
 struct s8_fc_params {
   int32_t batches;        // > 0
   int32_t in_features;    // > 0
@@ -25,11 +27,23 @@ struct s8_fc_params {
   const int32_t* multiplier;
   const int32_t* shift;
   int32_t act_min, act_max;  // output clamp, -128 <= act_min <= act_max <= 127
+  // Requantization rounding: TF_ROUNDING_DOUBLE (0, TFLite Micro) or TF_ROUNDING_SINGLE (1),
+  // kernels/common/rounding.h. Zero-initialized structs get TFLM's double rounding.
+  int32_t rounding;
 };
 
 extern "C" {
 // scratch: unused by __ref (may be null).
 void s8_fc__ref(const s8_fc_params* params, const int8_t* input, const int8_t* weights,
+                const int32_t* bias, int8_t* output, void* scratch);
+// Cortex-M0/M3 and any core (plain C++); scratch: see fc.inc.
+void s8_fc__scalar(const s8_fc_params* params, const int8_t* input, const int8_t* weights,
+                   const int32_t* bias, int8_t* output, void* scratch);
+// Cortex-M4/M7/M33 (DSP); scratch: see fc.inc.
+void s8_fc__dsp(const s8_fc_params* params, const int8_t* input, const int8_t* weights,
+                const int32_t* bias, int8_t* output, void* scratch);
+// Cortex-M55 (MVE); scratch: see fc.inc.
+void s8_fc__mve(const s8_fc_params* params, const int8_t* input, const int8_t* weights,
                 const int32_t* bias, int8_t* output, void* scratch);
 }
 

@@ -17,7 +17,7 @@ extern "C" void s8_fc__ref(const s8_fc_params* params, const int8_t* input, cons
       }
       if (bias != nullptr) acc += bias[o];
       const int32_t q = p.per_channel ? o : 0;
-      acc = fx::MultiplyByQuantizedMultiplier(acc, p.multiplier[q], p.shift[q]);
+      acc = fx::Requantize(acc, p.multiplier[q], p.shift[q], p.rounding);
       acc += p.output_offset;
       output[b * p.out_features + o] = static_cast<int8_t>(fx::Clamp(acc, p.act_min, p.act_max));
     }

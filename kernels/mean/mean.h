@@ -14,6 +14,8 @@
 
 #include <cstdint>
 
+#include "kernels/common/rounding.h"
+
 struct s8_mean_params {
   int32_t outer;              // >= 1
   int32_t reduce_size;        // >= 1, number of elements averaged
@@ -22,6 +24,9 @@ struct s8_mean_params {
   int32_t output_zero_point;  // in [-128, 127]
   // in_scale / out_scale / reduce_size = multiplier * 2^(shift - 31), folded as TFLite.
   int32_t multiplier, shift;
+  // Requantization rounding: TF_ROUNDING_DOUBLE (0, TFLite Micro) or TF_ROUNDING_SINGLE (1),
+  // kernels/common/rounding.h. Zero-initialized structs get TFLM's double rounding.
+  int32_t rounding;
 };
 
 extern "C" {

@@ -14,8 +14,8 @@ extern "C" void s8_mean__ref(const s8_mean_params* params, const int8_t* input, 
     for (int32_t i = 0; i < p.inner; ++i) {
       int32_t sum = 0;
       for (int32_t r = 0; r < p.reduce_size; ++r) sum += in_block[r * p.inner + i];
-      const int32_t y = fx::MultiplyByQuantizedMultiplier(fx::WrapSub(sum, zero_point_sum),
-                                                          p.multiplier, p.shift) +
+      const int32_t y = fx::Requantize(fx::WrapSub(sum, zero_point_sum), p.multiplier,
+                                                       p.shift, p.rounding) +
                         p.output_zero_point;
       output[o * p.inner + i] = static_cast<int8_t>(fx::Clamp(y, -128, 127));
     }

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "kernels/common/rounding.h"
+
 #include "kernels/common/broadcast.h"
 
 struct s8_mul_params {
@@ -17,6 +19,9 @@ struct s8_mul_params {
   int32_t output_multiplier, output_shift;  // Q31, shift in [-31, 30]
   int32_t output_offset;                    // output zero point, in [-128, 127]
   int32_t act_min, act_max;                 // output clamp, -128 <= act_min <= act_max <= 127
+  // Requantization rounding: TF_ROUNDING_DOUBLE (0, TFLite Micro) or TF_ROUNDING_SINGLE (1),
+  // kernels/common/rounding.h. Zero-initialized structs get TFLM's double rounding.
+  int32_t rounding;
 };
 
 extern "C" {

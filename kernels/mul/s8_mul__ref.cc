@@ -12,7 +12,7 @@ extern "C" void s8_mul__ref(const s8_mul_params* params, const int8_t* input1, c
     const int32_t a = p.input1_offset + input1[i1];
     const int32_t b = p.input2_offset + input2[i2];
     const int32_t y =
-        fx::MultiplyByQuantizedMultiplier(a * b, p.output_multiplier, p.output_shift) +
+        fx::Requantize(a * b, p.output_multiplier, p.output_shift, p.rounding) +
         p.output_offset;
     output[o] = static_cast<int8_t>(fx::Clamp(y, p.act_min, p.act_max));
   });

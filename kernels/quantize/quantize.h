@@ -18,6 +18,8 @@
 
 #include <cstdint>
 
+#include "kernels/common/rounding.h"
+
 struct s8_quantize_params {
   int32_t size;        // >= 0
   float scale;         // output scale, > 0 (the tensor's float32 scale)
@@ -30,6 +32,9 @@ struct s8_requantize_params {
   int32_t output_zero_point;  // in [-128, 127]
   int32_t multiplier, shift;  // in_scale / out_scale, Q31, shift in [-31, 30]
   int32_t act_min, act_max;   // output clamp, -128 <= act_min <= act_max <= 127
+  // Requantization rounding: TF_ROUNDING_DOUBLE (0, TFLite Micro) or TF_ROUNDING_SINGLE (1),
+  // kernels/common/rounding.h. Zero-initialized structs get TFLM's double rounding.
+  int32_t rounding;
 };
 
 struct s8_dequantize_params {

@@ -9,7 +9,8 @@ extern "C" void s8_requantize__ref(const s8_requantize_params* params, const int
   const s8_requantize_params& p = *params;
   for (int32_t i = 0; i < p.size; ++i) {
     const int32_t y =
-        fx::MultiplyByQuantizedMultiplier(input[i] - p.input_zero_point, p.multiplier, p.shift) +
+        fx::Requantize(input[i] - p.input_zero_point, p.multiplier, p.shift,
+                       p.rounding) +
         p.output_zero_point;
     output[i] = static_cast<int8_t>(fx::Clamp(y, p.act_min, p.act_max));
   }

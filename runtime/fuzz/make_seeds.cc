@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
   {  // conv 3x3 streamed in place, then fc, softmax
     Seed s(512);
     s8_conv_params c{1, 4, 4, 2, 4, 4, 2,  3,       3,       2,    1,
-                     1, 1, 1, 1, 1, 3, -4, nullptr, nullptr, -128, 127};
+                     1, 1, 1, 1, 1, 3, -4, nullptr, nullptr, -128, 127, TF_ROUNDING_SINGLE};
     const int32_t in = s.A(fmt::kInt8, 32, 32), out = s.A(fmt::kInt8, 16, 32);
     const int32_t line = s.A(fmt::kInt8, 80, 32);
     s.p.ops.push_back({rt::KernelId("s8_conv__ref"),
@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
                         s.C(std::vector<int32_t>(2, -2), fmt::kInt32), out, fmt::kNoTensor, line},
                        emit::EncodeParams(c),
                        fmt::kOpFlagStream});
-    s8_fc_params f{1, 32, 5, 4, 1, 0, nullptr, nullptr, -128, 127};
+    s8_fc_params f{1, 32, 5, 4, 1, 0, nullptr, nullptr, -128, 127, TF_ROUNDING_DOUBLE};
     const int32_t logits = s.A(fmt::kInt8, 128, 5), probs = s.A(fmt::kInt8, 144, 5);
     s.p.ops.push_back({rt::KernelId("s8_fc__ref"),
                        {out, s.C(std::vector<int8_t>(160, -2), fmt::kInt8), fmt::kNoTensor,
@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
   {  // dwconv, pools, add in place, mean
     Seed s(512);
     s8_dwconv_params d{1, 4, 4, 2, 4, 4, 2, 1,       3,       3,    1,
-                       1, 1, 1, 1, 1, 0, 0, nullptr, nullptr, -128, 127};
+                       1, 1, 1, 1, 1, 0, 0, nullptr, nullptr, -128, 127, TF_ROUNDING_SINGLE};
     const int32_t x = s.A(fmt::kInt8, 0, 32), y = s.A(fmt::kInt8, 48, 32);
     s.p.ops.push_back({rt::KernelId("s8_dwconv__ref"),
                        {x, s.C(std::vector<int8_t>(18, 1), fmt::kInt8), fmt::kNoTensor,
@@ -102,9 +102,10 @@ int main(int argc, char** argv) {
                      -18,
                      0,
                      -128,
-                     127};
+                     127,
+                     TF_ROUNDING_SINGLE};
     s.p.ops.push_back({rt::KernelId("s8_add__ref"), {a, m, a}, emit::EncodeParams(ad)});
-    s8_mean_params mn{1, 4, 2, 0, 0, 1 << 30, -1};
+    s8_mean_params mn{1, 4, 2, 0, 0, 1 << 30, -1, TF_ROUNDING_DOUBLE};
     const int32_t o = s.A(fmt::kInt8, 128, 2);
     s.p.ops.push_back({rt::KernelId("s8_mean__ref"), {a, o}, emit::EncodeParams(mn)});
     s.p.io = {{x, false, {1, 4, 4, 2}, 0.5f, 0}, {o, true, {2}, 0.5f, 0}};
@@ -122,7 +123,8 @@ int main(int argc, char** argv) {
                      -5,
                      0,
                      -128,
-                     127};
+                     127,
+                     TF_ROUNDING_DOUBLE};
     const int32_t sq = s.A(fmt::kInt8, 96, 16);
     s.p.ops.push_back({rt::KernelId("s8_mul__ref"), {q, q, sq}, emit::EncodeParams(mp)});
     s8_logistic_params lg{16, 0, 57, 1717986918, 1};
@@ -130,13 +132,13 @@ int main(int argc, char** argv) {
     s8_tanh_params th{16, 0, 57, 1717986918, 1};
     const int32_t t = s.A(fmt::kInt8, 128, 16);
     s.p.ops.push_back({rt::KernelId("s8_tanh__ref"), {sq, t}, emit::EncodeParams(th)});
-    s8_requantize_params rq{16, 0, 1, 1 << 30, 0, -128, 127};
+    s8_requantize_params rq{16, 0, 1, 1 << 30, 0, -128, 127, TF_ROUNDING_SINGLE};
     const int32_t r = s.A(fmt::kInt8, 160, 16);
     s.p.ops.push_back({rt::KernelId("s8_requantize__ref"), {t, r}, emit::EncodeParams(rq)});
     s8_pad_params pd{{1, 1, 1, 4, 4}, {0, 0, 0, 1, 1}, {0, 0, 0, 1, 1}, -128};
     const int32_t pr = s.A(fmt::kInt8, 192, 36);
     s.p.ops.push_back({rt::KernelId("s8_pad__ref"), {r, pr}, emit::EncodeParams(pd)});
-    s8_concat_params cp{4, 2, nullptr, 0};
+    s8_concat_params cp{4, 2, nullptr, 0, TF_ROUNDING_SINGLE};
     std::vector<int32_t> cw = emit::EncodeParams(cp);
     for (int32_t v : {4, 0, 0, 0, 0, 9, 1, 0, 1 << 30, 0}) cw.push_back(v);
     const int32_t cat = s.A(fmt::kInt8, 240, 52);

@@ -11,6 +11,7 @@ Status Validate_add(const OpContext& op) {
   if (op.streamed()) return Status::kBadOp;
   s8_add_params p{};
   abi::DecodeParams(op, &p);
+  if (!InRange(p.rounding, TF_ROUNDING_DOUBLE, TF_ROUNDING_SINGLE)) return Status::kBadParams;
   // left_shift <= 20 keeps (x + offset) << left_shift and the sum of the two rescaled
   // inputs inside int32 (TFLite uses exactly 20 for int8).
   if (!InRange(p.input1_offset, -128, 128) || !InRange(p.input2_offset, -128, 128) ||

@@ -30,6 +30,7 @@ Status Validate_concat(const OpContext& op) {
   }
   s8_concat_params p{};
   abi::DecodeParams(op, &p);
+  if (!InRange(p.rounding, TF_ROUNDING_DOUBLE, TF_ROUNDING_SINGLE)) return Status::kBadParams;
   if (!InRange(p.num_inputs, 1, abi::kMaxConcatInputs) || !InRange(p.outer, 1, kMaxDim) ||
       !InRange(p.output_zero_point, -128, 127)) {
     return Status::kBadParams;

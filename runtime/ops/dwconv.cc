@@ -1,114 +1,20 @@
 // DEPTHWISE_CONV_2D op glue: validates the op record at init, rebuilds s8_dwconv_params on the
 // stack and calls the kernel (whole tensor, or row by row through a line buffer when streamed).
-#include "op_util.h"
+// What it shares with CONV_2D is in conv_common.h.
+#include "conv_common.h"
 
 namespace tinyforge::rt::ops {
-namespace {
-
-using DwConvFn = void (*)(const s8_dwconv_params*, const int8_t*, const int8_t*, const int32_t*,
-                          int8_t*, void*);
-
-StreamGeometry Rows(const s8_dwconv_params& p) {
-  return {p.out_h,
-          p.in_h,
-          p.in_w * p.in_c,
-          p.out_w * p.out_c,
-          p.stride_h,
-          p.pad_top,
-          (p.k_h - 1) * p.dilation_h + 1};
-}
-
-}  // namespace
 
 Status Validate_dwconv(const OpContext& op) {
-  using abi::kConvOperands;
-  TF_RT_TRY(ExpectCounts(op, kConvOperands, abi::ParamCount<s8_dwconv_params>()));
+  TF_RT_TRY(ExpectCounts(op, abi::kConvOperands, abi::ParamCount<s8_dwconv_params>()));
   s8_dwconv_params p{};
   abi::DecodeParams(op, &p);
-  const int32_t dims[] = {p.batches, p.in_h,  p.in_w, p.in_c, p.out_h,
-                          p.out_w,   p.out_c, p.k_h,  p.k_w,  p.depth_multiplier};
-  for (int32_t d : dims) {
-    if (!InRange(d, 1, kMaxDim)) return Status::kBadParams;
-  }
-  if (!InRange(p.stride_h, 1, 1 << 16) || !InRange(p.stride_w, 1, 1 << 16) ||
-      !InRange(p.dilation_h, 1, 1 << 16) || !InRange(p.dilation_w, 1, 1 << 16) ||
-      !InRange(p.pad_top, 0, 1 << 16) || !InRange(p.pad_left, 0, 1 << 16) ||
-      int64_t{p.in_c} * p.depth_multiplier != p.out_c || !InRange(p.input_offset, -127, 128) ||
-      !InRange(p.output_offset, -128, 127) || !InRange(p.act_min, -128, 127) ||
-      !InRange(p.act_max, p.act_min, 127)) {
-    return Status::kBadParams;
-  }
-  // Window positions stay within int32 (the kernel computes them in int32).
-  if (int64_t{p.out_h} * p.stride_h + int64_t{p.k_h} * p.dilation_h > kMaxBytes ||
-      int64_t{p.out_w} * p.stride_w + int64_t{p.k_w} * p.dilation_w > kMaxBytes) {
-    return Status::kBadParams;
-  }
-  TF_RT_TRY(Expect(op, abi::kConvIn, fmt::kInt8, Product(p.batches, p.in_h, p.in_w, p.in_c)));
-  TF_RT_TRY(Expect(op, abi::kConvWeights, fmt::kInt8, Product(p.k_h, p.k_w, p.out_c)));
-  if (op.has(abi::kConvBias)) {
-    TF_RT_TRY(Expect(op, abi::kConvBias, fmt::kInt32, Product(p.out_c, 4)));
-  }
-  TF_RT_TRY(Expect(op, abi::kConvMultiplier, fmt::kInt32, Product(p.out_c, 4)));
-  TF_RT_TRY(Expect(op, abi::kConvShift, fmt::kInt32, Product(p.out_c, 4)));
-  TF_RT_TRY(ExpectValues(op, abi::kConvShift, -31, 30));
-  TF_RT_TRY(
-      Expect(op, abi::kConvOut, fmt::kInt8, Product(p.batches, p.out_h, p.out_w, p.out_c), true));
-  const TensorRef in = op.tensor(abi::kConvIn), out = op.tensor(abi::kConvOut);
-  const int32_t slots1[] = {abi::kConvWeights, abi::kConvBias, abi::kConvMultiplier,
-                            abi::kConvShift};
-  for (int32_t slot : slots1) {
-    if (op.has(slot)) TF_RT_TRY(Disjoint(op.tensor(slot), out));
-  }
-  int64_t scratch = ScratchBytes<OpKind::kDwconv>(op.kernel_id(), p);
-  if (op.streamed()) {
-    if (p.batches != 1) return Status::kBadParams;
-    TF_RT_TRY(ExpectLineBuffer(op, kConvOperands, int64_t{p.out_w} * p.out_c, in, out));
-    s8_dwconv_params row = p;  // row calls see out_h 1 and a cut input
-    row.out_h = 1;
-    const int64_t row_scratch = ScratchBytes<OpKind::kDwconv>(op.kernel_id(), row);
-    scratch = scratch > row_scratch ? scratch : row_scratch;
-    const int32_t slots2[] = {abi::kConvWeights, abi::kConvBias, abi::kConvMultiplier,
-                              abi::kConvShift, abi::kConvScratch};
-    for (int32_t slot : slots2) {
-      if (op.has(slot)) TF_RT_TRY(Disjoint(op.tensor(slot), op.tensor(kConvOperands)));
-    }
-  } else {
-    TF_RT_TRY(Disjoint(in, out));
-  }
-  if (scratch < 0) return Status::kUnknownKernel;  // the id is not a conv kernel
-  if (op.has(abi::kConvScratch)) {
-    const TensorRef s = op.tensor(abi::kConvScratch);
-    if (!s.in_arena() || int64_t{s.size} < scratch) return Status::kBadParams;
-    TF_RT_TRY(Disjoint(s, in));
-    TF_RT_TRY(Disjoint(s, out));
-  } else if (scratch > 0) {
-    return Status::kBadParams;
-  }
-  return Status::kOk;
+  return conv_common::Validate<OpKind::kDwconv>(
+      op, p, p.depth_multiplier,
+      [](const s8_dwconv_params& q) { return int64_t{q.in_c} * q.depth_multiplier == q.out_c; },
+      [](const s8_dwconv_params& q) { return Product(q.k_h, q.k_w, q.out_c); });
 }
 
-Status Run_dwconv(const OpContext& op) {
-  s8_dwconv_params p{};
-  abi::DecodeParams(op, &p);
-  const TensorRef in = op.tensor(abi::kConvIn), out = op.tensor(abi::kConvOut);
-  p.multiplier = reinterpret_cast<const int32_t*>(op.tensor(abi::kConvMultiplier).data);
-  p.shift = reinterpret_cast<const int32_t*>(op.tensor(abi::kConvShift).data);
-  const int8_t* weights = reinterpret_cast<const int8_t*>(op.tensor(abi::kConvWeights).data);
-  const int32_t* bias = op.has(abi::kConvBias)
-                            ? reinterpret_cast<const int32_t*>(op.tensor(abi::kConvBias).data)
-                            : nullptr;
-  void* scratch = op.has(abi::kConvScratch) ? op.tensor(abi::kConvScratch).data : nullptr;
-  const DwConvFn kernel = reinterpret_cast<DwConvFn>(op.entry().kernel);
-  if (!op.streamed()) {
-    kernel(&p, reinterpret_cast<const int8_t*>(in.data), weights, bias,
-           reinterpret_cast<int8_t*>(out.data), scratch);
-    return Status::kOk;
-  }
-  return RunStreamed(p, Rows(p), in, out, op.tensor(abi::kConvOperands),
-                     [&](const s8_dwconv_params& row, const uint8_t* row_in, uint8_t* row_out) {
-                       kernel(&row, reinterpret_cast<const int8_t*>(row_in), weights, bias,
-                              reinterpret_cast<int8_t*>(row_out), scratch);
-                     });
-}
+Status Run_dwconv(const OpContext& op) { return conv_common::Run<s8_dwconv_params>(op); }
 
 }  // namespace tinyforge::rt::ops

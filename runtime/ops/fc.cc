@@ -12,6 +12,7 @@ Status Validate_fc(const OpContext& op) {
   if (op.streamed()) return Status::kBadOp;
   s8_fc_params p{};
   abi::DecodeParams(op, &p);
+  if (!InRange(p.rounding, TF_ROUNDING_DOUBLE, TF_ROUNDING_SINGLE)) return Status::kBadParams;
   if (!InRange(p.batches, 1, kMaxDim) || !InRange(p.in_features, 1, kMaxDim) ||
       !InRange(p.out_features, 1, kMaxDim) || !InRange(p.per_channel, 0, 1) ||
       !InRange(p.input_offset, -127, 128) || !InRange(p.output_offset, -128, 127) ||

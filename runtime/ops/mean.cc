@@ -11,6 +11,7 @@ Status Validate_mean(const OpContext& op) {
   if (op.streamed()) return Status::kBadOp;
   s8_mean_params p{};
   abi::DecodeParams(op, &p);
+  if (!InRange(p.rounding, TF_ROUNDING_DOUBLE, TF_ROUNDING_SINGLE)) return Status::kBadParams;
   // reduce_size <= 2^23 keeps the int32 sum of int8 values exact.
   if (!InRange(p.outer, 1, kMaxDim) || !InRange(p.reduce_size, 1, 1 << 23) ||
       !InRange(p.inner, 1, kMaxDim) || !InRange(p.input_zero_point, -128, 127) ||

@@ -11,6 +11,7 @@ Status Validate_mul(const OpContext& op) {
   if (op.streamed()) return Status::kBadOp;
   s8_mul_params p{};
   abi::DecodeParams(op, &p);
+  if (!InRange(p.rounding, TF_ROUNDING_DOUBLE, TF_ROUNDING_SINGLE)) return Status::kBadParams;
   if (!InRange(p.input1_offset, -128, 128) || !InRange(p.input2_offset, -128, 128) ||
       !InRange(p.output_shift, -31, 30) || !InRange(p.output_offset, -128, 127) ||
       !InRange(p.act_min, -128, 127) || !InRange(p.act_max, p.act_min, 127)) {

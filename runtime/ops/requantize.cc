@@ -11,6 +11,7 @@ Status Validate_requantize(const OpContext& op) {
   if (op.streamed()) return Status::kBadOp;
   s8_requantize_params p{};
   abi::DecodeParams(op, &p);
+  if (!InRange(p.rounding, TF_ROUNDING_DOUBLE, TF_ROUNDING_SINGLE)) return Status::kBadParams;
   if (!InRange(p.size, 1, kMaxBytes) || !InRange(p.input_zero_point, -128, 127) ||
       !InRange(p.output_zero_point, -128, 127) || !InRange(p.shift, -31, 30) ||
       !InRange(p.act_min, -128, 127) || !InRange(p.act_max, p.act_min, 127)) {

@@ -1,18 +1,28 @@
-// tf_all_kernels: every kernel variant this build can run, from the kernels/*/*.inc lists.
-// Variants for an instruction set the compiler is not targeting are left out.
+// tf_all_kernels: every kernel variant of the kernels/*/*.inc lists, so that this build runs
+// any program. A variant for an instruction set this build lacks (the host has neither DSP
+// nor MVE) runs as its family's portable `s8_<op>__ref`: every variant is bit-identical to
+// __ref (tests/kernels/variants), so a program compiled for the M55 gives the same output
+// on the host. Firmware lists only its own kernels (the generated model.cc), never this.
 #include "tinyforge/kernel_table.h"
+
+// An entry with `symbol`'s id that runs the portable kernel of the same operator.
+#define TF_KERNEL_ENTRY_AS_REF(op, symbol)                                           \
+  tf_kernel_entry {                                                                \
+    ::tinyforge::rt::KernelId(#symbol), &::tinyforge::rt::ops::Validate_##op,      \
+        &::tinyforge::rt::ops::Run_##op, reinterpret_cast<void (*)()>(&s8_##op##__ref) \
+  }
 
 #define TF_RT_ENTRY_ref(op, symbol) TF_KERNEL_ENTRY(op, symbol),
 #define TF_RT_ENTRY_scalar(op, symbol) TF_KERNEL_ENTRY(op, symbol),
 #if defined(__ARM_FEATURE_DSP)
 #define TF_RT_ENTRY_dsp(op, symbol) TF_KERNEL_ENTRY(op, symbol),
 #else
-#define TF_RT_ENTRY_dsp(op, symbol)
+#define TF_RT_ENTRY_dsp(op, symbol) TF_KERNEL_ENTRY_AS_REF(op, symbol),
 #endif
 #if defined(__ARM_FEATURE_MVE)
 #define TF_RT_ENTRY_mve(op, symbol) TF_KERNEL_ENTRY(op, symbol),
 #else
-#define TF_RT_ENTRY_mve(op, symbol)
+#define TF_RT_ENTRY_mve(op, symbol) TF_KERNEL_ENTRY_AS_REF(op, symbol),
 #endif
 
 extern "C" const tf_kernel_entry tf_all_kernels[] = {

@@ -23,11 +23,12 @@ from e2e_util import randomize, random_inputs, run_cli, save_npy
 
 ZOO = ["ds_cnn", "mobilenet_v1_025", "resnet8", "fc_autoencoder"]
 N_INPUTS = 10
-# Regression floors for the end-to-end share of output elements within 1 LSB of PyTorch
-# (measured: docs/numerics.md). Every op alone is within 1 LSB (test below); what is left
-# is TFLM's double rounding carried through the network.
-MIN_WITHIN_1_LSB = {"ds_cnn": 0.9, "mobilenet_v1_025": 0.2, "resnet8": 0.9,
-                    "fc_autoencoder": 0.99}
+# Floors for the end-to-end share of output elements within 1 LSB of PyTorch and of the
+# QDQ execution (measured: docs/numerics.md; single rounding, the default for PyTorch
+# graphs). Every op alone is within 1 LSB (test below); MobileNetV1 (2 outputs per input)
+# carries float32 tie flips of PyTorch's summation order through 27 layers.
+MIN_WITHIN_1_LSB = {"ds_cnn": 1.0, "mobilenet_v1_025": 0.55, "resnet8": 1.0,
+                    "fc_autoencoder": 1.0}
 
 _EXPORTS: dict[str, tinyforge.ExportResult] = {}
 
@@ -82,20 +83,13 @@ def test_lowered_outputs_vs_qdq_and_pytorch(name, cli, tmp_path, tmp_path_factor
             s = stats[which]
             s[0] += int((off <= 1 + 1e-3).sum())
             s[1] = max(s[1], float(off.max()))
-            ours, theirs = int(np.argmax(y)), int(np.argmax(ref))
-            if ours == theirs:
+            if int(np.argmax(y)) == int(np.argmax(ref)):
                 s[2] += 1
-            else:
-                # A flip is accepted only between logits the reference itself puts closer
-                # together than the deviation measured on this input (a near tie).
-                margin = (ref.flat[theirs] - ref.flat[ours]) / scale
-                assert margin <= off.max() + 1e-3, (
-                    f"{name} input {i}: top-1 {ours} vs {which} {theirs}, margin {margin:.2f} "
-                    f"LSB > deviation {off.max():.2f} LSB")
     for which, (within, worst, top1) in stats.items():
         print(f"{name} lowered vs {which}: {within}/{total} output elements within 1 LSB "
               f"({100 * within / total:.1f}%), max {worst:.0f} LSB, top-1 {top1}/{N_INPUTS}")
         assert within / total >= MIN_WITHIN_1_LSB[name]
+        assert top1 == N_INPUTS, f"{name}: top-1 differs from {which} on some input"
 
 
 @pytest.mark.parametrize("name", ZOO)
@@ -224,3 +218,36 @@ def test_kitchen_sink_every_op_within_1_lsb(cli, tmp_path):
     assert report["first_divergence"] is None, report
     for row in report["ops"]:
         assert row["alone_max_diff_lsb"] <= 1.0 + 1e-6, row
+
+
+def test_rounding_mode_reaches_the_kernels(cli, tmp_path, tmp_path_factory):
+    """--rounding double (TFLM's) must change some DS-CNN outputs against the default single
+    rounding (the measured difference is 5 of 120 elements on these inputs), be recorded
+    in the lowered graph file, and a bad mode must be refused."""
+    res = _export("ds_cnn", tmp_path_factory)
+    single, double = tmp_path / "single.tfg", tmp_path / "double.tfg"
+    run_cli(cli, "compile", res.path, "-o", single)
+    run_cli(cli, "compile", res.path, "--rounding", "double", "-o", double)
+    def document(path):  # the JSON part of a graph file (the Python reader is for qdq/float)
+        from tinyforge.graph_file import HEADER
+        data = path.read_bytes()
+        json_len = HEADER.unpack_from(data)[2]
+        return json.loads(data[HEADER.size:HEADER.size + json_len])
+
+    assert "rounding" not in document(single)
+    assert document(double)["rounding"] == "double"
+    shape = tuple(_tensor(res.graph, "x")["shape"])
+    differ = 0
+    for x in random_inputs(shape, N_INPUTS, seed=7):
+        xq = quantize(x.numpy(), _tensor(res.graph, "x.q")).transpose(0, 2, 3, 1)
+        np.save(tmp_path / "xq.npy", np.ascontiguousarray(xq))
+        outs = []
+        for g in (single, double):
+            run_cli(cli, "run", g, "-i", tmp_path / "xq.npy", "-o", tmp_path / "y.npy")
+            outs.append(np.load(tmp_path / "y.npy").astype(np.int32))
+        assert np.abs(outs[0] - outs[1]).max() <= 2
+        differ += int((outs[0] != outs[1]).sum())
+    assert differ > 0
+    bad = run_cli(cli, "compile", res.path, "--rounding", "triple", "-o", tmp_path / "b.tfg",
+                  check=False)
+    assert bad.returncode != 0 and "rounding" in bad.stderr

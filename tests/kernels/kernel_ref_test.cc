@@ -1,5 +1,7 @@
 // Hand-worked cases for the __ref kernels whose rounding or layout rules are easy to get
 // wrong (the TFLite oracle test covers them in bulk; these pin the rules down readably).
+#include <set>
+#include <string>
 #include <cstdint>
 #include <iterator>
 #include <vector>
@@ -111,8 +113,21 @@ TEST(Mean, GlobalAverageOfConstantIsIdentityWithSameParams) {
   EXPECT_EQ(out[1], 17);
 }
 
-// Every variant a family's .inc lists must be declared by its header and linked: the
-// .inc files are what the compiler's kernel table and the variant tests iterate over.
+// Every variant a family's .inc lists must be declared by its header, and linked when this
+// build has its instruction set (ref and scalar always; dsp and mve only on those cores):
+// the .inc files are what the compiler's kernel table and the variant tests iterate over.
+#define TF_TEST_FN_ref(symbol) reinterpret_cast<void (*)()>(&symbol)
+#define TF_TEST_FN_scalar(symbol) reinterpret_cast<void (*)()>(&symbol)
+#if defined(__ARM_FEATURE_DSP)
+#define TF_TEST_FN_dsp(symbol) reinterpret_cast<void (*)()>(&symbol)
+#else
+#define TF_TEST_FN_dsp(symbol) (static_cast<void>(sizeof(&symbol)), nullptr)  // declared only
+#endif
+#if defined(__ARM_FEATURE_MVE)
+#define TF_TEST_FN_mve(symbol) reinterpret_cast<void (*)()>(&symbol)
+#else
+#define TF_TEST_FN_mve(symbol) (static_cast<void>(sizeof(&symbol)), nullptr)
+#endif
 TEST(KernelLists, EveryListedVariantIsDeclaredAndLinked) {
   struct Entry {
     const char* op;
@@ -120,8 +135,7 @@ TEST(KernelLists, EveryListedVariantIsDeclaredAndLinked) {
     const char* isa;
     void (*fn)();
   };
-#define TF_KERNEL_ENTRY(op, symbol, isa, scratch) \
-  {#op, #symbol, #isa, reinterpret_cast<void (*)()>(&symbol)},
+#define TF_KERNEL_ENTRY(op, symbol, isa, scratch) {#op, #symbol, #isa, TF_TEST_FN_##isa(symbol)},
   const Entry entries[] = {
 #define TF_KERNEL TF_KERNEL_ENTRY
 #include "kernels/conv/conv.inc"
@@ -151,11 +165,21 @@ TEST(KernelLists, EveryListedVariantIsDeclaredAndLinked) {
 #include "kernels/quantize/quantize.inc"
   };
 #undef TF_KERNEL_ENTRY
-  EXPECT_EQ(std::size(entries), 16u);  // 13 families, 16 ops, one __ref each for now
+  std::set<std::string> ops_with_ref, ops;
   for (const Entry& e : entries) {
-    EXPECT_NE(e.fn, nullptr) << e.symbol;
-    EXPECT_STREQ(e.isa, "ref") << e.symbol;
+    ops.insert(e.op);
+    if (std::string(e.isa) == "ref") {
+      EXPECT_TRUE(ops_with_ref.insert(e.op).second) << e.op;
+    }
+    const bool linked = std::string(e.isa) == "ref" || std::string(e.isa) == "scalar";
+    if (linked) {
+      EXPECT_NE(e.fn, nullptr) << e.symbol;
+    }
+    EXPECT_EQ(std::string(e.symbol).rfind(std::string("s8_") + e.op + "__" + e.isa, 0), 0u)
+        << e.symbol << ": variants are named s8_<op>__<isa>";
   }
+  EXPECT_EQ(ops.size(), 16u);  // 13 families, 16 ops
+  EXPECT_EQ(ops_with_ref, ops) << "every op has exactly one __ref";
 }
 
 }  // namespace

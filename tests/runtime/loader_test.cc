@@ -22,7 +22,7 @@ using testing::Loaded;
 // A small valid program: fully connected 8 -> 4 with bias, then logistic in place.
 Builder SmallProgram() {
   Builder b(64);
-  s8_fc_params fc{1, 8, 4, 3, -2, 0, nullptr, nullptr, -128, 127};
+  s8_fc_params fc{1, 8, 4, 3, -2, 0, nullptr, nullptr, -128, 127, TF_ROUNDING_DOUBLE};
   const int32_t t_in = b.Arena(fmt::kInt8, 0, 8);
   const int32_t t_mid = b.Arena(fmt::kInt8, 16, 4);
   b.Op(KernelId("s8_fc__ref"),

@@ -354,11 +354,11 @@ TEST(Ops, AddAndMulInPlaceAndBroadcast) {
     std::vector<int8_t> want(n);
     std::vector<int32_t> params;
     if (add) {
-      s8_add_params p{shape, 5, -3, 20, 1 << 30, -1, 1288490189, -2, 1 << 30, -17, 3, -128, 127};
+      s8_add_params p{shape, 5, -3, 20, 1 << 30, -1, 1288490189, -2, 1 << 30, -17, 3, -128, 127, TF_ROUNDING_SINGLE};
       s8_add__ref(&p, a.data(), c.data(), want.data());
       params = emit::EncodeParams(p);
     } else {
-      s8_mul_params p{shape, 5, -3, 1 << 30, -6, 3, -100, 100};
+      s8_mul_params p{shape, 5, -3, 1 << 30, -6, 3, -100, 100, TF_ROUNDING_SINGLE};
       s8_mul__ref(&p, a.data(), c.data(), want.data());
       params = emit::EncodeParams(p);
     }
@@ -401,7 +401,7 @@ void CheckUnary(const char* symbol, void (*kernel)(const P*, const int8_t*, int8
 }
 
 TEST(Ops, UnaryKernelsMatch) {
-  CheckUnary("s8_mean__ref", s8_mean__ref, s8_mean_params{2, 25, 8, -3, 4, 1431655765, -4}, 400, 16,
+  CheckUnary("s8_mean__ref", s8_mean__ref, s8_mean_params{2, 25, 8, -3, 4, 1431655765, -4, TF_ROUNDING_SINGLE}, 400, 16,
              false);
   CheckUnary("s8_softmax__ref", s8_softmax__ref, s8_softmax_params{3, 12, 1717986918, 23, -248}, 36,
              36, false);
@@ -410,7 +410,7 @@ TEST(Ops, UnaryKernelsMatch) {
   CheckUnary("s8_tanh__ref", s8_tanh__ref, s8_tanh_params{100, 7, 57, 1717986918, 1}, 100, 100,
              false);
   CheckUnary("s8_requantize__ref", s8_requantize__ref,
-             s8_requantize_params{90, -3, 5, 1500000000, -1, -128, 127}, 90, 90, false);
+             s8_requantize_params{90, -3, 5, 1500000000, -1, -128, 127, TF_ROUNDING_SINGLE}, 90, 90, false);
   CheckUnary("s8_pad__ref", s8_pad__ref,
              s8_pad_params{{1, 1, 3, 4, 5}, {0, 0, 1, 0, 2}, {0, 0, 1, 2, 0}, -7}, 60, 5 * 6 * 7,
              false);
@@ -421,7 +421,7 @@ TEST(Ops, ConcatQuantizeDequantize) {
   // concat of two inputs (one requantized) along the inner axis.
   const auto a = r.Int8s(2 * 3), c = r.Int8s(2 * 5);
   std::vector<s8_concat_input> ins = {{3, 0, 0, 0, 0}, {5, 1, -4, 1500000000, -1}};
-  s8_concat_params p{2, 2, ins.data(), 6};
+  s8_concat_params p{2, 2, ins.data(), 6, TF_ROUNDING_SINGLE};
   std::vector<int8_t> want(16);
   const int8_t* srcs[] = {a.data(), c.data()};
   s8_concat__ref(&p, srcs, want.data());

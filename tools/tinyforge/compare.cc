@@ -109,6 +109,7 @@ Expected<exec::HostTensor> RunAlone(const ir::Graph& program, const ir::Op& op,
   mini.kind = program.kind;
   mini.layout = program.layout;
   mini.io_layout = program.io_layout;
+  mini.rounding = program.rounding;
   ir::Op copy = op;
   std::vector<exec::HostTensor> feed;
   for (size_t i = 0; i < op.inputs.size(); ++i) {
@@ -133,7 +134,7 @@ int Compare(const CompareArgs& args) {
   if (args.against != "pytorch" && args.against != "qdq" && args.against != "float") {
     return Fail(kExitInvalidInput, "--against: expected pytorch, qdq or float");
   }
-  auto model = LoadGraph(args.graph);
+  auto model = LoadGraph(args.graph, args.rounding);
   if (!model.ok()) return Fail(kExitInvalidInput, model.error().message());
   // The reference graph: --reference, or the model itself when it is not lowered.
   const bool model_lowered = model->kind == ir::GraphKind::kInt8;

@@ -48,7 +48,7 @@ int Compile(const CompileArgs& args) {
     return Fail(kExitInvalidInput, "--print-after: unknown pass '" + args.print_after + "'");
   }
   options->verify_each = options->verify_each || args.verify_each;
-  auto graph = LoadGraph(args.graph);
+  auto graph = LoadGraph(args.graph, args.rounding);
   if (!graph.ok()) return Fail(kExitInvalidInput, graph.error().message());
 
   options->after_pass = [&](const passes::PassRun& run, const ir::Graph& g) {

@@ -10,6 +10,8 @@
 
 namespace tinyforge::cli {
 
-Expected<ir::Graph> LoadGraph(const std::string& path);
+// `rounding` ("single" / "double", --rounding), when not empty, replaces the graph's
+// requantization rounding (.tfg files default to single, .tflite to double: docs/numerics.md).
+Expected<ir::Graph> LoadGraph(const std::string& path, const std::string& rounding = "");
 
 }  // namespace tinyforge::cli

@@ -43,7 +43,7 @@ std::string DumpFileName(ir::TensorId id, size_t count, const std::string& name)
 
 int Run(const RunArgs& args) {
   if (args.runtime || IsProgramFile(args.graph)) return RunOnRuntime(args);  // run_runtime.cc
-  auto graph = LoadGraph(args.graph);  // .tfg or .tflite (load_graph.h)
+  auto graph = LoadGraph(args.graph, args.rounding);  // .tfg or .tflite (load_graph.h)
   if (!graph.ok()) return Fail(kExitInvalidInput, graph.error().message());
   const ir::Graph& g = *graph;
   if (!args.outputs.empty() && args.outputs.size() != g.outputs.size()) {

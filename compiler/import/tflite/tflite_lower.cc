@@ -121,6 +121,7 @@ Lowering::Lowering(const TfliteModel& m) : m_(m), ids_(m.tensors.size(), -1) {
   g_.kind = ir::GraphKind::kInt8;
   g_.layout = ir::Layout::kNHWC;
   g_.io_layout = ir::Layout::kNHWC;
+  g_.rounding = ir::Rounding::kDouble;  // TFLM's arithmetic: bit-exact with its kernels
   g_.producer = "tflite" + (m.description.empty() ? std::string() : " (" + m.description + ")");
 }
 

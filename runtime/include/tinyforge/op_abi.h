@@ -61,6 +61,7 @@ constexpr void VisitParams(s8_conv_params& p, V& v) {
   v(p.output_offset);
   v(p.act_min);
   v(p.act_max);
+  v(p.rounding);
 }
 template <class V>
 constexpr void VisitParams(s8_dwconv_params& p, V& v) {
@@ -84,6 +85,7 @@ constexpr void VisitParams(s8_dwconv_params& p, V& v) {
   v(p.output_offset);
   v(p.act_min);
   v(p.act_max);
+  v(p.rounding);
 }
 template <class V>
 constexpr void VisitParams(s8_fc_params& p, V& v) {
@@ -95,6 +97,7 @@ constexpr void VisitParams(s8_fc_params& p, V& v) {
   v(p.per_channel);
   v(p.act_min);
   v(p.act_max);
+  v(p.rounding);
 }
 template <class V>
 constexpr void VisitParams(s8_pool_params& p, V& v) {
@@ -134,6 +137,7 @@ constexpr void VisitParams(s8_add_params& p, V& v) {
   v(p.output_offset);
   v(p.act_min);
   v(p.act_max);
+  v(p.rounding);
 }
 template <class V>
 constexpr void VisitParams(s8_mul_params& p, V& v) {
@@ -145,6 +149,7 @@ constexpr void VisitParams(s8_mul_params& p, V& v) {
   v(p.output_offset);
   v(p.act_min);
   v(p.act_max);
+  v(p.rounding);
 }
 template <class V>
 constexpr void VisitParams(s8_mean_params& p, V& v) {
@@ -155,6 +160,7 @@ constexpr void VisitParams(s8_mean_params& p, V& v) {
   v(p.output_zero_point);
   v(p.multiplier);
   v(p.shift);
+  v(p.rounding);
 }
 // CONCAT: outer, num_inputs, output_zero_point, then per input the s8_concat_input fields
 // (VisitConcatInput), num_inputs times.
@@ -163,6 +169,7 @@ constexpr void VisitParams(s8_concat_params& p, V& v) {
   v(p.outer);
   v(p.num_inputs);
   v(p.output_zero_point);
+  v(p.rounding);
 }
 template <class V>
 constexpr void VisitConcatInput(s8_concat_input& in, V& v) {
@@ -218,6 +225,7 @@ constexpr void VisitParams(s8_requantize_params& p, V& v) {
   v(p.shift);
   v(p.act_min);
   v(p.act_max);
+  v(p.rounding);
 }
 template <class V>
 constexpr void VisitParams(s8_dequantize_params& p, V& v) {

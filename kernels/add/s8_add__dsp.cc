@@ -1,0 +1,174 @@
+// ADD for Cortex-M4/M7/M33 (DSP extension), bit-identical to s8_add__ref in both rounding
+// modes.
+//
+// Scalar per element, with every requantization an SMMUL/SMMULR on a doubled operand:
+//   double rounding: SRDHM(x, m) = floor((x * m + 2^30) / 2^31) = SMMULR(2x, m), then the
+//                    rounding shift by n = -shift with ties away from zero:
+//                    (r + (r < 0 ? 1 : 0) * -1 + 2^(n-1)) >> n, branch-free with a mask
+//                    (mask 0, round 0 when n == 0);
+//   single rounding: floor((x * m + 2^(30 + n)) / 2^(31 + n)) = (SMMUL(2x, m) + 2^(n-1)) >> n
+//                    for n >= 1, and (SMMUL(4x, m) + 1) >> 1 for n == 0.
+// All operands stay below 2^29 in magnitude (|x + offset| <= 255, left shift 20), so the
+// doubled values cannot overflow; other parameter sets run the reference arithmetic. Long
+// elementwise adds look the rescaled inputs up in two 256-entry tables (each input's stage
+// depends on its byte only), leaving the output stage per element.
+#include "kernels/add/add.h"
+
+#if defined(__ARM_FEATURE_DSP)
+
+#include <arm_acle.h>
+
+#include "kernels/common/fixed_point.h"
+
+namespace {
+
+namespace fx = tinyforge::fx;
+
+inline int32_t Smmulr(int32_t a, int32_t b) {
+  int32_t r;
+  __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+inline int32_t Smmul(int32_t a, int32_t b) {
+  int32_t r;
+  __asm__("smmul %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+
+// Elementwise adds at least this long use the per-input lookup tables.
+constexpr int32_t kLutMinElements = 1024;
+
+struct Stage {
+  int32_t mult;
+  int32_t pre;    // left shift of the operand before the high multiply (1 or 2)
+  int32_t mask;   // double rounding: -1 when n > 0 (ties away from zero), else 0
+  int32_t round;  // 2^(n-1) or 0
+  int32_t n;      // right shift
+};
+
+template <bool kSingle>
+Stage MakeStage(int32_t mult, int32_t shift) {
+  Stage s;
+  s.mult = mult;
+  const int32_t n = -shift;
+  if (kSingle) {
+    s.pre = n == 0 ? 2 : 1;
+    s.n = n == 0 ? 1 : n;
+    s.round = static_cast<int32_t>(int64_t{1} << (s.n - 1));
+    s.mask = 0;
+  } else {
+    s.pre = 1;
+    s.n = n;
+    s.round = n > 0 ? static_cast<int32_t>(int64_t{1} << (n - 1)) : 0;
+    s.mask = n > 0 ? -1 : 0;
+  }
+  return s;
+}
+
+template <bool kSingle>
+inline int32_t Apply(int32_t x, const Stage& s) {
+  if (kSingle) return (Smmul(x << s.pre, s.mult) + s.round) >> s.n;
+  const int32_t r = Smmulr(x << 1, s.mult);
+  return (r + ((r >> 31) & s.mask) + s.round) >> s.n;
+}
+
+struct Consts {
+  Stage in1, in2, out;
+  int32_t c1, c2;  // offset << left_shift
+  int32_t left_shift;
+  int32_t out_off, lo, hi;
+};
+
+template <bool kSingle, bool kClamp>
+inline int8_t AddOne(const Consts& k, int32_t x1, int32_t x2) {
+  const int32_t a = Apply<kSingle>(k.c1 + (x1 << k.left_shift), k.in1);
+  const int32_t b = Apply<kSingle>(k.c2 + (x2 << k.left_shift), k.in2);
+  const int32_t y = Apply<kSingle>(a + b, k.out) + k.out_off;
+  if (kClamp) return static_cast<int8_t>(fx::Clamp(y, k.lo, k.hi));
+  return static_cast<int8_t>(__ssat(y, 8));
+}
+
+template <bool kSingle, bool kClamp>
+void Run(const s8_add_params& p, const Consts& consts, const int8_t* in1, const int8_t* in2,
+         int8_t* out) {
+  const Consts k = consts;  // a local copy: the byte stores below cannot alias it
+  const s8_broadcast_shape& s = p.shape;
+  bool plain = s.in1_strides[5] == 1 && s.in2_strides[5] == 1;
+  int32_t total = s.out_dims[5];
+  for (int d = 4; d >= 0 && plain; --d) {
+    plain = s.out_dims[d] == 1 || (s.in1_strides[d] == total && s.in2_strides[d] == total);
+    total *= s.out_dims[d];
+  }
+  if (plain && total >= kLutMinElements) {
+    // Each input's rescaled value depends on its byte only: two 256-entry tables (2 KiB of
+    // stack), built with the same arithmetic, replace the input stages.
+    int32_t lut1[256], lut2[256];
+    for (int32_t v = 0; v < 256; ++v) {
+      const int32_t x = static_cast<int8_t>(v);
+      lut1[v] = Apply<kSingle>(k.c1 + (x << k.left_shift), k.in1);
+      lut2[v] = Apply<kSingle>(k.c2 + (x << k.left_shift), k.in2);
+    }
+    const uint8_t* u1 = reinterpret_cast<const uint8_t*>(in1);
+    const uint8_t* u2 = reinterpret_cast<const uint8_t*>(in2);
+    for (int32_t i = 0; i < total; ++i) {
+      const int32_t y = Apply<kSingle>(lut1[u1[i]] + lut2[u2[i]], k.out) + k.out_off;
+      out[i] = kClamp ? static_cast<int8_t>(fx::Clamp(y, k.lo, k.hi))
+                      : static_cast<int8_t>(__ssat(y, 8));
+    }
+    return;
+  }
+  if (plain) {
+    int32_t i = 0;
+    for (; i + 2 <= total; i += 2) {
+      const int8_t y0 = AddOne<kSingle, kClamp>(k, in1[i], in2[i]);
+      const int8_t y1 = AddOne<kSingle, kClamp>(k, in1[i + 1], in2[i + 1]);
+      out[i] = y0;
+      out[i + 1] = y1;
+    }
+    if (i < total) out[i] = AddOne<kSingle, kClamp>(k, in1[i], in2[i]);
+    return;
+  }
+  tinyforge::kernels::ForEachBroadcast(s, [&](int32_t i1, int32_t i2, int32_t o) {
+    out[o] = AddOne<kSingle, kClamp>(k, in1[i1], in2[i2]);
+  });
+}
+
+}  // namespace
+
+extern "C" void s8_add__dsp(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
+                            int8_t* output) {
+  const s8_add_params& p = *params;
+  // The doubled / quadrupled operands must fit: |(x + offset) << left_shift| < 2^28.
+  if (p.left_shift > 20 || p.input1_shift > 0 || p.input2_shift > 0 || p.output_shift > 0) {
+    s8_add__ref(params, input1, input2, output);
+    return;
+  }
+  Consts k;
+  k.left_shift = p.left_shift;
+  k.c1 = fx::WrapShiftLeft(p.input1_offset, p.left_shift);
+  k.c2 = fx::WrapShiftLeft(p.input2_offset, p.left_shift);
+  k.out_off = p.output_offset;
+  k.lo = p.act_min;
+  k.hi = p.act_max;
+  const bool single = p.rounding == TF_ROUNDING_SINGLE;
+  const bool clamp = p.act_min > -128 || p.act_max < 127;
+  if (single) {
+    k.in1 = MakeStage<true>(p.input1_multiplier, p.input1_shift);
+    k.in2 = MakeStage<true>(p.input2_multiplier, p.input2_shift);
+    k.out = MakeStage<true>(p.output_multiplier, p.output_shift);
+    if (clamp)
+      Run<true, true>(p, k, input1, input2, output);
+    else
+      Run<true, false>(p, k, input1, input2, output);
+  } else {
+    k.in1 = MakeStage<false>(p.input1_multiplier, p.input1_shift);
+    k.in2 = MakeStage<false>(p.input2_multiplier, p.input2_shift);
+    k.out = MakeStage<false>(p.output_multiplier, p.output_shift);
+    if (clamp)
+      Run<false, true>(p, k, input1, input2, output);
+    else
+      Run<false, false>(p, k, input1, input2, output);
+  }
+}
+
+#endif  // __ARM_FEATURE_DSP

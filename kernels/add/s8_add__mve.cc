@@ -1,0 +1,148 @@
+// ADD for Cortex-M55 (Helium / MVE), bit-identical to s8_add__ref in both rounding modes.
+//
+// Four int32 lanes per vector. (x + offset) << left_shift is one VMLA by 2^left_shift onto
+// a constant (both wrap like the reference's shift); each requantization by a multiplier
+// shared by all lanes is:
+//   double rounding: VQRDMULH then, for shift < 0, a rounding right shift with ties away
+//                    from zero (VRSHL rounds ties up: subtract 1 from negative values first);
+//   single rounding: shift <= -1: VRSHL(VQDMULH(x, m), shift) (exact: 2^(30 - shift) is a
+//                    multiple of 2^31); shift == 0: VQRDMULH (= (x * m + 2^30) >> 31).
+// The innermost broadcast dimension is vectorized when both inputs are contiguous or
+// broadcast (stride 1 or 0) along it; other layouts run element by element.
+#include "kernels/add/add.h"
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+
+#include <arm_mve.h>
+
+#include "kernels/common/fixed_point.h"
+
+namespace {
+
+namespace fx = tinyforge::fx;
+
+template <bool kSingle>
+inline int32x4_t Requant(int32x4_t x, int32_t mult, int32_t shift) {
+  if (kSingle) {
+    if (shift == 0) return vqrdmulhq_n_s32(x, mult);
+    return vrshlq_n_s32(vqdmulhq_n_s32(x, mult), shift);
+  }
+  int32x4_t r = vqrdmulhq_n_s32(x, mult);
+  if (shift < 0) {
+    r = vaddq_s32(r, vshrq_n_s32(r, 31));
+    r = vrshlq_n_s32(r, shift);
+  }
+  return r;
+}
+
+struct AddConsts {
+  int32x4_t c1, c2;  // offset << left_shift
+  int32_t scale;     // 1 << left_shift (wrapping)
+  int32_t m1, s1, m2, s2, mo, so, out_off;
+  int32x4_t vmin, vmax;
+};
+
+template <bool kSingle>
+inline int32x4_t AddLanes(const AddConsts& k, int32x4_t x1, int32x4_t x2) {
+  const int32x4_t a = Requant<kSingle>(vmlaq_n_s32(k.c1, x1, k.scale), k.m1, k.s1);
+  const int32x4_t b = Requant<kSingle>(vmlaq_n_s32(k.c2, x2, k.scale), k.m2, k.s2);
+  int32x4_t y = Requant<kSingle>(vaddq_s32(a, b), k.mo, k.so);
+  y = vaddq_n_s32(y, k.out_off);
+  return vminq_s32(vmaxq_s32(y, k.vmin), k.vmax);
+}
+
+// n elements; stride 1 or 0 (broadcast) per input.
+template <bool kSingle>
+void Row(const AddConsts& k, const int8_t* in1, int32_t st1, const int8_t* in2, int32_t st2,
+         int8_t* out, int32_t n) {
+  if (st1 == 1 && st2 == 1) {
+    int32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      vstrbq_s32(out + i, AddLanes<kSingle>(k, vldrbq_s32(in1 + i), vldrbq_s32(in2 + i)));
+    }
+    if (i < n) {
+      const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
+      vstrbq_p_s32(out + i,
+                   AddLanes<kSingle>(k, vldrbq_z_s32(in1 + i, p), vldrbq_z_s32(in2 + i, p)), p);
+    }
+    return;
+  }
+  const int32x4_t b1 = vdupq_n_s32(in1[0]), b2 = vdupq_n_s32(in2[0]);
+  for (int32_t i = 0; i < n; i += 4) {
+    const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
+    const int32x4_t x1 = st1 == 0 ? b1 : vldrbq_z_s32(in1 + i, p);
+    const int32x4_t x2 = st2 == 0 ? b2 : vldrbq_z_s32(in2 + i, p);
+    vstrbq_p_s32(out + i, AddLanes<kSingle>(k, x1, x2), p);
+  }
+}
+
+template <bool kSingle>
+void Run(const s8_add_params& p, const int8_t* input1, const int8_t* input2, int8_t* output) {
+  AddConsts k;
+  k.scale = fx::WrapShiftLeft(1, p.left_shift);
+  k.c1 = vdupq_n_s32(fx::WrapShiftLeft(p.input1_offset, p.left_shift));
+  k.c2 = vdupq_n_s32(fx::WrapShiftLeft(p.input2_offset, p.left_shift));
+  k.m1 = p.input1_multiplier;
+  k.s1 = p.input1_shift;
+  k.m2 = p.input2_multiplier;
+  k.s2 = p.input2_shift;
+  k.mo = p.output_multiplier;
+  k.so = p.output_shift;
+  k.out_off = p.output_offset;
+  k.vmin = vdupq_n_s32(p.act_min);
+  k.vmax = vdupq_n_s32(p.act_max);
+  const s8_broadcast_shape& s = p.shape;
+  const int32_t inner = s.out_dims[5];
+  const int32_t st1 = s.in1_strides[5], st2 = s.in2_strides[5];
+  const bool vector_inner = (st1 == 0 || st1 == 1) && (st2 == 0 || st2 == 1);
+  // Plain elementwise (the common case, possibly in place): one row of every element.
+  bool plain = st1 == 1 && st2 == 1;
+  int32_t total = inner;
+  for (int d = 4; d >= 0 && plain; --d) {
+    plain = s.out_dims[d] == 1 || (s.in1_strides[d] == total && s.in2_strides[d] == total);
+    total *= s.out_dims[d];
+  }
+  if (plain) {
+    Row<kSingle>(k, input1, 1, input2, 1, output, total);
+    return;
+  }
+  int32_t o = 0;
+  for (int32_t d0 = 0; d0 < s.out_dims[0]; ++d0) {
+    const int32_t a0 = d0 * s.in1_strides[0], b0 = d0 * s.in2_strides[0];
+    for (int32_t d1 = 0; d1 < s.out_dims[1]; ++d1) {
+      const int32_t a1 = a0 + d1 * s.in1_strides[1], b1 = b0 + d1 * s.in2_strides[1];
+      for (int32_t d2 = 0; d2 < s.out_dims[2]; ++d2) {
+        const int32_t a2 = a1 + d2 * s.in1_strides[2], b2 = b1 + d2 * s.in2_strides[2];
+        for (int32_t d3 = 0; d3 < s.out_dims[3]; ++d3) {
+          const int32_t a3 = a2 + d3 * s.in1_strides[3], b3 = b2 + d3 * s.in2_strides[3];
+          for (int32_t d4 = 0; d4 < s.out_dims[4]; ++d4) {
+            const int32_t a4 = a3 + d4 * s.in1_strides[4], b4 = b3 + d4 * s.in2_strides[4];
+            if (vector_inner) {
+              Row<kSingle>(k, input1 + a4, st1, input2 + b4, st2, output + o, inner);
+              o += inner;
+              continue;
+            }
+            for (int32_t d5 = 0; d5 < inner; ++d5, ++o) {
+              const int32x4_t x1 = vdupq_n_s32(input1[a4 + d5 * st1]);
+              const int32x4_t x2 = vdupq_n_s32(input2[b4 + d5 * st2]);
+              output[o] = static_cast<int8_t>(vgetq_lane_s32(AddLanes<kSingle>(k, x1, x2), 0));
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" void s8_add__mve(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
+                            int8_t* output) {
+  if (params->rounding == TF_ROUNDING_SINGLE) {
+    Run<true>(*params, input1, input2, output);
+  } else {
+    Run<false>(*params, input1, input2, output);
+  }
+}
+
+#endif  // __ARM_FEATURE_MVE

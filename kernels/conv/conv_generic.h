@@ -1,0 +1,55 @@
+// The reference CONV_2D loop as an inline function (internal header): the fallback of the
+// optimized conv variants for grouped convolutions (rare), so that their objects need no
+// symbol from another file (tests/kernels/check_freestanding.cmake). Same arithmetic as
+// s8_conv__ref.cc.
+#ifndef TINYFORGE_KERNELS_CONV_CONV_GENERIC_H_
+#define TINYFORGE_KERNELS_CONV_CONV_GENERIC_H_
+
+#include "kernels/common/fixed_point.h"
+#include "kernels/conv/conv.h"
+
+namespace tinyforge::conv_generic {
+
+inline void Conv(const s8_conv_params& p, const int8_t* input, const int8_t* weights,
+                 const int32_t* bias, int8_t* output) {
+  const int32_t groups = p.in_c / p.filter_in_c;
+  const int32_t filters_per_group = p.out_c / groups;
+  for (int32_t b = 0; b < p.batches; ++b) {
+    const int8_t* in_batch = input + b * p.in_h * p.in_w * p.in_c;
+    for (int32_t oy = 0; oy < p.out_h; ++oy) {
+      const int32_t in_y0 = oy * p.stride_h - p.pad_top;
+      for (int32_t ox = 0; ox < p.out_w; ++ox) {
+        const int32_t in_x0 = ox * p.stride_w - p.pad_left;
+        for (int32_t oc = 0; oc < p.out_c; ++oc) {
+          const int32_t group = oc / filters_per_group;
+          const int8_t* filter = weights + oc * p.k_h * p.k_w * p.filter_in_c;
+          int32_t acc = 0;
+          for (int32_t ky = 0; ky < p.k_h; ++ky) {
+            const int32_t in_y = in_y0 + ky * p.dilation_h;
+            if (in_y < 0 || in_y >= p.in_h) continue;
+            for (int32_t kx = 0; kx < p.k_w; ++kx) {
+              const int32_t in_x = in_x0 + kx * p.dilation_w;
+              if (in_x < 0 || in_x >= p.in_w) continue;
+              const int8_t* in_px =
+                  in_batch + (in_y * p.in_w + in_x) * p.in_c + group * p.filter_in_c;
+              const int8_t* w_px = filter + (ky * p.k_w + kx) * p.filter_in_c;
+              for (int32_t ic = 0; ic < p.filter_in_c; ++ic) {
+                acc += static_cast<int32_t>(w_px[ic]) *
+                       (static_cast<int32_t>(in_px[ic]) + p.input_offset);
+              }
+            }
+          }
+          if (bias != nullptr) acc += bias[oc];
+          acc = fx::Requantize(acc, p.multiplier[oc], p.shift[oc], p.rounding);
+          acc += p.output_offset;
+          output[((b * p.out_h + oy) * p.out_w + ox) * p.out_c + oc] =
+              static_cast<int8_t>(fx::Clamp(acc, p.act_min, p.act_max));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace tinyforge::conv_generic
+
+#endif  // TINYFORGE_KERNELS_CONV_CONV_GENERIC_H_

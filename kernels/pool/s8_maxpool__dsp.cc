@@ -1,0 +1,81 @@
+// MAX_POOL_2D for Cortex-M4/M7/M33 (DSP extension), bit-identical to s8_maxpool__ref.
+//
+// Four channels per word: SSUB8 sets the per-byte GE flags of (x - max) and SEL picks the
+// larger bytes, two instructions per 4 channels and tap.
+#include "kernels/pool/pool.h"
+
+#if defined(__ARM_FEATURE_DSP)
+
+#include <arm_acle.h>
+
+#include "kernels/common/fixed_point.h"
+
+namespace {
+
+namespace fx = tinyforge::fx;
+
+inline uint32_t LoadWord(const int8_t* p) {
+  uint32_t v;
+  __builtin_memcpy(&v, p, 4);
+  return v;
+}
+// One asm each: the GE flags SSUB8 sets must reach SEL untouched.
+inline uint32_t Max4(uint32_t a, uint32_t b) {
+  uint32_t r;  // GE[i] = a[i] >= b[i] (signed bytes): pick a
+  __asm__("ssub8 %0, %1, %2\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
+  return r;
+}
+inline uint32_t Min4(uint32_t a, uint32_t b) {
+  uint32_t r;  // GE[i] = b[i] >= a[i]: pick a
+  __asm__("ssub8 %0, %2, %1\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
+  return r;
+}
+
+void Pixel(const s8_pool_params& p, const int8_t* in, int32_t y0, int32_t y1, int32_t x0,
+           int32_t x1, int8_t* out) {
+  const int32_t C = p.channels, row = p.in_w * C;
+  const int8_t* base = in + (y0 * p.in_w + x0) * C;
+  const uint32_t lo4 = 0x01010101u * static_cast<uint8_t>(p.act_min);
+  const uint32_t hi4 = 0x01010101u * static_cast<uint8_t>(p.act_max);
+  int32_t c = 0;
+  for (; c + 4 <= C; c += 4) {
+    uint32_t m = 0x80808080u;  // -128 x 4
+    const int8_t* r = base + c;
+    for (int32_t y = y0; y < y1; ++y, r += row) {
+      const int8_t* px = r;
+      for (int32_t x = x0; x < x1; ++x, px += C) m = Max4(LoadWord(px), m);
+    }
+    m = Min4(Max4(m, lo4), hi4);
+    __builtin_memcpy(out + c, &m, 4);
+  }
+  for (; c < C; ++c) {
+    int32_t m = -128;
+    const int8_t* r = base + c;
+    for (int32_t y = y0; y < y1; ++y, r += row) {
+      const int8_t* px = r;
+      for (int32_t x = x0; x < x1; ++x, px += C) m = fx::Max(m, *px);
+    }
+    out[c] = static_cast<int8_t>(fx::Clamp(m, p.act_min, p.act_max));
+  }
+}
+
+}  // namespace
+
+extern "C" void s8_maxpool__dsp(const s8_pool_params* params, const int8_t* input, int8_t* output) {
+  const s8_pool_params& p = *params;
+  for (int32_t b = 0; b < p.batches; ++b) {
+    const int8_t* in_batch = input + b * p.in_h * p.in_w * p.channels;
+    for (int32_t oy = 0; oy < p.out_h; ++oy) {
+      const int32_t in_y0 = oy * p.stride_h - p.pad_top;
+      const int32_t y0 = fx::Max(0, in_y0), y1 = fx::Min(p.in_h, in_y0 + p.filter_h);
+      for (int32_t ox = 0; ox < p.out_w; ++ox) {
+        const int32_t in_x0 = ox * p.stride_w - p.pad_left;
+        const int32_t x0 = fx::Max(0, in_x0), x1 = fx::Min(p.in_w, in_x0 + p.filter_w);
+        Pixel(p, in_batch, y0, y1, x0, x1,
+              output + ((b * p.out_h + oy) * p.out_w + ox) * p.channels);
+      }
+    }
+  }
+}
+
+#endif  // __ARM_FEATURE_DSP

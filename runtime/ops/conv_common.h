@@ -1,0 +1,116 @@
+// Op glue shared by CONV_2D and DEPTHWISE_CONV_2D: the two parameter structs have the same
+// geometry, quantization and streaming fields, so validation and execution differ only in
+// the family's own checks (groups vs depth multiplier) and its weight tensor's size.
+#ifndef TINYFORGE_RUNTIME_OPS_CONV_COMMON_H_
+#define TINYFORGE_RUNTIME_OPS_CONV_COMMON_H_
+
+#include "op_util.h"
+
+namespace tinyforge::rt::ops::conv_common {
+
+template <class P>
+using KernelFn = void (*)(const P*, const int8_t*, const int8_t*, const int32_t*, int8_t*, void*);
+
+template <class P>
+StreamGeometry Rows(const P& p) {
+  return {p.out_h,    p.in_h,    p.in_w * p.in_c, p.out_w * p.out_c,
+          p.stride_h, p.pad_top, (p.k_h - 1) * p.dilation_h + 1};
+}
+
+// The checks both families share. `family_dim` (filter_in_c / depth_multiplier) is range
+// checked with the other dims, then `family_ok(p)` checks the family's own constraints and
+// `weights(p)` gives its weight tensor's element count (both called on in-range dims only).
+template <OpKind kOp, class P, class FamilyOk, class Weights>
+Status Validate(const OpContext& op, const P& p, int32_t family_dim, FamilyOk family_ok,
+                Weights weights) {
+  using abi::kConvOperands;
+  if (!InRange(p.rounding, TF_ROUNDING_DOUBLE, TF_ROUNDING_SINGLE)) return Status::kBadParams;
+  const int32_t dims[] = {p.batches, p.in_h,  p.in_w, p.in_c, p.out_h,
+                          p.out_w,   p.out_c, p.k_h,  p.k_w,  family_dim};
+  for (int32_t d : dims) {
+    if (!InRange(d, 1, kMaxDim)) return Status::kBadParams;
+  }
+  if (!InRange(p.stride_h, 1, 1 << 16) || !InRange(p.stride_w, 1, 1 << 16) ||
+      !InRange(p.dilation_h, 1, 1 << 16) || !InRange(p.dilation_w, 1, 1 << 16) ||
+      !InRange(p.pad_top, 0, 1 << 16) || !InRange(p.pad_left, 0, 1 << 16) || !family_ok(p) ||
+      !InRange(p.input_offset, -127, 128) || !InRange(p.output_offset, -128, 127) ||
+      !InRange(p.act_min, -128, 127) || !InRange(p.act_max, p.act_min, 127)) {
+    return Status::kBadParams;
+  }
+  // Window positions stay within int32 (the kernel computes them in int32).
+  if (int64_t{p.out_h} * p.stride_h + int64_t{p.k_h} * p.dilation_h > kMaxBytes ||
+      int64_t{p.out_w} * p.stride_w + int64_t{p.k_w} * p.dilation_w > kMaxBytes) {
+    return Status::kBadParams;
+  }
+  TF_RT_TRY(Expect(op, abi::kConvIn, fmt::kInt8, Product(p.batches, p.in_h, p.in_w, p.in_c)));
+  TF_RT_TRY(Expect(op, abi::kConvWeights, fmt::kInt8, weights(p)));
+  if (op.has(abi::kConvBias)) {
+    TF_RT_TRY(Expect(op, abi::kConvBias, fmt::kInt32, Product(p.out_c, 4)));
+  }
+  TF_RT_TRY(Expect(op, abi::kConvMultiplier, fmt::kInt32, Product(p.out_c, 4)));
+  TF_RT_TRY(Expect(op, abi::kConvShift, fmt::kInt32, Product(p.out_c, 4)));
+  TF_RT_TRY(ExpectValues(op, abi::kConvShift, -31, 30));
+  TF_RT_TRY(
+      Expect(op, abi::kConvOut, fmt::kInt8, Product(p.batches, p.out_h, p.out_w, p.out_c), true));
+  const TensorRef in = op.tensor(abi::kConvIn), out = op.tensor(abi::kConvOut);
+  const int32_t slots1[] = {abi::kConvWeights, abi::kConvBias, abi::kConvMultiplier,
+                            abi::kConvShift};
+  for (int32_t slot : slots1) {
+    if (op.has(slot)) TF_RT_TRY(Disjoint(op.tensor(slot), out));
+  }
+  int64_t scratch = ScratchBytes<kOp>(op.kernel_id(), p);
+  if (op.streamed()) {
+    if (p.batches != 1) return Status::kBadParams;
+    TF_RT_TRY(ExpectLineBuffer(op, kConvOperands, int64_t{p.out_w} * p.out_c, in, out));
+    P row = p;  // row calls see out_h 1 and a cut input
+    row.out_h = 1;
+    const int64_t row_scratch = ScratchBytes<kOp>(op.kernel_id(), row);
+    scratch = scratch > row_scratch ? scratch : row_scratch;
+    const int32_t slots2[] = {abi::kConvWeights, abi::kConvBias, abi::kConvMultiplier,
+                              abi::kConvShift, abi::kConvScratch};
+    for (int32_t slot : slots2) {
+      if (op.has(slot)) TF_RT_TRY(Disjoint(op.tensor(slot), op.tensor(kConvOperands)));
+    }
+  } else {
+    TF_RT_TRY(Disjoint(in, out));
+  }
+  if (scratch < 0) return Status::kUnknownKernel;  // the id is not a kernel of this family
+  if (op.has(abi::kConvScratch)) {
+    const TensorRef s = op.tensor(abi::kConvScratch);
+    if (!s.in_arena() || int64_t{s.size} < scratch) return Status::kBadParams;
+    TF_RT_TRY(Disjoint(s, in));
+    TF_RT_TRY(Disjoint(s, out));
+  } else if (scratch > 0) {
+    return Status::kBadParams;
+  }
+  return Status::kOk;
+}
+
+template <class P>
+Status Run(const OpContext& op) {
+  P p{};
+  abi::DecodeParams(op, &p);
+  const TensorRef in = op.tensor(abi::kConvIn), out = op.tensor(abi::kConvOut);
+  p.multiplier = reinterpret_cast<const int32_t*>(op.tensor(abi::kConvMultiplier).data);
+  p.shift = reinterpret_cast<const int32_t*>(op.tensor(abi::kConvShift).data);
+  const int8_t* weights = reinterpret_cast<const int8_t*>(op.tensor(abi::kConvWeights).data);
+  const int32_t* bias = op.has(abi::kConvBias)
+                            ? reinterpret_cast<const int32_t*>(op.tensor(abi::kConvBias).data)
+                            : nullptr;
+  void* scratch = op.has(abi::kConvScratch) ? op.tensor(abi::kConvScratch).data : nullptr;
+  const KernelFn<P> kernel = reinterpret_cast<KernelFn<P>>(op.entry().kernel);
+  if (!op.streamed()) {
+    kernel(&p, reinterpret_cast<const int8_t*>(in.data), weights, bias,
+           reinterpret_cast<int8_t*>(out.data), scratch);
+    return Status::kOk;
+  }
+  return RunStreamed(p, Rows(p), in, out, op.tensor(abi::kConvOperands),
+                     [&](const P& row, const uint8_t* row_in, uint8_t* row_out) {
+                       kernel(&row, reinterpret_cast<const int8_t*>(row_in), weights, bias,
+                              reinterpret_cast<int8_t*>(row_out), scratch);
+                     });
+}
+
+}  // namespace tinyforge::rt::ops::conv_common
+
+#endif  // TINYFORGE_RUNTIME_OPS_CONV_COMMON_H_

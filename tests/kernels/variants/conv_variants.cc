@@ -1,0 +1,274 @@
+// conv family (kernels/conv): every variant vs s8_conv__ref.
+#include "tests/kernels/variants/variant_harness.h"
+
+namespace {
+
+// Channel counts around the vector widths the variants use (4-lane int32, 16-lane int8,
+// pairs for SMLAD).
+const int32_t kEdgeChannels[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33};
+constexpr int32_t kNumEdgeChannels = sizeof(kEdgeChannels) / sizeof(kEdgeChannels[0]);
+enum EdgeKind {
+  kPointwise,     // 1x1 stride 1, no padding, input_offset 0 (bias folded)
+  kPointwiseOff,  // 1x1 stride 1 with an input offset (not folded)
+  k3x3Same,       // 3x3 stride 1 pad 1
+  k3x3Stride2,    // 3x3 stride 2, SAME (asymmetric) padding
+  kKwsFirst,      // 10x4 stride 2 SAME, 1 input channel (DS-CNN's first conv)
+  kOnePixel,      // 1x1 spatial in and out
+  kStreamedRow,   // out_h == 1 from a cut input
+  kBatches,       // batches 3
+  kAllSides,      // window wider than the input, padding on every side
+  kGrouped,       // groups 2..4
+  kDilated,       // dilation 2
+  kPointwiseS2,   // 1x1 stride 2 (ResNet shortcut)
+  kNumKinds
+};
+constexpr int32_t kEdgeCases = kNumKinds * kNumEdgeChannels * 2;
+
+int32_t OutSize(int32_t in, int32_t k, int32_t stride, int32_t dilation, int32_t pad_before,
+                int32_t pad_after) {
+  const int32_t eff = (k - 1) * dilation + 1;
+  const int32_t span = in + pad_before + pad_after - eff;
+  return span < 0 ? 0 : span / stride + 1;
+}
+
+// SAME padding for one axis: out = ceil(in / stride), pad_before = floor(total / 2).
+void Same(int32_t in, int32_t k, int32_t stride, int32_t dilation, int32_t* out, int32_t* pad) {
+  const int32_t eff = (k - 1) * dilation + 1;
+  *out = (in + stride - 1) / stride;
+  int32_t total = (*out - 1) * stride + eff - in;
+  if (total < 0) total = 0;
+  *pad = total / 2;
+}
+
+void RandomQuant(tfv::Rng& rng, s8_conv_params& p, bool force_extremes) {
+  if (force_extremes) {
+    const int32_t in_offsets[] = {128, -127, 0};
+    const int32_t out_offsets[] = {-128, 127};
+    p.input_offset = rng.Pick(in_offsets);
+    p.output_offset = rng.Pick(out_offsets);
+  } else {
+    p.input_offset = rng.Chance(40) ? 0 : rng.Range(-127, 128);
+    p.output_offset = rng.Range(-128, 127);
+  }
+  tfv::RandomClamp(rng, p.output_offset, &p.act_min, &p.act_max);
+}
+
+struct Case {
+  s8_conv_params p;
+  int32_t bias_kind;  // 0 null, 1 small, 2 large
+  int32_t mult_kind;  // 0 random per channel, 1 all tiny, 2 all large, 3 typical only
+};
+
+Case RandomCase(tfv::Rng& rng) {
+  Case c{};
+  s8_conv_params& p = c.p;
+  for (;;) {
+    p = s8_conv_params{};
+    p.batches = rng.Chance(85) ? 1 : rng.Range(2, 3);
+    const int32_t ks[] = {1, 1, 1, 2, 3, 3, 3, 4, 5};
+    p.k_h = rng.Pick(ks);
+    p.k_w = rng.Chance(70) ? p.k_h : rng.Pick(ks);
+    p.stride_h = rng.Chance(60) ? 1 : rng.Range(2, 3);
+    p.stride_w = rng.Chance(70) ? p.stride_h : rng.Range(1, 3);
+    p.dilation_h = rng.Chance(90) ? 1 : 2;
+    p.dilation_w = rng.Chance(90) ? p.dilation_h : rng.Range(1, 2);
+    const int32_t groups = rng.Chance(88) ? 1 : rng.Range(2, 4);
+    const int32_t fic = rng.Chance(50) ? rng.Range(1, 8) : rng.Range(1, 40);
+    p.filter_in_c = fic;
+    p.in_c = fic * groups;
+    p.out_c = groups * (rng.Chance(50) ? rng.Range(1, 8) : rng.Range(1, 24));
+    p.in_h = rng.Range(1, 9);
+    p.in_w = rng.Range(1, 9);
+    const int32_t eff_h = (p.k_h - 1) * p.dilation_h + 1, eff_w = (p.k_w - 1) * p.dilation_w + 1;
+    const int32_t pad_kind = rng.Range(0, 2);
+    if (pad_kind == 0) {  // VALID
+      p.pad_top = p.pad_left = 0;
+      p.out_h = OutSize(p.in_h, p.k_h, p.stride_h, p.dilation_h, 0, 0);
+      p.out_w = OutSize(p.in_w, p.k_w, p.stride_w, p.dilation_w, 0, 0);
+    } else if (pad_kind == 1) {  // SAME
+      Same(p.in_h, p.k_h, p.stride_h, p.dilation_h, &p.out_h, &p.pad_top);
+      Same(p.in_w, p.k_w, p.stride_w, p.dilation_w, &p.out_w, &p.pad_left);
+    } else {  // arbitrary padding on each side
+      p.pad_top = rng.Range(0, eff_h - 1);
+      p.pad_left = rng.Range(0, eff_w - 1);
+      p.out_h = OutSize(p.in_h, p.k_h, p.stride_h, p.dilation_h, p.pad_top,
+                        rng.Range(0, eff_h - 1));
+      p.out_w = OutSize(p.in_w, p.k_w, p.stride_w, p.dilation_w, p.pad_left,
+                        rng.Range(0, eff_w - 1));
+    }
+    if (p.out_h <= 0 || p.out_w <= 0) continue;
+    const int32_t macs = p.batches * p.out_h * p.out_w * p.out_c * p.k_h * p.k_w * fic;
+    if (macs > 40000) continue;
+    break;
+  }
+  RandomQuant(rng, p, rng.Chance(10));
+  p.rounding = rng.Chance(50) ? TF_ROUNDING_SINGLE : TF_ROUNDING_DOUBLE;
+  c.bias_kind = rng.Chance(10) ? 0 : (rng.Chance(85) ? 1 : 2);
+  c.mult_kind = rng.Chance(70) ? 0 : rng.Range(1, 3);
+  return c;
+}
+
+Case EdgeCase(tfv::Rng& rng, int32_t e) {
+  Case c{};
+  s8_conv_params& p = c.p;
+  const int32_t kind = e % kNumKinds;
+  const int32_t ci = (e / kNumKinds) % kNumEdgeChannels;
+  const int32_t pass = e / (kNumKinds * kNumEdgeChannels);
+  int32_t in_c = kEdgeChannels[ci];
+  int32_t out_c = kEdgeChannels[(ci * 5 + kind + pass * 3) % kNumEdgeChannels];
+  p.batches = 1;
+  p.k_h = p.k_w = 3;
+  p.stride_h = p.stride_w = 1;
+  p.dilation_h = p.dilation_w = 1;
+  p.in_h = rng.Range(3, 5);
+  p.in_w = rng.Range(3, 5);
+  int32_t groups = 1;
+  bool same = true;
+  switch (kind) {
+    case kPointwise:
+    case kPointwiseOff:
+      p.k_h = p.k_w = 1;
+      same = false;
+      break;
+    case kPointwiseS2:
+      p.k_h = p.k_w = 1;
+      p.stride_h = p.stride_w = 2;
+      same = false;
+      break;
+    case k3x3Same:
+      break;
+    case k3x3Stride2:
+      p.stride_h = p.stride_w = 2;
+      p.in_h = rng.Range(4, 7);
+      p.in_w = rng.Range(4, 7);
+      break;
+    case kKwsFirst:
+      p.k_h = 10;
+      p.k_w = 4;
+      p.stride_h = p.stride_w = 2;
+      p.in_h = rng.Range(10, 14);
+      p.in_w = rng.Range(4, 10);
+      in_c = pass == 0 ? 1 : kEdgeChannels[ci % 5];
+      out_c = kEdgeChannels[(ci + pass) % kNumEdgeChannels];
+      break;
+    case kOnePixel:
+      p.in_h = p.in_w = 1;
+      p.k_h = p.k_w = (pass == 0) ? 1 : 3;
+      break;
+    case kStreamedRow:
+      p.in_h = 3;
+      p.in_w = rng.Range(3, 8);
+      same = false;
+      p.pad_top = 0;
+      p.pad_left = pass;  // horizontal padding only, as a streamed row would have
+      p.out_h = 1;
+      p.out_w = OutSize(p.in_w, 3, 1, 1, p.pad_left, pass);
+      break;
+    case kBatches:
+      p.batches = 3;
+      p.k_h = p.k_w = 1 + 2 * pass;
+      p.in_h = p.in_w = 3;
+      break;
+    case kAllSides:
+      p.in_h = p.in_w = 2;
+      p.k_h = p.k_w = 3 + 2 * pass;
+      same = false;
+      p.pad_top = p.pad_left = 1 + pass;
+      p.out_h = OutSize(2, p.k_h, 1, 1, p.pad_top, p.k_h - 1);
+      p.out_w = OutSize(2, p.k_w, 1, 1, p.pad_left, p.k_w - 1);
+      break;
+    case kGrouped:
+      groups = 2 + pass;
+      break;
+    case kDilated:
+      p.dilation_h = p.dilation_w = 2;
+      p.in_h = p.in_w = 5;
+      break;
+    default:
+      break;
+  }
+  if (kind == kPointwise || kind == kPointwiseOff || kind == kPointwiseS2) {
+    p.pad_top = p.pad_left = 0;
+    p.out_h = OutSize(p.in_h, 1, p.stride_h, 1, 0, 0);
+    p.out_w = OutSize(p.in_w, 1, p.stride_w, 1, 0, 0);
+  } else if (same) {
+    Same(p.in_h, p.k_h, p.stride_h, p.dilation_h, &p.out_h, &p.pad_top);
+    Same(p.in_w, p.k_w, p.stride_w, p.dilation_w, &p.out_w, &p.pad_left);
+  }
+  p.filter_in_c = in_c;
+  p.in_c = in_c * groups;
+  p.out_c = out_c * groups;
+  RandomQuant(rng, p, (e & 1) != 0);
+  if (kind == kPointwise) p.input_offset = 0;
+  p.rounding = pass == 0 ? TF_ROUNDING_DOUBLE : TF_ROUNDING_SINGLE;
+  c.bias_kind = (e % 7 == 3) ? 0 : ((e % 5 == 2) ? 2 : 1);
+  c.mult_kind = (e / 3) % 4;
+  return c;
+}
+
+}  // namespace
+
+TFV_FAMILY_TEST(conv, kEdgeCases) {
+  Case c = ctx.Edge() ? EdgeCase(ctx.rng, ctx.EdgeIndex()) : RandomCase(ctx.rng);
+  s8_conv_params& p = c.p;
+  const int32_t n_in = p.batches * p.in_h * p.in_w * p.in_c;
+  const int32_t n_w = p.out_c * p.k_h * p.k_w * p.filter_in_c;
+  const int32_t n_out = p.batches * p.out_h * p.out_w * p.out_c;
+
+  int8_t* input = ctx.Alloc<int8_t>(n_in);
+  int8_t* weights = ctx.Alloc<int8_t>(n_w);
+  int32_t* bias = c.bias_kind == 0 ? nullptr : ctx.Alloc<int32_t>(p.out_c);
+  int32_t* mult = ctx.Alloc<int32_t>(p.out_c);
+  int32_t* shift = ctx.Alloc<int32_t>(p.out_c);
+  int8_t* want = ctx.Output(n_out);
+  int8_t* got = ctx.Output(n_out);
+  if (input == nullptr || weights == nullptr || mult == nullptr || shift == nullptr ||
+      want == nullptr || got == nullptr) {
+    return false;
+  }
+  // Inputs: full range, or (sometimes) only extremes to stress the accumulators.
+  if (ctx.rng.Chance(10)) {
+    for (int32_t i = 0; i < n_in; ++i) input[i] = ctx.rng.Chance(50) ? 127 : -128;
+  } else {
+    ctx.rng.Fill(input, n_in);
+  }
+  if (ctx.rng.Chance(10)) {
+    for (int32_t i = 0; i < n_w; ++i) weights[i] = ctx.rng.Chance(50) ? 127 : -128;
+  } else {
+    ctx.rng.Fill(weights, n_w);
+  }
+  if (bias != nullptr) {
+    const int32_t b = c.bias_kind == 1 ? (1 << 16) : (1 << 24);
+    ctx.rng.FillInt32(bias, p.out_c, -b, b);
+  }
+  for (int32_t o = 0; o < p.out_c; ++o) {
+    switch (c.mult_kind) {
+      case 1:
+        tfv::RandomMultiplierIn(ctx.rng, &mult[o], &shift[o], -31, -20);
+        break;
+      case 2:
+        tfv::RandomMultiplierIn(ctx.rng, &mult[o], &shift[o], 1, 30);
+        break;
+      case 3:
+        tfv::RandomMultiplierIn(ctx.rng, &mult[o], &shift[o], -10, -4);
+        break;
+      default:
+        tfv::RandomMultiplier(ctx.rng, &mult[o], &shift[o]);
+    }
+  }
+  p.multiplier = mult;
+  p.shift = shift;
+  ctx.Params(
+      "batches %d in %dx%dx%d out %dx%dx%d k %dx%d fic %d stride %d,%d dil %d,%d pad t%d l%d "
+      "in_off %d out_off %d act [%d,%d] rounding %d bias %s mult kind %d",
+      (int)p.batches, (int)p.in_h, (int)p.in_w, (int)p.in_c, (int)p.out_h, (int)p.out_w,
+      (int)p.out_c, (int)p.k_h, (int)p.k_w, (int)p.filter_in_c, (int)p.stride_h,
+      (int)p.stride_w, (int)p.dilation_h, (int)p.dilation_w, (int)p.pad_top, (int)p.pad_left,
+      (int)p.input_offset, (int)p.output_offset, (int)p.act_min, (int)p.act_max,
+      (int)p.rounding, bias ? "yes" : "null", (int)c.mult_kind);
+
+  void* scratch = ctx.Scratch(&p);
+  s8_conv__ref(&p, input, weights, bias, want, nullptr);
+  ctx.Variant(&s8_conv__ref)(&p, input, weights, bias, got, scratch);
+  return tfv::Compare(ctx, "output", got, want, n_out);
+}

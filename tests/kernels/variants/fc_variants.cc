@@ -1,0 +1,129 @@
+// fc family (kernels/fc): every variant vs s8_fc__ref.
+#include "tests/kernels/variants/variant_harness.h"
+
+namespace {
+
+// Feature counts around the vector widths (16 int8 lanes, 4 int32 lanes, SMLAD pairs) and
+// the zoo's layer sizes (AD autoencoder 640/128/8, heads 64->12, 256->2).
+const int32_t kEdgeIn[] = {1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 128, 256, 640};
+const int32_t kEdgeOut[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 33};
+constexpr int32_t kNumEdgeIn = sizeof(kEdgeIn) / sizeof(kEdgeIn[0]);
+constexpr int32_t kNumEdgeOut = sizeof(kEdgeOut) / sizeof(kEdgeOut[0]);
+constexpr int32_t kEdgeCases = kNumEdgeIn * 4;
+
+struct Case {
+  s8_fc_params p;
+  int32_t bias_kind;
+  int32_t mult_kind;
+};
+
+void RandomQuant(tfv::Rng& rng, s8_fc_params& p, bool extremes) {
+  if (extremes) {
+    const int32_t in_offsets[] = {128, -127};
+    const int32_t out_offsets[] = {-128, 127};
+    p.input_offset = rng.Pick(in_offsets);
+    p.output_offset = rng.Pick(out_offsets);
+  } else {
+    p.input_offset = rng.Chance(50) ? 0 : rng.Range(-127, 128);
+    p.output_offset = rng.Range(-128, 127);
+  }
+  tfv::RandomClamp(rng, p.output_offset, &p.act_min, &p.act_max);
+}
+
+Case RandomCase(tfv::Rng& rng) {
+  Case c{};
+  s8_fc_params& p = c.p;
+  p.batches = rng.Chance(75) ? 1 : rng.Range(2, 5);
+  p.in_features = rng.Chance(50) ? rng.Range(1, 40) : rng.Range(1, 300);
+  p.out_features = rng.Chance(50) ? rng.Range(1, 12) : rng.Range(1, 40);
+  while (p.batches * p.in_features * p.out_features > 40000) p.in_features /= 2;
+  if (p.in_features < 1) p.in_features = 1;
+  p.per_channel = rng.Chance(50) ? 1 : 0;
+  RandomQuant(rng, p, rng.Chance(10));
+  p.rounding = rng.Chance(50) ? TF_ROUNDING_SINGLE : TF_ROUNDING_DOUBLE;
+  c.bias_kind = rng.Chance(10) ? 0 : (rng.Chance(85) ? 1 : 2);
+  c.mult_kind = rng.Chance(70) ? 0 : rng.Range(1, 3);
+  return c;
+}
+
+Case EdgeCase(tfv::Rng& rng, int32_t e) {
+  Case c{};
+  s8_fc_params& p = c.p;
+  const int32_t ii = e % kNumEdgeIn;
+  const int32_t pass = e / kNumEdgeIn;  // 0..3
+  p.in_features = kEdgeIn[ii];
+  p.out_features = kEdgeOut[(ii * 3 + pass) % kNumEdgeOut];
+  if (p.in_features >= 256 && pass == 1) p.out_features = 128;  // AD's 640 -> 128
+  p.batches = (pass == 2) ? 3 : ((pass == 3) ? 2 : 1);
+  p.per_channel = (pass & 1);
+  RandomQuant(rng, p, (e & 1) != 0);
+  if (pass == 0) p.input_offset = 0;
+  p.rounding = (e / 2) % 2 == 0 ? TF_ROUNDING_DOUBLE : TF_ROUNDING_SINGLE;
+  c.bias_kind = (e % 7 == 3) ? 0 : ((e % 5 == 2) ? 2 : 1);
+  c.mult_kind = (e / 3) % 4;
+  return c;
+}
+
+}  // namespace
+
+TFV_FAMILY_TEST(fc, kEdgeCases) {
+  Case c = ctx.Edge() ? EdgeCase(ctx.rng, ctx.EdgeIndex()) : RandomCase(ctx.rng);
+  s8_fc_params& p = c.p;
+  const int32_t n_in = p.batches * p.in_features;
+  const int32_t n_w = p.out_features * p.in_features;
+  const int32_t n_out = p.batches * p.out_features;
+  const int32_t n_q = p.per_channel ? p.out_features : 1;
+
+  int8_t* input = ctx.Alloc<int8_t>(n_in);
+  int8_t* weights = ctx.Alloc<int8_t>(n_w);
+  int32_t* bias = c.bias_kind == 0 ? nullptr : ctx.Alloc<int32_t>(p.out_features);
+  int32_t* mult = ctx.Alloc<int32_t>(n_q);
+  int32_t* shift = ctx.Alloc<int32_t>(n_q);
+  int8_t* want = ctx.Output(n_out);
+  int8_t* got = ctx.Output(n_out);
+  if (input == nullptr || weights == nullptr || mult == nullptr || shift == nullptr ||
+      want == nullptr || got == nullptr) {
+    return false;
+  }
+  if (ctx.rng.Chance(10)) {
+    for (int32_t i = 0; i < n_in; ++i) input[i] = ctx.rng.Chance(50) ? 127 : -128;
+  } else {
+    ctx.rng.Fill(input, n_in);
+  }
+  if (ctx.rng.Chance(10)) {
+    for (int32_t i = 0; i < n_w; ++i) weights[i] = ctx.rng.Chance(50) ? 127 : -128;
+  } else {
+    ctx.rng.Fill(weights, n_w);
+  }
+  if (bias != nullptr) {
+    const int32_t b = c.bias_kind == 1 ? (1 << 16) : (1 << 24);
+    ctx.rng.FillInt32(bias, p.out_features, -b, b);
+  }
+  for (int32_t o = 0; o < n_q; ++o) {
+    switch (c.mult_kind) {
+      case 1:
+        tfv::RandomMultiplierIn(ctx.rng, &mult[o], &shift[o], -31, -20);
+        break;
+      case 2:
+        tfv::RandomMultiplierIn(ctx.rng, &mult[o], &shift[o], 1, 30);
+        break;
+      case 3:
+        tfv::RandomMultiplierIn(ctx.rng, &mult[o], &shift[o], -10, -4);
+        break;
+      default:
+        tfv::RandomMultiplier(ctx.rng, &mult[o], &shift[o]);
+    }
+  }
+  p.multiplier = mult;
+  p.shift = shift;
+  ctx.Params("batches %d in %d out %d per_channel %d in_off %d out_off %d act [%d,%d] "
+             "rounding %d bias %s mult kind %d",
+             (int)p.batches, (int)p.in_features, (int)p.out_features, (int)p.per_channel,
+             (int)p.input_offset, (int)p.output_offset, (int)p.act_min, (int)p.act_max,
+             (int)p.rounding, bias ? "yes" : "null", (int)c.mult_kind);
+
+  void* scratch = ctx.Scratch(&p);
+  s8_fc__ref(&p, input, weights, bias, want, nullptr);
+  ctx.Variant(&s8_fc__ref)(&p, input, weights, bias, got, scratch);
+  return tfv::Compare(ctx, "output", got, want, n_out);
+}
