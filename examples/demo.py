@@ -2,7 +2,11 @@
 
 Steps: build the zoo DS-CNN (seeded weights), quantize it to int8 with PT2E on calibration
 batches, write the graph file, show `tinyforge inspect`, run it with `tinyforge run`, and
-print its outputs next to PyTorch's converted model.
+print its outputs next to PyTorch's converted model. Then compile it for the Cortex-M55 board
+(an547), run it there under QEMU (`tinyforge run --board an547`: outputs bit-exact with the
+host runtime) and print `tinyforge profile --board an547`: instructions per op and per
+inference, RAM, flash (docs/boards.md). The board steps are skipped, with a note, without
+arm-none-eabi-gcc or qemu-system-arm.
 """
 from __future__ import annotations
 
@@ -70,7 +74,48 @@ def main() -> int:
     print(f"\ntop-1: tinyforge {LABELS[int(np.argmax(ours))]}, PyTorch int8 "
           f"{LABELS[int(np.argmax(ref))]} (agree: {agree}); "
           f"max |tinyforge - PyTorch int8| = {np.max(np.abs(ours - ref)):.6f}")
-    return 0 if agree == "yes" else 1
+    if agree != "yes":
+        return 1
+    return on_board(cli, res.path, x.numpy(), ref)
+
+
+def on_board(cli: str, graph: Path, x: np.ndarray, ref: np.ndarray) -> int:
+    """Compile for the Cortex-M55 board, run under QEMU, check against the host, profile."""
+    missing = [t for t in ("arm-none-eabi-gcc", "qemu-system-arm") if shutil.which(t) is None]
+    if missing:
+        print(f"\n(board steps skipped: {', '.join(missing)} not found; see targets/README.md)")
+        return 0
+    from tinyforge import board
+
+    target = OUT / "an547"
+    print("\n== tinyforge compile --target an547 (Cortex-M55): memory plan, program, model.cc")
+    subprocess.run([cli, "compile", str(graph), "--target", "an547", "-o", str(target)],
+                   check=True)
+    # The program takes int8 NHWC: quantize the input with its scale and zero point.
+    spec = board.read_compiled(target).inputs[0]
+    q = np.clip(np.round(x.transpose(0, 2, 3, 1) / spec.scale) + spec.zero_point, -128, 127)
+    np.save(OUT / "input_int8.npy", q.astype(np.int8).reshape(spec.shape))
+
+    print("== tinyforge run --board an547 (firmware under QEMU, checked against the host runtime)")
+    proc = subprocess.run([cli, "run", str(target), "--board", "an547", "--input",
+                           str(OUT / "input_int8.npy"), "--output", str(OUT / "board.npy")])
+    if proc.returncode != 0:
+        return proc.returncode
+    subprocess.run([cli, "run", str(target / "program.bin"), "--input",
+                    str(OUT / "input_int8.npy"), "--output", str(OUT / "host.npy")],
+                   check=True, stdout=subprocess.DEVNULL)
+    on_m55, host = np.load(OUT / "board.npy").reshape(-1), np.load(OUT / "host.npy").reshape(-1)
+    out_spec = board.read_compiled(target).outputs[0]
+    real = (on_m55.astype(np.float32) - out_spec.zero_point) * out_spec.scale
+    print(f"   board int8 {on_m55.tolist()}\n   host  int8 {host.tolist()}  "
+          f"(equal: {'yes' if np.array_equal(on_m55, host) else 'NO'})")
+    print(f"   top-1 on the board: {LABELS[int(np.argmax(real))]} (PyTorch int8: "
+          f"{LABELS[int(np.argmax(ref))]})")
+
+    print("== tinyforge profile --board an547")
+    proc = subprocess.run([cli, "profile", str(target), "--board", "an547", "--input",
+                           str(OUT / "input_int8.npy")])
+    return proc.returncode if np.array_equal(on_m55, host) else 1
 
 
 if __name__ == "__main__":

@@ -1,7 +1,18 @@
 // Firmware that runs one compiled model (model.h/model.cc from `tinyforge compile --target`)
-// through the runtime. argv: <input.bin> <output.bin> (semihosting files, raw tensor bytes).
-// One inference is bracketed by TF_PERF region 0 (whole run); each op by region 1 when
-// profiling is enabled (argv[3] == "profile"), through the runtime's per-op hook.
+// through the runtime; python/tinyforge/board.py (`tinyforge run --board`) drives it.
+//
+//   model_runner <input.bin> <output.bin> [profile | dump <prefix>]
+//
+// input.bin holds N >= 1 samples back to back; a sample is every model input's raw bytes, in
+// input order. The firmware runs N inferences in this one boot and writes N samples of
+// outputs (every output's raw bytes, in order) to output.bin. Each inference is bracketed
+// by TF_PERF region 0. For the first sample only:
+//   profile      each op is bracketed by TF_PERF region 1 (one plugin event per op, in order)
+//   dump PREFIX  after each op k, every arena j is written to the host file PREFIX<k>_<j>.bin
+//                (k as %03d); `tinyforge run program.bin --dump-dir` writes the same files
+// Prints one line "model_runner: ok, <N> samples, <ops> ops, run stack <bytes> bytes, ..."
+// (the stack high-water of the first inference). Exit status: 0 ok, 1 a run failed,
+// 2 bad arguments or input file, 3 the program failed validation (tf_model_init).
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -17,6 +28,8 @@
 namespace {
 
 tf_model g_model;
+const char* g_dump_prefix = nullptr;
+int g_dump_errors = 0;
 
 void ProfileOp(void*, int32_t, uint32_t, int end) {
   if (end) {
@@ -26,11 +39,24 @@ void ProfileOp(void*, int32_t, uint32_t, int end) {
   }
 }
 
+void DumpOp(void*, int32_t op, uint32_t, int end) {
+  if (!end) return;
+  const tf_model_def& def = TF_MODEL_DEF;
+  for (uint32_t j = 0; j < def.num_arenas; ++j) {
+    char path[256];
+    std::snprintf(path, sizeof path, "%s%03ld_%lu.bin", g_dump_prefix, static_cast<long>(op),
+                  static_cast<unsigned long>(j));
+    if (tf_host_write_file(path, def.arenas[j].data, def.arenas[j].size) != 0) ++g_dump_errors;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3) {
-    std::printf("usage: model_runner <input.bin> <output.bin> [profile]\n");
+  const bool profile = argc == 4 && std::strcmp(argv[3], "profile") == 0;
+  const bool dump = argc == 5 && std::strcmp(argv[3], "dump") == 0;
+  if (argc != 3 && !profile && !dump) {
+    std::printf("usage: model_runner <input.bin> <output.bin> [profile | dump <prefix>]\n");
     return 2;
   }
   tf_status s = tf_model_init(&g_model, &TF_MODEL_DEF);
@@ -38,31 +64,80 @@ int main(int argc, char** argv) {
     std::printf("model_runner: init failed: %s\n", tf_status_str(s));
     return 3;
   }
-  tf_tensor_info in, out;
-  if (tf_model_input(&g_model, 0, &in) != TF_OK || tf_model_output(&g_model, 0, &out) != TF_OK) {
-    return 3;
+  const int32_t num_inputs = tf_model_num_inputs(&g_model);
+  const int32_t num_outputs = tf_model_num_outputs(&g_model);
+  uint32_t sample_bytes = 0;
+  for (int32_t i = 0; i < num_inputs; ++i) {
+    tf_tensor_info in;
+    if (tf_model_input(&g_model, i, &in) != TF_OK) return 3;
+    sample_bytes += in.bytes;
   }
-  const int32_t n = tf_host_read_file(argv[1], in.data, in.bytes);
-  if (n != static_cast<int32_t>(in.bytes)) {
-    std::printf("model_runner: %s: expected %lu bytes, read %ld\n", argv[1],
-                static_cast<unsigned long>(in.bytes), static_cast<long>(n));
+  const int32_t file_bytes = tf_host_file_size(argv[1]);
+  if (file_bytes < 0) {
+    std::printf("model_runner: %s: cannot read (error %ld)\n", argv[1], static_cast<long>(file_bytes));
     return 2;
   }
-  if (argc > 3 && std::strcmp(argv[3], "profile") == 0) {
-    tf_model_set_profiler(&g_model, ProfileOp, nullptr);
+  if (sample_bytes == 0 || file_bytes == 0 ||
+      static_cast<uint32_t>(file_bytes) % sample_bytes != 0) {
+    std::printf("model_runner: %s: %ld bytes is not a whole number of samples of %lu bytes\n",
+                argv[1], static_cast<long>(file_bytes), static_cast<unsigned long>(sample_bytes));
+    return 2;
   }
-  tf_stack_rearm();
-  TF_PERF_BEGIN(0);
-  s = tf_model_run(&g_model);
-  TF_PERF_END(0);
-  const uint32_t stack = tf_stack_high_water();
-  if (s != TF_OK) {
-    std::printf("model_runner: run failed: %s\n", tf_status_str(s));
+  const uint32_t samples = static_cast<uint32_t>(file_bytes) / sample_bytes;
+  if (tf_host_write_file(argv[2], nullptr, 0) != 0) {
+    std::printf("model_runner: %s: cannot write\n", argv[2]);
+    return 2;
+  }
+  uint32_t stack = 0, written = 0;
+  for (uint32_t n = 0; n < samples; ++n) {
+    uint32_t offset = n * sample_bytes;
+    for (int32_t i = 0; i < num_inputs; ++i) {
+      tf_tensor_info in;
+      (void)tf_model_input(&g_model, i, &in);
+      const int32_t got = tf_host_read_at(argv[1], offset, in.data, in.bytes);
+      if (got != static_cast<int32_t>(in.bytes)) {
+        std::printf("model_runner: %s: read failed at byte %lu (error %ld)\n", argv[1],
+                    static_cast<unsigned long>(offset), static_cast<long>(got));
+        return 2;
+      }
+      offset += in.bytes;
+    }
+    if (n == 0 && profile) tf_model_set_profiler(&g_model, ProfileOp, nullptr);
+    if (n == 0 && dump) {
+      g_dump_prefix = argv[4];
+      tf_model_set_profiler(&g_model, DumpOp, nullptr);
+    }
+    tf_stack_rearm();
+    TF_PERF_BEGIN(0);
+    s = tf_model_run(&g_model);
+    TF_PERF_END(0);
+    if (n == 0) {
+      stack = tf_stack_high_water();
+      tf_model_set_profiler(&g_model, nullptr, nullptr);
+    }
+    if (s != TF_OK) {
+      std::printf("model_runner: run failed on sample %lu: %s\n", static_cast<unsigned long>(n),
+                  tf_status_str(s));
+      return 1;
+    }
+    for (int32_t i = 0; i < num_outputs; ++i) {
+      tf_tensor_info out;
+      (void)tf_model_output(&g_model, i, &out);
+      if (tf_host_write_at(argv[2], written, out.data, out.bytes) != 0) {
+        std::printf("model_runner: %s: write failed\n", argv[2]);
+        return 1;
+      }
+      written += out.bytes;
+    }
+  }
+  if (g_dump_errors != 0) {
+    std::printf("model_runner: %d dump files could not be written\n", g_dump_errors);
     return 1;
   }
-  if (tf_host_write_file(argv[2], out.data, out.bytes) != 0) return 1;
-  std::printf("model_runner: ok, %ld ops, run stack %lu bytes, state %lu bytes\n",
-              static_cast<long>(tf_model_num_ops(&g_model)), static_cast<unsigned long>(stack),
+  std::printf("model_runner: ok, %lu samples, %ld ops, run stack %lu bytes, stack %lu bytes, "
+              "state %lu bytes\n",
+              static_cast<unsigned long>(samples), static_cast<long>(tf_model_num_ops(&g_model)),
+              static_cast<unsigned long>(stack), static_cast<unsigned long>(tf_stack_size()),
               static_cast<unsigned long>(sizeof g_model));
   return 0;
 }

@@ -10,11 +10,12 @@ enum {
   SYS_CLOSE = 0x02,
   SYS_WRITE = 0x05,
   SYS_READ = 0x06,
+  SYS_SEEK = 0x0A,
   SYS_FLEN = 0x0C,
   SYS_GET_CMDLINE = 0x15,
   SYS_EXIT_EXTENDED = 0x20,
 };
-enum { OPEN_MODE_RB = 1, OPEN_MODE_W = 4, OPEN_MODE_WB = 5, OPEN_MODE_A = 8 };
+enum { OPEN_MODE_RB = 1, OPEN_MODE_RPB = 3, OPEN_MODE_W = 4, OPEN_MODE_WB = 5, OPEN_MODE_A = 8 };
 #define ADP_STOPPED_APPLICATION_EXIT 0x20026u
 
 static int32_t semihost(uint32_t op, const void* block) {
@@ -70,6 +71,43 @@ int32_t tf_host_write_file(const char* path, const void* data, uint32_t size) {
     // SYS_WRITE returns the number of bytes NOT written.
     const uint32_t block[3] = {(uint32_t)handle, (uint32_t)data, size};
     if (semihost(SYS_WRITE, block) != 0) result = TF_HOST_EIO;
+  }
+  host_close(handle);
+  return result;
+}
+
+int32_t tf_host_read_at(const char* path, uint32_t offset, void* buf, uint32_t size) {
+  const int32_t handle = host_open(path, OPEN_MODE_RB);
+  if (handle < 0) return TF_HOST_EOPEN;
+  const uint32_t flen_block[1] = {(uint32_t)handle};
+  const int32_t file_size = semihost(SYS_FLEN, flen_block);
+  int32_t result = (int32_t)size;
+  if (file_size < 0) {
+    result = TF_HOST_EIO;
+  } else if ((uint64_t)offset + size > (uint32_t)file_size) {
+    result = TF_HOST_ETOOBIG;  // the file ends before offset + size
+  } else if (size > 0) {
+    const uint32_t seek_block[2] = {(uint32_t)handle, offset};
+    const uint32_t read_block[3] = {(uint32_t)handle, (uint32_t)buf, size};
+    if (semihost(SYS_SEEK, seek_block) != 0 || semihost(SYS_READ, read_block) != 0) {
+      result = TF_HOST_EIO;
+    }
+  }
+  host_close(handle);
+  return result;
+}
+
+int32_t tf_host_write_at(const char* path, uint32_t offset, const void* data, uint32_t size) {
+  const int32_t handle = host_open(path, OPEN_MODE_RPB);
+  if (handle < 0) return TF_HOST_EOPEN;
+  int32_t result = 0;
+  if (size > 0) {
+    // Appending (open mode "ab") does not extend the file under QEMU 7.2: seek instead.
+    const uint32_t seek_block[2] = {(uint32_t)handle, offset};
+    const uint32_t block[3] = {(uint32_t)handle, (uint32_t)data, size};
+    if (semihost(SYS_SEEK, seek_block) != 0 || semihost(SYS_WRITE, block) != 0) {
+      result = TF_HOST_EIO;
+    }
   }
   host_close(handle);
   return result;

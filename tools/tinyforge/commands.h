@@ -34,11 +34,17 @@ struct RunArgs {
   // there; a graph does with --runtime, compiled in memory for `target` first.
   bool runtime = false;
   std::string target = "cortex-m55";
+  std::string rounding;  // --rounding: override the graph's (single / double)
 };
 int Run(const RunArgs& args);
 // run_runtime.cc
 int RunOnRuntime(const RunArgs& args);
 bool IsProgramFile(const std::string& path);  // starts with the program magic "TFPG"
+
+// board_delegate.cc: `run ... --board B` and `profile` run on an emulated board, through the
+// Python driver (python/tinyforge/board.py); RunBoardDriver execs it and returns only on error.
+bool WantsBoardDriver(int argc, char** argv);
+int RunBoardDriver(int argc, char** argv);
 
 struct CompileArgs {
   std::string graph;
@@ -49,12 +55,15 @@ struct CompileArgs {
   bool verbose = false;     // -v: time of each pass (stderr)
   std::string io = "int8";
   std::string layout = "NHWC";
+  std::string rounding;  // --rounding: override the graph's (single / double)
   // --target (compile_target.cc): plan memory and emit a program for a board; -o is then
   // the output directory (program.bin, model.h, model.cc, report.json).
   std::string target;
   std::vector<std::string> place;       // --place TENSOR=REGION
   std::vector<std::string> weights_in;  // --weights-in OP=REGION
   bool json = false;                    // --json: print the plan summary as JSON
+  bool min_ram = false;                 // --min-ram: stream ops by rows (RAM over speed)
+  std::string kernels = "auto";         // --kernels: auto | ref | scalar | dsp | mve
 };
 int Compile(const CompileArgs& args);
 int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered);
@@ -71,6 +80,7 @@ struct CompareArgs {
   std::string passes;       // how a non-lowered graph is lowered (as compile)
   std::string io = "int8";
   std::string layout = "NHWC";
+  std::string rounding;  // --rounding: override the graph's (single / double)
   // An op diverges when, fed the reference's inputs, more than this share of its output
   // elements is off by more than 1 LSB.
   double tolerance = 0.001;

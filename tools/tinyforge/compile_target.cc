@@ -51,6 +51,8 @@ int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
   if (!weights.ok()) return Fail(kExitInvalidInput, weights.error().message());
   options.place = *place;
   options.weights_in = *weights;
+  options.min_ram = args.min_ram;
+  options.kernels = args.kernels;
   auto e = emit::EmitProgram(lowered, options);
   if (!e.ok()) {
     const std::string& m = e.error().message();

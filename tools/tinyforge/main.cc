@@ -32,12 +32,18 @@ int main(int argc, char** argv) {
                   "Output .npy to write, once per graph output, in order (optional)")
       ->allow_extra_args(false);
   run->add_option("--dump-dir", run_args.dump_dir,
-                  "Also write every tensor as DIR/NNN_<name>.npy (NNN = tensor index)");
+                  "Also write every tensor as DIR/NNN_<name>.npy (NNN = tensor index); "
+                  "through the runtime (program.bin): every arena after each op K as "
+                  "DIR/KKK_<arena>.bin (docs/boards.md)");
   run->add_flag("--json", run_args.json, "Print a JSON summary");
   run->add_flag("--runtime", run_args.runtime,
                 "Run through the device runtime: compile for --target in memory, execute the "
                 "program (a program.bin given as the file always runs this way)");
   run->add_option("--target", run_args.target, "With --runtime: board or CPU (default cortex-m55)");
+  const char* rounding_help =
+      "Requantization rounding of the int8 ops: single (PyTorch's; default for .tfg) or double "
+      "(TFLite Micro's; default for .tflite) (docs/numerics.md)";
+  run->add_option("--rounding", run_args.rounding, rounding_help);
 
   CompileArgs compile_args;
   CLI::App* compile = app.add_subcommand(
@@ -65,6 +71,14 @@ int main(int argc, char** argv) {
                       "With --target: put OP's constants in a code/ROM region (OP=REGION)")
       ->allow_extra_args(false);
   compile->add_flag("--json", compile_args.json, "With --target: print the plan as JSON");
+  compile->add_option("--rounding", compile_args.rounding, rounding_help);
+  compile->add_flag("--min-ram", compile_args.min_ram,
+                    "With --target: run convolutions and pools in place by output rows "
+                    "through small line buffers: the least RAM, but a kernel call per row "
+                    "(slower); default: whole-tensor calls (docs/memory-planning.md)");
+  compile->add_option("--kernels", compile_args.kernels,
+                      "With --target: kernel variants, auto (the board's fastest: mve, dsp or "
+                      "scalar) or ref / scalar / dsp / mve (up to what the board runs)");
 
   CompareArgs compare_args;
   CLI::App* compare = app.add_subcommand(
@@ -83,19 +97,34 @@ int main(int argc, char** argv) {
   compare->add_option("--passes", compare_args.passes, "Passes to lower with (as compile)");
   compare->add_option("--io", compare_args.io, "As compile --io");
   compare->add_option("--layout", compare_args.layout, "As compile --layout");
+  compare->add_option("--rounding", compare_args.rounding, rounding_help);
   compare->add_option("--tolerance", compare_args.tolerance,
                       "An op diverges when, fed the reference's inputs, more than this share of "
                       "its elements is off by more than 1 LSB (default 0.001)");
   compare->add_flag("--json", compare_args.json, "Print JSON");
+
+  // Help text only: `run --board` and `profile` go to the board driver before parsing.
+  std::string board_help;
+  run->add_option("--board", board_help,
+                  "Run on an emulated board (an385, an386, an505, an547, or a CPU such as "
+                  "cortex-m4): compile, build firmware, run under QEMU, check bit-exact against "
+                  "the host runtime (docs/boards.md; `tinyforge run m --board B --help`)");
+  CLI::App* profile = app.add_subcommand(
+      "profile",
+      "Per-op instructions, stack, RAM and flash of a model on an emulated board "
+      "(docs/boards.md; `tinyforge profile --help`)");
+  profile->allow_extras();
+  profile->set_help_flag();
+  if (WantsBoardDriver(argc, argv)) return RunBoardDriver(argc, argv);
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // CLI11 reports `tinyforge bogus` as "A subcommand is required"; name the culprit.
     if (argc > 1 && argv[1][0] != '-' && !inspect->parsed() && !run->parsed() &&
-        !compile->parsed() && !compare->parsed()) {
+        !compile->parsed() && !compare->parsed() && !profile->parsed()) {
       std::cerr << "error: unknown subcommand '" << argv[1]
-                << "' (expected inspect, run, compile or compare)\n"
+                << "' (expected inspect, run, compile, compare or profile)\n"
                 << "Run with --help for more information.\n";
       return kExitInvalidInput;
     }

@@ -1,8 +1,11 @@
 // `tinyforge run PROGRAM.bin -i x.npy [-o y.npy]` and `tinyforge run m.tfg --runtime
 // [--target T]`: executes a program image through the device runtime (runtime/, host build,
 // every kernel in its table), the same code and program the firmware runs. A graph is
-// lowered (if it is not yet) and compiled for the target in memory first.
+// lowered (if it is not yet) and compiled for the target in memory first. --dump-dir DIR
+// writes every arena after each op (the format of the board firmware's dump mode).
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -49,7 +52,7 @@ Expected<std::vector<uint8_t>> ProgramFor(const RunArgs& args) {
     const std::string bytes = s.str();
     return std::vector<uint8_t>(bytes.begin(), bytes.end());
   }
-  TF_ASSIGN_OR_RETURN(ir::Graph g, LoadGraph(args.graph));
+  TF_ASSIGN_OR_RETURN(ir::Graph g, LoadGraph(args.graph, args.rounding));
   if (g.kind != ir::GraphKind::kInt8) {
     passes::LowerOptions lower;
     auto runs = passes::Lower(g, lower);
@@ -62,6 +65,25 @@ Expected<std::vector<uint8_t>> ProgramFor(const RunArgs& args) {
   return std::move(e->image);
 }
 
+struct ArenaDump {
+  std::string dir;
+  const std::vector<tf_arena>* arenas;
+  int errors;
+};
+
+void DumpArenas(void* user, int32_t op, uint32_t, int end) {
+  if (!end) return;
+  auto* d = static_cast<ArenaDump*>(user);
+  for (size_t j = 0; j < d->arenas->size(); ++j) {
+    char name[64];
+    std::snprintf(name, sizeof name, "%03d_%zu.bin", static_cast<int>(op), j);
+    std::ofstream f(std::filesystem::path(d->dir) / name, std::ios::binary);
+    const tf_arena& a = (*d->arenas)[j];
+    f.write(reinterpret_cast<const char*>(a.data), static_cast<std::streamsize>(a.size));
+    if (!f) ++d->errors;
+  }
+}
+
 }  // namespace
 
 bool IsProgramFile(const std::string& path) {
@@ -71,11 +93,6 @@ bool IsProgramFile(const std::string& path) {
 }
 
 int RunOnRuntime(const RunArgs& args) {
-  if (!args.dump_dir.empty()) {
-    return Fail(kExitInvalidInput,
-                "--dump-dir: not available with the runtime (use the "
-                "reference executor: run the lowered graph)");
-  }
   auto image = ProgramFor(args);
   if (!image.ok()) return Fail(kExitInvalidInput, image.error().message());
   auto layout = emit::ReadImageLayout(*image);
@@ -124,7 +141,18 @@ int RunOnRuntime(const RunArgs& args) {
     }
     std::memcpy(info.data, bytes.data(), bytes.size());
   }
+  // --dump-dir: after each op k, every arena j as DIR/<k>_<j>.bin (k as %03d), the raw bytes
+  // the board firmware's dump mode writes too (runtime/firmware/model_runner.cc), so that
+  // `tinyforge run --board` can name the first op whose output differs.
+  ArenaDump dump{args.dump_dir, &arena_defs, 0};
+  if (!args.dump_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(args.dump_dir, ec);
+    if (ec) return Fail(kExitFailure, args.dump_dir + ": cannot create directory: " + ec.message());
+    model.SetProfiler(DumpArenas, &dump);
+  }
   const rt::Status run = model.Run();
+  if (dump.errors != 0) return Fail(kExitFailure, args.dump_dir + ": cannot write the dump");
   if (!rt::Ok(run)) return Fail(kExitFailure, args.graph + ": " + rt::StatusText(run));
   json summary = {{"program", args.graph}, {"runtime", true}, {"outputs", json::array()}};
   for (int32_t i = 0; i < model.num_outputs(); ++i) {

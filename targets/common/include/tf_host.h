@@ -29,6 +29,12 @@ int32_t tf_host_read_file(const char* path, void* buf, uint32_t capacity);
 // Creates or truncates a host file and writes data[0, size) to it. Returns 0 or a negative
 // TF_HOST_* error.
 int32_t tf_host_write_file(const char* path, const void* data, uint32_t size);
+// Reads exactly `size` bytes at byte `offset` of a host file into buf. Returns `size`, or
+// TF_HOST_ETOOBIG if the file ends before offset + size, or another negative TF_HOST_* error.
+int32_t tf_host_read_at(const char* path, uint32_t offset, void* buf, uint32_t size);
+// Writes data[0, size) at byte `offset` of an existing host file (extending it if needed).
+// Returns 0 or a negative TF_HOST_* error.
+int32_t tf_host_write_at(const char* path, uint32_t offset, const void* data, uint32_t size);
 
 // Writes a NUL-terminated string to the emulator's console (its stdout). No newline added.
 void tf_host_puts(const char* s);

@@ -1,0 +1,215 @@
+"""Compiled models on the emulated Cortex-M boards: `tinyforge run --board`, `tinyforge
+profile` and the driver behind them (python/tinyforge/board.py, docs/boards.md).
+
+  * the four zoo models on the four boards (an385 Cortex-M3, an386 M4, an505 M33, an547 M55)
+    give outputs bit-exact with the host runtime running the same program.bin;
+  * a profile repeats exactly (QEMU -icount), and its figures add up;
+  * a corrupt program and a timeout end quickly with a message and a non-zero exit; a wrong
+    input size is refused with exit 2; 3 stacked samples in one boot equal 3 single runs;
+  * a .tflite model (MLPerf Tiny KWS, when /work/shared has it) runs the same way;
+  * the per-op dump comparison names the first op whose output differs.
+
+Skips without arm-none-eabi-gcc or qemu-system-arm. Firmware trees are cached per board in
+build/boards/<board> ($TINYFORGE_BOARD_BUILD): only the first run on a board builds the
+runtime and kernels; later models recompile model.cc and relink.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tinyforge
+from tinyforge import board as tfboard
+from tinyforge import models
+
+from e2e_util import randomize, random_inputs, run_cli
+
+BOARDS = ["an385", "an386", "an505", "an547"]
+ZOO = ["ds_cnn", "mobilenet_v1_025", "resnet8", "fc_autoencoder"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def toolchain(cli):
+    for tool, package in (("arm-none-eabi-gcc", "gcc-arm-none-eabi"),
+                          ("qemu-system-arm", "qemu-system-arm"), ("ninja", "ninja-build")):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} not found (Debian: apt-get install {package})")
+    # The driver (in-process here, or exec'd by the CLI) uses the CLI under test.
+    # The CLI execs this Python for the driver.
+    saved = {k: os.environ.get(k) for k in ("TINYFORGE_BIN", "TINYFORGE_PYTHON")}
+    os.environ["TINYFORGE_BIN"] = cli
+    os.environ["TINYFORGE_PYTHON"] = sys.executable
+    yield
+    for k, v in saved.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+
+
+@pytest.fixture(scope="module")
+def graphs(tmp_path_factory):
+    """zoo name -> quantized graph file (seeded weights and calibration)."""
+    out = tmp_path_factory.mktemp("zoo")
+    result = {}
+    for name in ZOO:
+        model, shape = models.get(name)
+        model = randomize(model, seed=1234)
+        calib = random_inputs(shape, 8, seed=7)
+        result[name] = tinyforge.export(model, (calib[0],), calibration=[(x,) for x in calib],
+                                        path=out / f"{name}.tfg").path
+    return result
+
+
+def _board_cli(cli: str, *args, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([cli, *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_zoo_bit_exact_with_host(graphs, board, tmp_path, cli):
+    for k, name in enumerate(ZOO):
+        o = tfboard.run_model(graphs[name], board, seed=k)
+        assert o.bit_exact, (name, board, o.mismatch)
+        assert o.samples == 1
+        # Independently of the driver's own check: the host runtime on the same program.bin.
+        program = tfboard.build_root() / board / "model" / "program.bin"
+        x = tfboard.random_inputs(tfboard.read_compiled(program.parent), seed=k)[0]
+        np.save(tmp_path / "x.npy", x)
+        run_cli(cli, "run", program, "-i", tmp_path / "x.npy", "-o", tmp_path / "y.npy")
+        host = np.load(tmp_path / "y.npy")
+        assert np.array_equal(o.outputs[0], host), (name, board)
+
+
+def test_cli_run_board_by_cpu_name(graphs, cli, tmp_path):
+    x = np.random.default_rng(5).integers(-128, 128, size=(1, 49, 10, 1), dtype=np.int8)
+    np.save(tmp_path / "x.npy", x)
+    proc = _board_cli(cli, "run", graphs["ds_cnn"], "--board", "cortex-m4", "--input",
+                      tmp_path / "x.npy", "--output", tmp_path / "y.npy", "--json")
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["board"] == "an386" and summary["bit_exact"] and summary["samples"] == 1
+    out = tmp_path / "host"
+    run_cli(cli, "compile", graphs["ds_cnn"], "--target", "an386", "-o", out)
+    run_cli(cli, "run", out / "program.bin", "-i", tmp_path / "x.npy", "-o", tmp_path / "h.npy")
+    assert np.array_equal(np.load(tmp_path / "y.npy"), np.load(tmp_path / "h.npy"))
+
+
+def test_tflite_model_on_board(tmp_path):
+    """A .tflite model (MLPerf Tiny KWS reference) goes the same way."""
+    tflite = Path(__file__).resolve().parents[3] / "shared" / "models" / "mlperf-tiny" / \
+        "kws_ref_model.tflite"
+    if not tflite.is_file():
+        pytest.skip(f"{tflite} not found")
+    o = tfboard.run_model(tflite, "an386", seed=1)
+    assert o.bit_exact and o.outputs[0].dtype == np.int8
+
+
+def test_stacked_samples_equal_single_runs(graphs, tmp_path):
+    xs = np.random.default_rng(9).integers(-128, 128, size=(3, 49, 10, 1), dtype=np.int8)
+    stacked = tfboard.run_model(graphs["ds_cnn"], "an505", [xs])
+    assert stacked.bit_exact and stacked.samples == 3
+    assert stacked.outputs[0].shape == (3, 12)
+    for k in range(3):
+        single = tfboard.run(graphs["ds_cnn"], "an505", [xs[k:k + 1]])[0]
+        assert single.shape == (1, 12)
+        assert np.array_equal(stacked.outputs[0][k], single[0])
+    # [N, *shape] and flat N*elements stack the same way.
+    prepended = tfboard.run(graphs["ds_cnn"], "an505", [xs.reshape(3, 1, 49, 10, 1)])[0]
+    assert prepended.shape == (3, 1, 12)
+    assert np.array_equal(prepended.reshape(3, 12), stacked.outputs[0])
+    flat = tfboard.run(graphs["ds_cnn"], "an505", [xs.reshape(-1)])[0]
+    assert np.array_equal(flat.reshape(3, 12), stacked.outputs[0])
+
+
+def test_wrong_input_size_is_refused(graphs, cli, tmp_path):
+    np.save(tmp_path / "x.npy", np.zeros((1, 49, 11, 1), np.int8))
+    proc = _board_cli(cli, "run", graphs["ds_cnn"], "--board", "an547", "-i", tmp_path / "x.npy")
+    assert proc.returncode == 2
+    assert "does not fit the program's input 0, int8[1,49,10,1]" in proc.stderr
+    np.save(tmp_path / "f.npy", np.zeros((1, 49, 10, 1), np.float32))
+    proc = _board_cli(cli, "run", graphs["ds_cnn"], "--board", "an547", "-i", tmp_path / "f.npy")
+    assert proc.returncode == 2 and "dtype float32" in proc.stderr
+    proc = _board_cli(cli, "run", graphs["ds_cnn"], "--board", "an999")
+    assert proc.returncode == 2 and "unknown board 'an999'" in proc.stderr
+
+
+def test_corrupt_program_fails_fast(graphs, cli, tmp_path):
+    out = tmp_path / "m"
+    run_cli(cli, "compile", graphs["fc_autoencoder"], "--target", "an385", "-o", out)
+    src = (out / "model.cc").read_text()
+    magic = "0x54, 0x46, 0x50, 0x47, 0x01"  # "TFPG", format version 1
+    assert magic in src
+    (out / "model.cc").write_text(src.replace(magic, "0x54, 0x46, 0x50, 0x47, 0x09", 1))
+    started = time.monotonic()
+    proc = _board_cli(cli, "run", out, "--board", "an385", timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    assert "failed validation" in proc.stderr and "init failed" in proc.stderr
+    assert time.monotonic() - started < 120
+    # A directory compiled for another board is refused.
+    proc = _board_cli(cli, "run", out, "--board", "an547")
+    assert proc.returncode == 2 and "compiled for an385" in proc.stderr
+
+
+def test_timeout_stops_the_firmware(graphs):
+    # ~90 M instructions cannot finish in 50 ms: QEMU is stopped, the run reports it.
+    started = time.monotonic()
+    with pytest.raises(tfboard.BoardError, match="timed out after 0.05 s on an385"):
+        tfboard.run_model(graphs["mobilenet_v1_025"], "an385", timeout=0.05)
+    assert time.monotonic() - started < 60
+
+
+def test_profile_repeats_exactly(graphs, cli):
+    a = tfboard.profile(graphs["ds_cnn"], "an547")
+    b = tfboard.profile(graphs["ds_cnn"], "an547")
+    assert [o["insns"] for o in a["ops"]] == [o["insns"] for o in b["ops"]]
+    assert a["insns_per_inference"] == b["insns_per_inference"]
+    assert a["stack"] == b["stack"] and a["flash"] == b["flash"]
+    report = json.loads((tfboard.build_root() / "an547" / "model" / "report.json").read_text())
+    assert [o["name"] for o in a["ops"]] == [o["name"] for o in report["ops"]]
+    assert [o["kernel"] for o in a["ops"]] == [o["kernel"] for o in report["ops"]]
+    assert all(o["insns"] > 0 for o in a["ops"])
+    assert a["insns_in_ops"] == sum(o["insns"] for o in a["ops"]) <= a["insns_per_inference"]
+    assert 0 < a["stack"]["high_water"] <= a["stack"]["size"]
+    assert a["ram"]["arena"] == {r["name"]: r["used"] for r in report["regions"] if r["used"]}
+    f = a["flash"]
+    assert f["total"] == f["runtime"] + f["kernels"] + f["constants"] + f["other"]
+    assert f["constants"] >= report["flash"]["total"]  # program + weights, in model.cc
+    assert f["runtime"] > 0 and f["kernels"] > 0 and f["other"] > 0
+    # The CLI prints the same figures (a third, identical run).
+    proc = _board_cli(cli, "profile", graphs["ds_cnn"], "--target", "cortex-m55", "--json")
+    assert proc.returncode == 0, proc.stderr
+    c = json.loads(proc.stdout)
+    assert [o["insns"] for o in c["ops"]] == [o["insns"] for o in a["ops"]]
+    text = _board_cli(cli, "profile", graphs["ds_cnn"], "--board", "an547").stdout
+    assert "instructions per inference" in text and "flash:" in text
+
+
+def test_dump_comparison_names_first_differing_op(graphs, tmp_path):
+    o = tfboard.run_model(graphs["resnet8"], "an386", seed=3)
+    assert o.bit_exact
+    compiled = tfboard.read_compiled(tfboard.build_root() / "an386" / "model")
+    x = tfboard.random_inputs(compiled, seed=3)
+    elf = tfboard.BoardTree("an386").elf
+    # Equal dumps on a correct run: no differing op.
+    result = tfboard._locate(compiled, elf, "an386", x, tmp_path, 0, 60)
+    assert result["op"] is None
+    # Flip one byte of op 3's output in the board's dump: op 3 is named.
+    bufs = tfboard._op_outputs(compiled.report)[3]
+    regions = [r["region"] for r in tfboard._program_regions(compiled)]
+    b = bufs[0]
+    path = tmp_path / "bdump" / f"003_{regions.index(b['region'])}.bin"
+    data = bytearray(path.read_bytes())
+    data[b["offset"]] ^= 0x01
+    path.write_bytes(bytes(data))
+    found = tfboard.first_difference(compiled, tmp_path / "bdump", tmp_path / "hdump")
+    assert found["op"] == 3 and found["name"] == compiled.report["ops"][3]["name"]
+    assert found["bytes_differing"] == 1
