@@ -7,7 +7,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: all deps build demo test test-cpp test-py fuzz examples format clean
+.PHONY: all deps build demo test test-cpp test-py bench fuzz examples format clean
 
 all: build
 
@@ -31,6 +31,11 @@ test-cpp:
 
 test-py:
 	@$(PY) -m pytest -q
+
+# Instructions / RAM / flash of the 4 MLPerf Tiny models and the 4 zoo models on the 4
+# emulated boards, beside TFLite Micro + CMSIS-NN; rewrites benchmarks/RESULTS.md (~15 min).
+bench: build
+	@$(PY) benchmarks/bench.py --write
 
 # The real-data examples end to end: generate data, train, export, evaluate (~15-25 min).
 examples: build

@@ -62,7 +62,25 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   out.model_name = g.name;
   TF_ASSIGN_OR_RETURN(out.board, plan::LoadBoard(options.target));
   const plan::Board& board = out.board;
-  TF_ASSIGN_OR_RETURN(detail::Encoded e, detail::EncodeOps(g, board.isa_class));
+  std::string isa = board.isa_class;
+  if (options.kernels != "auto") {
+    static const char* const kClasses[] = {"ref", "scalar", "dsp", "mve"};
+    auto rank = [](const std::string& c) {
+      for (int i = 0; i < 4; ++i) {
+        if (c == kClasses[i]) return i;
+      }
+      return -1;
+    };
+    if (rank(options.kernels) < 0) {
+      return Error("--kernels: '" + options.kernels + "' is not auto, ref, scalar, dsp or mve");
+    }
+    if (rank(options.kernels) > rank(board.isa_class)) {
+      return Error("--kernels " + options.kernels + ": board " + board.name + " (" + board.cpu +
+                   ") runs " + board.isa_class + " kernels at most");
+    }
+    isa = options.kernels;
+  }
+  TF_ASSIGN_OR_RETURN(detail::Encoded e, detail::EncodeOps(g, isa, options.min_ram));
   TF_RETURN_IF_ERROR(ApplyPlacements(g, board, options, e));
   TF_ASSIGN_OR_RETURN(auto weight_regions, WeightRegions(g, board, options));
 

@@ -30,6 +30,13 @@ struct EmitOptions {
   std::vector<std::pair<std::string, std::string>> weights_in;
   plan::FirmwareReserve reserve;
   plan::PlanOptions plan;
+  // --min-ram: conv, depthwise and pools may run in place by output rows (1x1 convs by
+  // pixels) through a small line buffer: the smallest RAM, but each such op calls its kernel
+  // once per row. Off: whole-tensor kernel calls (fastest); aliasing is used either way.
+  bool min_ram = false;
+  // --kernels: the kernel variants' instruction-set class, "auto" (the board's) or one the
+  // board can run: ref (portable), scalar, dsp, mve (docs/boards.md).
+  std::string kernels = "auto";
 };
 
 // One op of the program, for reports.

@@ -88,7 +88,34 @@ const rt::KernelInfo* PickKernel(rt::OpKind op, const std::string& isa_class) {
   return nullptr;
 }
 
-Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class) {
+// What conv, depthwise and FC encode alike: parameters, the operand list (input, weights,
+// bias, multiplier, shift, output, scratch slot) and the kernel's scratch need (the larger
+// of whole-tensor and row-by-row calls, which streamed conv/depthwise make).
+template <rt::OpKind kOp, class KP>
+void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream, EncodedOp& eo) {
+  const auto& p = kp.params;
+  eo.params = EncodeParams(p);
+  eo.operands = {enc.ActOp(op.inputs[0]),
+                 enc.ConstOf(op.inputs[1]),
+                 enc.ConstOf(op.inputs[2]),
+                 enc.NewConst(op.name + ".multiplier", kp.multiplier),
+                 enc.NewConst(op.name + ".shift", kp.shift),
+                 enc.ActOp(op.outputs[0]),
+                 {}};
+  eo.spec.scratch_bytes = rt::ScratchBytes<kOp>(eo.kernel->id, p);
+  if constexpr (kOp == rt::OpKind::kConv || kOp == rt::OpKind::kDwconv) {
+    auto row = p;
+    row.out_h = 1;
+    eo.spec.scratch_bytes =
+        std::max(eo.spec.scratch_bytes, rt::ScratchBytes<kOp>(eo.kernel->id, row));
+    if (stream && p.batches == 1) {  // in place, by output rows
+      eo.spec.in_place = plan::InPlace::kStream;
+      eo.spec.stream_options = {RowsOf(p, p.in_c, p.out_c, p.k_h, p.dilation_h)};
+    }
+  }
+}
+
+Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bool stream) {
   if (g.kind != ir::GraphKind::kInt8) {
     return Error("the graph is not lowered (kind " + std::string(ir::GraphKindName(g.kind)) +
                  "); compile lowers qdq graphs first");
@@ -136,31 +163,17 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class) {
         auto kp = exec::ConvParams(g, op);
         if (!kp.ok()) return fail(kp.error());
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kConv));
+        EncodeWeighted<rt::OpKind::kConv>(enc, op, *kp, stream, eo);
         const s8_conv_params& p = kp->params;
-        eo.params = EncodeParams(p);
-        eo.operands = {enc.ActOp(x),
-                       enc.ConstOf(op.inputs[1]),
-                       enc.ConstOf(op.inputs[2]),
-                       enc.NewConst(op.name + ".multiplier", kp->multiplier),
-                       enc.NewConst(op.name + ".shift", kp->shift),
-                       enc.ActOp(y),
-                       {}};
-        s8_conv_params row = p;
-        row.out_h = 1;
-        eo.spec.scratch_bytes = std::max(rt::ScratchBytes<rt::OpKind::kConv>(eo.kernel->id, p),
-                                         rt::ScratchBytes<rt::OpKind::kConv>(eo.kernel->id, row));
         eo.spec.macs = Elements(g, y) * p.k_h * p.k_w * p.filter_in_c;
-        if (p.batches == 1) {
-          eo.spec.in_place = plan::InPlace::kStream;
-          eo.spec.stream_options = {RowsOf(p, p.in_c, p.out_c, p.k_h, p.dilation_h)};
-          if (p.k_h == 1 && p.k_w == 1 && p.stride_h == 1 && p.stride_w == 1 && p.pad_top == 0 &&
-              p.pad_left == 0 && p.out_h == p.in_h && p.out_w == p.in_w && p.in_w > 1) {
-            s8_conv_params px = p;  // the image as [H*W, 1]: one unit per pixel
-            px.in_h = px.out_h = p.in_h * p.in_w;
-            px.in_w = px.out_w = 1;
-            eo.pixel_params = EncodeParams(px);
-            eo.spec.stream_options.push_back(RowsOf(px, p.in_c, p.out_c, 1, 1));
-          }
+        if (stream && p.batches == 1 && p.k_h == 1 && p.k_w == 1 && p.stride_h == 1 && p.stride_w == 1 &&
+            p.pad_top == 0 && p.pad_left == 0 && p.out_h == p.in_h && p.out_w == p.in_w &&
+            p.in_w > 1) {
+          s8_conv_params px = p;  // the image as [H*W, 1]: one unit per pixel
+          px.in_h = px.out_h = p.in_h * p.in_w;
+          px.in_w = px.out_w = 1;
+          eo.pixel_params = EncodeParams(px);
+          eo.spec.stream_options.push_back(RowsOf(px, p.in_c, p.out_c, 1, 1));
         }
         break;
       }
@@ -168,39 +181,15 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class) {
         auto kp = exec::DwConvParams(g, op);
         if (!kp.ok()) return fail(kp.error());
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kDwconv));
-        const s8_dwconv_params& p = kp->params;
-        eo.params = EncodeParams(p);
-        eo.operands = {enc.ActOp(x),
-                       enc.ConstOf(op.inputs[1]),
-                       enc.ConstOf(op.inputs[2]),
-                       enc.NewConst(op.name + ".multiplier", kp->multiplier),
-                       enc.NewConst(op.name + ".shift", kp->shift),
-                       enc.ActOp(y),
-                       {}};
-        s8_dwconv_params row = p;
-        row.out_h = 1;
-        eo.spec.scratch_bytes = std::max(rt::ScratchBytes<rt::OpKind::kDwconv>(eo.kernel->id, p),
-                                         rt::ScratchBytes<rt::OpKind::kDwconv>(eo.kernel->id, row));
-        eo.spec.macs = Elements(g, y) * p.k_h * p.k_w;
-        if (p.batches == 1) {
-          eo.spec.in_place = plan::InPlace::kStream;
-          eo.spec.stream_options = {RowsOf(p, p.in_c, p.out_c, p.k_h, p.dilation_h)};
-        }
+        EncodeWeighted<rt::OpKind::kDwconv>(enc, op, *kp, stream, eo);
+        eo.spec.macs = Elements(g, y) * kp->params.k_h * kp->params.k_w;
         break;
       }
       case OpType::kQFc: {
         auto kp = exec::FcParams(g, op);
         if (!kp.ok()) return fail(kp.error());
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kFc));
-        eo.params = EncodeParams(kp->params);
-        eo.operands = {enc.ActOp(x),
-                       enc.ConstOf(op.inputs[1]),
-                       enc.ConstOf(op.inputs[2]),
-                       enc.NewConst(op.name + ".multiplier", kp->multiplier),
-                       enc.NewConst(op.name + ".shift", kp->shift),
-                       enc.ActOp(y),
-                       {}};
-        eo.spec.scratch_bytes = rt::ScratchBytes<rt::OpKind::kFc>(eo.kernel->id, kp->params);
+        EncodeWeighted<rt::OpKind::kFc>(enc, op, *kp, stream, eo);
         eo.spec.macs =
             int64_t{kp->params.batches} * kp->params.in_features * kp->params.out_features;
         break;
@@ -214,7 +203,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class) {
         eo.params = EncodeParams(*p);
         eo.operands = {enc.ActOp(x), enc.ActOp(y)};
         eo.spec.macs = Elements(g, y) * p->filter_h * p->filter_w;
-        if (p->batches == 1) {
+        if (stream && p->batches == 1) {
           eo.spec.in_place = plan::InPlace::kStream;
           eo.spec.stream_options = {{p->out_h, p->in_h, p->in_w * p->channels,
                                      p->out_w * p->channels, p->stride_h, p->pad_top, p->filter_h}};

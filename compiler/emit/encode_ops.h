@@ -48,7 +48,9 @@ struct Encoded {
 // variant the .inc lists have, falling back towards __ref.
 const rt::KernelInfo* PickKernel(rt::OpKind op, const std::string& isa_class);
 
-Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class);
+// `stream`: offer the planner in-place execution by rows/pixels for conv, depthwise and
+// pools (less RAM, the kernel called once per row: slower). Aliasing is always offered.
+Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bool stream);
 
 uint8_t ProgramDType(ir::DType d);
 

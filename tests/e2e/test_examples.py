@@ -23,6 +23,10 @@ sys.path.insert(0, str(ROOT / "examples"))
 from common import evaluation  # noqa: E402
 
 TARGET_PP = evaluation.TARGET_PP
+# The subsets also run on the emulated Cortex-M55 (one firmware boot each) when the Arm
+# toolchain and QEMU are installed.
+ON_BOARD = shutil.which("arm-none-eabi-gcc") is not None and \
+    shutil.which("qemu-system-arm") is not None
 
 
 @pytest.fixture(autouse=True)
@@ -54,6 +58,14 @@ def _check(rep: evaluation.Report, min_float: float) -> None:
     if s.get("host_runtime") and s["host_runtime"].accuracy is not None:
         assert s["host_runtime"].equal_to_lowered == rep.samples, \
             "the device runtime's outputs differ from the lowered program's"
+    if ON_BOARD:
+        board = s["board"]
+        assert board.accuracy is not None, board.note
+        assert board.equal_to_lowered == rep.samples, (
+            f"the emulated board's outputs differ from the host's on "
+            f"{rep.samples - board.equal_to_lowered} of {rep.samples} samples")
+        assert board.accuracy == s["host_lowered"].accuracy
+        assert rep.instructions and rep.peak_ram and rep.flash
     gap = evaluation.gap_pp(rep)
     assert gap is not None and gap <= TARGET_PP + 1e-9, f"int8 is {gap:.2f} pp from float"
 
@@ -87,7 +99,8 @@ def test_keyword_spotting(cli, tmp_path):
     x = train.standardise(test["x"], meta).numpy()
     c = train.standardise(calib["x"], meta).numpy()
     rep, _ = evaluation.evaluate("keyword spotting (subset)", model, x, test["y"], c,
-                                 tmp_path / "kws", name="ds_cnn_kws", log=lambda _: None)
+                                 tmp_path / "kws", name="ds_cnn_kws", log=lambda _: None,
+                                 run_on_board=ON_BOARD)
     _check(rep, min_float=0.85)
 
 
@@ -104,5 +117,6 @@ def test_image_classification(cli, tmp_path):
     rep, _ = evaluation.evaluate("image classification (subset)", model,
                                  data.preprocess(images[:600]), labels[:600],
                                  data.preprocess(train_images[np.sort(pick)]),
-                                 tmp_path / "ic", name="resnet8_fmnist", log=lambda _: None)
+                                 tmp_path / "ic", name="resnet8_fmnist", log=lambda _: None,
+                                 run_on_board=ON_BOARD)
     _check(rep, min_float=0.8)

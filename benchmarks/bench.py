@@ -1,0 +1,248 @@
+"""`make bench`: instructions, RAM and flash per model and board, beside TFLite Micro + CMSIS-NN.
+
+For each model (the four MLPerf Tiny reference .tflite files in ../shared/models/mlperf-tiny,
+and the four zoo models exported from PyTorch with seeded weights) and each emulated board
+(an385 Cortex-M3, an386 Cortex-M4, an505 Cortex-M33, an547 Cortex-M55) this compiles the
+model, builds its firmware and profiles one inference under QEMU (`tinyforge.board.profile`,
+the same code as `tinyforge profile`; docs/boards.md). It prints one table and, with
+--write, rewrites benchmarks/RESULTS.md with it, the per-op-type ratios, the command and the
+date. Instruction counts under `-icount` are deterministic: a rerun prints the same figures.
+
+    .venv/bin/python benchmarks/bench.py [--boards an547,an386] [--models kws,vww] [--write]
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+MLPERF = SHARED / "models" / "mlperf-tiny"
+ANCHORS = SHARED / "anchors"
+
+BOARDS = ["an385", "an386", "an505", "an547"]
+# name -> (source, file or zoo name)
+MODELS = {
+    "kws": ("tflite", "kws_ref_model.tflite"),
+    "vww": ("tflite", "vww_96_int8.tflite"),
+    "ic": ("tflite", "pretrainedResnet_quant.tflite"),
+    "ad": ("tflite", "ad01_int8.tflite"),
+    "zoo-kws": ("zoo", "ds_cnn"),
+    "zoo-vww": ("zoo", "mobilenet_v1_025"),
+    "zoo-ic": ("zoo", "resnet8"),
+    "zoo-ad": ("zoo", "fc_autoencoder"),
+}
+# TFLite Micro + CMSIS-NN, measured on the same emulator (../shared/anchors/README.md).
+ANCHOR_BOARD = {"an547": "m55", "an386": "m4"}
+TFLM_INSNS = {
+    "m55": {"kws": 1_813_155, "vww": 6_558_324, "ic": 4_913_721, "ad": 150_001},
+    "m4": {"kws": 7_697_391, "vww": 24_101_948, "ic": 29_863_893, "ad": 582_910},
+}
+TFLM_ARENA = {
+    "m55": {"kws": 27_348, "vww": 100_772, "ic": 55_028, "ad": 9_268},
+    "m4": {"kws": 22_820, "vww": 100_708, "ic": 54_996, "ad": 2_580},
+}
+TFLM_FLASH_NO_MODEL = {
+    "m55": {"kws": 73_610, "vww": 73_620, "ic": 67_581, "ad": 26_113},
+    "m4": {"kws": 85_206, "vww": 85_216, "ic": 80_077, "ad": 33_489},
+}
+# Our op types -> TFLite's, for the per-op-type ratios.
+OP_TYPE = {"qconv2d": "CONV_2D", "qdwconv2d": "DEPTHWISE_CONV_2D", "qfc": "FULLY_CONNECTED",
+           "qavgpool2d": "AVERAGE_POOL_2D", "qmaxpool2d": "MAX_POOL_2D", "qadd": "ADD",
+           "qmean": "MEAN", "qsoftmax": "SOFTMAX", "qmul": "MUL", "qpad": "PAD",
+           "qconcat": "CONCATENATION", "requantize": "QUANTIZE"}
+
+
+def anchor_per_op_type() -> dict[tuple[str, str], dict[str, int]]:
+    """(m55|m4, model) -> {TFLite op type: instructions} from the anchors' per-op file."""
+    out: dict[tuple[str, str], dict[str, int]] = {}
+    path = ANCHORS / "tflm-cmsisnn-per-op-insns.txt"
+    if not path.exists():
+        return out
+    key = None
+    for line in path.read_text().splitlines():
+        m = re.match(r"# (m55|m4) (\w+): ", line)
+        if m:
+            key = (m.group(1), m.group(2))
+            out[key] = {}
+            continue
+        m = re.match(r"\s+\d+\s+(\w+)\s+(\d+)\s", line)
+        if m and key:
+            out[key][m.group(1)] = out[key].get(m.group(1), 0) + int(m.group(2))
+    return out
+
+
+def export_zoo(name: str, dest: Path) -> Path:
+    """The zoo model with seeded weights, PT2E-quantized on seeded calibration data."""
+    import torch
+
+    import tinyforge
+    from tinyforge import models
+
+    model, shape = models.get(name)
+    g = torch.Generator().manual_seed(1234)
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear)):
+                fan_in = m.weight[0].numel()
+                m.weight.copy_(torch.randn(m.weight.shape, generator=g) * (2.0 / fan_in) ** 0.5)
+            elif isinstance(m, (torch.nn.BatchNorm1d, torch.nn.BatchNorm2d)):
+                m.running_var.copy_(torch.rand(m.num_features, generator=g) + 0.5)
+    model.eval()
+    calib = [(torch.randn(*shape, generator=g),) for _ in range(8)]
+    return tinyforge.export(model, calib[0], calibration=calib, path=dest / f"{name}.tfg",
+                            name=name).path
+
+
+def min_ram_plan(tfboard, model: Path, board: str, tmp: Path) -> int | None:
+    """The smallest plan's arena (`compile --min-ram --kernels ref`: in place by rows,
+    portable kernels without scratch), from the compiler's --json summary."""
+    import subprocess
+    proc = subprocess.run([tfboard.find_cli(), "compile", str(model), "--target", board,
+                           "--min-ram", "--kernels", "ref", "-o", str(tmp / f"min-{board}"),
+                           "--json"], capture_output=True, text=True, timeout=600)
+    return json.loads(proc.stdout).get("ram_bytes") if proc.returncode == 0 else None
+
+
+def ratio(ours: int | None, theirs: int | None) -> str:
+    return f"{ours / theirs:.2f}x" if ours and theirs else "-"
+
+
+def g(n) -> str:
+    return "-" if n is None else f"{n:,}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--boards", default=",".join(BOARDS))
+    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--write", action="store_true", help="rewrite benchmarks/RESULTS.md")
+    ap.add_argument("--json", help="also write every profile to this JSON file")
+    args = ap.parse_args()
+    sys.path.insert(0, str(ROOT / "python"))
+    from tinyforge import board as tfboard
+
+    boards = [b for b in args.boards.split(",") if b]
+    names = [m for m in args.models.split(",") if m]
+    for n in names:
+        if n not in MODELS:
+            ap.error(f"unknown model {n!r} (known: {', '.join(MODELS)})")
+    per_op = anchor_per_op_type()
+    rows, profiles, t0 = [], {}, time.time()
+    with tempfile.TemporaryDirectory(prefix="tf-bench-") as tmpname:
+        tmp = Path(tmpname)
+        paths = {}
+        for n in names:
+            kind, what = MODELS[n]
+            if kind == "tflite":
+                paths[n] = MLPERF / what
+                if not paths[n].exists():
+                    print(f"bench: {paths[n]} not found; skipping {n}", file=sys.stderr)
+                    del paths[n]
+            else:
+                paths[n] = export_zoo(what, tmp)
+        for b in boards:
+            for n, path in paths.items():
+                print(f"bench: {n} on {b}", file=sys.stderr, flush=True)
+                p = tfboard.profile(str(path), b)
+                p["min_ram_plan"] = min_ram_plan(tfboard, path, b, tmp)
+                profiles[f"{n}@{b}"] = p
+                rows.append((n, b, p))
+    took = time.time() - t0
+
+    head = ("| model | board | instructions / inference | insns / MAC | vs TFLM+CMSIS-NN | "
+            "RAM: arena per region + stack | vs TFLM arena | smallest plan (--min-ram) | "
+            "flash: runtime + kernels | weights + program | other (libc, startup) | "
+            "flash total | TFLM flash w/o model |")
+    lines = [head, "|" + "---|" * 13]
+    for n, b, p in rows:
+        base = n.removeprefix("zoo-")
+        ab = ANCHOR_BOARD.get(b)
+        tflm = TFLM_INSNS.get(ab, {}).get(base) if ab else None
+        arena = " + ".join(f"{k} {v:,}" for k, v in p["ram"]["arena"].items()) or "0"
+        fl = p["flash"]
+        code = fl.get("runtime", 0) + fl.get("kernels", 0)
+        macs = p["macs"] or 0
+        lines.append(
+            f"| {n} | {b} ({p['cpu']}) | {g(p['insns_per_inference'])} | "
+            f"{p['insns_per_inference'] / macs:.3f} | {ratio(p['insns_per_inference'], tflm)} | "
+            f"{arena} + stack {g(p['ram']['stack'])} | "
+            f"{ratio(p['ram']['arena_total'], TFLM_ARENA.get(ab, {}).get(base) if ab else None)} | "
+            f"{g(p.get('min_ram_plan'))} | {g(code)} | {g(fl.get('constants'))} | {g(fl.get('other'))} | {g(fl.get('total'))} | "
+            f"{g(TFLM_FLASH_NO_MODEL.get(ab, {}).get(base) if ab else None)} |"
+            if macs else f"| {n} | {b} | {g(p['insns_per_inference'])} |" + " - |" * 10)
+    table = "\n".join(lines)
+
+    # Per op type, against the anchors' per-op counts (M55 and M4 only).
+    ops_lines = ["| model | board | op type | tinyforge insns | TFLM+CMSIS-NN insns | ratio |",
+                 "|---|---|---|---|---|---|"]
+    for n, b, p in rows:
+        ab = ANCHOR_BOARD.get(b)
+        base = n.removeprefix("zoo-")
+        theirs = per_op.get((ab, base), {}) if ab else {}
+        if not theirs:
+            continue
+        ours: dict[str, int] = {}
+        for op in p["ops"]:
+            t = OP_TYPE.get(op["type"], op["type"])
+            ours[t] = ours.get(t, 0) + op["insns"]
+        for t in sorted(set(ours) | set(theirs), key=lambda t: -theirs.get(t, ours.get(t, 0))):
+            ops_lines.append(f"| {n} | {b} | {t} | {g(ours.get(t))} | {g(theirs.get(t))} | "
+                             f"{ratio(ours.get(t), theirs.get(t))} |")
+    ops_table = "\n".join(ops_lines)
+
+    print(table)
+    print()
+    print(ops_table)
+    print(f"\n({len(rows)} profiles in {took:.0f} s)", file=sys.stderr)
+    if args.json:
+        Path(args.json).write_text(json.dumps(profiles, indent=1))
+    if args.write:
+        cmd = "make bench  # = .venv/bin/python benchmarks/bench.py --write"
+        if args.boards != ",".join(BOARDS) or args.models != ",".join(MODELS):
+            cmd = f".venv/bin/python benchmarks/bench.py --boards {args.boards} " \
+                  f"--models {args.models} --write"
+        (ROOT / "benchmarks" / "RESULTS.md").write_text(RESULTS.format(
+            date=datetime.date.today().isoformat(), command=cmd, table=table,
+            ops_table=ops_table))
+        print("bench: wrote benchmarks/RESULTS.md", file=sys.stderr)
+    return 0
+
+
+RESULTS = """# Benchmarks: tinyforge on the four emulated boards, beside TFLite Micro + CMSIS-NN
+
+Made by `{command}` on {date} (QEMU `-icount shift=0` with the project's instruction-count
+plugin; one inference; instruction counts are deterministic and repeat exactly). Models: the
+four MLPerf Tiny int8 reference `.tflite` files (`kws`, `vww`, `ic`, `ad`; double rounding,
+bit-exact with TFLite Micro) and the four zoo models exported from PyTorch with seeded weights
+(`zoo-*`; single rounding). TFLite Micro + CMSIS-NN figures: ../shared/anchors/README.md
+(same emulator, M55 = an547 and M4 = an386 only; for the zoo models they are the matching
+MLPerf model's).
+
+Columns: instructions for one `tf_model_run` (TF_PERF region 0), per multiply-accumulate of
+the model; RAM = the planned arena per memory region (what `tinyforge compile` prints before
+any firmware exists) plus the measured stack high-water of the run (painted stack); TFLM's
+arena excludes its stack too. The default plan calls each kernel once on whole tensors; the
+"smallest plan" column is `tinyforge compile --min-ram --kernels ref` (in place by rows,
+portable kernels without scratch: the least RAM, much slower; docs/memory-planning.md). Flash from the linker map: the runtime (loader, validator,
+executor, op glue) and the kernels the model links, the generated model (program + weights),
+and the rest (C library, startup, semihosting I/O of the test firmware). TFLM's "flash without
+model" counts its core, kernels, CMSIS-NN and C library: compare it with runtime + kernels +
+other.
+
+{table}
+
+## Per op type (M55 and M4)
+
+{ops_table}
+"""
+
+
+if __name__ == "__main__":
+    sys.exit(main())
