@@ -110,6 +110,17 @@ def min_ram_plan(tfboard, model: Path, board: str, tmp: Path) -> int | None:
     return json.loads(proc.stdout).get("ram_bytes") if proc.returncode == 0 else None
 
 
+def tflm_total_ratio(ours: int | None, anchor_board: str | None, base: str) -> str:
+    """Our whole image against TFLM's image without the model plus the .tflite it would
+    carry (the matching MLPerf Tiny file for a zoo model)."""
+    if not anchor_board or base not in TFLM_FLASH_NO_MODEL.get(anchor_board, {}):
+        return "-"
+    model = MLPERF / MODELS[base][1]
+    if not model.exists():
+        return "-"
+    return ratio(ours, TFLM_FLASH_NO_MODEL[anchor_board][base] + model.stat().st_size)
+
+
 def ratio(ours: int | None, theirs: int | None) -> str:
     return f"{ours / theirs:.2f}x" if ours and theirs else "-"
 
@@ -159,8 +170,8 @@ def main() -> int:
     head = ("| model | board | instructions / inference | insns / MAC | vs TFLM+CMSIS-NN | "
             "RAM: arena per region + stack | vs TFLM arena | smallest plan (--min-ram) | "
             "flash: runtime + kernels | weights + program | other (libc, startup) | "
-            "flash total | TFLM flash w/o model |")
-    lines = [head, "|" + "---|" * 13]
+            "flash total | TFLM flash w/o model | vs TFLM flash + .tflite |")
+    lines = [head, "|" + "---|" * 14]
     for n, b, p in rows:
         base = n.removeprefix("zoo-")
         ab = ANCHOR_BOARD.get(b)
@@ -175,8 +186,9 @@ def main() -> int:
             f"{arena} + stack {g(p['ram']['stack'])} | "
             f"{ratio(p['ram']['arena_total'], TFLM_ARENA.get(ab, {}).get(base) if ab else None)} | "
             f"{g(p.get('min_ram_plan'))} | {g(code)} | {g(fl.get('constants'))} | {g(fl.get('other'))} | {g(fl.get('total'))} | "
-            f"{g(TFLM_FLASH_NO_MODEL.get(ab, {}).get(base) if ab else None)} |"
-            if macs else f"| {n} | {b} | {g(p['insns_per_inference'])} |" + " - |" * 10)
+            f"{g(TFLM_FLASH_NO_MODEL.get(ab, {}).get(base) if ab else None)} | "
+            f"{tflm_total_ratio(fl.get('total'), ab, base)} |"
+            if macs else f"| {n} | {b} | {g(p['insns_per_inference'])} |" + " - |" * 11)
     table = "\n".join(lines)
 
     # Per op type, against the anchors' per-op counts (M55 and M4 only).
@@ -234,7 +246,8 @@ portable kernels without scratch: the least RAM, much slower; docs/memory-planni
 executor, op glue) and the kernels the model links, the generated model (program + weights),
 and the rest (C library, startup, semihosting I/O of the test firmware). TFLM's "flash without
 model" counts its core, kernels, CMSIS-NN and C library: compare it with runtime + kernels +
-other.
+other; the last column compares whole images, TFLM's with the `.tflite` file it embeds. The
+"other" part here is mostly the test firmware's printf and semihosting I/O (newlib-nano).
 
 {table}
 
