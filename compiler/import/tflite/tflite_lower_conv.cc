@@ -63,15 +63,65 @@ ir::TensorId BiasInput(Lowering& l, int64_t channels) {
                     std::vector<int32_t>(static_cast<size_t>(channels), 0));
 }
 
+// What CONV_2D and DEPTHWISE_CONV_2D share once their filter checks passed: the spatial
+// geometry and output shape, the fused activation, the quant parameters (TFLM's Prepare,
+// `make`), and the lowered op with its multipliers. `family(spec, attrs)` sets the one field
+// that differs (groups / depth multiplier).
+template <class Spec, class Attrs, class Make, class Family>
+Status LowerConvLike(Lowering& l, ir::OpType type, int32_t in_c, int32_t out_c, Make make,
+                     Family family) {
+  const TfOptions& o = l.op().options;
+  const TfTensor& x = *l.In(0);
+  const TfTensor& w = *l.In(1);
+  const TfTensor& y = *l.Out(0);
+  TF_ASSIGN_OR_RETURN(Dim h, SpatialDim(l, "h", x.shape[1], w.shape[1], o.stride_h,
+                                        o.dilation_h, o.padding));
+  TF_ASSIGN_OR_RETURN(Dim wd, SpatialDim(l, "w", x.shape[2], w.shape[2], o.stride_w,
+                                         o.dilation_w, o.padding));
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(
+      {x.shape[0], static_cast<int32_t>(h.out), static_cast<int32_t>(wd.out), out_c}));
+  auto act = FusedActivation(o.activation);
+  if (!act.ok()) return l.Fail(act.error().message());
+  Spec spec;
+  Attrs a;
+  spec.batches = x.shape[0];
+  spec.in_h = x.shape[1];
+  spec.in_w = x.shape[2];
+  spec.in_c = in_c;
+  spec.k_h = w.shape[1];
+  spec.k_w = w.shape[2];
+  spec.stride_h = o.stride_h;
+  spec.stride_w = o.stride_w;
+  spec.dilation_h = o.dilation_h;
+  spec.dilation_w = o.dilation_w;
+  spec.padding = {static_cast<int32_t>(h.before), static_cast<int32_t>(wd.before),
+                  static_cast<int32_t>(h.after), static_cast<int32_t>(wd.after)};
+  spec.activation = *act;
+  family(spec, a);
+  auto params = make(spec, Q(x), Scales(w), Q(y));
+  if (!params.ok()) return l.Fail(params.error().message());
+
+  a.stride = {o.stride_h, o.stride_w};
+  a.padding = {h.before, wd.before, h.after, wd.after};
+  a.dilation = {o.dilation_h, o.dilation_w};
+  a.act_min = params->params.act_min;
+  a.act_max = params->params.act_max;
+  a.layout = ir::Layout::kNHWC;
+  const ir::TensorId xi = l.Tensor(l.InIndex(0)), wi = l.Tensor(l.InIndex(1));
+  const ir::TensorId bi = BiasInput(l, out_c);
+  const ir::TensorId yi = l.Tensor(l.op().outputs[0]);
+  ir::Op& op = l.AddOp(type, {xi, wi, bi}, {yi}, a);
+  l.AddRequantInputs(op, params->multiplier, params->shift);
+  return OkStatus();
+}
+
 }  // namespace
 
 Status LowerConv2d(Lowering& l) {
   TF_RETURN_IF_ERROR(l.ExpectOptions(kConv2DOptions, false));
   TF_RETURN_IF_ERROR(CheckConvOperands(l, 0));
-  const TfOptions& o = l.op().options;
   const TfTensor& x = *l.In(0);
   const TfTensor& w = *l.In(1);
-  const TfTensor& y = *l.Out(0);
   const int32_t in_c = x.shape[3], out_c = w.shape[0], filter_c = w.shape[3];
   if (in_c % filter_c != 0) {
     return l.Fail("inputs[1]: filter depth " + std::to_string(filter_c) +
@@ -82,47 +132,12 @@ Status LowerConv2d(Lowering& l) {
     return l.Fail("inputs[1]: " + std::to_string(out_c) + " filters do not split into " +
                   std::to_string(groups) + " groups");
   }
-  TF_ASSIGN_OR_RETURN(Dim h, SpatialDim(l, "h", x.shape[1], w.shape[1], o.stride_h,
-                                        o.dilation_h, o.padding));
-  TF_ASSIGN_OR_RETURN(Dim wd, SpatialDim(l, "w", x.shape[2], w.shape[2], o.stride_w,
-                                         o.dilation_w, o.padding));
-  TF_RETURN_IF_ERROR(l.ExpectOutputShape(
-      {x.shape[0], static_cast<int32_t>(h.out), static_cast<int32_t>(wd.out), out_c}));
-  auto act = FusedActivation(o.activation);
-  if (!act.ok()) return l.Fail(act.error().message());
-  quant::ConvSpec spec;
-  spec.batches = x.shape[0];
-  spec.in_h = x.shape[1];
-  spec.in_w = x.shape[2];
-  spec.in_c = in_c;
-  spec.out_c = out_c;
-  spec.k_h = w.shape[1];
-  spec.k_w = w.shape[2];
-  spec.groups = groups;
-  spec.stride_h = o.stride_h;
-  spec.stride_w = o.stride_w;
-  spec.dilation_h = o.dilation_h;
-  spec.dilation_w = o.dilation_w;
-  spec.padding = {static_cast<int32_t>(h.before), static_cast<int32_t>(wd.before),
-                  static_cast<int32_t>(h.after), static_cast<int32_t>(wd.after)};
-  spec.activation = *act;
-  auto params = quant::MakeConvParams(spec, Q(x), Scales(w), Q(y));
-  if (!params.ok()) return l.Fail(params.error().message());
-
-  ir::QConv2dAttrs a;
-  a.stride = {o.stride_h, o.stride_w};
-  a.padding = {h.before, wd.before, h.after, wd.after};
-  a.dilation = {o.dilation_h, o.dilation_w};
-  a.groups = groups;
-  a.act_min = params->params.act_min;
-  a.act_max = params->params.act_max;
-  a.layout = ir::Layout::kNHWC;
-  const ir::TensorId xi = l.Tensor(l.InIndex(0)), wi = l.Tensor(l.InIndex(1));
-  const ir::TensorId bi = BiasInput(l, out_c);
-  const ir::TensorId yi = l.Tensor(l.op().outputs[0]);
-  ir::Op& op = l.AddOp(ir::OpType::kQConv2d, {xi, wi, bi}, {yi}, a);
-  l.AddRequantInputs(op, params->multiplier, params->shift);
-  return OkStatus();
+  return LowerConvLike<quant::ConvSpec, ir::QConv2dAttrs>(
+      l, ir::OpType::kQConv2d, in_c, out_c, quant::MakeConvParams,
+      [&](quant::ConvSpec& spec, ir::QConv2dAttrs& a) {
+        spec.out_c = out_c;
+        spec.groups = a.groups = groups;
+      });
 }
 
 Status LowerDepthwiseConv2d(Lowering& l) {
@@ -131,7 +146,6 @@ Status LowerDepthwiseConv2d(Lowering& l) {
   const TfOptions& o = l.op().options;
   const TfTensor& x = *l.In(0);
   const TfTensor& w = *l.In(1);
-  const TfTensor& y = *l.Out(0);
   if (w.shape[0] != 1) {
     return l.Fail("inputs[1]: filter shape " + ShapeText(w.shape) + ", expected [1,kh,kw,C*m]");
   }
@@ -147,46 +161,11 @@ Status LowerDepthwiseConv2d(Lowering& l) {
                   ", but the filter has " + std::to_string(out_c) + " channels for " +
                   std::to_string(in_c) + " input channels (" + std::to_string(mult) + ")");
   }
-  TF_ASSIGN_OR_RETURN(Dim h, SpatialDim(l, "h", x.shape[1], w.shape[1], o.stride_h,
-                                        o.dilation_h, o.padding));
-  TF_ASSIGN_OR_RETURN(Dim wd, SpatialDim(l, "w", x.shape[2], w.shape[2], o.stride_w,
-                                         o.dilation_w, o.padding));
-  TF_RETURN_IF_ERROR(l.ExpectOutputShape(
-      {x.shape[0], static_cast<int32_t>(h.out), static_cast<int32_t>(wd.out), out_c}));
-  auto act = FusedActivation(o.activation);
-  if (!act.ok()) return l.Fail(act.error().message());
-  quant::DwConvSpec spec;
-  spec.batches = x.shape[0];
-  spec.in_h = x.shape[1];
-  spec.in_w = x.shape[2];
-  spec.in_c = in_c;
-  spec.depth_multiplier = mult;
-  spec.k_h = w.shape[1];
-  spec.k_w = w.shape[2];
-  spec.stride_h = o.stride_h;
-  spec.stride_w = o.stride_w;
-  spec.dilation_h = o.dilation_h;
-  spec.dilation_w = o.dilation_w;
-  spec.padding = {static_cast<int32_t>(h.before), static_cast<int32_t>(wd.before),
-                  static_cast<int32_t>(h.after), static_cast<int32_t>(wd.after)};
-  spec.activation = *act;
-  auto params = quant::MakeDwConvParams(spec, Q(x), Scales(w), Q(y));
-  if (!params.ok()) return l.Fail(params.error().message());
-
-  ir::QDwConv2dAttrs a;
-  a.stride = {o.stride_h, o.stride_w};
-  a.padding = {h.before, wd.before, h.after, wd.after};
-  a.dilation = {o.dilation_h, o.dilation_w};
-  a.depth_multiplier = mult;
-  a.act_min = params->params.act_min;
-  a.act_max = params->params.act_max;
-  a.layout = ir::Layout::kNHWC;
-  const ir::TensorId xi = l.Tensor(l.InIndex(0)), wi = l.Tensor(l.InIndex(1));
-  const ir::TensorId bi = BiasInput(l, out_c);
-  const ir::TensorId yi = l.Tensor(l.op().outputs[0]);
-  ir::Op& op = l.AddOp(ir::OpType::kQDwConv2d, {xi, wi, bi}, {yi}, a);
-  l.AddRequantInputs(op, params->multiplier, params->shift);
-  return OkStatus();
+  return LowerConvLike<quant::DwConvSpec, ir::QDwConv2dAttrs>(
+      l, ir::OpType::kQDwConv2d, in_c, out_c, quant::MakeDwConvParams,
+      [&](quant::DwConvSpec& spec, ir::QDwConv2dAttrs& a) {
+        spec.depth_multiplier = a.depth_multiplier = mult;
+      });
 }
 
 Status LowerFullyConnected(Lowering& l) {
