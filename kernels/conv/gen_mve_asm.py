@@ -3,6 +3,8 @@
 (see kernels/conv/mve_gemm.h). Run from anywhere: python kernels/conv/gen_mve_asm.py
   - SmallKRow_<mode>_<C>[_t]: one column (K <= 64, C = ceil(K/16) chunks in q4..q7) x 4
     channels per iteration, requantized and stored; _t = K % 16 != 0 (predicated tails);
+    SmallKRow_<mode>_k24 / _k40: the same for K = 24 / 40 without tails (channel pairs);
+    each runs SmallKArgs::np columns (cols[] pointers), outputs contiguous;
   - TileRows_<mode>: 2 columns x 2 channels, pixel pairs per iteration (K > 64);
   - SmallK4_<mode>[_t]: 4 columns (K <= 16) x 1 channel per iteration.
 mode: DoubleNeg (TFLM double rounding, every shift <= -1) or Single (single rounding, every
@@ -19,7 +21,11 @@ for mode in ("DoubleNeg", "Single"):
             name = f"SmallKRow_{mode}_{C}{'_t' if tail else ''}"
             L = []
             # load the column into q4.. (tail: predicated, zeroing)
-            L.append("ldr %[a1], [%[s], #0]")
+            L.append("2:")  # next pixel: its column, weights and table from the start
+            L.append("ldr %[a3], [%[s], #0]")
+            L.append("ldr %[a1], [%[a3]], #4")
+            L.append("str %[a3], [%[s], #0]")
+            L.append("ldrd %[w], %[pk], [%[s], #52]")
             for i in range(C):
                 if tail and i == C - 1:
                     L.append("ldr %[a3], [%[s], #4]")
@@ -68,6 +74,10 @@ for mode in ("DoubleNeg", "Single"):
             L.append("vmin.s32 q0, q0, q1")
             L.append("vstrb.32 q0, [%[o]], #4")
             L.append("le lr, 1b")
+            L.append("ldr %[a1], [%[s], #48]")  # pixels left
+            L.append("subs %[a1], %[a1], #1")
+            L.append("str %[a1], [%[s], #48]")
+            L.append("bne 2b")
             body = "".join(f'      "{l}\\n"\n' for l in L)
             out.append(f"""inline void {name}(SmallKArgs* s, const int8_t*& w, const int32_t*& pk, int8_t*& o,
                              int32_t k, int32_t off, int32_t mx) {{
@@ -76,8 +86,90 @@ for mode in ("DoubleNeg", "Single"):
 {body}      : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3), [w] "+r"(w),
         [pk] "+r"(pk), [o] "+r"(o)
       : [s] "r"(s), [k] "r"(k), [off] "r"(off), [mx] "r"(mx)
-      : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "lr", "memory");
+      : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "lr", "cc", "memory");
   (void)k;
+}}
+""")
+
+# K = 24 or 40 (K % 16 == 8): a channel pair's 2K weight bytes are 2K/16 whole chunks, one of
+# them straddling the two rows (last 8 bytes of the first, first 8 of the second). The column
+# is held as 2K/16 + 1 registers: its chunks for the first row, the straddling chunk twice
+# ([x(K-8)..x(K-1) | 0] and [0 | x0..x7], predicated loads zeroing the other half) and the
+# second row's shifted chunks x8.., so every weight load is a whole post-incremented vector
+# (no predication, no pointer fix-up) and the quad's weights end exactly at the next quad's.
+out.append("// K = 24 / 40: channel pairs as whole chunks (see gen_mve_asm.py).")
+for mode in ("DoubleNeg", "Single"):
+    for K in (24, 40):
+        h = K // 16                      # whole chunks of the first row before the straddle
+        regs = list(range(8 - (2 * h + 2), 8))   # column registers, q2..q7 (K=40) / q4..q7
+        first = regs[:h]
+        lo, hi = regs[h], regs[h + 1]
+        second = regs[h + 2:]
+        L = []
+        L.append("2:")  # next pixel: its column, weights and table from the start
+        L.append("ldr %[a3], [%[s], #0]")
+        L.append("ldr %[a1], [%[a3]], #4")
+        L.append("str %[a3], [%[s], #0]")
+        L.append("ldrd %[w], %[pk], [%[s], #52]")
+        for i, r in enumerate(first):
+            L.append(f"vldrb.8 q{r}, [%[a1], #{16*i}]")
+        L.append("movs %[a3], #8")
+        L.append("vctp.8 %[a3]")
+        L.append("vpst")
+        L.append(f"vldrbt.8 q{lo}, [%[a1], #{16*h}]")
+        L.append("vpnot")
+        L.append("vpst")
+        L.append(f"vldrbt.8 q{hi}, [%[a1], #-8]")
+        for i, r in enumerate(second):
+            L.append(f"vldrb.8 q{r}, [%[a1], #{8 + 16*i}]")
+        L.append("ldr %[a1], [%[s], #8]")
+        L.append("dls lr, %[a1]")
+        L.append("1:")
+        L.append("ldrd %[a0], %[a1], [%[pk], #0]")
+        L.append("ldrd %[a2], %[a3], [%[pk], #8]")
+        for pa, pb in (("%[a0]", "%[a1]"), ("%[a2]", "%[a3]")):
+            for r in first:
+                L.append("vldrb.8 q0, [%[w]], #16")
+                L.append(f"vmladava.s8 {pa}, q{r}, q0")
+            L.append("vldrb.8 q0, [%[w]], #16")
+            L.append(f"vmladava.s8 {pa}, q{lo}, q0")
+            L.append(f"vmladava.s8 {pb}, q{hi}, q0")
+            for r in second:
+                L.append("vldrb.8 q0, [%[w]], #16")
+                L.append(f"vmladava.s8 {pb}, q{r}, q0")
+        L.append("strd %[a0], %[a1], [%[s], #16]")
+        L.append("strd %[a2], %[a3], [%[s], #24]")
+        L.append("vldrw.32 q0, [%[s], #16]")
+        L.append("vldrw.32 q1, [%[pk], #16]")
+        if mode == "DoubleNeg":
+            L.append("vqrdmulh.s32 q0, q0, q1")
+            L.append("vshr.s32 q1, q0, #31")
+            L.append("vadd.i32 q0, q0, q1")
+        else:
+            L.append("vqdmulh.s32 q0, q0, q1")
+        L.append("vldrw.32 q1, [%[pk], #32]")
+        L.append("add %[pk], %[pk], #48")
+        L.append("vrshl.s32 q0, q0, q1")
+        L.append("vadd.i32 q0, q0, %[off]")
+        L.append("vldrw.32 q1, [%[s], #32]")
+        L.append("vmax.s32 q0, q0, q1")
+        L.append("vdup.32 q1, %[mx]")
+        L.append("vmin.s32 q0, q0, q1")
+        L.append("vstrb.32 q0, [%[o]], #4")
+        L.append("le lr, 1b")
+        L.append("ldr %[a1], [%[s], #48]")  # pixels left
+        L.append("subs %[a1], %[a1], #1")
+        L.append("str %[a1], [%[s], #48]")
+        L.append("bne 2b")
+        body = "".join(f'      "{l}\\n"\n' for l in L)
+        out.append(f"""inline void SmallKRow_{mode}_k{K}(SmallKArgs* s, const int8_t*& w, const int32_t*& pk,
+                             int8_t*& o, int32_t off, int32_t mx) {{
+  int32_t a0, a1, a2, a3;
+  __asm__ volatile(
+{body}      : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3), [w] "+r"(w),
+        [pk] "+r"(pk), [o] "+r"(o)
+      : [s] "r"(s), [off] "r"(off), [mx] "r"(mx)
+      : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "lr", "cc", "memory");
 }}
 """)
 TEXT = "\n".join(out)

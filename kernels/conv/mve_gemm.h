@@ -210,11 +210,16 @@ struct Out4 {
 // K % 16 != 0): GCC 12 spills the column registers of the intrinsic version. Tail chunks are
 // predicated loads (zeros past K for the column; no weight byte past a row is read).
 struct alignas(16) SmallKArgs {
-  const int8_t* c;  // the column
-  int32_t tn;       // bytes in the last chunk (1..16)
-  int32_t n;        // channel quads
-  int32_t mn;       // act_min
-  int32_t t[4];     // accumulator transfer
+  const int8_t* const* c;  // #0: the next column's pointer (advanced by the loop)
+  int32_t tn;              // #4: bytes in the last chunk (1..16)
+  int32_t n;               // #8: channel quads
+  int32_t mn;              // #12: act_min
+  int32_t t[4];            // #16: accumulator transfer
+  int32_t mnv[4];          // #32: act_min in every lane (the K = 24 / 40 rows)
+  int32_t np;              // #48: columns to run (>= 1; counted down)
+  const int8_t* w0;        // #52: weights of channel 0
+  const int32_t* pk0;      // #56: packed table of quad 0
+  int32_t pad;
 };
 
 // Arguments of the TileRows_* assembly loops (2 columns x 2 channels, pixel pairs).
@@ -241,7 +246,8 @@ struct alignas(16) SmallK4Args {
 
 #include "kernels/conv/mve_smallk.inc"
 
-// Runs the assembly row kernel for (mode, C = ceil(k / 16), k % 16 != 0). A switch rather
+// Runs the assembly row kernel for (mode, C = ceil(k / 16), k % 16 != 0), or (sel 10 / 11) the
+// K = 24 / 40 channel-pair rows. A switch rather
 // than a function pointer: the kernels library is built -fPIC, and a pointer to an inline
 // function loaded through the GOT came out null in firmware.
 template <int kMode>
@@ -256,7 +262,9 @@ inline void SmallKRow(int32_t sel, SmallKArgs* s, const int8_t*& w, const int32_
     case 6: SmallKRow_##M##_3(s, w, pk, o, k, off, mx); break;      \
     case 7: SmallKRow_##M##_3_t(s, w, pk, o, k, off, mx); break;    \
     case 8: SmallKRow_##M##_4(s, w, pk, o, k, off, mx); break;      \
-    default: SmallKRow_##M##_4_t(s, w, pk, o, k, off, mx); break;   \
+    case 9: SmallKRow_##M##_4_t(s, w, pk, o, k, off, mx); break;    \
+    case 10: SmallKRow_##M##_k24(s, w, pk, o, off, mx); break;      \
+    default: SmallKRow_##M##_k40(s, w, pk, o, off, mx); break;      \
   }
   if constexpr (kMode == kRqSingle) {
     TFM_SWITCH(Single)
@@ -330,13 +338,29 @@ inline void SmallKRows(const int8_t* const* cols, int32_t np, const int8_t* weig
                        int32_t q_step, const int32_t* packed, int32_t n_out,
                        int32_t output_offset, int32_t act_min, int32_t act_max, int8_t* out) {
   const int32_t n_quads = n_out >> 2;
-  const int32_t sel = ((k + 15) >> 4) * 2 + ((k & 15) != 0 ? 1 : 0);
+  // K = 24 / 40: the whole-chunk channel-pair rows (sel 10 / 11).
+  const int32_t sel = k == 24   ? 10
+                      : k == 40 ? 11
+                                : ((k + 15) >> 4) * 2 + ((k & 15) != 0 ? 1 : 0);
   SmallKArgs a;
   a.tn = k - 16 * ((k - 1) >> 4);
   a.n = n_quads;
   a.mn = act_min;
+  for (int l = 0; l < 4; ++l) a.mnv[l] = act_min;
+  a.w0 = weights;
+  a.pk0 = packed;
+  if (n_quads > 0 && (n_out & 3) == 0) {  // every column in one call, outputs contiguous
+    a.c = cols;
+    a.np = np;
+    const int8_t* w = weights;
+    const int32_t* pk = packed;
+    int8_t* o = out;
+    SmallKRow<kMode>(sel, &a, w, pk, o, k, output_offset, act_max);
+    return;
+  }
   for (int32_t i = 0; i < np; ++i) {
-    a.c = cols[i];
+    a.c = cols + i;
+    a.np = 1;
     const int8_t* w = weights;
     const int32_t* pk = packed;
     int8_t* o = out + i * n_out;
