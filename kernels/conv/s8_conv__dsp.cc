@@ -4,12 +4,11 @@
 // otherwise an im2col patch with padded taps at the zero point) is widened once to int16
 // pairs with the input offset added (kernels/conv/dsp_gemm.h), then every channel pair's
 // weights stream past the tile's columns: 2 x 2 blocks of SMLADs. Grouped convolutions (rare)
-// run the reference loop (conv_generic.h).
+// run the reference loop (s8_conv__ref).
 //
 // Scratch (conv.inc): s8_conv_dsp_pairs(p) pairs of widened columns (16 * ceil(K / 4) bytes
 // each), one int8 patch (K bytes), alignment.
 #include "kernels/conv/conv.h"
-#include "kernels/conv/conv_generic.h"
 
 #if defined(__ARM_FEATURE_DSP)
 
@@ -99,7 +98,7 @@ extern "C" void s8_conv__dsp(const s8_conv_params* params, const int8_t* input,
                              void* scratch) {
   const s8_conv_params& p = *params;
   if (p.filter_in_c != p.in_c) {  // grouped convolution
-    tinyforge::conv_generic::Conv(p, input, weights, bias, output);
+    s8_conv__ref(params, input, weights, bias, output, nullptr);
     return;
   }
   const int32_t k = p.k_h * p.k_w * p.in_c;

@@ -6,7 +6,7 @@
 // stride), otherwise an im2col patch built in scratch (8 pixels at a time), with taps outside the
 // input set to the input zero point; the input offset then enters once per call through a
 // per-channel bias (bias + input_offset * sum(w)), also in scratch. Grouped convolutions
-// (rare) run the reference loop (conv_generic.h).
+// (rare) run the reference loop (s8_conv__ref).
 //
 // Patches whose kernel rows are <= 16 contiguous bytes (dilation_w 1, k_w * in_c <= 16, e.g. the
 // first convolutions: 10x4x1, 3x3x3) are built with one predicated vector load/store per kernel
@@ -19,7 +19,6 @@
 // step (SmallK4Rows). Scratch (conv.inc): 12 * out_c bytes of packed bias/multiplier/shift, 4 * out_c of bias,
 // 8 * K of patches (none for direct 1x1 convolutions), 16 for alignment.
 #include "kernels/conv/conv.h"
-#include "kernels/conv/conv_generic.h"
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 
@@ -308,7 +307,7 @@ extern "C" void s8_conv__mve(const s8_conv_params* params, const int8_t* input,
                              void* scratch) {
   const s8_conv_params& p = *params;
   if (p.filter_in_c != p.in_c) {  // grouped convolution
-    tinyforge::conv_generic::Conv(p, input, weights, bias, output);
+    s8_conv__ref(params, input, weights, bias, output, nullptr);
     return;
   }
   Geometry g;

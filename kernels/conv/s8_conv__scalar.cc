@@ -5,11 +5,10 @@
 // otherwise an im2col patch with padded taps at the zero point) is widened once to int16 with
 // the input offset added (kernels/conv/scalar_gemm.h); then each channel pair's weights
 // stream past both columns (2 x 2 blocks: every loaded value feeds 2 multiply-accumulates),
-// without bounds checks. Grouped convolutions (rare) run the reference loop (conv_generic.h).
+// without bounds checks. Grouped convolutions (rare) run the reference loop (s8_conv__ref).
 //
 // Scratch (conv.inc): two widened columns (2 * 2 * K bytes), one int8 patch (K bytes).
 #include "kernels/conv/conv.h"
-#include "kernels/conv/conv_generic.h"
 #include "kernels/conv/scalar_gemm.h"
 
 namespace {
@@ -79,7 +78,7 @@ extern "C" void s8_conv__scalar(const s8_conv_params* params, const int8_t* inpu
                                 void* scratch) {
   const s8_conv_params& p = *params;
   if (p.filter_in_c != p.in_c) {  // grouped convolution
-    tinyforge::conv_generic::Conv(p, input, weights, bias, output);
+    s8_conv__ref(params, input, weights, bias, output, nullptr);
     return;
   }
   const int32_t k = p.k_h * p.k_w * p.in_c;
