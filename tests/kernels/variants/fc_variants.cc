@@ -85,20 +85,9 @@ TFV_FAMILY_TEST(fc, kEdgeCases) {
       want == nullptr || got == nullptr) {
     return false;
   }
-  if (ctx.rng.Chance(10)) {
-    for (int32_t i = 0; i < n_in; ++i) input[i] = ctx.rng.Chance(50) ? 127 : -128;
-  } else {
-    ctx.rng.Fill(input, n_in);
-  }
-  if (ctx.rng.Chance(10)) {
-    for (int32_t i = 0; i < n_w; ++i) weights[i] = ctx.rng.Chance(50) ? 127 : -128;
-  } else {
-    ctx.rng.Fill(weights, n_w);
-  }
-  if (bias != nullptr) {
-    const int32_t b = c.bias_kind == 1 ? (1 << 16) : (1 << 24);
-    ctx.rng.FillInt32(bias, p.out_features, -b, b);
-  }
+  tfv::FillStress(ctx.rng, input, n_in);
+  tfv::FillStress(ctx.rng, weights, n_w);
+  tfv::FillBias(ctx.rng, bias, p.out_features, c.bias_kind);
   for (int32_t o = 0; o < n_q; ++o) {
     switch (c.mult_kind) {
       case 1:

@@ -223,6 +223,22 @@ struct FamilyTest {
 };
 int Register(FamilyTest* test);
 
+// Test data shared by the weighted families (conv, dwconv, fc). Full-range int8 values, or
+// (one time in ten) only the extremes -128 / 127, which stress the accumulators.
+inline void FillStress(Rng& rng, int8_t* p, int32_t n) {
+  if (rng.Chance(10)) {
+    for (int32_t i = 0; i < n; ++i) p[i] = rng.Chance(50) ? 127 : -128;
+  } else {
+    rng.Fill(p, n);
+  }
+}
+// An int32 bias of kind 1 (|b| <= 2^16, typical) or 2 (|b| <= 2^24, large); kind 0 = none.
+inline void FillBias(Rng& rng, int32_t* bias, int32_t n, int32_t kind) {
+  if (bias == nullptr || kind == 0) return;
+  const int32_t b = kind == 1 ? (1 << 16) : (1 << 24);
+  rng.FillInt32(bias, n, -b, b);
+}
+
 }  // namespace tfv
 
 #define TFV_CAT2(a, b) a##b
