@@ -56,6 +56,12 @@ inline bool s8_conv_is_direct(const s8_conv_params& p) {
          (p.out_h - 1) * p.stride_h < p.in_h && (p.out_w - 1) * p.stride_w < p.in_w;
 }
 
+// Output pixels per im2col tile of s8_conv__mve (its scratch holds that many K-byte patches):
+// 12 (4 blocks of 3 pixels) for K <= 192, 6 above, so the patches stay within about 3.5 KiB.
+inline int32_t s8_conv_mve_patch_pixels(const s8_conv_params& p) {
+  return p.k_h * p.k_w * p.in_c <= 192 ? 12 : 6;
+}
+
 // Pixel pairs per tile of s8_conv__dsp (its scratch holds that many pairs of widened columns,
 // 16 * ceil(K / 4) bytes each): up to 4, within about 4 KiB.
 inline int32_t s8_conv_dsp_pairs(const s8_conv_params& p) {

@@ -20,6 +20,8 @@
 // 8 * K of patches (none for direct 1x1 convolutions), 16 for alignment.
 #include "kernels/conv/conv.h"
 
+#include <cstddef>
+
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 
 #include "kernels/conv/mve_gemm.h"
@@ -109,6 +111,224 @@ inline void CopyPatches(int8_t* dst, const int8_t* src, int32_t m, int32_t strid
       : "q0", "lr", "cc", "memory");
 }
 
+// n >= 1 patches of `rows` >= 1 rows of m bytes each (m a multiple of 16), written
+// contiguously from dst; patch j's rows start at src + j * step, `stride` bytes apart.
+inline void CopyPatchesWide(int8_t* dst, const int8_t* src, int32_t m, int32_t stride,
+                            int32_t rows, int32_t step, int32_t n) {
+  const int8_t* t;
+  int32_t r;
+  const int32_t gap = stride - m;
+  __asm__ volatile(
+      "1:\n\t"
+      "mov %[t], %[s]\n\t"
+      "mov %[r], %[rows]\n"
+      "2:\n\t"
+      "dlstp.8 lr, %[m]\n"
+      "3:\n\t"
+      "vldrb.8 q0, [%[t]], #16\n\t"
+      "vstrb.8 q0, [%[d]], #16\n\t"
+      "letp lr, 3b\n\t"
+      "add %[t], %[t], %[gap]\n\t"
+      "subs %[r], %[r], #1\n\t"
+      "bne 2b\n\t"
+      "add %[s], %[s], %[sp]\n\t"
+      "subs %[n], %[n], #1\n\t"
+      "bne 1b\n"
+      : [s] "+r"(src), [d] "+r"(dst), [n] "+r"(n), [t] "=&r"(t), [r] "=&r"(r)
+      : [m] "r"(m), [gap] "r"(gap), [rows] "r"(rows), [sp] "r"(step)
+      : "q0", "lr", "cc", "memory");
+}
+
+// 3 pixels x 2 channels per block (K > 64): six accumulators, five 16-byte loads per six
+// VMLADAVAs (0.125 instructions per MAC in the K loop, against 0.14 for 2 x 2), one channel
+// pair's requantization constants held in q3..q7 across all pixel triples of a tile. A naked
+// function: it needs every core register (accumulators r0, r2, r4, r6, r8, r10 -- VMLADAVA
+// writes even registers only --, columns r1, r3, r5, weight rows r7, r9, the arguments r11,
+// the output r12, the loop lr). Arguments (offsets fixed by the assembly):
+struct alignas(16) Tile23Args {
+  int32_t t[8];        // #0: accumulator transfer
+  int32_t m[4];        // #32: {m0, m1, m0, m1}
+  int32_t sh[4];       // #48: {s0, s1, s0, s1}
+  uint32_t oo[4];      // #64: {0, 1, n_out, n_out + 1}
+  int32_t mn[4];       // #80: act_min
+  int32_t mx[4];       // #96: act_max
+  const int8_t* const* c;  // #112: columns of the next triple (advanced)
+  int8_t* dst;         // #116: output of the first triple, channel oc
+  int32_t n;           // #120: triples (>= 1)
+  int32_t k;           // #124: column length (> 16)
+  const int8_t* w0;    // #128
+  const int8_t* w1;    // #132
+  int32_t b0, b1;      // #136
+  int32_t off;         // #144: output offset
+  int32_t n2, n3;      // #148: 2 * n_out, 3 * n_out (bytes between pixels' outputs)
+  int32_t kx3;         // #156: K / 48 (the unrolled loop)
+};
+static_assert(offsetof(Tile23Args, c) == 112 && offsetof(Tile23Args, n3) == 152,
+              "Tile23 argument offsets are fixed by its assembly");
+
+#define TFM_TILE23_PRE                                                                      \
+  "push {r4-r11, lr}\n\t"                                                                   \
+  "vpush {d8-d15}\n\t"                                                                      \
+  "mov r11, r0\n\t"                                                                         \
+  "vldrw.32 q3, [r11, #32]\n\t"                                                             \
+  "vldrw.32 q4, [r11, #48]\n\t"                                                             \
+  "vldrw.32 q5, [r11, #64]\n\t"                                                             \
+  "vldrw.32 q6, [r11, #80]\n\t"                                                             \
+  "vldrw.32 q7, [r11, #96]\n\t"                                                             \
+  "ldr r12, [r11, #116]\n"                                                                  \
+  "1:\n\t"                                                                                  \
+  "ldr r7, [r11, #112]\n\t"                                                                 \
+  "ldr r1, [r7], #4\n\t"                                                                    \
+  "ldr r3, [r7], #4\n\t"                                                                    \
+  "ldr r5, [r7], #4\n\t"                                                                    \
+  "str r7, [r11, #112]\n\t"                                                                 \
+  "ldrd r7, r9, [r11, #128]\n\t"                                                            \
+  "ldrd r0, r2, [r11, #136]\n\t"                                                            \
+  "mov r4, r0\n\t"                                                                          \
+  "mov r6, r2\n\t"                                                                          \
+  "mov r8, r0\n\t"                                                                          \
+  "mov r10, r2\n\t"
+
+// One 16-byte chunk of the three columns against both weight rows.
+#define TFM_TILE23_CHUNK                                                                    \
+  "vldrb.8 q0, [r7], #16\n\t"                                                               \
+  "vldrb.8 q1, [r9], #16\n\t"                                                               \
+  "vldrb.8 q2, [r1], #16\n\t"                                                               \
+  "vmladava.s8 r0, q2, q0\n\t"                                                              \
+  "vmladava.s8 r2, q2, q1\n\t"                                                              \
+  "vldrb.8 q2, [r3], #16\n\t"                                                               \
+  "vmladava.s8 r4, q2, q0\n\t"                                                              \
+  "vmladava.s8 r6, q2, q1\n\t"                                                              \
+  "vldrb.8 q2, [r5], #16\n\t"                                                               \
+  "vmladava.s8 r8, q2, q0\n\t"                                                              \
+  "vmladava.s8 r10, q2, q1\n\t"
+
+// Any K: a tail-predicated loop over 16-byte chunks.
+#define TFM_TILE23_LOOP_TP                                                                  \
+  "ldr lr, [r11, #124]\n\t"                                                                 \
+  "dlstp.8 lr, lr\n"                                                                        \
+  "2:\n\t" TFM_TILE23_CHUNK "letp lr, 2b\n\t"
+
+// K % 48 == 0: three chunks per iteration of a plain low-overhead loop (K / 48 at #156).
+#define TFM_TILE23_LOOP_X3                                                                  \
+  "ldr lr, [r11, #156]\n\t"                                                                 \
+  "dls lr, lr\n"                                                                            \
+  "2:\n\t" TFM_TILE23_CHUNK TFM_TILE23_CHUNK TFM_TILE23_CHUNK "le lr, 2b\n\t"
+
+// Accumulators {p0c0, p0c1, p1c0, p1c1} -> q0, {p2c0, p2c1} -> q1 (lanes 0, 1), through the
+// transfer words (two-lane VMOVs from core registers came out wrong after a tail-predicated loop).
+#define TFM_TILE23_MOVE                                                                     \
+  "strd r0, r2, [r11, #0]\n\t"                                                              \
+  "strd r4, r6, [r11, #8]\n\t"                                                              \
+  "strd r8, r10, [r11, #16]\n\t"                                                            \
+  "vldrw.32 q0, [r11, #0]\n\t"                                                              \
+  "vldrw.32 q1, [r11, #16]\n\t"
+
+#define TFM_TILE23_TAIL                                                                     \
+  "ldr r0, [r11, #144]\n\t"                                                                 \
+  "vadd.i32 q0, q0, r0\n\t"                                                                 \
+  "vadd.i32 q1, q1, r0\n\t"                                                                 \
+  "vmax.s32 q0, q0, q6\n\t"                                                                 \
+  "vmax.s32 q1, q1, q6\n\t"                                                                 \
+  "vmin.s32 q0, q0, q7\n\t"                                                                 \
+  "vmin.s32 q1, q1, q7\n\t"                                                                 \
+  "vstrb.32 q0, [r12, q5]\n\t"                                                              \
+  "ldr r0, [r11, #148]\n\t"                                                                 \
+  "add r0, r0, r12\n\t"                                                                     \
+  "movs r2, #2\n\t"                                                                         \
+  "vctp.32 r2\n\t"                                                                          \
+  "vpst\n\t"                                                                                \
+  "vstrbt.32 q1, [r0, q5]\n\t"                                                              \
+  "ldr r0, [r11, #152]\n\t"                                                                 \
+  "add r12, r12, r0\n\t"                                                                    \
+  "ldr r0, [r11, #120]\n\t"                                                                 \
+  "subs r0, r0, #1\n\t"                                                                     \
+  "str r0, [r11, #120]\n\t"                                                                 \
+  "bne 1b\n\t"                                                                              \
+  "vpop {d8-d15}\n\t"                                                                       \
+  "pop {r4-r11, pc}\n"
+
+// Requantization of q0, q1. Single rounding, every shift <= -1 (see mve_gemm.h):
+// VRSHL(VQDMULH(x, m), s). Double rounding, every shift <= -1: VRSHL(h + (h >> 31), s),
+// h = VQRDMULH(x, m).
+#define TFM_RQ_SINGLE                                                                       \
+  "vqdmulh.s32 q0, q0, q3\n\t"                                                              \
+  "vrshl.s32 q0, q0, q4\n\t"                                                                \
+  "vqdmulh.s32 q1, q1, q3\n\t"                                                              \
+  "vrshl.s32 q1, q1, q4\n\t"
+#define TFM_RQ_DOUBLENEG                                                                    \
+  "vqrdmulh.s32 q0, q0, q3\n\t"                                                             \
+  "vshr.s32 q2, q0, #31\n\t"                                                                \
+  "vadd.i32 q0, q0, q2\n\t"                                                                 \
+  "vrshl.s32 q0, q0, q4\n\t"                                                                \
+  "vqrdmulh.s32 q1, q1, q3\n\t"                                                             \
+  "vshr.s32 q2, q1, #31\n\t"                                                                \
+  "vadd.i32 q1, q1, q2\n\t"                                                                 \
+  "vrshl.s32 q1, q1, q4\n\t"
+#define TFM_TILE23_FN(NAME, LOOP, RQ)                                                       \
+  __attribute__((naked, noinline)) void NAME(Tile23Args*) {                                 \
+    __asm__ volatile(TFM_TILE23_PRE LOOP TFM_TILE23_MOVE RQ TFM_TILE23_TAIL);               \
+  }
+TFM_TILE23_FN(Tile23_Single, TFM_TILE23_LOOP_TP, TFM_RQ_SINGLE)
+TFM_TILE23_FN(Tile23_Single_x3, TFM_TILE23_LOOP_X3, TFM_RQ_SINGLE)
+TFM_TILE23_FN(Tile23_DoubleNeg, TFM_TILE23_LOOP_TP, TFM_RQ_DOUBLENEG)
+TFM_TILE23_FN(Tile23_DoubleNeg_x3, TFM_TILE23_LOOP_X3, TFM_RQ_DOUBLENEG)
+#undef TFM_TILE23_FN
+#undef TFM_RQ_SINGLE
+#undef TFM_RQ_DOUBLENEG
+#undef TFM_TILE23_PRE
+#undef TFM_TILE23_CHUNK
+#undef TFM_TILE23_LOOP_TP
+#undef TFM_TILE23_LOOP_X3
+#undef TFM_TILE23_MOVE
+#undef TFM_TILE23_TAIL
+
+// Channel pairs x pixel triples of one tile through Tile23_*; returns the pixels done (a
+// multiple of 3). Needs an even n_out and K > 16 (the first chunk of every column is whole).
+template <int kMode>
+int32_t Tile23(const int8_t* const* cols, int32_t np, const int8_t* weights, int32_t k,
+               const int32_t* bias, const int32_t* mult, const int32_t* shift, int32_t n_out,
+               int32_t output_offset, int32_t act_min, int32_t act_max, int8_t* out) {
+  const int32_t triples = np / 3;
+  if (triples == 0) return 0;
+  Tile23Args a;
+  const uint32_t no = static_cast<uint32_t>(n_out);
+  a.oo[0] = 0;
+  a.oo[1] = 1;
+  a.oo[2] = no;
+  a.oo[3] = no + 1;
+  for (int l = 0; l < 4; ++l) {
+    a.mn[l] = act_min;
+    a.mx[l] = act_max;
+  }
+  a.k = k;
+  a.kx3 = k / 48;
+  const bool x3 = k % 48 == 0;
+  a.off = output_offset;
+  a.n2 = 2 * n_out;
+  a.n3 = 3 * n_out;
+  const int8_t* w = weights;
+  for (int32_t oc = 0; oc < n_out; oc += 2, w += 2 * k) {
+    a.m[0] = a.m[2] = mult[oc];
+    a.m[1] = a.m[3] = mult[oc + 1];
+    a.sh[0] = a.sh[2] = shift[oc];
+    a.sh[1] = a.sh[3] = shift[oc + 1];
+    a.w0 = w;
+    a.w1 = w + k;
+    a.b0 = bias[oc];
+    a.b1 = bias[oc + 1];
+    a.c = cols;
+    a.dst = out + oc;
+    a.n = triples;
+    if constexpr (kMode == mve::kRqSingle) {
+      x3 ? Tile23_Single_x3(&a) : Tile23_Single(&a);
+    } else {
+      x3 ? Tile23_DoubleNeg_x3(&a) : Tile23_DoubleNeg(&a);
+    }
+  }
+  return 3 * triples;
+}
+
 // Output pixel (b, oy, ox) -> its column: a pointer into the input (direct) or the patch
 // built in `slot` (K bytes, OHWI tap order, taps outside the input = zero point).
 inline const int8_t* Column(const Geometry& g, int32_t b, int32_t oy, int32_t ox, int8_t* slot) {
@@ -184,10 +404,10 @@ inline const int8_t* Column(const Geometry& g, int32_t b, int32_t oy, int32_t ox
   return slot;
 }
 
-// Output pixels per tile: im2col patches built in scratch (conv.inc), or pointers into the
-// input for direct 1x1 convolutions.
-constexpr int32_t kPatchPixels = 8;
-constexpr int32_t kDirectPixels = 16;
+// Output pixels per tile: im2col patches built in scratch (conv.inc)
+// (s8_conv_mve_patch_pixels: 12 or 6), or pointers into the input for direct 1x1 convolutions.
+constexpr int32_t kMaxPatchPixels = 12;
+constexpr int32_t kDirectPixels = 24;
 
 template <int kMode>
 void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* output,
@@ -208,7 +428,8 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
       mve::PackQuads(bias, p.multiplier, p.shift, 1, p.out_c >> 2, packed);
     }
   }
-  const int32_t tile = g.direct ? kDirectPixels : kPatchPixels;
+  const int32_t tile = g.direct ? kDirectPixels : s8_conv_mve_patch_pixels(p);
+  static_assert(kMaxPatchPixels <= kDirectPixels, "cols[] holds a tile");
   const mve::Preds pr = mve::MakePreds();
   const int8_t* cols[kDirectPixels];
   // Rows of <= 16 contiguous bytes: interior pixels (window inside the input) copied here
@@ -216,8 +437,12 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
   const int32_t row_bytes = p.k_w * p.in_c;
   const int32_t x_last = p.in_w - p.k_w;                          // largest interior x0
   const int32_t y_last = p.in_h - 1 - (p.k_h - 1) * p.dilation_h;  // largest interior y0
-  const bool rows_fast =
-      !g.direct && p.dilation_w == 1 && row_bytes <= 16 && x_last >= 0 && y_last >= 0;
+  // Rows of whole vectors (row_bytes % 16 == 0, e.g. 3x3 over 16, 32, 64 channels): interior
+  // pixels copied by CopyPatchesWide.
+  const bool rows_fast = !g.direct && p.dilation_w == 1 &&
+                         (row_bytes <= 16 || (row_bytes & 15) == 0) && x_last >= 0 &&
+                         y_last >= 0;
+  const bool wide = row_bytes > 16;
   const uint32_t x_max = static_cast<uint32_t>(x_last);
   const uint32_t y_max = static_cast<uint32_t>(y_last);
   const int32_t src_stride = p.dilation_h * p.in_w * p.in_c;
@@ -262,8 +487,12 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
         if (static_cast<uint32_t>(x0) <= x_max && static_cast<uint32_t>(y0) <= y_max) {
           // This and the next interior pixels of the output row (at most the tile's rest).
           run = ox_hi - ox < np - i ? ox_hi - ox : np - i;
-          CopyPatches(patches + i * k, g.input + b * batch_bytes + (y0 * p.in_w + x0) * p.in_c,
-                      row_bytes, src_stride, p.k_h, x_step, run);
+          const int8_t* src = g.input + b * batch_bytes + (y0 * p.in_w + x0) * p.in_c;
+          if (wide) {
+            CopyPatchesWide(patches + i * k, src, row_bytes, src_stride, p.k_h, x_step, run);
+          } else {
+            CopyPatches(patches + i * k, src, row_bytes, src_stride, p.k_h, x_step, run);
+          }
           for (int32_t j = 0; j < run; ++j) cols[i + j] = patches + (i + j) * k;
           ox += run;
         } else {
@@ -294,8 +523,18 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
                              p.out_c, p.output_offset, p.act_min, p.act_max,
                              output + n * p.out_c);
     } else {
-      mve::Tile<kMode>(cols, np, weights, k, bias, p.multiplier, p.shift, 1, p.out_c,
-                       p.output_offset, p.act_min, p.act_max, output + n * p.out_c, pr);
+      int32_t done = 0;
+      if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingle) {
+        if ((p.out_c & 1) == 0 && k > 16) {
+          done = Tile23<kMode>(cols, np, weights, k, bias, p.multiplier, p.shift, p.out_c,
+                               p.output_offset, p.act_min, p.act_max, output + n * p.out_c);
+        }
+      }
+      if (done < np) {
+        mve::Tile<kMode>(cols + done, np - done, weights, k, bias, p.multiplier, p.shift, 1,
+                         p.out_c, p.output_offset, p.act_min, p.act_max,
+                         output + (n + done) * p.out_c, pr);
+      }
     }
   }
 }
