@@ -57,9 +57,9 @@ inline bool s8_conv_is_direct(const s8_conv_params& p) {
 }
 
 // Output pixels per im2col tile of s8_conv__mve (its scratch holds that many K-byte patches):
-// 12 (4 blocks of 3 pixels) for K <= 192, 6 above, so the patches stay within about 3.5 KiB.
+// 12 (4 blocks of 3 pixels) for K <= 288, 6 above, so the patches stay within 3,456 bytes.
 inline int32_t s8_conv_mve_patch_pixels(const s8_conv_params& p) {
-  return p.k_h * p.k_w * p.in_c <= 192 ? 12 : 6;
+  return p.k_h * p.k_w * p.in_c <= 288 ? 12 : 6;
 }
 
 // Pixel pairs per tile of s8_conv__dsp (its scratch holds that many pairs of widened columns,

@@ -1,23 +1,32 @@
 // CONV_2D for Cortex-M55 (Helium/MVE). Bit-identical to s8_conv__ref.
 //
 // Every output pixel is a dot product of a "column" of K = k_h * k_w * in_c int8 values with
-// each output channel's OHWI weight row (kernels/conv/mve_gemm.h, 2 pixels x 2 channels per
-// block). The column is the input pixel itself for unpadded 1x1 convolutions (pointwise, any
-// stride), otherwise an im2col patch built in scratch (8 pixels at a time), with taps outside the
-// input set to the input zero point; the input offset then enters once per call through a
-// per-channel bias (bias + input_offset * sum(w)), also in scratch. Grouped convolutions
-// (rare) run the reference loop (s8_conv__ref).
+// each output channel's OHWI weight row. The column is the input pixel itself for unpadded 1x1
+// convolutions (pointwise, any stride), otherwise an im2col patch built in scratch (12 pixels at
+// a time for K <= 288, 6 above), with taps outside the input set to the input zero point; the
+// input offset then enters once per call through a per-channel bias (bias + input_offset *
+// sum(w)), also in scratch. Grouped convolutions (rare) run the reference loop (s8_conv__ref).
 //
-// Patches whose kernel rows are <= 16 contiguous bytes (dilation_w 1, k_w * in_c <= 16, e.g. the
-// first convolutions: 10x4x1, 3x3x3) are built with one predicated vector load/store per kernel
-// row: runs of interior pixels of an output row in one assembly loop (CopyPatches), border
-// pixels by filling the patch with the zero point and copying the rows' inside parts.
-// K <= 64 with out_c % 4 == 0 runs a tile's columns in one assembly call (SmallKRow_*; K = 24 / 40
-// without predicated tails).
+// Patches are built with vector copies: kernel rows of <= 16 contiguous bytes (dilation_w 1,
+// k_w * in_c <= 16, e.g. the first convolutions: 10x4x1, 3x3x3) with one predicated load/store
+// per row (CopyPatches), rows of whole vectors (k_w * in_c % 16 == 0, e.g. 3x3 over 16/32/64
+// channels) with a tail-predicated loop per row (CopyPatchesWide); runs of interior pixels of an
+// output row go through one assembly call, border pixels fill the patch with the zero point and
+// copy the rows' inside parts (Column).
 //
-// K <= 16 (e.g. pointwise 8 -> 16 channels): 4 pixels' columns in registers, one channel per
-// step (SmallK4Rows). Scratch (conv.inc): 12 * out_c bytes of packed bias/multiplier/shift, 4 * out_c of bias,
-// 8 * K of patches (none for direct 1x1 convolutions), 16 for alignment.
+// Dot products by K:
+//   K <= 16 (e.g. pointwise 8 -> 16): 4 pixels' columns in registers, one channel per step
+//     (SmallK4Rows, mve_gemm.h);
+//   K <= 64 with out_c % 4 == 0: input-stationary rows, a tile's columns in one assembly call
+//     (SmallKRow_*, K = 24 / 40 without predicated tails);
+//   otherwise, with even out_c and the common requantization modes: 3 pixels x 2 channels per
+//     block (Tile23_*, a naked assembly function: six VMLADAVA accumulators, 0.125
+//     instructions per MAC in the K loop, three chunks per iteration when K % 48 == 0);
+//   leftovers (1-2 pixels of a tile, odd out_c, other requantization modes): 2 x 2 blocks
+//     (mve::Tile).
+// Scratch (conv.inc): 12 * out_c bytes of packed bias/multiplier/shift, 4 * out_c of bias,
+// s8_conv_mve_patch_pixels(p) * K of patches (none for direct 1x1 convolutions), 16 for
+// alignment.
 #include "kernels/conv/conv.h"
 
 #include <cstddef>
@@ -175,6 +184,8 @@ static_assert(offsetof(Tile23Args, c) == 112 && offsetof(Tile23Args, n3) == 152,
   "vldrw.32 q5, [r11, #64]\n\t"                                                             \
   "vldrw.32 q6, [r11, #80]\n\t"                                                             \
   "vldrw.32 q7, [r11, #96]\n\t"                                                             \
+  "movs r2, #2\n\t"                                                                         \
+  "vctp.32 r2\n\t" /* P0 = lanes 0, 1 for every third pixel's store (no VPT changes it) */  \
   "ldr r12, [r11, #116]\n"                                                                  \
   "1:\n\t"                                                                                  \
   "ldr r7, [r11, #112]\n\t"                                                                 \
@@ -235,8 +246,6 @@ static_assert(offsetof(Tile23Args, c) == 112 && offsetof(Tile23Args, n3) == 152,
   "vstrb.32 q0, [r12, q5]\n\t"                                                              \
   "ldr r0, [r11, #148]\n\t"                                                                 \
   "add r0, r0, r12\n\t"                                                                     \
-  "movs r2, #2\n\t"                                                                         \
-  "vctp.32 r2\n\t"                                                                          \
   "vpst\n\t"                                                                                \
   "vstrbt.32 q1, [r0, q5]\n\t"                                                              \
   "ldr r0, [r11, #152]\n\t"                                                                 \
