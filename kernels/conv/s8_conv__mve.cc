@@ -148,95 +148,134 @@ inline void CopyPatchesWide(int8_t* dst, const int8_t* src, int32_t m, int32_t s
       : "q0", "lr", "cc", "memory");
 }
 
-// 3 pixels x 2 channels per block (K > 64): six accumulators, five 16-byte loads per six
-// VMLADAVAs (0.125 instructions per MAC in the K loop, against 0.14 for 2 x 2), one channel
-// pair's requantization constants held in q3..q7 across all pixel triples of a tile. A naked
+// 3 pixels x 2 channels per block: six accumulators, five 16-byte loads per six VMLADAVAs
+// (0.125 instructions per MAC in the K loop, against 0.14 for 2 x 2). One call runs every
+// channel pair over every pixel triple of a tile; a pair's multipliers, shifts and biases are
+// spread into vectors once (q3, q4 and the bias words), the store offsets and clamp bounds stay
+// in q5..q7 for the whole call. The first 16-byte chunk (three with the unrolled loop) is
+// peeled with non-accumulating VMLADAVs, the bias added as a vector after the loop. A naked
 // function: it needs every core register (accumulators r0, r2, r4, r6, r8, r10 -- VMLADAVA
 // writes even registers only --, columns r1, r3, r5, weight rows r7, r9, the arguments r11,
 // the output r12, the loop lr). Arguments (offsets fixed by the assembly):
 struct alignas(16) Tile23Args {
-  int32_t t[8];        // #0: accumulator transfer
-  int32_t m[4];        // #32: {m0, m1, m0, m1}
-  int32_t sh[4];       // #48: {s0, s1, s0, s1}
-  uint32_t oo[4];      // #64: {0, 1, n_out, n_out + 1}
-  int32_t mn[4];       // #80: act_min
-  int32_t mx[4];       // #96: act_max
-  const int8_t* const* c;  // #112: columns of the next triple (advanced)
-  int8_t* dst;         // #116: output of the first triple, channel oc
-  int32_t n;           // #120: triples (>= 1)
-  int32_t k;           // #124: column length (> 16)
-  const int8_t* w0;    // #128
-  const int8_t* w1;    // #132
-  int32_t b0, b1;      // #136
-  int32_t off;         // #144: output offset
-  int32_t n2, n3;      // #148: 2 * n_out, 3 * n_out (bytes between pixels' outputs)
-  int32_t kx3;         // #156: K / 48 (the unrolled loop)
+  int32_t t[8];              // #0: accumulator transfer
+  int32_t bv[4];             // #32: {b0, b1, b0, b1} of the current pair
+  int32_t mv[4];             // #48: {m0, m1, m0, m1}
+  int32_t sv[4];             // #64: {s0, s1, s0, s1}
+  uint32_t oo[4];            // #80: {0, 1, n_out, n_out + 1}
+  int32_t mn[4];             // #96: act_min
+  int32_t mx[4];             // #112: act_max
+  const int8_t* const* c;    // #128: columns of the next triple (running)
+  const int8_t* const* c0;   // #132: the tile's columns
+  int8_t* dst0;              // #136: output of the current pair's first triple (running)
+  int32_t n0;                // #140: triples (>= 1)
+  int32_t n;                 // #144: triples left (running)
+  const int8_t* w0;          // #148: the current pair's weight rows (running)
+  const int8_t* w1;          // #152
+  int32_t k16;               // #156: K - 16 (elements of the tail-predicated loop)
+  int32_t kx3;               // #160: K / 48 - 1 (iterations of the unrolled loop)
+  int32_t k2;                // #164: 2 * K
+  int32_t off;               // #168: output offset
+  int32_t n2, n3;            // #172: 2 * n_out, 3 * n_out (bytes between pixels' outputs)
+  const int32_t* bias;       // #180: (running, a pair per step)
+  const int32_t* mult;       // #184: (running)
+  const int32_t* shift;      // #188: (running)
+  int32_t pairs;             // #192: channel pairs left (running, >= 1)
+  int32_t pad[3];
 };
-static_assert(offsetof(Tile23Args, c) == 112 && offsetof(Tile23Args, n3) == 152,
+static_assert(offsetof(Tile23Args, c) == 128 && offsetof(Tile23Args, pairs) == 192,
               "Tile23 argument offsets are fixed by its assembly");
 
+// Per call: the fixed vectors; per pair: spread bias / multiplier / shift pairs into vectors,
+// restart the columns and the triple count, take the pair's output column.
 #define TFM_TILE23_PRE                                                                      \
   "push {r4-r11, lr}\n\t"                                                                   \
   "vpush {d8-d15}\n\t"                                                                      \
   "mov r11, r0\n\t"                                                                         \
-  "vldrw.32 q3, [r11, #32]\n\t"                                                             \
-  "vldrw.32 q4, [r11, #48]\n\t"                                                             \
-  "vldrw.32 q5, [r11, #64]\n\t"                                                             \
-  "vldrw.32 q6, [r11, #80]\n\t"                                                             \
-  "vldrw.32 q7, [r11, #96]\n\t"                                                             \
+  "vldrw.32 q5, [r11, #80]\n\t"                                                             \
+  "vldrw.32 q6, [r11, #96]\n\t"                                                             \
+  "vldrw.32 q7, [r11, #112]\n\t"                                                            \
   "movs r2, #2\n\t"                                                                         \
-  "vctp.32 r2\n\t" /* P0 = lanes 0, 1 for every third pixel's store (no VPT changes it) */  \
-  "ldr r12, [r11, #116]\n"                                                                  \
+  "vctp.32 r2\n" /* P0 = lanes 0, 1 for every third pixel's store (no VPT changes it) */    \
+  "3:\n\t"                                                                                  \
+  "ldr r0, [r11, #180]\n\t"                                                                 \
+  "ldrd r2, r4, [r0], #8\n\t"                                                               \
+  "str r0, [r11, #180]\n\t"                                                                 \
+  "strd r2, r4, [r11, #32]\n\t"                                                             \
+  "strd r2, r4, [r11, #40]\n\t"                                                             \
+  "ldr r0, [r11, #184]\n\t"                                                                 \
+  "ldrd r2, r4, [r0], #8\n\t"                                                               \
+  "str r0, [r11, #184]\n\t"                                                                 \
+  "strd r2, r4, [r11, #48]\n\t"                                                             \
+  "strd r2, r4, [r11, #56]\n\t"                                                             \
+  "ldr r0, [r11, #188]\n\t"                                                                 \
+  "ldrd r2, r4, [r0], #8\n\t"                                                               \
+  "str r0, [r11, #188]\n\t"                                                                 \
+  "strd r2, r4, [r11, #64]\n\t"                                                             \
+  "strd r2, r4, [r11, #72]\n\t"                                                             \
+  "vldrw.32 q3, [r11, #48]\n\t"                                                             \
+  "vldrw.32 q4, [r11, #64]\n\t"                                                             \
+  "ldrd r0, r2, [r11, #136]\n\t"                                                            \
+  "str r2, [r11, #144]\n\t"                                                                 \
+  "mov r12, r0\n\t"                                                                         \
+  "adds r0, r0, #2\n\t"                                                                     \
+  "str r0, [r11, #136]\n\t"                                                                 \
+  "ldr r0, [r11, #132]\n\t"                                                                 \
+  "str r0, [r11, #128]\n"                                                                   \
   "1:\n\t"                                                                                  \
-  "ldr r7, [r11, #112]\n\t"                                                                 \
+  "ldr r7, [r11, #128]\n\t"                                                                 \
   "ldr r1, [r7], #4\n\t"                                                                    \
   "ldr r3, [r7], #4\n\t"                                                                    \
   "ldr r5, [r7], #4\n\t"                                                                    \
-  "str r7, [r11, #112]\n\t"                                                                 \
-  "ldrd r7, r9, [r11, #128]\n\t"                                                            \
-  "ldrd r0, r2, [r11, #136]\n\t"                                                            \
-  "mov r4, r0\n\t"                                                                          \
-  "mov r6, r2\n\t"                                                                          \
-  "mov r8, r0\n\t"                                                                          \
-  "mov r10, r2\n\t"
+  "str r7, [r11, #128]\n\t"                                                                 \
+  "ldrd r7, r9, [r11, #148]\n\t"
 
-// One 16-byte chunk of the three columns against both weight rows.
-#define TFM_TILE23_CHUNK                                                                    \
+// One 16-byte chunk of the three columns against both weight rows (V = vmladav: the first
+// chunk, setting the accumulators; vmladava: the others).
+#define TFM_TILE23_CHUNK(V)                                                                 \
   "vldrb.8 q0, [r7], #16\n\t"                                                               \
   "vldrb.8 q1, [r9], #16\n\t"                                                               \
   "vldrb.8 q2, [r1], #16\n\t"                                                               \
-  "vmladava.s8 r0, q2, q0\n\t"                                                              \
-  "vmladava.s8 r2, q2, q1\n\t"                                                              \
+  V ".s8 r0, q2, q0\n\t"                                                                    \
+  V ".s8 r2, q2, q1\n\t"                                                                    \
   "vldrb.8 q2, [r3], #16\n\t"                                                               \
-  "vmladava.s8 r4, q2, q0\n\t"                                                              \
-  "vmladava.s8 r6, q2, q1\n\t"                                                              \
+  V ".s8 r4, q2, q0\n\t"                                                                    \
+  V ".s8 r6, q2, q1\n\t"                                                                    \
   "vldrb.8 q2, [r5], #16\n\t"                                                               \
-  "vmladava.s8 r8, q2, q0\n\t"                                                              \
-  "vmladava.s8 r10, q2, q1\n\t"
+  V ".s8 r8, q2, q0\n\t"                                                                    \
+  V ".s8 r10, q2, q1\n\t"
 
-// Any K: a tail-predicated loop over 16-byte chunks.
+// K > 16: the first chunk, then a tail-predicated loop over the other K - 16 bytes.
 #define TFM_TILE23_LOOP_TP                                                                  \
-  "ldr lr, [r11, #124]\n\t"                                                                 \
-  "dlstp.8 lr, lr\n"                                                                        \
-  "2:\n\t" TFM_TILE23_CHUNK "letp lr, 2b\n\t"
-
-// K % 48 == 0: three chunks per iteration of a plain low-overhead loop (K / 48 at #156).
-#define TFM_TILE23_LOOP_X3                                                                  \
+  TFM_TILE23_CHUNK("vmladav")                                                               \
   "ldr lr, [r11, #156]\n\t"                                                                 \
+  "dlstp.8 lr, lr\n"                                                                        \
+  "2:\n\t" TFM_TILE23_CHUNK("vmladava") "letp lr, 2b\n\t"
+
+// K % 48 == 0, K >= 96: the first three chunks, then K / 48 - 1 iterations of three.
+#define TFM_TILE23_LOOP_X3                                                                  \
+  TFM_TILE23_CHUNK("vmladav") TFM_TILE23_CHUNK("vmladava") TFM_TILE23_CHUNK("vmladava")    \
+  "ldr lr, [r11, #160]\n\t"                                                                 \
   "dls lr, lr\n"                                                                            \
-  "2:\n\t" TFM_TILE23_CHUNK TFM_TILE23_CHUNK TFM_TILE23_CHUNK "le lr, 2b\n\t"
+  "2:\n\t" TFM_TILE23_CHUNK("vmladava") TFM_TILE23_CHUNK("vmladava")                        \
+      TFM_TILE23_CHUNK("vmladava") "le lr, 2b\n\t"
 
 // Accumulators {p0c0, p0c1, p1c0, p1c1} -> q0, {p2c0, p2c1} -> q1 (lanes 0, 1), through the
-// transfer words (two-lane VMOVs from core registers came out wrong after a tail-predicated loop).
+// transfer words (two-lane VMOVs from core registers came out wrong after a tail-predicated
+// loop), plus the bias vector.
 #define TFM_TILE23_MOVE                                                                     \
   "strd r0, r2, [r11, #0]\n\t"                                                              \
   "strd r4, r6, [r11, #8]\n\t"                                                              \
   "strd r8, r10, [r11, #16]\n\t"                                                            \
   "vldrw.32 q0, [r11, #0]\n\t"                                                              \
-  "vldrw.32 q1, [r11, #16]\n\t"
+  "vldrw.32 q1, [r11, #16]\n\t"                                                             \
+  "vldrw.32 q2, [r11, #32]\n\t"                                                             \
+  "vadd.i32 q0, q0, q2\n\t"                                                                 \
+  "vadd.i32 q1, q1, q2\n\t"
 
+// Offset, clamp, store the 6 outputs; next triple; next pair (weight rows 2 K further).
 #define TFM_TILE23_TAIL                                                                     \
-  "ldr r0, [r11, #144]\n\t"                                                                 \
+  "ldr r0, [r11, #168]\n\t"                                                                 \
   "vadd.i32 q0, q0, r0\n\t"                                                                 \
   "vadd.i32 q1, q1, r0\n\t"                                                                 \
   "vmax.s32 q0, q0, q6\n\t"                                                                 \
@@ -244,16 +283,24 @@ static_assert(offsetof(Tile23Args, c) == 112 && offsetof(Tile23Args, n3) == 152,
   "vmin.s32 q0, q0, q7\n\t"                                                                 \
   "vmin.s32 q1, q1, q7\n\t"                                                                 \
   "vstrb.32 q0, [r12, q5]\n\t"                                                              \
-  "ldr r0, [r11, #148]\n\t"                                                                 \
+  "ldrd r0, r2, [r11, #172]\n\t"                                                            \
   "add r0, r0, r12\n\t"                                                                     \
   "vpst\n\t"                                                                                \
   "vstrbt.32 q1, [r0, q5]\n\t"                                                              \
-  "ldr r0, [r11, #152]\n\t"                                                                 \
-  "add r12, r12, r0\n\t"                                                                    \
-  "ldr r0, [r11, #120]\n\t"                                                                 \
+  "add r12, r12, r2\n\t"                                                                    \
+  "ldr r0, [r11, #144]\n\t"                                                                 \
   "subs r0, r0, #1\n\t"                                                                     \
-  "str r0, [r11, #120]\n\t"                                                                 \
+  "str r0, [r11, #144]\n\t"                                                                 \
   "bne 1b\n\t"                                                                              \
+  "ldrd r7, r9, [r11, #148]\n\t"                                                            \
+  "ldr r0, [r11, #164]\n\t"                                                                 \
+  "add r7, r7, r0\n\t"                                                                      \
+  "add r9, r9, r0\n\t"                                                                      \
+  "strd r7, r9, [r11, #148]\n\t"                                                            \
+  "ldr r0, [r11, #192]\n\t"                                                                 \
+  "subs r0, r0, #1\n\t"                                                                     \
+  "str r0, [r11, #192]\n\t"                                                                 \
+  "bne 3b\n\t"                                                                              \
   "vpop {d8-d15}\n\t"                                                                       \
   "pop {r4-r11, pc}\n"
 
@@ -292,8 +339,8 @@ TFM_TILE23_FN(Tile23_DoubleNeg_x3, TFM_TILE23_LOOP_X3, TFM_RQ_DOUBLENEG)
 #undef TFM_TILE23_MOVE
 #undef TFM_TILE23_TAIL
 
-// Channel pairs x pixel triples of one tile through Tile23_*; returns the pixels done (a
-// multiple of 3). Needs an even n_out and K > 16 (the first chunk of every column is whole).
+// Every channel pair x the pixel triples of one tile through Tile23_*; returns the pixels
+// done (a multiple of 3). Needs an even n_out and K > 16.
 template <int kMode>
 int32_t Tile23(const int8_t* const* cols, int32_t np, const int8_t* weights, int32_t k,
                const int32_t* bias, const int32_t* mult, const int32_t* shift, int32_t n_out,
@@ -310,30 +357,26 @@ int32_t Tile23(const int8_t* const* cols, int32_t np, const int8_t* weights, int
     a.mn[l] = act_min;
     a.mx[l] = act_max;
   }
-  a.k = k;
-  a.kx3 = k / 48;
-  const bool x3 = k % 48 == 0;
+  a.c0 = cols;
+  a.dst0 = out;
+  a.n0 = triples;
+  a.w0 = weights;
+  a.w1 = weights + k;
+  a.k16 = k - 16;
+  a.kx3 = k / 48 - 1;
+  a.k2 = 2 * k;
   a.off = output_offset;
   a.n2 = 2 * n_out;
   a.n3 = 3 * n_out;
-  const int8_t* w = weights;
-  for (int32_t oc = 0; oc < n_out; oc += 2, w += 2 * k) {
-    a.m[0] = a.m[2] = mult[oc];
-    a.m[1] = a.m[3] = mult[oc + 1];
-    a.sh[0] = a.sh[2] = shift[oc];
-    a.sh[1] = a.sh[3] = shift[oc + 1];
-    a.w0 = w;
-    a.w1 = w + k;
-    a.b0 = bias[oc];
-    a.b1 = bias[oc + 1];
-    a.c = cols;
-    a.dst = out + oc;
-    a.n = triples;
-    if constexpr (kMode == mve::kRqSingle) {
-      x3 ? Tile23_Single_x3(&a) : Tile23_Single(&a);
-    } else {
-      x3 ? Tile23_DoubleNeg_x3(&a) : Tile23_DoubleNeg(&a);
-    }
+  a.bias = bias;
+  a.mult = mult;
+  a.shift = shift;
+  a.pairs = n_out >> 1;
+  const bool x3 = k % 48 == 0 && k >= 96;
+  if constexpr (kMode == mve::kRqSingle) {
+    x3 ? Tile23_Single_x3(&a) : Tile23_Single(&a);
+  } else {
+    x3 ? Tile23_DoubleNeg_x3(&a) : Tile23_DoubleNeg(&a);
   }
   return 3 * triples;
 }
