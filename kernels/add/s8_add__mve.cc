@@ -7,7 +7,8 @@
 //                    from zero (VRSHL rounds ties up: subtract 1 from negative values first);
 //   single rounding: shift <= -1: VRSHL(VQDMULH(x, m), shift) (exact: 2^(30 - shift) is a
 //                    multiple of 2^31); shift == 0: VQRDMULH (= (x * m + 2^30) >> 31).
-// The innermost broadcast dimension is vectorized when both inputs are contiguous or
+// Elementwise adds of >= 1024 elements look each input's rescaled value up in a 256-entry
+// table (LutRow). The innermost broadcast dimension is vectorized when both inputs are contiguous or
 // broadcast (stride 1 or 0) along it; other layouts run element by element.
 #include "kernels/add/add.h"
 
@@ -49,6 +50,59 @@ inline int32x4_t AddLanes(const AddConsts& k, int32x4_t x1, int32x4_t x2) {
   int32x4_t y = Requant<kSingle>(vaddq_s32(a, b), k.mo, k.so);
   y = vaddq_n_s32(y, k.out_off);
   return vminq_s32(vmaxq_s32(y, k.vmin), k.vmax);
+}
+
+// Elementwise adds at least this long look the rescaled inputs up in tables.
+constexpr int32_t kLutMinElements = 1024;
+
+// Each input's rescaled value (offset, left shift, input requantization) depends on its byte
+// only: two 256-entry tables (2 KiB of stack, built 4 lanes at a time with the same
+// arithmetic as AddLanes), then per 4 elements two widening byte loads, two gathers, the
+// output stage.
+template <bool kSingle>
+void LutRow(const AddConsts& k, const int8_t* in1, const int8_t* in2, int8_t* out, int32_t n) {
+  alignas(16) int32_t lut1[256];
+  alignas(16) int32_t lut2[256];
+  int32x4_t x = vreinterpretq_s32_u32(vidupq_n_u32(0, 1));  // {0, 1, 2, 3}
+  for (int32_t v = 0; v < 256; v += 4) {
+    // Bytes v..v+3 as int8: (v << 24) >> 24.
+    const int32x4_t xs = vshrq_n_s32(vshlq_n_s32(x, 24), 24);
+    vst1q_s32(lut1 + v, Requant<kSingle>(vmlaq_n_s32(k.c1, xs, k.scale), k.m1, k.s1));
+    vst1q_s32(lut2 + v, Requant<kSingle>(vmlaq_n_s32(k.c2, xs, k.scale), k.m2, k.s2));
+    x = vaddq_n_s32(x, 4);
+  }
+  const uint8_t* u1 = reinterpret_cast<const uint8_t*>(in1);
+  const uint8_t* u2 = reinterpret_cast<const uint8_t*>(in2);
+  // Output stage with shift <= -1 (LutRow's callers check): see Requant.
+  const int32x4_t mn = k.vmin, mx = k.vmax;
+#define TFM_LUT_LOOP(RQ)                                                                  \
+  __asm__ volatile(                                                                       \
+      "dlstp.32 lr, %[n]\n"                                                               \
+      "1:\n\t"                                                                            \
+      "vldrb.u32 q0, [%[u1]], #4\n\t"                                                     \
+      "vldrb.u32 q1, [%[u2]], #4\n\t"                                                     \
+      "vldrw.u32 q2, [%[l1], q0, uxtw #2]\n\t"                                            \
+      "vldrw.u32 q3, [%[l2], q1, uxtw #2]\n\t"                                            \
+      "vadd.i32 q2, q2, q3\n\t" RQ                                                        \
+      "vadd.i32 q2, q2, %[off]\n\t"                                                       \
+      "vmax.s32 q2, q2, %q[mn]\n\t"                                                       \
+      "vmin.s32 q2, q2, %q[mx]\n\t"                                                       \
+      "vstrb.32 q2, [%[o]], #4\n\t"                                                       \
+      "letp lr, 1b\n"                                                                     \
+      : [u1] "+l"(u1), [u2] "+l"(u2), [o] "+l"(out)                                       \
+      : [n] "r"(n), [l1] "r"(lut1), [l2] "r"(lut2), [m] "r"(k.mo), [s] "r"(k.so),         \
+        [off] "r"(k.out_off), [mn] "w"(mn), [mx] "w"(mx)                                  \
+      : "q0", "q1", "q2", "q3", "lr", "memory")
+  if (kSingle) {
+    TFM_LUT_LOOP("vqdmulh.s32 q2, q2, %[m]\n\t"
+                 "vrshl.s32 q2, %[s]\n\t");
+  } else {
+    TFM_LUT_LOOP("vqrdmulh.s32 q2, q2, %[m]\n\t"
+                 "vshr.s32 q3, q2, #31\n\t"
+                 "vadd.i32 q2, q2, q3\n\t"
+                 "vrshl.s32 q2, %[s]\n\t");
+  }
+#undef TFM_LUT_LOOP
 }
 
 // n elements; stride 1 or 0 (broadcast) per input.
@@ -101,6 +155,10 @@ void Run(const s8_add_params& p, const int8_t* input1, const int8_t* input2, int
   for (int d = 4; d >= 0 && plain; --d) {
     plain = s.out_dims[d] == 1 || (s.in1_strides[d] == total && s.in2_strides[d] == total);
     total *= s.out_dims[d];
+  }
+  if (plain && total >= kLutMinElements && p.output_shift <= -1) {
+    LutRow<kSingle>(k, input1, input2, output, total);
+    return;
   }
   if (plain) {
     Row<kSingle>(k, input1, 1, input2, 1, output, total);
