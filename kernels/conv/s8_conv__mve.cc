@@ -149,86 +149,92 @@ inline void CopyPatchesWide(int8_t* dst, const int8_t* src, int32_t m, int32_t s
 }
 
 // 3 pixels x 2 channels per block: six accumulators, five 16-byte loads per six VMLADAVAs
-// (0.125 instructions per MAC in the K loop, against 0.14 for 2 x 2). One call runs every
-// channel pair over every pixel triple of a tile; a pair's multipliers, shifts and biases are
-// spread into vectors once (q3, q4 and the bias words), the store offsets and clamp bounds stay
-// in q5..q7 for the whole call. The first 16-byte chunk (three with the unrolled loop) is
-// peeled with non-accumulating VMLADAVs, the bias added as a vector after the loop. A naked
+// (0.125 instructions per MAC in the K loop, against 0.14 for 2 x 2). Blocks go in pairs
+// ("hexads": 6 pixels x 2 channels), whose 12 sums are exactly three vectors
+// {p c0, p c1, p+1 c0, p+1 c1}, requantized and scattered with the same per-lane constants.
+// One call runs every channel pair over every hexad of a tile (and one more block of 3 pixels
+// when 3..5 are left); a pair's multipliers, shifts
+// and biases are spread into vectors once (q3, q4 and the bias words), the store offsets and
+// clamp bounds stay in q5..q7 for the whole call. The first 16-byte chunk (three with the
+// unrolled loop) is peeled with non-accumulating VMLADAVs, the bias added as a vector. A naked
 // function: it needs every core register (accumulators r0, r2, r4, r6, r8, r10 -- VMLADAVA
 // writes even registers only --, columns r1, r3, r5, weight rows r7, r9, the arguments r11,
 // the output r12, the loop lr). Arguments (offsets fixed by the assembly):
 struct alignas(16) Tile23Args {
-  int32_t t[8];              // #0: accumulator transfer
-  int32_t bv[4];             // #32: {b0, b1, b0, b1} of the current pair
-  int32_t mv[4];             // #48: {m0, m1, m0, m1}
-  int32_t sv[4];             // #64: {s0, s1, s0, s1}
-  uint32_t oo[4];            // #80: {0, 1, n_out, n_out + 1}
-  int32_t mn[4];             // #96: act_min
-  int32_t mx[4];             // #112: act_max
-  const int8_t* const* c;    // #128: columns of the next triple (running)
-  const int8_t* const* c0;   // #132: the tile's columns
-  int8_t* dst0;              // #136: output of the current pair's first triple (running)
-  int32_t n0;                // #140: triples (>= 1)
-  int32_t n;                 // #144: triples left (running)
-  const int8_t* w0;          // #148: the current pair's weight rows (running)
-  const int8_t* w1;          // #152
-  int32_t k16;               // #156: K - 16 (elements of the tail-predicated loop)
-  int32_t kx3;               // #160: K / 48 - 1 (iterations of the unrolled loop)
-  int32_t k2;                // #164: 2 * K
-  int32_t off;               // #168: output offset
-  int32_t n2, n3;            // #172: 2 * n_out, 3 * n_out (bytes between pixels' outputs)
-  const int32_t* bias;       // #180: (running, a pair per step)
-  const int32_t* mult;       // #184: (running)
-  const int32_t* shift;      // #188: (running)
-  int32_t pairs;             // #192: channel pairs left (running, >= 1)
-  int32_t pad[3];
+  int32_t t[12];             // #0: the hexad's sums (transfer)
+  int32_t bv[4];             // #48: {b0, b1, b0, b1} of the current pair
+  int32_t mv[4];             // #64: {m0, m1, m0, m1}
+  int32_t sv[4];             // #80: {s0, s1, s0, s1}
+  uint32_t oo[4];            // #96: {0, 1, n_out, n_out + 1}
+  int32_t mn[4];             // #112: act_min
+  int32_t mx[4];             // #128: act_max
+  const int8_t* const* c;    // #144: columns of the next block (running)
+  const int8_t* const* c0;   // #148: the tile's columns
+  int8_t* dst0;              // #152: output of the current pair's first hexad (running)
+  int32_t n0;                // #156: hexads (>= 1)
+  int32_t n;                 // #160: hexads left (running)
+  const int8_t* w0;          // #164: the current pair's weight rows (running)
+  const int8_t* w1;          // #168
+  int32_t k16;               // #172: K - 16 (elements of the tail-predicated loop)
+  int32_t kx3;               // #176: K / 48 - 1 (iterations of the unrolled loop)
+  int32_t k2;                // #180: 2 * K
+  int32_t off;               // #184: output offset
+  int32_t n2;                // #188: 2 * n_out (bytes between pixel pairs' outputs)
+  const int32_t* bias;       // #192: (running, a pair per step)
+  const int32_t* mult;       // #196: (running)
+  const int32_t* shift;      // #200: (running)
+  int32_t pairs;             // #204: channel pairs left (running, >= 1)
+  int32_t tri;               // #208: 1: one more block of 3 pixels after the hexads
 };
-static_assert(offsetof(Tile23Args, c) == 128 && offsetof(Tile23Args, pairs) == 192,
+static_assert(offsetof(Tile23Args, c) == 144 && offsetof(Tile23Args, tri) == 208,
               "Tile23 argument offsets are fixed by its assembly");
 
 // Per call: the fixed vectors; per pair: spread bias / multiplier / shift pairs into vectors,
-// restart the columns and the triple count, take the pair's output column.
+// restart the columns and the hexad count, take the pair's output column.
 #define TFM_TILE23_PRE                                                                      \
   "push {r4-r11, lr}\n\t"                                                                   \
   "vpush {d8-d15}\n\t"                                                                      \
   "mov r11, r0\n\t"                                                                         \
-  "vldrw.32 q5, [r11, #80]\n\t"                                                             \
-  "vldrw.32 q6, [r11, #96]\n\t"                                                             \
-  "vldrw.32 q7, [r11, #112]\n\t"                                                            \
-  "movs r2, #2\n\t"                                                                         \
-  "vctp.32 r2\n" /* P0 = lanes 0, 1 for every third pixel's store (no VPT changes it) */    \
+  "vldrw.32 q5, [r11, #96]\n\t"                                                             \
+  "vldrw.32 q6, [r11, #112]\n\t"                                                            \
+  "vldrw.32 q7, [r11, #128]\n"                                                              \
   "3:\n\t"                                                                                  \
-  "ldr r0, [r11, #180]\n\t"                                                                 \
+  "ldr r0, [r11, #192]\n\t"                                                                 \
   "ldrd r2, r4, [r0], #8\n\t"                                                               \
-  "str r0, [r11, #180]\n\t"                                                                 \
-  "strd r2, r4, [r11, #32]\n\t"                                                             \
-  "strd r2, r4, [r11, #40]\n\t"                                                             \
-  "ldr r0, [r11, #184]\n\t"                                                                 \
-  "ldrd r2, r4, [r0], #8\n\t"                                                               \
-  "str r0, [r11, #184]\n\t"                                                                 \
+  "str r0, [r11, #192]\n\t"                                                                 \
   "strd r2, r4, [r11, #48]\n\t"                                                             \
   "strd r2, r4, [r11, #56]\n\t"                                                             \
-  "ldr r0, [r11, #188]\n\t"                                                                 \
+  "ldr r0, [r11, #196]\n\t"                                                                 \
   "ldrd r2, r4, [r0], #8\n\t"                                                               \
-  "str r0, [r11, #188]\n\t"                                                                 \
+  "str r0, [r11, #196]\n\t"                                                                 \
   "strd r2, r4, [r11, #64]\n\t"                                                             \
   "strd r2, r4, [r11, #72]\n\t"                                                             \
-  "vldrw.32 q3, [r11, #48]\n\t"                                                             \
-  "vldrw.32 q4, [r11, #64]\n\t"                                                             \
-  "ldrd r0, r2, [r11, #136]\n\t"                                                            \
-  "str r2, [r11, #144]\n\t"                                                                 \
+  "ldr r0, [r11, #200]\n\t"                                                                 \
+  "ldrd r2, r4, [r0], #8\n\t"                                                               \
+  "str r0, [r11, #200]\n\t"                                                                 \
+  "strd r2, r4, [r11, #80]\n\t"                                                             \
+  "strd r2, r4, [r11, #88]\n\t"                                                             \
+  "vldrw.32 q3, [r11, #64]\n\t"                                                             \
+  "vldrw.32 q4, [r11, #80]\n\t"                                                             \
+  "ldrd r0, r2, [r11, #152]\n\t"                                                            \
+  "str r2, [r11, #160]\n\t"                                                                 \
   "mov r12, r0\n\t"                                                                         \
   "adds r0, r0, #2\n\t"                                                                     \
-  "str r0, [r11, #136]\n\t"                                                                 \
-  "ldr r0, [r11, #132]\n\t"                                                                 \
-  "str r0, [r11, #128]\n"                                                                   \
-  "1:\n\t"                                                                                  \
-  "ldr r7, [r11, #128]\n\t"                                                                 \
+  "str r0, [r11, #152]\n\t"                                                                 \
+  "ldr r0, [r11, #148]\n\t"                                                                 \
+  "str r0, [r11, #144]\n\t"                                                                 \
+  "cmp r2, #0\n\t"                                                                          \
+  "beq 5f\n"                                                                                \
+  "1:\n\t"
+
+// A block's columns and weight rows.
+#define TFM_TILE23_HEAD                                                                     \
+  "ldr r7, [r11, #144]\n\t"                                                                 \
   "ldr r1, [r7], #4\n\t"                                                                    \
   "ldr r3, [r7], #4\n\t"                                                                    \
   "ldr r5, [r7], #4\n\t"                                                                    \
-  "str r7, [r11, #128]\n\t"                                                                 \
-  "ldrd r7, r9, [r11, #148]\n\t"
+  "str r7, [r11, #144]\n\t"                                                                 \
+  "ldrd r7, r9, [r11, #164]\n\t"
 
 // One 16-byte chunk of the three columns against both weight rows (V = vmladav: the first
 // chunk, setting the accumulators; vmladava: the others).
@@ -248,82 +254,89 @@ static_assert(offsetof(Tile23Args, c) == 128 && offsetof(Tile23Args, pairs) == 1
 // K > 16: the first chunk, then a tail-predicated loop over the other K - 16 bytes.
 #define TFM_TILE23_LOOP_TP                                                                  \
   TFM_TILE23_CHUNK("vmladav")                                                               \
-  "ldr lr, [r11, #156]\n\t"                                                                 \
+  "ldr lr, [r11, #172]\n\t"                                                                 \
   "dlstp.8 lr, lr\n"                                                                        \
   "2:\n\t" TFM_TILE23_CHUNK("vmladava") "letp lr, 2b\n\t"
 
 // K % 48 == 0, K >= 96: the first three chunks, then K / 48 - 1 iterations of three.
 #define TFM_TILE23_LOOP_X3                                                                  \
   TFM_TILE23_CHUNK("vmladav") TFM_TILE23_CHUNK("vmladava") TFM_TILE23_CHUNK("vmladava")    \
-  "ldr lr, [r11, #160]\n\t"                                                                 \
+  "ldr lr, [r11, #176]\n\t"                                                                 \
   "dls lr, lr\n"                                                                            \
   "2:\n\t" TFM_TILE23_CHUNK("vmladava") TFM_TILE23_CHUNK("vmladava")                        \
       TFM_TILE23_CHUNK("vmladava") "le lr, 2b\n\t"
 
-// Accumulators {p0c0, p0c1, p1c0, p1c1} -> q0, {p2c0, p2c1} -> q1 (lanes 0, 1), through the
-// transfer words (two-lane VMOVs from core registers came out wrong after a tail-predicated
-// loop), plus the bias vector.
-#define TFM_TILE23_MOVE                                                                     \
-  "strd r0, r2, [r11, #0]\n\t"                                                              \
-  "strd r4, r6, [r11, #8]\n\t"                                                              \
-  "strd r8, r10, [r11, #16]\n\t"                                                            \
-  "vldrw.32 q0, [r11, #0]\n\t"                                                              \
-  "vldrw.32 q1, [r11, #16]\n\t"                                                             \
-  "vldrw.32 q2, [r11, #32]\n\t"                                                             \
-  "vadd.i32 q0, q0, q2\n\t"                                                                 \
-  "vadd.i32 q1, q1, q2\n\t"
+// The block's six sums into the transfer words at byte offset T.
+#define TFM_TILE23_SAVE(T)                                                                  \
+  "strd r0, r2, [r11, #" #T "]\n\t"                                                         \
+  "strd r4, r6, [r11, #" #T " + 8]\n\t"                                                     \
+  "strd r8, r10, [r11, #" #T " + 16]\n\t"
 
-// Offset, clamp, store the 6 outputs; next triple; next pair (weight rows 2 K further).
-#define TFM_TILE23_TAIL                                                                     \
-  "ldr r0, [r11, #168]\n\t"                                                                 \
-  "vadd.i32 q0, q0, r0\n\t"                                                                 \
-  "vadd.i32 q1, q1, r0\n\t"                                                                 \
+// Sums vector at byte offset T: + bias (q2), requantize (RQ, temp q1), + offset (r6), clamp,
+// scatter to r12; r12 += 2 * n_out (r8).
+#define TFM_TILE23_VEC(T, RQ)                                                               \
+  "vldrw.32 q0, [r11, #" #T "]\n\t"                                                         \
+  "vadd.i32 q0, q0, q2\n\t" RQ                                                              \
+  "vadd.i32 q0, q0, r6\n\t"                                                                 \
   "vmax.s32 q0, q0, q6\n\t"                                                                 \
-  "vmax.s32 q1, q1, q6\n\t"                                                                 \
   "vmin.s32 q0, q0, q7\n\t"                                                                 \
-  "vmin.s32 q1, q1, q7\n\t"                                                                 \
   "vstrb.32 q0, [r12, q5]\n\t"                                                              \
-  "ldrd r0, r2, [r11, #172]\n\t"                                                            \
-  "add r0, r0, r12\n\t"                                                                     \
-  "vpst\n\t"                                                                                \
-  "vstrbt.32 q1, [r0, q5]\n\t"                                                              \
-  "add r12, r12, r2\n\t"                                                                    \
-  "ldr r0, [r11, #144]\n\t"                                                                 \
+  "add r12, r12, r8\n\t"
+
+// The hexad's outputs; next hexad; next pair (weight rows 2 K further).
+#define TFM_TILE23_TAIL(LOOP, RQ)                                                              \
+  "vldrw.32 q2, [r11, #48]\n\t"                                                             \
+  "ldr r6, [r11, #184]\n\t"                                                                 \
+  "ldr r8, [r11, #188]\n\t"                                                                 \
+  TFM_TILE23_VEC(0, RQ) TFM_TILE23_VEC(16, RQ) TFM_TILE23_VEC(32, RQ)                       \
+  "ldr r0, [r11, #160]\n\t"                                                                 \
   "subs r0, r0, #1\n\t"                                                                     \
-  "str r0, [r11, #144]\n\t"                                                                 \
-  "bne 1b\n\t"                                                                              \
-  "ldrd r7, r9, [r11, #148]\n\t"                                                            \
-  "ldr r0, [r11, #164]\n\t"                                                                 \
+  "str r0, [r11, #160]\n\t"                                                                 \
+  "bne 1b\n"                                                                                \
+  "5:\n\t"                                                                                  \
+  "ldr r0, [r11, #208]\n\t"                                                                 \
+  "cmp r0, #0\n\t"                                                                          \
+  "beq 4f\n\t" TFM_TILE23_HEAD LOOP TFM_TILE23_SAVE(0)                                     \
+  "vldrw.32 q2, [r11, #48]\n\t"                                                             \
+  "ldr r6, [r11, #184]\n\t"                                                                 \
+  "ldr r8, [r11, #188]\n\t" TFM_TILE23_VEC(0, RQ)                                           \
+  "vldrw.32 q0, [r11, #16]\n\t"                                                             \
+  "vadd.i32 q0, q0, q2\n\t" RQ                                                              \
+  "vadd.i32 q0, q0, r6\n\t"                                                                 \
+  "vmax.s32 q0, q0, q6\n\t"                                                                 \
+  "vmin.s32 q0, q0, q7\n\t"                                                                 \
+  "movs r0, #2\n\t"                                                                         \
+  "vctp.32 r0\n\t"                                                                          \
+  "vpst\n\t"                                                                                \
+  "vstrbt.32 q0, [r12, q5]\n"                                                               \
+  "4:\n\t"                                                                                  \
+  "ldrd r7, r9, [r11, #164]\n\t"                                                            \
+  "ldr r0, [r11, #180]\n\t"                                                                 \
   "add r7, r7, r0\n\t"                                                                      \
   "add r9, r9, r0\n\t"                                                                      \
-  "strd r7, r9, [r11, #148]\n\t"                                                            \
-  "ldr r0, [r11, #192]\n\t"                                                                 \
+  "strd r7, r9, [r11, #164]\n\t"                                                            \
+  "ldr r0, [r11, #204]\n\t"                                                                 \
   "subs r0, r0, #1\n\t"                                                                     \
-  "str r0, [r11, #192]\n\t"                                                                 \
+  "str r0, [r11, #204]\n\t"                                                                 \
   "bne 3b\n\t"                                                                              \
   "vpop {d8-d15}\n\t"                                                                       \
   "pop {r4-r11, pc}\n"
 
-// Requantization of q0, q1. Single rounding, every shift <= -1 (see mve_gemm.h):
+// Requantization of q0 (temp q1). Single rounding, every shift <= -1 (see mve_gemm.h):
 // VRSHL(VQDMULH(x, m), s). Double rounding, every shift <= -1: VRSHL(h + (h >> 31), s),
 // h = VQRDMULH(x, m).
 #define TFM_RQ_SINGLE                                                                       \
   "vqdmulh.s32 q0, q0, q3\n\t"                                                              \
-  "vrshl.s32 q0, q0, q4\n\t"                                                                \
-  "vqdmulh.s32 q1, q1, q3\n\t"                                                              \
-  "vrshl.s32 q1, q1, q4\n\t"
+  "vrshl.s32 q0, q0, q4\n\t"
 #define TFM_RQ_DOUBLENEG                                                                    \
   "vqrdmulh.s32 q0, q0, q3\n\t"                                                             \
-  "vshr.s32 q2, q0, #31\n\t"                                                                \
-  "vadd.i32 q0, q0, q2\n\t"                                                                 \
-  "vrshl.s32 q0, q0, q4\n\t"                                                                \
-  "vqrdmulh.s32 q1, q1, q3\n\t"                                                             \
-  "vshr.s32 q2, q1, #31\n\t"                                                                \
-  "vadd.i32 q1, q1, q2\n\t"                                                                 \
-  "vrshl.s32 q1, q1, q4\n\t"
+  "vshr.s32 q1, q0, #31\n\t"                                                                \
+  "vadd.i32 q0, q0, q1\n\t"                                                                 \
+  "vrshl.s32 q0, q0, q4\n\t"
 #define TFM_TILE23_FN(NAME, LOOP, RQ)                                                       \
   __attribute__((naked, noinline)) void NAME(Tile23Args*) {                                 \
-    __asm__ volatile(TFM_TILE23_PRE LOOP TFM_TILE23_MOVE RQ TFM_TILE23_TAIL);               \
+    __asm__ volatile(TFM_TILE23_PRE TFM_TILE23_HEAD LOOP TFM_TILE23_SAVE(0) TFM_TILE23_HEAD \
+                         LOOP TFM_TILE23_SAVE(24) TFM_TILE23_TAIL(LOOP, RQ));                     \
   }
 TFM_TILE23_FN(Tile23_Single, TFM_TILE23_LOOP_TP, TFM_RQ_SINGLE)
 TFM_TILE23_FN(Tile23_Single_x3, TFM_TILE23_LOOP_X3, TFM_RQ_SINGLE)
@@ -333,20 +346,23 @@ TFM_TILE23_FN(Tile23_DoubleNeg_x3, TFM_TILE23_LOOP_X3, TFM_RQ_DOUBLENEG)
 #undef TFM_RQ_SINGLE
 #undef TFM_RQ_DOUBLENEG
 #undef TFM_TILE23_PRE
+#undef TFM_TILE23_HEAD
 #undef TFM_TILE23_CHUNK
 #undef TFM_TILE23_LOOP_TP
 #undef TFM_TILE23_LOOP_X3
-#undef TFM_TILE23_MOVE
+#undef TFM_TILE23_SAVE
+#undef TFM_TILE23_VEC
 #undef TFM_TILE23_TAIL
 
-// Every channel pair x the pixel triples of one tile through Tile23_*; returns the pixels
-// done (a multiple of 3). Needs an even n_out and K > 16.
+// Every channel pair x the pixel hexads (and a last block of 3) of one tile through
+// Tile23_*; returns the pixels done (a multiple of 3). Needs an even n_out and K > 16.
 template <int kMode>
 int32_t Tile23(const int8_t* const* cols, int32_t np, const int8_t* weights, int32_t k,
                const int32_t* bias, const int32_t* mult, const int32_t* shift, int32_t n_out,
                int32_t output_offset, int32_t act_min, int32_t act_max, int8_t* out) {
-  const int32_t triples = np / 3;
-  if (triples == 0) return 0;
+  const int32_t hexads = np / 6;
+  const int32_t tri = np - 6 * hexads >= 3 ? 1 : 0;
+  if (hexads == 0 && tri == 0) return 0;
   Tile23Args a;
   const uint32_t no = static_cast<uint32_t>(n_out);
   a.oo[0] = 0;
@@ -359,7 +375,7 @@ int32_t Tile23(const int8_t* const* cols, int32_t np, const int8_t* weights, int
   }
   a.c0 = cols;
   a.dst0 = out;
-  a.n0 = triples;
+  a.n0 = hexads;
   a.w0 = weights;
   a.w1 = weights + k;
   a.k16 = k - 16;
@@ -367,18 +383,18 @@ int32_t Tile23(const int8_t* const* cols, int32_t np, const int8_t* weights, int
   a.k2 = 2 * k;
   a.off = output_offset;
   a.n2 = 2 * n_out;
-  a.n3 = 3 * n_out;
   a.bias = bias;
   a.mult = mult;
   a.shift = shift;
   a.pairs = n_out >> 1;
+  a.tri = tri;
   const bool x3 = k % 48 == 0 && k >= 96;
   if constexpr (kMode == mve::kRqSingle) {
     x3 ? Tile23_Single_x3(&a) : Tile23_Single(&a);
   } else {
     x3 ? Tile23_DoubleNeg_x3(&a) : Tile23_DoubleNeg(&a);
   }
-  return 3 * triples;
+  return 6 * hexads + 3 * tri;
 }
 
 // Output pixel (b, oy, ox) -> its column: a pointer into the input (direct) or the patch
