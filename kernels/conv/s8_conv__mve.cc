@@ -20,8 +20,9 @@
 //   K <= 64 with out_c % 4 == 0: input-stationary rows, a tile's columns in one assembly call
 //     (SmallKRow_*, K = 24 / 40 without predicated tails);
 //   otherwise, with even out_c and the common requantization modes: 3 pixels x 2 channels per
-//     block (Tile23_*, a naked assembly function: six VMLADAVA accumulators, 0.125
-//     instructions per MAC in the K loop, three chunks per iteration when K % 48 == 0);
+//     block, two blocks per requantization (Tile23_*, a naked assembly function: six VMLADAVA
+//     accumulators, 0.125 instructions per MAC in the K loop, three chunks per iteration when
+//     K % 48 == 0, no loop for K = 144);
 //   leftovers (1-2 pixels of a tile, odd out_c, other requantization modes): 2 x 2 blocks
 //     (mve::Tile).
 // Scratch (conv.inc): 12 * out_c bytes of packed bias/multiplier/shift, 4 * out_c of bias,
@@ -148,6 +149,38 @@ inline void CopyPatchesWide(int8_t* dst, const int8_t* src, int32_t m, int32_t s
       : "q0", "lr", "cc", "memory");
 }
 
+// CopyPatchesWide for 3 kernel rows: the rows' chunks interleaved in one loop (no per-row
+// loop set-up).
+inline void CopyPatchesWide3(int8_t* dst, const int8_t* src, int32_t m, int32_t stride,
+                             int32_t step, int32_t n) {
+  const int8_t *t0, *t1, *t2;
+  int8_t *d1, *d2;
+  __asm__ volatile(
+      "1:\n\t"
+      "mov %[t0], %[s]\n\t"
+      "add %[t1], %[s], %[st]\n\t"
+      "add %[t2], %[t1], %[st]\n\t"
+      "add %[d1], %[d], %[m]\n\t"
+      "add %[d2], %[d1], %[m]\n\t"
+      "dlstp.8 lr, %[m]\n"
+      "2:\n\t"
+      "vldrb.8 q0, [%[t0]], #16\n\t"
+      "vstrb.8 q0, [%[d]], #16\n\t"
+      "vldrb.8 q0, [%[t1]], #16\n\t"
+      "vstrb.8 q0, [%[d1]], #16\n\t"
+      "vldrb.8 q0, [%[t2]], #16\n\t"
+      "vstrb.8 q0, [%[d2]], #16\n\t"
+      "letp lr, 2b\n\t"
+      "mov %[d], %[d2]\n\t"
+      "add %[s], %[s], %[sp]\n\t"
+      "subs %[n], %[n], #1\n\t"
+      "bne 1b\n"
+      : [s] "+r"(src), [d] "+r"(dst), [n] "+r"(n), [t0] "=&r"(t0), [t1] "=&r"(t1),
+        [t2] "=&r"(t2), [d1] "=&r"(d1), [d2] "=&r"(d2)
+      : [m] "r"(m), [st] "r"(stride), [sp] "r"(step)
+      : "q0", "lr", "cc", "memory");
+}
+
 // 3 pixels x 2 channels per block: six accumulators, five 16-byte loads per six VMLADAVAs
 // (0.125 instructions per MAC in the K loop, against 0.14 for 2 x 2). Blocks go in pairs
 // ("hexads": 6 pixels x 2 channels), whose 12 sums are exactly three vectors
@@ -266,6 +299,13 @@ static_assert(offsetof(Tile23Args, c) == 144 && offsetof(Tile23Args, tri) == 208
   "2:\n\t" TFM_TILE23_CHUNK("vmladava") TFM_TILE23_CHUNK("vmladava")                        \
       TFM_TILE23_CHUNK("vmladava") "le lr, 2b\n\t"
 
+// K == 144 (3x3 over 16 channels): nine chunks, no loop.
+#define TFM_TILE23_LOOP_U9                                                                  \
+  TFM_TILE23_CHUNK("vmladav") TFM_TILE23_CHUNK("vmladava") TFM_TILE23_CHUNK("vmladava")    \
+      TFM_TILE23_CHUNK("vmladava") TFM_TILE23_CHUNK("vmladava")                             \
+          TFM_TILE23_CHUNK("vmladava") TFM_TILE23_CHUNK("vmladava")                         \
+              TFM_TILE23_CHUNK("vmladava") TFM_TILE23_CHUNK("vmladava")
+
 // The block's six sums into the transfer words at byte offset T.
 #define TFM_TILE23_SAVE(T)                                                                  \
   "strd r0, r2, [r11, #" #T "]\n\t"                                                         \
@@ -342,6 +382,8 @@ TFM_TILE23_FN(Tile23_Single, TFM_TILE23_LOOP_TP, TFM_RQ_SINGLE)
 TFM_TILE23_FN(Tile23_Single_x3, TFM_TILE23_LOOP_X3, TFM_RQ_SINGLE)
 TFM_TILE23_FN(Tile23_DoubleNeg, TFM_TILE23_LOOP_TP, TFM_RQ_DOUBLENEG)
 TFM_TILE23_FN(Tile23_DoubleNeg_x3, TFM_TILE23_LOOP_X3, TFM_RQ_DOUBLENEG)
+TFM_TILE23_FN(Tile23_Single_u9, TFM_TILE23_LOOP_U9, TFM_RQ_SINGLE)
+TFM_TILE23_FN(Tile23_DoubleNeg_u9, TFM_TILE23_LOOP_U9, TFM_RQ_DOUBLENEG)
 #undef TFM_TILE23_FN
 #undef TFM_RQ_SINGLE
 #undef TFM_RQ_DOUBLENEG
@@ -350,6 +392,7 @@ TFM_TILE23_FN(Tile23_DoubleNeg_x3, TFM_TILE23_LOOP_X3, TFM_RQ_DOUBLENEG)
 #undef TFM_TILE23_CHUNK
 #undef TFM_TILE23_LOOP_TP
 #undef TFM_TILE23_LOOP_X3
+#undef TFM_TILE23_LOOP_U9
 #undef TFM_TILE23_SAVE
 #undef TFM_TILE23_VEC
 #undef TFM_TILE23_TAIL
@@ -390,9 +433,9 @@ int32_t Tile23(const int8_t* const* cols, int32_t np, const int8_t* weights, int
   a.tri = tri;
   const bool x3 = k % 48 == 0 && k >= 96;
   if constexpr (kMode == mve::kRqSingle) {
-    x3 ? Tile23_Single_x3(&a) : Tile23_Single(&a);
+    k == 144 ? Tile23_Single_u9(&a) : x3 ? Tile23_Single_x3(&a) : Tile23_Single(&a);
   } else {
-    x3 ? Tile23_DoubleNeg_x3(&a) : Tile23_DoubleNeg(&a);
+    k == 144 ? Tile23_DoubleNeg_u9(&a) : x3 ? Tile23_DoubleNeg_x3(&a) : Tile23_DoubleNeg(&a);
   }
   return 6 * hexads + 3 * tri;
 }
@@ -556,7 +599,9 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
           // This and the next interior pixels of the output row (at most the tile's rest).
           run = ox_hi - ox < np - i ? ox_hi - ox : np - i;
           const int8_t* src = g.input + b * batch_bytes + (y0 * p.in_w + x0) * p.in_c;
-          if (wide) {
+          if (wide && p.k_h == 3) {
+            CopyPatchesWide3(patches + i * k, src, row_bytes, src_stride, x_step, run);
+          } else if (wide) {
             CopyPatchesWide(patches + i * k, src, row_bytes, src_stride, p.k_h, x_step, run);
           } else {
             CopyPatches(patches + i * k, src, row_bytes, src_stride, p.k_h, x_step, run);
