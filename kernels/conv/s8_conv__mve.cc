@@ -25,8 +25,9 @@
 //     K % 48 == 0, no loop for K = 144);
 //   leftovers (1-2 pixels of a tile, odd out_c, other requantization modes): 2 x 2 blocks
 //     (mve::Tile).
-// Scratch (conv.inc): 12 * out_c bytes of packed bias/multiplier/shift, 4 * out_c of bias,
-// s8_conv_mve_patch_pixels(p) * K of patches (none for direct 1x1 convolutions), 16 for
+// Scratch (conv.inc): 24 * out_c bytes of tables (packed bias/multiplier/shift of the K <= 64
+// paths or Tile23's pair vectors), 4 * out_c of effective bias, s8_conv_mve_patch_pixels(p) * K
+// of patches (none for direct 1x1 convolutions), 16 for
 // alignment.
 #include "kernels/conv/conv.h"
 
@@ -186,8 +187,8 @@ inline void CopyPatchesWide3(int8_t* dst, const int8_t* src, int32_t m, int32_t 
 // ("hexads": 6 pixels x 2 channels), whose 12 sums are exactly three vectors
 // {p c0, p c1, p+1 c0, p+1 c1}, requantized and scattered with the same per-lane constants.
 // One call runs every channel pair over every hexad of a tile (and one more block of 3 pixels
-// when 3..5 are left); a pair's multipliers, shifts
-// and biases are spread into vectors once (q3, q4 and the bias words), the store offsets and
+// when 3..5 are left); a pair's multipliers, shifts and biases come as three vectors from a
+// table built once per call (PairTable: q3, q4 and the bias words), the store offsets and
 // clamp bounds stay in q5..q7 for the whole call. The first 16-byte chunk (three with the
 // unrolled loop) is peeled with non-accumulating VMLADAVs, the bias added as a vector. A naked
 // function: it needs every core register (accumulators r0, r2, r4, r6, r8, r10 -- VMLADAVA
@@ -213,17 +214,16 @@ struct alignas(16) Tile23Args {
   int32_t k2;                // #180: 2 * K
   int32_t off;               // #184: output offset
   int32_t n2;                // #188: 2 * n_out (bytes between pixel pairs' outputs)
-  const int32_t* bias;       // #192: (running, a pair per step)
-  const int32_t* mult;       // #196: (running)
-  const int32_t* shift;      // #200: (running)
+  const int32_t* table;      // #192: per pair {m0, m1, m0, m1}, {s0, s1, ..}, {b0, b1, ..}
+  int32_t unused[2];         // #196
   int32_t pairs;             // #204: channel pairs left (running, >= 1)
   int32_t tri;               // #208: 1: one more block of 3 pixels after the hexads
 };
 static_assert(offsetof(Tile23Args, c) == 144 && offsetof(Tile23Args, tri) == 208,
               "Tile23 argument offsets are fixed by its assembly");
 
-// Per call: the fixed vectors; per pair: spread bias / multiplier / shift pairs into vectors,
-// restart the columns and the hexad count, take the pair's output column.
+// Per call: the fixed vectors; per pair: the pair's table vectors, restart the columns and
+// the hexad count, take the pair's output column.
 #define TFM_TILE23_PRE                                                                      \
   "push {r4-r11, lr}\n\t"                                                                   \
   "vpush {d8-d15}\n\t"                                                                      \
@@ -233,31 +233,18 @@ static_assert(offsetof(Tile23Args, c) == 144 && offsetof(Tile23Args, tri) == 208
   "vldrw.32 q7, [r11, #128]\n"                                                              \
   "3:\n\t"                                                                                  \
   "ldr r0, [r11, #192]\n\t"                                                                 \
-  "ldrd r2, r4, [r0], #8\n\t"                                                               \
+  "vldrw.32 q3, [r0], #16\n\t"                                                              \
+  "vldrw.32 q4, [r0], #16\n\t"                                                              \
+  "vldrw.32 q2, [r0], #16\n\t"                                                              \
   "str r0, [r11, #192]\n\t"                                                                 \
-  "strd r2, r4, [r11, #48]\n\t"                                                             \
-  "strd r2, r4, [r11, #56]\n\t"                                                             \
-  "ldr r0, [r11, #196]\n\t"                                                                 \
-  "ldrd r2, r4, [r0], #8\n\t"                                                               \
-  "str r0, [r11, #196]\n\t"                                                                 \
-  "strd r2, r4, [r11, #64]\n\t"                                                             \
-  "strd r2, r4, [r11, #72]\n\t"                                                             \
-  "ldr r0, [r11, #200]\n\t"                                                                 \
-  "ldrd r2, r4, [r0], #8\n\t"                                                               \
-  "str r0, [r11, #200]\n\t"                                                                 \
-  "strd r2, r4, [r11, #80]\n\t"                                                             \
-  "strd r2, r4, [r11, #88]\n\t"                                                             \
-  "vldrw.32 q3, [r11, #64]\n\t"                                                             \
-  "vldrw.32 q4, [r11, #80]\n\t"                                                             \
+  "vstrw.32 q2, [r11, #48]\n\t"                                                             \
   "ldrd r0, r2, [r11, #152]\n\t"                                                            \
   "str r2, [r11, #160]\n\t"                                                                 \
   "mov r12, r0\n\t"                                                                         \
   "adds r0, r0, #2\n\t"                                                                     \
   "str r0, [r11, #152]\n\t"                                                                 \
   "ldr r0, [r11, #148]\n\t"                                                                 \
-  "str r0, [r11, #144]\n\t"                                                                 \
-  "cmp r2, #0\n\t"                                                                          \
-  "beq 5f\n"                                                                                \
+  "str r0, [r11, #144]\n"                                                                   \
   "1:\n\t"
 
 // A block's columns and weight rows.
@@ -333,7 +320,6 @@ static_assert(offsetof(Tile23Args, c) == 144 && offsetof(Tile23Args, tri) == 208
   "subs r0, r0, #1\n\t"                                                                     \
   "str r0, [r11, #160]\n\t"                                                                 \
   "bne 1b\n"                                                                                \
-  "5:\n\t"                                                                                  \
   "ldr r0, [r11, #208]\n\t"                                                                 \
   "cmp r0, #0\n\t"                                                                          \
   "beq 4f\n\t" TFM_TILE23_HEAD LOOP TFM_TILE23_SAVE(0)                                     \
@@ -397,15 +383,30 @@ TFM_TILE23_FN(Tile23_DoubleNeg_u9, TFM_TILE23_LOOP_U9, TFM_RQ_DOUBLENEG)
 #undef TFM_TILE23_VEC
 #undef TFM_TILE23_TAIL
 
+// Tile23's per-pair table: {m0, m1, m0, m1}, {s0, s1, s0, s1}, {b0, b1, b0, b1} (48 bytes per
+// pair, n_out even).
+inline void PairTable(const int32_t* bias, const int32_t* mult, const int32_t* shift,
+                      int32_t n_out, int32_t* table) {
+  for (int32_t c = 0; c < n_out; c += 2, table += 12) {
+    const int32_t b0 = bias[c], b1 = bias[c + 1];
+    table[0] = table[2] = mult[c];
+    table[1] = table[3] = mult[c + 1];
+    table[4] = table[6] = shift[c];
+    table[5] = table[7] = shift[c + 1];
+    table[8] = table[10] = b0;
+    table[9] = table[11] = b1;
+  }
+}
+
 // Every channel pair x the pixel hexads (and a last block of 3) of one tile through
-// Tile23_*; returns the pixels done (a multiple of 3). Needs an even n_out and K > 16.
+// Tile23_*; returns the pixels done (a multiple of 3; 0 below 6 pixels). Needs an even n_out and K > 16.
 template <int kMode>
 int32_t Tile23(const int8_t* const* cols, int32_t np, const int8_t* weights, int32_t k,
-               const int32_t* bias, const int32_t* mult, const int32_t* shift, int32_t n_out,
-               int32_t output_offset, int32_t act_min, int32_t act_max, int8_t* out) {
+               const int32_t* table, int32_t n_out, int32_t output_offset, int32_t act_min,
+               int32_t act_max, int8_t* out) {
   const int32_t hexads = np / 6;
+  if (hexads == 0) return 0;  // (3..5 pixels: the 2 x 2 blocks)
   const int32_t tri = np - 6 * hexads >= 3 ? 1 : 0;
-  if (hexads == 0 && tri == 0) return 0;
   Tile23Args a;
   const uint32_t no = static_cast<uint32_t>(n_out);
   a.oo[0] = 0;
@@ -426,9 +427,7 @@ int32_t Tile23(const int8_t* const* cols, int32_t np, const int8_t* weights, int
   a.k2 = 2 * k;
   a.off = output_offset;
   a.n2 = 2 * n_out;
-  a.bias = bias;
-  a.mult = mult;
-  a.shift = shift;
+  a.table = table;
   a.pairs = n_out >> 1;
   a.tri = tri;
   const bool x3 = k % 48 == 0 && k >= 96;
@@ -539,6 +538,14 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
       mve::PackQuads(bias, p.multiplier, p.shift, 1, p.out_c >> 2, packed);
     }
   }
+  // Tile23 (K > 16, even out_c, common modes): the per-pair table, once per call.
+  bool tile23 = false;
+  if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingle) {
+    if (packed == nullptr && (p.out_c & 1) == 0 && k > 16) {
+      tile23 = true;
+      PairTable(bias, p.multiplier, p.shift, p.out_c, packed_space);
+    }
+  }
   const int32_t tile = g.direct ? kDirectPixels : s8_conv_mve_patch_pixels(p);
   static_assert(kMaxPatchPixels <= kDirectPixels, "cols[] holds a tile");
   const mve::Preds pr = mve::MakePreds();
@@ -638,9 +645,9 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
     } else {
       int32_t done = 0;
       if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingle) {
-        if ((p.out_c & 1) == 0 && k > 16) {
-          done = Tile23<kMode>(cols, np, weights, k, bias, p.multiplier, p.shift, p.out_c,
-                               p.output_offset, p.act_min, p.act_max, output + n * p.out_c);
+        if (tile23) {
+          done = Tile23<kMode>(cols, np, weights, k, packed_space, p.out_c, p.output_offset,
+                               p.act_min, p.act_max, output + n * p.out_c);
         }
       }
       if (done < np) {
@@ -668,10 +675,11 @@ extern "C" void s8_conv__mve(const s8_conv_params* params, const int8_t* input,
   g.k = p.k_h * p.k_w * p.in_c;
   g.direct = s8_conv_is_direct(p);
   g.zero_point = static_cast<int8_t>(-p.input_offset);
-  // Scratch: packed quads (12 * out_c bytes), bias (4 * out_c), patches (4 * K); 16-aligned.
+  // Scratch (16-aligned): 24 * out_c bytes of tables (packed quads, 12 * out_c, or Tile23's
+  // pair table, 24 * out_c), the effective bias (4 * out_c), the patches.
   const uintptr_t base = (reinterpret_cast<uintptr_t>(scratch) + 15u) & ~uintptr_t{15};
   int32_t* packed = reinterpret_cast<int32_t*>(base);
-  int32_t* ebias = packed + 3 * p.out_c;
+  int32_t* ebias = packed + 6 * p.out_c;
   int8_t* cols = reinterpret_cast<int8_t*>(ebias + p.out_c);
   const int32_t* b = bias;
   if (bias == nullptr || p.input_offset != 0) {
