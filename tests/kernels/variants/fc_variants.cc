@@ -42,6 +42,7 @@ Case RandomCase(tfv::Rng& rng) {
   RandomQuant(rng, p, rng.Chance(10));
   p.rounding = rng.Chance(50) ? TF_ROUNDING_SINGLE : TF_ROUNDING_DOUBLE;
   c.bias_kind = rng.Chance(10) ? 0 : (rng.Chance(85) ? 1 : 2);
+  if (c.bias_kind == 2 && rng.Chance(40)) c.bias_kind = 3;
   c.mult_kind = rng.Chance(70) ? 0 : rng.Range(1, 3);
   return c;
 }
@@ -59,7 +60,7 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
   RandomQuant(rng, p, (e & 1) != 0);
   if (pass == 0) p.input_offset = 0;
   p.rounding = (e / 2) % 2 == 0 ? TF_ROUNDING_DOUBLE : TF_ROUNDING_SINGLE;
-  c.bias_kind = (e % 7 == 3) ? 0 : ((e % 5 == 2) ? 2 : 1);
+  c.bias_kind = (e % 7 == 3) ? 0 : ((e % 5 == 2) ? 2 : ((e % 11 == 5) ? 3 : 1));
   c.mult_kind = (e / 3) % 4;
   return c;
 }
@@ -87,7 +88,16 @@ TFV_FAMILY_TEST(fc, kEdgeCases) {
   }
   tfv::FillStress(ctx.rng, input, n_in);
   tfv::FillStress(ctx.rng, weights, n_w);
-  tfv::FillBias(ctx.rng, bias, p.out_features, c.bias_kind);
+  if (c.bias_kind == 3) {
+    // |bias| in [2^29, 2^31 - 2^26]: accumulators reach 2^30 (requantization shortcuts that
+    // double them must saturate correctly) without wrapping int32.
+    for (int32_t o = 0; o < p.out_features; ++o) {
+      const int32_t mag = ctx.rng.Range(1 << 29, 0x7FFFFFFF - (1 << 26));
+      bias[o] = ctx.rng.Chance(50) ? mag : -mag;
+    }
+  } else {
+    tfv::FillBias(ctx.rng, bias, p.out_features, c.bias_kind);
+  }
   for (int32_t o = 0; o < n_q; ++o) {
     switch (c.mult_kind) {
       case 1:
@@ -106,10 +116,10 @@ TFV_FAMILY_TEST(fc, kEdgeCases) {
   p.multiplier = mult;
   p.shift = shift;
   ctx.Params("batches %d in %d out %d per_channel %d in_off %d out_off %d act [%d,%d] "
-             "rounding %d bias %s mult kind %d",
+             "rounding %d bias kind %d mult kind %d",
              (int)p.batches, (int)p.in_features, (int)p.out_features, (int)p.per_channel,
              (int)p.input_offset, (int)p.output_offset, (int)p.act_min, (int)p.act_max,
-             (int)p.rounding, bias ? "yes" : "null", (int)c.mult_kind);
+             (int)p.rounding, (int)c.bias_kind, (int)c.mult_kind);
 
   void* scratch = ctx.Scratch(&p);
   s8_fc__ref(&p, input, weights, bias, want, nullptr);
