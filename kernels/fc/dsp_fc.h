@@ -37,14 +37,28 @@ inline uint32_t Sxtab16Ror8(uint32_t a, uint32_t x) {
 // 2 * ceil(n / 4) words.
 inline void WidenDense(const int8_t* src, int32_t n, int32_t offset, uint32_t* dst) {
   const uint32_t off2 = (static_cast<uint32_t>(offset) & 0xFFFFu) * 0x10001u;
-  int32_t i = 0;
-  for (; i + 8 <= n; i += 8, dst += 4) {
-    const uint32_t v0 = LoadWord(src + i);
-    const uint32_t v1 = LoadWord(src + i + 4);
-    dst[0] = __sxtab16(off2, v0);
-    dst[1] = Sxtab16Ror8(off2, v0);
-    dst[2] = __sxtab16(off2, v1);
-    dst[3] = Sxtab16Ror8(off2, v1);
+  int32_t i = n & ~7;
+  if (i > 0) {
+    // 8 inputs per iteration: 2 LDR, 4 SXTAB16, 2 STRD, loop.
+    const int8_t* s = src;
+    int32_t cnt = i >> 3;
+    uint32_t v0, v1, e0, e1;
+    __asm__ volatile(
+        "1:\n\t"
+        "ldr %[v0], [%[s]], #4\n\t"
+        "ldr %[v1], [%[s]], #4\n\t"
+        "sxtab16 %[e0], %[off], %[v0]\n\t"
+        "sxtab16 %[e1], %[off], %[v0], ror #8\n\t"
+        "strd %[e0], %[e1], [%[d]], #8\n\t"
+        "sxtab16 %[e0], %[off], %[v1]\n\t"
+        "sxtab16 %[e1], %[off], %[v1], ror #8\n\t"
+        "strd %[e0], %[e1], [%[d]], #8\n\t"
+        "subs %[cnt], %[cnt], #1\n\t"
+        "bne 1b\n"
+        : [s] "+r"(s), [d] "+r"(dst), [cnt] "+r"(cnt), [v0] "=&r"(v0), [v1] "=&r"(v1),
+          [e0] "=&r"(e0), [e1] "=&r"(e1)
+        : [off] "r"(off2)
+        : "cc", "memory");
   }
   if (i + 4 <= n) {
     const uint32_t v = LoadWord(src + i);

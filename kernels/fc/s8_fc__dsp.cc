@@ -13,6 +13,8 @@
 
 #if defined(__ARM_FEATURE_DSP)
 
+#include <cstddef>
+
 #include "kernels/conv/dsp_gemm.h"
 #include "kernels/fc/dsp_fc.h"
 
@@ -38,11 +40,152 @@ void Run(const s8_fc_params& p, const int8_t* input, const int8_t* weights, cons
 
 // ---- batch 1 ----
 
+// Dot5Blocks: `blocks` blocks of 5 weight rows (w, w + k, ..., w + 4k; then the next 5 rows)
+// over g groups of the widened input x: acc[5i + j] = bias[j] + row (5i + j) . x, bias
+// advancing by bias_step bytes per block (20, or 0 for a shared zero block). Naked: all 14
+// registers hold the loop (a0..a4 = r0..r4 for LDM/STM, t/u r5/r6, widened pair r7/r8, x
+// r9, p r10, k r11, 3k r12, group count lr); per group 1 LDRD + 5 x (LDR + 2 SXTB16 +
+// 2 SMLAD) = 26 instructions per 20 MACs, 16 groups per iteration; the rest sits on the stack.
+struct Dot5Args {
+  const uint32_t* x;     // 0
+  const int8_t* w;       // 4: in: the first row; out: the row after the last block
+  int32_t k;             // 8: row stride (bytes)
+  int32_t g;             // 12: groups of 4 inputs, >= 0
+  const int32_t* bias;   // 16
+  int32_t bias_step;     // 20
+  int32_t blocks;        // 24: >= 1
+  int32_t* acc;          // 28
+};
+static_assert(offsetof(Dot5Args, acc) == 28, "Dot5Blocks hard-codes the field offsets");
+
+#define TF_FC5_ROW(a, addr)                 \
+  "ldr r5, " addr "\n\t"                    \
+  "sxtb16 r6, r5, ror #8\n\t"               \
+  "sxtb16 r5, r5\n\t"                       \
+  "smlad " a ", r7, r5, " a "\n\t"          \
+  "smlad " a ", r8, r6, " a "\n\t"
+#define TF_FC5_GROUP                        \
+  "ldrd r7, r8, [r9], #8\n\t"               \
+  TF_FC5_ROW("r1", "[r10, r11]")            \
+  TF_FC5_ROW("r2", "[r10, r11, lsl #1]")    \
+  TF_FC5_ROW("r3", "[r10, r12]")            \
+  TF_FC5_ROW("r4", "[r10, r11, lsl #2]")    \
+  TF_FC5_ROW("r0", "[r10], #4")
+#define TF_FC5_X4 TF_FC5_GROUP TF_FC5_GROUP TF_FC5_GROUP TF_FC5_GROUP
+#define TF_FC5_X16 TF_FC5_X4 TF_FC5_X4 TF_FC5_X4 TF_FC5_X4
+
+__attribute__((naked, noinline)) void Dot5Blocks(Dot5Args* /*args: r0*/) {
+  __asm__ volatile(
+      "push {r4-r11, lr}\n\t"
+      "sub sp, #32\n\t"
+      // Frame: [sp] x, [4] g, [8] bias, [12] bias_step, [16] blocks, [20] acc, [24] args,
+      // [28] w step from the end of a block's first row to the next block.
+      "str r0, [sp, #24]\n\t"
+      "ldr r1, [r0, #0]\n\t"
+      "str r1, [sp, #0]\n\t"
+      "ldr r1, [r0, #16]\n\t"
+      "str r1, [sp, #8]\n\t"
+      "ldr r1, [r0, #20]\n\t"
+      "str r1, [sp, #12]\n\t"
+      "ldr r1, [r0, #24]\n\t"
+      "str r1, [sp, #16]\n\t"
+      "ldr r1, [r0, #28]\n\t"
+      "str r1, [sp, #20]\n\t"
+      "ldr r10, [r0, #4]\n\t"
+      "ldr r11, [r0, #8]\n\t"
+      "ldr r1, [r0, #12]\n\t"
+      "str r1, [sp, #4]\n\t"
+      "add r12, r11, r11, lsl #1\n\t"
+      "add r2, r11, r11, lsl #2\n\t"
+      "sub r2, r2, r1, lsl #2\n\t"
+      "str r2, [sp, #28]\n"
+      "5:\n\t"
+      "ldrd r5, r6, [sp, #8]\n\t"
+      "ldmia r5, {r0-r4}\n\t"
+      "add r5, r5, r6\n\t"
+      "str r5, [sp, #8]\n\t"
+      "ldr r9, [sp, #0]\n\t"
+      "ldr lr, [sp, #4]\n\t"
+      "subs lr, lr, #16\n\t"
+      "blt 2f\n"
+      "1:\n\t" TF_FC5_X16
+      "subs lr, lr, #16\n\t"
+      "bge 1b\n"
+      "2:\n\t"
+      "adds lr, lr, #16\n\t"
+      "beq 4f\n"
+      "3:\n\t" TF_FC5_GROUP
+      "subs lr, lr, #1\n\t"
+      "bne 3b\n"
+      "4:\n\t"
+      "ldr r5, [sp, #20]\n\t"
+      "stmia r5!, {r0-r4}\n\t"
+      "str r5, [sp, #20]\n\t"
+      "ldrd r5, r6, [sp, #16]\n\t"  // blocks, (acc: unused)
+      "ldr r7, [sp, #28]\n\t"
+      "add r10, r10, r7\n\t"
+      "subs r5, r5, #1\n\t"
+      "str r5, [sp, #16]\n\t"
+      "bne 5b\n\t"
+      "ldr r0, [sp, #24]\n\t"
+      "str r10, [r0, #4]\n\t"
+      "add sp, #32\n\t"
+      "pop {r4-r11, pc}\n");
+}
+
+#undef TF_FC5_ROW
+#undef TF_FC5_GROUP
+#undef TF_FC5_X4
+#undef TF_FC5_X16
+
+alignas(8) constexpr int32_t kZeroBias[5] = {0, 0, 0, 0, 0};
+
+// acc[i] = bias[i] (0 if bias is null) + row i . x for the n rows at w (k inputs, widened x).
+// Rows go in blocks of 5 (Dot5Blocks) and 4 (Dot4), as many of 5 as leave a multiple of 4
+// (n = 128: 24 x 5 + 2 x 4), then 2 / 1 for what is left (only when n % 4 != 0 and n < 15).
+__attribute__((noinline)) void Accumulate(const uint32_t* x, const int8_t* w, int32_t k,
+                                          const int32_t* bias, int32_t n, int32_t* acc) {
+  const int32_t g = k >> 2;
+  const int32_t r = k & 3;
+  const int8_t* const w0 = w;
+  int32_t* a = acc;
+  const int32_t b_step = bias != nullptr ? 1 : 0;
+  const int32_t* b = bias != nullptr ? bias : kZeroBias;
+  int32_t blocks5 = n / 5;
+  blocks5 -= (blocks5 - n) & 3;  // n - 5 * blocks5 = 0 (mod 4)
+  if (blocks5 > 0) {
+    Dot5Args args{x, w, k, g, b, 20 * b_step, blocks5, a};
+    Dot5Blocks(&args);
+    w = args.w;
+    a += 5 * blocks5;
+    b += 5 * b_step * blocks5;
+  }
+  int32_t left = n - 5 * (blocks5 > 0 ? blocks5 : 0);
+  for (; left >= 4; left -= 4) {
+    dfc::Dot4(x, w, k, 3 * k, g, b, a[0], a[1], a[2], a[3]);
+    w += 4 * k - 4 * g;
+    a += 4;
+    b += 4 * b_step;
+  }
+  if (left >= 2) {
+    dfc::Dot2(x, w, k, g, b, a[0], a[1]);
+    w += 2 * k - 4 * g;
+    a += 2;
+    b += 2 * b_step;
+    left -= 2;
+  }
+  if (left >= 1) dfc::Dot1(x, w, g, b, a[0]);
+  if (r != 0) {
+    const uint32_t* xt = x + 2 * g;
+    const int8_t* wt = w0 + 4 * g;
+    for (int32_t i = 0; i < n; ++i, wt += k) acc[i] += dfc::TailDot(xt, wt, r);
+  }
+}
+
 // Requantization of one output channel: the fast shortcuts (kFastDouble / kFastSingle,
 // dsp_fc.h) or dsp_gemm.h's general modes (dsp::kRq*).
 constexpr int kFastDouble = 16;
 constexpr int kFastSingle = 17;
-alignas(8) constexpr int32_t kZeroBias[4] = {0, 0, 0, 0};
 
 template <int kMode>
 constexpr bool IsFast() {
@@ -81,71 +224,35 @@ inline int8_t Out(int32_t acc, const Q<kMode>& q, int32_t output_offset, int32_t
   }
 }
 
-// out[o] for o < n: widened input x (k inputs), weight rows w. Everything the loops need is
-// a local (the dot-product asm clobbers memory; nothing here is reloaded because of it).
-// kPerChannel: one (multiplier, shift) per row, else entry 0 for every row.
+// Output rows in chunks of kChunk (a multiple of 5): accumulators on the stack, then
+// requantized. kPerChannel: one (multiplier, shift) per row, else entry 0 for every row.
+constexpr int32_t kChunk = 80;
+
 template <int kMode, bool kFull, bool kPerChannel>
 void Gemv(const uint32_t* x, const int8_t* w, const int32_t* bias, int8_t* out, int32_t k,
           int32_t n, const int32_t* mult, const int32_t* shift, int32_t oo, int32_t lo,
           int32_t hi) {
-  const int32_t g = k >> 2;
-  const int32_t r = k & 3;
-  const int32_t k3 = 3 * k;
-  const uint32_t* xt = x + 2 * g;
+  int32_t acc[kChunk];
   const Q<kMode> qt = MakeQ<kMode>(mult[0], shift[0], oo);
-  const int32_t* b = bias != nullptr ? bias : kZeroBias;
-  const int32_t b_step = bias != nullptr ? 4 : 0;
-  // The dot products leave w 4g bytes into its first row.
-  const int32_t w_step = 4 * k - 4 * g;
-  const int32_t* qm = mult;
-  const int32_t* qs = shift;
-  int8_t* const end4 = out + (n & ~3);
-  for (; out != end4; out += 4) {
-    int32_t a0, a1, a2, a3;
-    dfc::Dot4(x, w, k, k3, g, b, a0, a1, a2, a3);
-    if (r != 0) {
-      a0 += dfc::TailDot(xt, w, r);
-      a1 += dfc::TailDot(xt, w + k, r);
-      a2 += dfc::TailDot(xt, w + 2 * k, r);
-      a3 += dfc::TailDot(xt, w + k3, r);
-    }
-    w += w_step;
-    b += b_step;
+  for (int32_t o = 0; o < n; o += kChunk) {
+    const int32_t cnt = n - o < kChunk ? n - o : kChunk;
+    Accumulate(x, w + o * k, k, bias != nullptr ? bias + o : nullptr, cnt, acc);
+    int8_t* dst = out + o;
+    int32_t i = 0;
     if constexpr (kPerChannel) {
-      out[0] = Out<kMode, kFull>(a0, MakeQ<kMode>(qm[0], qs[0], oo), oo, lo, hi);
-      out[1] = Out<kMode, kFull>(a1, MakeQ<kMode>(qm[1], qs[1], oo), oo, lo, hi);
-      out[2] = Out<kMode, kFull>(a2, MakeQ<kMode>(qm[2], qs[2], oo), oo, lo, hi);
-      out[3] = Out<kMode, kFull>(a3, MakeQ<kMode>(qm[3], qs[3], oo), oo, lo, hi);
-      qm += 4;
-      qs += 4;
+      for (; i < cnt; ++i) {
+        dst[i] = Out<kMode, kFull>(acc[i], MakeQ<kMode>(mult[o + i], shift[o + i], oo), oo, lo,
+                                   hi);
+      }
     } else {
-      out[0] = Out<kMode, kFull>(a0, qt, oo, lo, hi);
-      out[1] = Out<kMode, kFull>(a1, qt, oo, lo, hi);
-      out[2] = Out<kMode, kFull>(a2, qt, oo, lo, hi);
-      out[3] = Out<kMode, kFull>(a3, qt, oo, lo, hi);
+      for (; i + 4 <= cnt; i += 4) {
+        dst[i] = Out<kMode, kFull>(acc[i], qt, oo, lo, hi);
+        dst[i + 1] = Out<kMode, kFull>(acc[i + 1], qt, oo, lo, hi);
+        dst[i + 2] = Out<kMode, kFull>(acc[i + 2], qt, oo, lo, hi);
+        dst[i + 3] = Out<kMode, kFull>(acc[i + 3], qt, oo, lo, hi);
+      }
+      for (; i < cnt; ++i) dst[i] = Out<kMode, kFull>(acc[i], qt, oo, lo, hi);
     }
-  }
-  const int32_t c = kPerChannel ? 1 : 0;
-  if ((n & 2) != 0) {
-    int32_t a0, a1;
-    dfc::Dot2(x, w, k, g, b, a0, a1);
-    if (r != 0) {
-      a0 += dfc::TailDot(xt, w, r);
-      a1 += dfc::TailDot(xt, w + k, r);
-    }
-    w += w_step - 2 * k;
-    b += b_step / 2;
-    out[0] = Out<kMode, kFull>(a0, MakeQ<kMode>(qm[0], qs[0], oo), oo, lo, hi);
-    out[1] = Out<kMode, kFull>(a1, MakeQ<kMode>(qm[c], qs[c], oo), oo, lo, hi);
-    out += 2;
-    qm += 2 * c;
-    qs += 2 * c;
-  }
-  if ((n & 1) != 0) {
-    int32_t a0;
-    dfc::Dot1(x, w, g, b, a0);
-    if (r != 0) a0 += dfc::TailDot(xt, w, r);
-    out[0] = Out<kMode, kFull>(a0, MakeQ<kMode>(qm[0], qs[0], oo), oo, lo, hi);
   }
 }
 
