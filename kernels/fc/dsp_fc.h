@@ -1,13 +1,13 @@
-// Armv7E-M / Armv8-M DSP-extension cores of s8_fc__dsp at batch 1 (a GEMV): internal header,
-// only included inside `#if defined(__ARM_FEATURE_DSP)`.
+// Armv7E-M / Armv8-M DSP-extension helpers of s8_fc__dsp at batch 1 (a GEMV): internal
+// header, only included inside `#if defined(__ARM_FEATURE_DSP)`.
 //
-// The input row is widened once (WidenDense: x + input_offset as int16, for every 4 inputs
-// x0..x3 the two words [x0, x2], [x1, x3], densely: 8 bytes per group). Dot4 / Dot2 / Dot1
-// stream 4 / 2 / 1 weight rows past it: per group of 4 inputs one LDRD of the widened pair
-// feeds every row, and each row costs LDR w + SXTB16 + SXTB16 ROR 8 + 2 SMLAD (Dot4: 21
-// instructions per 16 MACs). Rows are addressed from one post-incremented pointer p as
-// [p, k], [p, k, lsl #1], [p, 3k] (k = row stride in bytes), so Dot4 needs 13 registers.
-// The group loop is unrolled 8 times; G % 8 leftover groups run one per iteration.
+// WidenDense: the input row + input_offset as int16, for every 4 inputs x0..x3 the two words
+// [x0, x2], [x1, x3] (the lane order SXTB16 / SXTB16 ROR 8 give a weight word), 8 bytes per
+// group. Dot4 / Dot2 / Dot1 stream 4 / 2 / 1 weight rows past it: per group of 4 inputs one
+// LDRD of the widened pair feeds every row, and each row costs LDR w + SXTB16 + SXTB16 ROR 8 +
+// 2 SMLAD. Rows are addressed from one post-incremented pointer p as [p, k], [p, k, lsl #1],
+// [p, 3k] (k = row stride in bytes), so Dot4 needs 13 registers. (s8_fc__dsp.cc's 5-row
+// Dot5Blocks is the main loop; these take the rows it leaves.)
 //
 // Requantization (FastRequant): exact shortcuts of fx::Requantize for shift in [-20, -1] and
 // multiplier 0 or in [2^30, 2^31), with the output offset folded in; see the proof there.
@@ -134,7 +134,7 @@ __attribute__((always_inline)) inline void Dot4(const uint32_t* c, const int8_t*
   uint32_t u = reinterpret_cast<uintptr_t>(b);
   __asm__ volatile("ldrd %[a0], %[a1], [%[u]]\n\t"
                    "ldrd %[a2], %[a3], [%[u], #8]\n\t"
-                   TF_FC_LOOP(TF_FC_G4, TF_FC_X8, "8")
+                   TF_FC_LOOP(TF_FC_G4, TF_FC_X4, "4")
                    : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),
                      [c] "+r"(c), [p] "+r"(w), [g] "+r"(g), [u] "+r"(u), [t] "=&r"(t),
                      [xa] "=&r"(xa), [xb] "=&r"(xb)

@@ -1,11 +1,16 @@
 // FULLY_CONNECTED for Cortex-M4/M7/M33 (DSP extension). Bit-identical to s8_fc__ref.
 //
-// Batch 1 (a GEMV, kernels/fc/dsp_fc.h): the input row is widened once to int16 pairs with
-// the input offset added; blocks of 4 weight rows (then 2, 1) stream past it, one LDRD of the
-// widened input feeding 4 rows (21 instructions per 16 MACs). Requantization: when every
-// shift is in [-20, -1] and every multiplier 0 or >= 2^30 (the usual case), the exact
-// shortcut of dsp_fc.h (QADD, SMMLAR/SMMLA with the output offset folded in, ASR, SSAT);
-// otherwise the general forms of kernels/conv/dsp_gemm.h.
+// Batch 1 (a GEMV): the input row is widened once to int16 pairs with the input offset added
+// (kernels/fc/dsp_fc.h WidenDense: per 4 inputs the words [x0, x2], [x1, x3]). Weight rows
+// stream past it in blocks of 5 (Dot5Blocks below, naked asm: one LDRD of the widened pair
+// feeds 5 rows, each LDR + SXTB16 + SXTB16 ROR 8 + 2 SMLAD: 26 instructions per 20 MACs) and
+// of 4 / 2 / 1 for the rows left over (dsp_fc.h Dot4 / Dot2 / Dot1). Requantization: when
+// every shift is in [-20, -1] and every multiplier is 0 or >= 2^30 (what TFLite's converter
+// produces for FC layers), the exact shortcut proven in dsp_fc.h (QADD doubles the
+// accumulator, SMMLAR / SMMLA with the output offset folded into the addend, ASR, SSAT), done
+// inside Dot5Blocks per tensor; a non-trivial activation clamp is applied afterwards 4 bytes
+// at a time (SSUB8 / SEL). Other parameters: accumulators in chunks of 20 rows on the stack,
+// then kernels/conv/dsp_gemm.h's general requantization.
 // Batches >= 2: input rows in pairs, widened once, every pair of weight rows streaming past
 // them (kernels/conv/dsp_gemm.h: 2 x 2 SMLAD blocks, 1 x 2 for a single row).
 // Scratch (fc.inc): two widened rows (batch 1 uses half of it).
@@ -41,12 +46,17 @@ void Run(const s8_fc_params& p, const int8_t* input, const int8_t* weights, cons
 // ---- batch 1 ----
 
 // Dot5Blocks: `blocks` blocks of 5 weight rows (w, w + k, ..., w + 4k; then the next 5 rows)
-// over g groups of the widened input x: acc[5i + j] = bias[j] + row (5i + j) . x, bias
-// advancing by bias_step bytes per block (20, or 0 for a shared zero block). Naked: all 14
-// registers hold the loop (a0..a4 = r0..r4 for LDM/STM, t/u r5/r6, widened pair r7/r8, x
-// r9, p r10, k r11, 3k r12, group count lr); per group 1 LDRD + 5 x (LDR + 2 SXTB16 +
-// 2 SMLAD) = 26 instructions per 20 MACs, 16 groups per iteration; the rest sits on the stack.
-struct Dot5Args {
+// over g groups of the widened input x, each row's accumulator starting from its bias (bias
+// advances by bias_step bytes per block: 20, or 0 for a shared zero block). Mode 0 stores
+// the 5 accumulators (int32) at dst; modes 1 / 2 store the 5 outputs (int8, before any
+// activation clamp other than [-128, 127]) requantized per tensor with dsp_fc.h's double /
+// single rounding shortcut: v = SSAT8((SMMLAR(D, m, c) + (D >> 31)) >> e) or
+// SSAT8(SMMLA(D, m, c) >> e), D = QADD(acc, acc).
+// Naked: all 14 registers hold the dot loop (a0..a4 = r0..r4 for LDM/STM, t/u r5/r6, the
+// widened pair r7/r8, x r9, p r10, k r11, 3k r12, group count lr); per group 1 LDRD +
+// 5 x (LDR + 2 SXTB16 + 2 SMLAD) = 26 instructions per 20 MACs, 16 groups per iteration.
+// Everything else lives in a 48-byte frame.
+struct alignas(8) Dot5Args {
   const uint32_t* x;     // 0
   const int8_t* w;       // 4: in: the first row; out: the row after the last block
   int32_t k;             // 8: row stride (bytes)
@@ -54,9 +64,12 @@ struct Dot5Args {
   const int32_t* bias;   // 16
   int32_t bias_step;     // 20
   int32_t blocks;        // 24: >= 1
-  int32_t* acc;          // 28
+  void* dst;             // 28: int32_t[5 * blocks] (mode 0) or int8_t[5 * blocks]
+  int32_t m, c, e;       // 32, 36, 40: dfc::FastQ (modes 1, 2)
+  int32_t mode;          // 44
 };
-static_assert(offsetof(Dot5Args, acc) == 28, "Dot5Blocks hard-codes the field offsets");
+static_assert(offsetof(Dot5Args, c) == 36 && offsetof(Dot5Args, mode) == 44,
+              "Dot5Blocks hard-codes the field offsets");
 
 #define TF_FC5_ROW(a, addr)                 \
   "ldr r5, " addr "\n\t"                    \
@@ -73,28 +86,43 @@ static_assert(offsetof(Dot5Args, acc) == 28, "Dot5Blocks hard-codes the field of
   TF_FC5_ROW("r0", "[r10], #4")
 #define TF_FC5_X4 TF_FC5_GROUP TF_FC5_GROUP TF_FC5_GROUP TF_FC5_GROUP
 #define TF_FC5_X16 TF_FC5_X4 TF_FC5_X4 TF_FC5_X4 TF_FC5_X4
+// Requantize accumulator a to output byte j (m r6, c r7, e lr, dst r8, temp r9).
+#define TF_FC5_RQD(a, j)                    \
+  "qadd " a ", " a ", " a "\n\t"            \
+  "smmlar r9, " a ", r6, r7\n\t"            \
+  "add r9, r9, " a ", asr #31\n\t"          \
+  "asr r9, r9, lr\n\t"                      \
+  "ssat r9, #8, r9\n\t"                     \
+  "strb r9, [r8, #" j "]\n\t"
+#define TF_FC5_RQS(a, j)                    \
+  "qadd " a ", " a ", " a "\n\t"            \
+  "smmla r9, " a ", r6, r7\n\t"             \
+  "asr r9, r9, lr\n\t"                      \
+  "ssat r9, #8, r9\n\t"                     \
+  "strb r9, [r8, #" j "]\n\t"
 
 __attribute__((naked, noinline)) void Dot5Blocks(Dot5Args* /*args: r0*/) {
   __asm__ volatile(
       "push {r4-r11, lr}\n\t"
-      "sub sp, #32\n\t"
-      // Frame: [sp] x, [4] g, [8] bias, [12] bias_step, [16] blocks, [20] acc, [24] args,
-      // [28] w step from the end of a block's first row to the next block.
+      "sub sp, #48\n\t"
+      // Frame: [0] x, [4] g, [8] bias, [12] bias_step, [16] blocks left, [20] dst, [24] args,
+      // [28] w step from the end of a block's first row to the next block, [32..44] m, c,
+      // e, mode.
       "str r0, [sp, #24]\n\t"
       "ldr r1, [r0, #0]\n\t"
       "str r1, [sp, #0]\n\t"
-      "ldr r1, [r0, #16]\n\t"
-      "str r1, [sp, #8]\n\t"
-      "ldr r1, [r0, #20]\n\t"
-      "str r1, [sp, #12]\n\t"
-      "ldr r1, [r0, #24]\n\t"
-      "str r1, [sp, #16]\n\t"
-      "ldr r1, [r0, #28]\n\t"
-      "str r1, [sp, #20]\n\t"
-      "ldr r10, [r0, #4]\n\t"
-      "ldr r11, [r0, #8]\n\t"
+      "ldrd r2, r3, [r0, #16]\n\t"
+      "strd r2, r3, [sp, #8]\n\t"
+      "ldrd r2, r3, [r0, #24]\n\t"
+      "strd r2, r3, [sp, #16]\n\t"
+      "ldrd r2, r3, [r0, #32]\n\t"
+      "strd r2, r3, [sp, #32]\n\t"
+      "ldrd r2, r3, [r0, #40]\n\t"
+      "strd r2, r3, [sp, #40]\n\t"
       "ldr r1, [r0, #12]\n\t"
       "str r1, [sp, #4]\n\t"
+      "ldr r10, [r0, #4]\n\t"
+      "ldr r11, [r0, #8]\n\t"
       "add r12, r11, r11, lsl #1\n\t"
       "add r2, r11, r11, lsl #2\n\t"
       "sub r2, r2, r1, lsl #2\n\t"
@@ -104,8 +132,7 @@ __attribute__((naked, noinline)) void Dot5Blocks(Dot5Args* /*args: r0*/) {
       "ldmia r5, {r0-r4}\n\t"
       "add r5, r5, r6\n\t"
       "str r5, [sp, #8]\n\t"
-      "ldr r9, [sp, #0]\n\t"
-      "ldr lr, [sp, #4]\n\t"
+      "ldrd r9, lr, [sp, #0]\n\t"
       "subs lr, lr, #16\n\t"
       "blt 2f\n"
       "1:\n\t" TF_FC5_X16
@@ -118,18 +145,35 @@ __attribute__((naked, noinline)) void Dot5Blocks(Dot5Args* /*args: r0*/) {
       "subs lr, lr, #1\n\t"
       "bne 3b\n"
       "4:\n\t"
-      "ldr r5, [sp, #20]\n\t"
-      "stmia r5!, {r0-r4}\n\t"
-      "str r5, [sp, #20]\n\t"
-      "ldrd r5, r6, [sp, #16]\n\t"  // blocks, (acc: unused)
+      "ldr r8, [sp, #20]\n\t"
+      "ldr r5, [sp, #44]\n\t"
+      "cbnz r5, 6f\n\t"
+      "stmia r8!, {r0-r4}\n\t"
+      "b 8f\n"
+      "6:\n\t"
+      "ldrd r6, r7, [sp, #32]\n\t"
+      "ldr lr, [sp, #40]\n\t"
+      "cmp r5, #1\n\t"
+      "bne 7f\n\t"
+      TF_FC5_RQD("r0", "0") TF_FC5_RQD("r1", "1") TF_FC5_RQD("r2", "2") TF_FC5_RQD("r3", "3")
+      TF_FC5_RQD("r4", "4")
+      "adds r8, r8, #5\n\t"
+      "b 8f\n"
+      "7:\n\t"
+      TF_FC5_RQS("r0", "0") TF_FC5_RQS("r1", "1") TF_FC5_RQS("r2", "2") TF_FC5_RQS("r3", "3")
+      TF_FC5_RQS("r4", "4")
+      "adds r8, r8, #5\n"
+      "8:\n\t"
+      "str r8, [sp, #20]\n\t"
       "ldr r7, [sp, #28]\n\t"
       "add r10, r10, r7\n\t"
+      "ldr r5, [sp, #16]\n\t"
       "subs r5, r5, #1\n\t"
       "str r5, [sp, #16]\n\t"
       "bne 5b\n\t"
       "ldr r0, [sp, #24]\n\t"
       "str r10, [r0, #4]\n\t"
-      "add sp, #32\n\t"
+      "add sp, #48\n\t"
       "pop {r4-r11, pc}\n");
 }
 
@@ -137,12 +181,21 @@ __attribute__((naked, noinline)) void Dot5Blocks(Dot5Args* /*args: r0*/) {
 #undef TF_FC5_GROUP
 #undef TF_FC5_X4
 #undef TF_FC5_X16
+#undef TF_FC5_RQD
+#undef TF_FC5_RQS
 
 alignas(8) constexpr int32_t kZeroBias[5] = {0, 0, 0, 0, 0};
 
-// acc[i] = bias[i] (0 if bias is null) + row i . x for the n rows at w (k inputs, widened x).
-// Rows go in blocks of 5 (Dot5Blocks) and 4 (Dot4), as many of 5 as leave a multiple of 4
-// (n = 128: 24 x 5 + 2 x 4), then 2 / 1 for what is left (only when n % 4 != 0 and n < 15).
+// How many of n rows go in blocks of 5: as many as leave a multiple of 4 (n = 128:
+// 24 x 5 + 2 x 4); negative when none can.
+inline int32_t Blocks5(int32_t n) {
+  const int32_t b5 = n / 5;
+  return b5 - ((b5 - n) & 3);
+}
+
+// acc[i] = bias[i] (0 if bias is null) + row i . x for the n rows at w (k inputs, widened x):
+// Blocks5(n) blocks of 5 rows, then blocks of 4, then 2 / 1 for what is left (only when
+// n % 4 != 0 and n < 15).
 __attribute__((noinline)) void Accumulate(const uint32_t* x, const int8_t* w, int32_t k,
                                           const int32_t* bias, int32_t n, int32_t* acc) {
   const int32_t g = k >> 2;
@@ -151,16 +204,16 @@ __attribute__((noinline)) void Accumulate(const uint32_t* x, const int8_t* w, in
   int32_t* a = acc;
   const int32_t b_step = bias != nullptr ? 1 : 0;
   const int32_t* b = bias != nullptr ? bias : kZeroBias;
-  int32_t blocks5 = n / 5;
-  blocks5 -= (blocks5 - n) & 3;  // n - 5 * blocks5 = 0 (mod 4)
+  const int32_t blocks5 = Blocks5(n);
+  int32_t left = n;
   if (blocks5 > 0) {
-    Dot5Args args{x, w, k, g, b, 20 * b_step, blocks5, a};
+    Dot5Args args{x, w, k, g, b, 20 * b_step, blocks5, a, 0, 0, 0, 0};
     Dot5Blocks(&args);
     w = args.w;
     a += 5 * blocks5;
     b += 5 * b_step * blocks5;
+    left -= 5 * blocks5;
   }
-  int32_t left = n - 5 * (blocks5 > 0 ? blocks5 : 0);
   for (; left >= 4; left -= 4) {
     dfc::Dot4(x, w, k, 3 * k, g, b, a[0], a[1], a[2], a[3]);
     w += 4 * k - 4 * g;
@@ -182,90 +235,96 @@ __attribute__((noinline)) void Accumulate(const uint32_t* x, const int8_t* w, in
   }
 }
 
-// Requantization of one output channel: the fast shortcuts (kFastDouble / kFastSingle,
-// dsp_fc.h) or dsp_gemm.h's general modes (dsp::kRq*).
-constexpr int kFastDouble = 16;
-constexpr int kFastSingle = 17;
-
-template <int kMode>
-constexpr bool IsFast() {
-  return kMode == kFastDouble || kMode == kFastSingle;
-}
-
-template <int kMode>
-struct Q {
-  dfc::FastQ f;
-  dsp::ChanQ c;
-};
-
-template <int kMode>
-inline Q<kMode> MakeQ(int32_t m, int32_t s, int32_t output_offset) {
-  Q<kMode> q{};
-  if constexpr (IsFast<kMode>()) {
-    q.f = dfc::MakeFastQ(m, s, output_offset);
-  } else {
-    q.c = dsp::MakeChanQ<kMode>(m, s);
+// out[i] = max(lo, min(hi, out[i])), 4 bytes per SSUB8 / SEL pair.
+__attribute__((noinline)) void ClampBytes(int8_t* out, int32_t n, int32_t lo, int32_t hi) {
+  const uint32_t lo4 = (static_cast<uint32_t>(lo) & 0xFFu) * 0x01010101u;
+  const uint32_t hi4 = (static_cast<uint32_t>(hi) & 0xFFu) * 0x01010101u;
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    uint32_t v = dfc::LoadWord(out + i);
+    uint32_t t;
+    __asm__("ssub8 %[t], %[v], %[lo]\n\t"
+            "sel %[v], %[v], %[lo]\n\t"
+            "ssub8 %[t], %[hi], %[v]\n\t"
+            "sel %[v], %[v], %[hi]"
+            : [v] "+r"(v), [t] "=&r"(t)
+            : [lo] "r"(lo4), [hi] "r"(hi4)
+            : "cc");
+    __builtin_memcpy(out + i, &v, 4);
   }
-  return q;
+  for (; i < n; ++i) out[i] = static_cast<int8_t>(out[i] < lo ? lo : (out[i] > hi ? hi : out[i]));
 }
 
-template <int kMode, bool kFull>
-inline int8_t Out(int32_t acc, const Q<kMode>& q, int32_t output_offset, int32_t act_min,
-                  int32_t act_max) {
-  if constexpr (IsFast<kMode>()) {
-    int32_t v = __ssat(dfc::FastRequant<kMode == kFastSingle>(acc, q.f), 8);
-    if constexpr (!kFull) {
-      v = v < act_min ? act_min : v;
-      v = v > act_max ? act_max : v;
-    }
-    return static_cast<int8_t>(v);
-  } else {
-    return dsp::Finish<kMode, kFull>(acc, q.c, dsp::OutQ{output_offset, act_min, act_max});
-  }
-}
+// Rows are requantized from accumulators in chunks of this many (a multiple of 5; stack).
+constexpr int32_t kChunk = 20;
 
-// Output rows in chunks of kChunk (a multiple of 5): accumulators on the stack, then
-// requantized. kPerChannel: one (multiplier, shift) per row, else entry 0 for every row.
-constexpr int32_t kChunk = 80;
-
-template <int kMode, bool kFull, bool kPerChannel>
-void Gemv(const uint32_t* x, const int8_t* w, const int32_t* bias, int8_t* out, int32_t k,
-          int32_t n, const int32_t* mult, const int32_t* shift, int32_t oo, int32_t lo,
-          int32_t hi) {
+// The fast requantization (dfc::FastRequant, clamp [-128, 127] only) of n rows; q_step 1 per
+// channel, 0 per tensor.
+template <bool kSingle>
+void FastRows(const uint32_t* x, const int8_t* w, const int32_t* bias, int8_t* out, int32_t k,
+              int32_t n, const int32_t* mult, const int32_t* shift, int32_t q_step, int32_t oo) {
   int32_t acc[kChunk];
-  const Q<kMode> qt = MakeQ<kMode>(mult[0], shift[0], oo);
   for (int32_t o = 0; o < n; o += kChunk) {
     const int32_t cnt = n - o < kChunk ? n - o : kChunk;
     Accumulate(x, w + o * k, k, bias != nullptr ? bias + o : nullptr, cnt, acc);
-    int8_t* dst = out + o;
-    int32_t i = 0;
-    if constexpr (kPerChannel) {
-      for (; i < cnt; ++i) {
-        dst[i] = Out<kMode, kFull>(acc[i], MakeQ<kMode>(mult[o + i], shift[o + i], oo), oo, lo,
-                                   hi);
-      }
-    } else {
-      for (; i + 4 <= cnt; i += 4) {
-        dst[i] = Out<kMode, kFull>(acc[i], qt, oo, lo, hi);
-        dst[i + 1] = Out<kMode, kFull>(acc[i + 1], qt, oo, lo, hi);
-        dst[i + 2] = Out<kMode, kFull>(acc[i + 2], qt, oo, lo, hi);
-        dst[i + 3] = Out<kMode, kFull>(acc[i + 3], qt, oo, lo, hi);
-      }
-      for (; i < cnt; ++i) dst[i] = Out<kMode, kFull>(acc[i], qt, oo, lo, hi);
+    for (int32_t i = 0; i < cnt; ++i) {
+      const int32_t q = (o + i) * q_step;
+      const dfc::FastQ fq = dfc::MakeFastQ(mult[q], shift[q], oo);
+      out[o + i] = static_cast<int8_t>(__ssat(dfc::FastRequant<kSingle>(acc[i], fq), 8));
     }
   }
 }
 
-template <int kMode, bool kFull>
-void GemvCall(const s8_fc_params& p, const uint32_t* x, const int8_t* weights,
-              const int32_t* bias, int8_t* output) {
-  if (p.per_channel) {
-    Gemv<kMode, kFull, true>(x, weights, bias, output, p.in_features, p.out_features,
-                             p.multiplier, p.shift, p.output_offset, p.act_min, p.act_max);
-  } else {
-    Gemv<kMode, kFull, false>(x, weights, bias, output, p.in_features, p.out_features,
-                              p.multiplier, p.shift, p.output_offset, p.act_min, p.act_max);
+// dsp_gemm.h's general requantization (any multiplier and shift) of n rows.
+template <int kMode>
+void GeneralRows(const uint32_t* x, const int8_t* w, const int32_t* bias, int8_t* out,
+                 int32_t k, int32_t n, const s8_fc_params& p) {
+  int32_t acc[kChunk];
+  const int32_t q_step = p.per_channel ? 1 : 0;
+  const dsp::OutQ oq{p.output_offset, p.act_min, p.act_max};
+  for (int32_t o = 0; o < n; o += kChunk) {
+    const int32_t cnt = n - o < kChunk ? n - o : kChunk;
+    Accumulate(x, w + o * k, k, bias != nullptr ? bias + o : nullptr, cnt, acc);
+    for (int32_t i = 0; i < cnt; ++i) {
+      const int32_t q = (o + i) * q_step;
+      const dsp::ChanQ cq = dsp::MakeChanQ<kMode>(p.multiplier[q], p.shift[q]);
+      out[o + i] = dsp::Finish<kMode, false>(acc[i], cq, oq);
+    }
   }
+}
+
+// Batch 1, fast requantization: per tensor with k % 4 == 0, Dot5Blocks requantizes its
+// blocks itself and the last rows (n - 5 * Blocks5(n) <= 19) go through FastRows; otherwise
+// (per channel, or inputs left over after the groups of 4) all rows do.
+void GemvFast(const s8_fc_params& p, const uint32_t* x, const int8_t* w, const int32_t* bias,
+              int8_t* out) {
+  const int32_t k = p.in_features;
+  const int32_t n = p.out_features;
+  const bool single = p.rounding == TF_ROUNDING_SINGLE;
+  int32_t done = 0;
+  if (!p.per_channel && (k & 3) == 0) {
+    const int32_t blocks5 = Blocks5(n);
+    if (blocks5 > 0) {
+      const dfc::FastQ q = dfc::MakeFastQ(p.multiplier[0], p.shift[0], p.output_offset);
+      Dot5Args args{x,    w,   k,   k >> 2, bias != nullptr ? bias : kZeroBias,
+                    bias != nullptr ? 20 : 0, blocks5, out, q.m, q.c, q.e, single ? 2 : 1};
+      Dot5Blocks(&args);
+      done = 5 * blocks5;
+    }
+  }
+  if (done < n) {
+    const int32_t* b = bias != nullptr ? bias + done : nullptr;
+    const int32_t q_step = p.per_channel ? 1 : 0;
+    const int32_t* m = p.multiplier + done * q_step;
+    const int32_t* s = p.shift + done * q_step;
+    if (single) {
+      FastRows<true>(x, w + done * k, b, out + done, k, n - done, m, s, q_step, p.output_offset);
+    } else {
+      FastRows<false>(x, w + done * k, b, out + done, k, n - done, m, s, q_step,
+                      p.output_offset);
+    }
+  }
+  if (p.act_min != -128 || p.act_max != 127) ClampBytes(out, n, p.act_min, p.act_max);
 }
 
 struct Call {
@@ -278,7 +337,7 @@ struct Call {
   template <int kMode, bool kFull>
   void operator()() const {
     if (p.batches == 1) {
-      GemvCall<kMode, kFull>(p, ext, weights, bias, output);
+      GeneralRows<kMode>(ext, weights, bias, output, p.in_features, p.out_features, p);
     } else {
       Run<kMode, kFull>(p, input, weights, bias, output, ext);
     }
@@ -296,14 +355,7 @@ extern "C" void s8_fc__dsp(const s8_fc_params* params, const int8_t* input, cons
   if (p.batches == 1) {
     dfc::WidenDense(input, p.in_features, p.input_offset, ext);
     if (dfc::FastOk(p.multiplier, p.shift, n_q)) {
-      const bool full = p.act_min == -128 && p.act_max == 127;
-      if (p.rounding == TF_ROUNDING_SINGLE) {
-        full ? GemvCall<kFastSingle, true>(p, ext, weights, bias, output)
-             : GemvCall<kFastSingle, false>(p, ext, weights, bias, output);
-      } else {
-        full ? GemvCall<kFastDouble, true>(p, ext, weights, bias, output)
-             : GemvCall<kFastDouble, false>(p, ext, weights, bias, output);
-      }
+      GemvFast(p, ext, weights, bias, output);
       return;
     }
   }
