@@ -104,62 +104,88 @@ static_assert(offsetof(Dot5Args, c) == 36 && offsetof(Dot5Args, mode) == 44,
 __attribute__((naked, noinline)) void Dot5Blocks(Dot5Args* /*args: r0*/) {
   __asm__ volatile(
       "push {r4-r11, lr}\n\t"
-      "sub sp, #48\n\t"
-      // Frame: [0] x, [4] g, [8] bias, [12] bias_step, [16] blocks left, [20] dst, [24] args,
-      // [28] w step from the end of a block's first row to the next block, [32..44] m, c,
-      // e, mode.
+      "sub sp, #56\n\t"
+      // Frame: [0] x, [4] loop iterations ceil(g / 16), [8] bias, [12] bias_step, [16] end of
+      // dst, [20] dst, [24] args, [28] w step from the end of a block's first row to the next
+      // block, [32] m, [36] c, [40] e, [44] address of the block tail for the mode, [48]
+      // address where the first iteration enters the 16-group loop (so that it runs g % 16
+      // groups; 104 bytes per group) or its exit when g = 0.
       "str r0, [sp, #24]\n\t"
       "ldr r1, [r0, #0]\n\t"
       "str r1, [sp, #0]\n\t"
       "ldrd r2, r3, [r0, #16]\n\t"
       "strd r2, r3, [sp, #8]\n\t"
-      "ldrd r2, r3, [r0, #24]\n\t"
-      "strd r2, r3, [sp, #16]\n\t"
-      "ldrd r2, r3, [r0, #32]\n\t"
-      "strd r2, r3, [sp, #32]\n\t"
-      "ldrd r2, r3, [r0, #40]\n\t"
-      "strd r2, r3, [sp, #40]\n\t"
-      "ldr r1, [r0, #12]\n\t"
-      "str r1, [sp, #4]\n\t"
+      "ldrd r2, r3, [r0, #24]\n\t"  // blocks, dst
+      "str r3, [sp, #20]\n\t"
+      "ldrd r4, r5, [r0, #32]\n\t"
+      "strd r4, r5, [sp, #32]\n\t"
+      "ldrd r4, r5, [r0, #40]\n\t"  // e, mode
+      "str r4, [sp, #40]\n\t"
+      "add r6, r2, r2, lsl #2\n\t"  // 5 * blocks
+      "cbnz r5, 10f\n\t"
+      "add r6, r3, r6, lsl #2\n\t"  // mode 0: int32 dst
+      "adr r7, 6f\n\t"
+      "b 12f\n"
+      "10:\n\t"
+      "add r6, r3, r6\n\t"          // modes 1, 2: int8 dst
+      "cmp r5, #1\n\t"
+      "bne 11f\n\t"
+      "adr r7, 7f\n\t"
+      "b 12f\n"
+      "11:\n\t"
+      "adr r7, 9f\n"
+      "12:\n\t"
+      "orr r7, r7, #1\n\t"          // Thumb bit: the tail is entered by LDR PC
+      "str r7, [sp, #44]\n\t"
+      "str r6, [sp, #16]\n\t"
+      "ldr r1, [r0, #12]\n\t"       // g
       "ldr r10, [r0, #4]\n\t"
       "ldr r11, [r0, #8]\n\t"
       "add r12, r11, r11, lsl #1\n\t"
       "add r2, r11, r11, lsl #2\n\t"
       "sub r2, r2, r1, lsl #2\n\t"
-      "str r2, [sp, #28]\n"
+      "str r2, [sp, #28]\n\t"
+      "adds r2, r1, #15\n\t"
+      "lsrs r2, r2, #4\n\t"
+      "str r2, [sp, #4]\n\t"
+      "adr r3, 1f\n\t"
+      "ands r4, r1, #15\n\t"
+      "beq 13f\n\t"
+      "rsb r4, r4, #16\n\t"
+      "movs r5, #104\n\t"
+      "mla r3, r4, r5, r3\n"
+      "13:\n\t"
+      "cbnz r1, 14f\n\t"
+      "adr r3, 4f\n"
+      "14:\n\t"
+      "orr r3, r3, #1\n\t"
+      "str r3, [sp, #48]\n"
       "5:\n\t"
       "ldrd r5, r6, [sp, #8]\n\t"
       "ldmia r5, {r0-r4}\n\t"
       "add r5, r5, r6\n\t"
       "str r5, [sp, #8]\n\t"
       "ldrd r9, lr, [sp, #0]\n\t"
-      "subs lr, lr, #16\n\t"
-      "blt 2f\n"
+      "ldr pc, [sp, #48]\n"
       "1:\n\t" TF_FC5_X16
-      "subs lr, lr, #16\n\t"
-      "bge 1b\n"
-      "2:\n\t"
-      "adds lr, lr, #16\n\t"
-      "beq 4f\n"
-      "3:\n\t" TF_FC5_GROUP
       "subs lr, lr, #1\n\t"
-      "bne 3b\n"
+      "bne 1b\n"
       "4:\n\t"
       "ldr r8, [sp, #20]\n\t"
-      "ldr r5, [sp, #44]\n\t"
-      "cbnz r5, 6f\n\t"
+      "ldr pc, [sp, #44]\n"
+      "6:\n\t"
       "stmia r8!, {r0-r4}\n\t"
       "b 8f\n"
-      "6:\n\t"
+      "7:\n\t"
       "ldrd r6, r7, [sp, #32]\n\t"
       "ldr lr, [sp, #40]\n\t"
-      "cmp r5, #1\n\t"
-      "bne 7f\n\t"
       TF_FC5_RQD("r0", "0") TF_FC5_RQD("r1", "1") TF_FC5_RQD("r2", "2") TF_FC5_RQD("r3", "3")
       TF_FC5_RQD("r4", "4")
       "adds r8, r8, #5\n\t"
       "b 8f\n"
-      "7:\n\t"
+      "9:\n\t"
+      "ldrd r6, r7, [sp, #32]\n\t"
+      "ldr lr, [sp, #40]\n\t"
       TF_FC5_RQS("r0", "0") TF_FC5_RQS("r1", "1") TF_FC5_RQS("r2", "2") TF_FC5_RQS("r3", "3")
       TF_FC5_RQS("r4", "4")
       "adds r8, r8, #5\n"
@@ -168,12 +194,11 @@ __attribute__((naked, noinline)) void Dot5Blocks(Dot5Args* /*args: r0*/) {
       "ldr r7, [sp, #28]\n\t"
       "add r10, r10, r7\n\t"
       "ldr r5, [sp, #16]\n\t"
-      "subs r5, r5, #1\n\t"
-      "str r5, [sp, #16]\n\t"
+      "cmp r8, r5\n\t"
       "bne 5b\n\t"
       "ldr r0, [sp, #24]\n\t"
       "str r10, [r0, #4]\n\t"
-      "add sp, #48\n\t"
+      "add sp, #56\n\t"
       "pop {r4-r11, pc}\n");
 }
 
