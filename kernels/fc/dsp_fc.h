@@ -178,6 +178,46 @@ __attribute__((always_inline)) inline void Dot1(const uint32_t* c, const int8_t*
   r0 = a0;
 }
 
+// Without widening (for 1-3 rows, where widening the input costs more than it saves): the
+// raw int8 input s, offset added per group (LDR + 2 SXTAB16 instead of one LDRD).
+#define TF_FC_RAW_G(rows)                          \
+  "ldr %[t], [%[s]], #4\n\t"                      \
+  "sxtab16 %[xa], %[off], %[t]\n\t"               \
+  "sxtab16 %[xb], %[off], %[t], ror #8\n\t" rows
+#define TF_FC_RAW_G2 TF_FC_RAW_G(TF_FC_ROW("a1", "[%[p], %[k]]") TF_FC_ROW("a0", "[%[p]], #4"))
+#define TF_FC_RAW_G1 TF_FC_RAW_G(TF_FC_ROW("a0", "[%[p]], #4"))
+
+// Rows w, w + k over g groups of the raw input s (+ off2 = offset in both halves):
+// r[j] = b[j] + row j . (s + offset); w advances by 4g.
+__attribute__((always_inline)) inline void DotRaw2(const int8_t* s, const int8_t*& w, int32_t k,
+                                                   int32_t g, uint32_t off2, const int32_t* b,
+                                                   int32_t& r0, int32_t& r1) {
+  int32_t a0 = b[0], a1 = b[1];
+  uint32_t t, u, xa, xb;
+  __asm__ volatile(TF_FC_LOOP(TF_FC_RAW_G2, TF_FC_X4, "4")
+                   : [a0] "+r"(a0), [a1] "+r"(a1), [s] "+r"(s), [p] "+r"(w), [g] "+r"(g),
+                     [t] "=&r"(t), [u] "=&r"(u), [xa] "=&r"(xa), [xb] "=&r"(xb)
+                   : [k] "r"(k), [off] "r"(off2)
+                   : "cc", "memory");
+  r0 = a0;
+  r1 = a1;
+}
+
+__attribute__((always_inline)) inline void DotRaw1(const int8_t* s, const int8_t*& w, int32_t g,
+                                                   uint32_t off2, const int32_t* b, int32_t& r0) {
+  int32_t a0 = b[0];
+  uint32_t t, u, xa, xb;
+  __asm__ volatile(TF_FC_LOOP(TF_FC_RAW_G1, TF_FC_X4, "4")
+                   : [a0] "+r"(a0), [s] "+r"(s), [p] "+r"(w), [g] "+r"(g), [t] "=&r"(t),
+                     [u] "=&r"(u), [xa] "=&r"(xa), [xb] "=&r"(xb)
+                   : [off] "r"(off2)
+                   : "cc", "memory");
+  r0 = a0;
+}
+
+#undef TF_FC_RAW_G
+#undef TF_FC_RAW_G2
+#undef TF_FC_RAW_G1
 #undef TF_FC_ROW
 #undef TF_FC_G4
 #undef TF_FC_G2

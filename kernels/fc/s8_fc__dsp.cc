@@ -260,6 +260,50 @@ __attribute__((noinline)) void Accumulate(const uint32_t* x, const int8_t* w, in
   }
 }
 
+// Accumulate for n <= 3 rows straight from the int8 input (no widening).
+__attribute__((noinline)) void AccumulateRaw(const int8_t* in, int32_t offset, const int8_t* w,
+                                             int32_t k, const int32_t* bias, int32_t n,
+                                             int32_t* acc) {
+  const int32_t g = k >> 2;
+  const int32_t r = k & 3;
+  const uint32_t off2 = (static_cast<uint32_t>(offset) & 0xFFFFu) * 0x10001u;
+  const int8_t* const w0 = w;
+  const int32_t* b = bias != nullptr ? bias : kZeroBias;
+  int32_t i = 0;
+  if (n >= 2) {
+    dfc::DotRaw2(in, w, k, g, off2, b, acc[0], acc[1]);
+    w += 2 * k - 4 * g;
+    b += bias != nullptr ? 2 : 0;
+    i = 2;
+  }
+  if (i < n) dfc::DotRaw1(in, w, g, off2, b, acc[i]);
+  if (r != 0) {
+    const int8_t* xt = in + 4 * g;
+    const int8_t* wt = w0 + 4 * g;
+    for (int32_t j = 0; j < n; ++j, wt += k) {
+      int32_t s = 0;
+      for (int32_t t = 0; t < r; ++t) s += (xt[t] + offset) * wt[t];
+      acc[j] += s;
+    }
+  }
+}
+
+// The input of the batch-1 row dot products: widened (x) or, for n <= 3 rows, raw.
+struct Src {
+  const uint32_t* x;
+  const int8_t* raw;  // non-null: use AccumulateRaw
+  int32_t offset;
+};
+
+inline void AccumulateSrc(const Src& src, const int8_t* w, int32_t k, const int32_t* bias,
+                          int32_t n, int32_t* acc) {
+  if (src.raw != nullptr) {
+    AccumulateRaw(src.raw, src.offset, w, k, bias, n, acc);
+  } else {
+    Accumulate(src.x, w, k, bias, n, acc);
+  }
+}
+
 // out[i] = max(lo, min(hi, out[i])), 4 bytes per SSUB8 / SEL pair.
 __attribute__((noinline)) void ClampBytes(int8_t* out, int32_t n, int32_t lo, int32_t hi) {
   const uint32_t lo4 = (static_cast<uint32_t>(lo) & 0xFFu) * 0x01010101u;
@@ -286,12 +330,12 @@ constexpr int32_t kChunk = 20;
 // The fast requantization (dfc::FastRequant, clamp [-128, 127] only) of n rows; q_step 1 per
 // channel, 0 per tensor.
 template <bool kSingle>
-void FastRows(const uint32_t* x, const int8_t* w, const int32_t* bias, int8_t* out, int32_t k,
+void FastRows(const Src& src, const int8_t* w, const int32_t* bias, int8_t* out, int32_t k,
               int32_t n, const int32_t* mult, const int32_t* shift, int32_t q_step, int32_t oo) {
   int32_t acc[kChunk];
   for (int32_t o = 0; o < n; o += kChunk) {
     const int32_t cnt = n - o < kChunk ? n - o : kChunk;
-    Accumulate(x, w + o * k, k, bias != nullptr ? bias + o : nullptr, cnt, acc);
+    AccumulateSrc(src, w + o * k, k, bias != nullptr ? bias + o : nullptr, cnt, acc);
     for (int32_t i = 0; i < cnt; ++i) {
       const int32_t q = (o + i) * q_step;
       const dfc::FastQ fq = dfc::MakeFastQ(mult[q], shift[q], oo);
@@ -302,14 +346,14 @@ void FastRows(const uint32_t* x, const int8_t* w, const int32_t* bias, int8_t* o
 
 // dsp_gemm.h's general requantization (any multiplier and shift) of n rows.
 template <int kMode>
-void GeneralRows(const uint32_t* x, const int8_t* w, const int32_t* bias, int8_t* out,
+void GeneralRows(const Src& src, const int8_t* w, const int32_t* bias, int8_t* out,
                  int32_t k, int32_t n, const s8_fc_params& p) {
   int32_t acc[kChunk];
   const int32_t q_step = p.per_channel ? 1 : 0;
   const dsp::OutQ oq{p.output_offset, p.act_min, p.act_max};
   for (int32_t o = 0; o < n; o += kChunk) {
     const int32_t cnt = n - o < kChunk ? n - o : kChunk;
-    Accumulate(x, w + o * k, k, bias != nullptr ? bias + o : nullptr, cnt, acc);
+    AccumulateSrc(src, w + o * k, k, bias != nullptr ? bias + o : nullptr, cnt, acc);
     for (int32_t i = 0; i < cnt; ++i) {
       const int32_t q = (o + i) * q_step;
       const dsp::ChanQ cq = dsp::MakeChanQ<kMode>(p.multiplier[q], p.shift[q]);
@@ -321,17 +365,17 @@ void GeneralRows(const uint32_t* x, const int8_t* w, const int32_t* bias, int8_t
 // Batch 1, fast requantization: per tensor with k % 4 == 0, Dot5Blocks requantizes its
 // blocks itself and the last rows (n - 5 * Blocks5(n) <= 19) go through FastRows; otherwise
 // (per channel, or inputs left over after the groups of 4) all rows do.
-void GemvFast(const s8_fc_params& p, const uint32_t* x, const int8_t* w, const int32_t* bias,
+void GemvFast(const s8_fc_params& p, const Src& src, const int8_t* w, const int32_t* bias,
               int8_t* out) {
   const int32_t k = p.in_features;
   const int32_t n = p.out_features;
   const bool single = p.rounding == TF_ROUNDING_SINGLE;
   int32_t done = 0;
-  if (!p.per_channel && (k & 3) == 0) {
+  if (!p.per_channel && (k & 3) == 0 && src.raw == nullptr) {
     const int32_t blocks5 = Blocks5(n);
     if (blocks5 > 0) {
       const dfc::FastQ q = dfc::MakeFastQ(p.multiplier[0], p.shift[0], p.output_offset);
-      Dot5Args args{x,    w,   k,   k >> 2, bias != nullptr ? bias : kZeroBias,
+      Dot5Args args{src.x, w,  k,   k >> 2, bias != nullptr ? bias : kZeroBias,
                     bias != nullptr ? 20 : 0, blocks5, out, q.m, q.c, q.e, single ? 2 : 1};
       Dot5Blocks(&args);
       done = 5 * blocks5;
@@ -343,9 +387,10 @@ void GemvFast(const s8_fc_params& p, const uint32_t* x, const int8_t* w, const i
     const int32_t* m = p.multiplier + done * q_step;
     const int32_t* s = p.shift + done * q_step;
     if (single) {
-      FastRows<true>(x, w + done * k, b, out + done, k, n - done, m, s, q_step, p.output_offset);
+      FastRows<true>(src, w + done * k, b, out + done, k, n - done, m, s, q_step,
+                     p.output_offset);
     } else {
-      FastRows<false>(x, w + done * k, b, out + done, k, n - done, m, s, q_step,
+      FastRows<false>(src, w + done * k, b, out + done, k, n - done, m, s, q_step,
                       p.output_offset);
     }
   }
@@ -359,10 +404,11 @@ struct Call {
   const int32_t* bias;
   int8_t* output;
   uint32_t* ext;
+  const Src& src;
   template <int kMode, bool kFull>
   void operator()() const {
     if (p.batches == 1) {
-      GeneralRows<kMode>(ext, weights, bias, output, p.in_features, p.out_features, p);
+      GeneralRows<kMode>(src, weights, bias, output, p.in_features, p.out_features, p);
     } else {
       Run<kMode, kFull>(p, input, weights, bias, output, ext);
     }
@@ -377,15 +423,18 @@ extern "C" void s8_fc__dsp(const s8_fc_params* params, const int8_t* input, cons
   const uintptr_t base = (reinterpret_cast<uintptr_t>(scratch) + 7u) & ~uintptr_t{7};
   uint32_t* ext = reinterpret_cast<uint32_t*>(base);
   const int32_t n_q = p.per_channel ? p.out_features : 1;
+  // Batch 1 with 1-3 rows reads the input as it is; otherwise it is widened once.
+  const bool raw = p.batches == 1 && p.out_features <= 3;
+  const Src src{ext, raw ? input : nullptr, p.input_offset};
   if (p.batches == 1) {
-    dfc::WidenDense(input, p.in_features, p.input_offset, ext);
+    if (!raw) dfc::WidenDense(input, p.in_features, p.input_offset, ext);
     if (dfc::FastOk(p.multiplier, p.shift, n_q)) {
-      GemvFast(p, ext, weights, bias, output);
+      GemvFast(p, src, weights, bias, output);
       return;
     }
   }
   dsp::Dispatch(p.shift, n_q, p.rounding, p.act_min, p.act_max,
-                Call{p, input, weights, bias, output, ext});
+                Call{p, input, weights, bias, output, ext, src});
 }
 
 #endif  // __ARM_FEATURE_DSP
