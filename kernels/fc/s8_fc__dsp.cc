@@ -4,9 +4,10 @@
 // (kernels/fc/dsp_fc.h WidenDense: per 4 inputs the words [x0, x2], [x1, x3]). Weight rows
 // stream past it in blocks of 5 (Dot5Blocks below, naked asm: one LDRD of the widened pair
 // feeds 5 rows, each LDR + SXTB16 + SXTB16 ROR 8 + 2 SMLAD: 26 instructions per 20 MACs) and
-// of 4 / 2 / 1 for the rows left over (dsp_fc.h Dot4 / Dot2 / Dot1). Requantization: when
-// every shift is in [-20, -1] and every multiplier is 0 or >= 2^30 (what TFLite's converter
-// produces for FC layers), the exact shortcut proven in dsp_fc.h (QADD doubles the
+// of 4 / 2 / 1 for the rows left over (dsp_fc.h Dot4 / Dot2 / Dot1); with only 1-3 rows the
+// input is not widened (DotRaw2 / DotRaw1 add the offset per group). Requantization: when
+// every shift is in [-20, -1] and every multiplier is 0 or >= 2^30 (the usual case: real
+// scales in [2^-21, 0.5)), the exact shortcut proven in dsp_fc.h (QADD doubles the
 // accumulator, SMMLAR / SMMLA with the output offset folded into the addend, ASR, SSAT), done
 // inside Dot5Blocks per tensor; a non-trivial activation clamp is applied afterwards 4 bytes
 // at a time (SSUB8 / SEL). Other parameters: accumulators in chunks of 20 rows on the stack,
