@@ -6,8 +6,9 @@
 // group. Dot4 / Dot2 / Dot1 stream 4 / 2 / 1 weight rows past it: per group of 4 inputs one
 // LDRD of the widened pair feeds every row, and each row costs LDR w + SXTB16 + SXTB16 ROR 8 +
 // 2 SMLAD. Rows are addressed from one post-incremented pointer p as [p, k], [p, k, lsl #1],
-// [p, 3k] (k = row stride in bytes), so Dot4 needs 13 registers. (s8_fc__dsp.cc's 5-row
-// Dot5Blocks is the main loop; these take the rows it leaves.)
+// [p, 3k] (k = row stride in bytes), so Dot4 needs 13 registers; 4 groups per loop
+// iteration. (s8_fc__dsp.cc's 5-row Dot5Blocks is the main loop; these take the rows it
+// leaves.) DotRaw2 / DotRaw1 skip the widening for 1-3 rows: LDR + 2 SXTAB16 per group.
 //
 // Requantization (FastRequant): exact shortcuts of fx::Requantize for shift in [-20, -1] and
 // multiplier 0 or in [2^30, 2^31), with the output offset folded in; see the proof there.
@@ -103,9 +104,8 @@ inline void WidenDense(const int8_t* src, int32_t n, int32_t offset, uint32_t* d
   TF_FC_ROW("a0", "[%[p]], #4")
 
 #define TF_FC_X4(s) s s s s
-#define TF_FC_X8(s) TF_FC_X4(s) TF_FC_X4(s)
 
-// g groups: n (a literal, "4" or "8") per iteration, then the g % n leftover groups one at a
+// g groups: n (a literal) per iteration, then the g % n leftover groups one at a
 // time (g may be 0).
 #define TF_FC_LOOP(group, unrolled, n)   \
   "subs %[g], %[g], #" n "\n\t"          \
@@ -223,7 +223,6 @@ __attribute__((always_inline)) inline void DotRaw1(const int8_t* s, const int8_t
 #undef TF_FC_G2
 #undef TF_FC_G1
 #undef TF_FC_X4
-#undef TF_FC_X8
 #undef TF_FC_LOOP
 
 // The last r = k % 4 inputs (widened tail group words c[0], c[1]) times a row's last r

@@ -56,7 +56,8 @@ void Run(const s8_fc_params& p, const int8_t* input, const int8_t* weights, cons
 // Naked: all 14 registers hold the dot loop (a0..a4 = r0..r4 for LDM/STM, t/u r5/r6, the
 // widened pair r7/r8, x r9, p r10, k r11, 3k r12, group count lr); per group 1 LDRD +
 // 5 x (LDR + 2 SXTB16 + 2 SMLAD) = 26 instructions per 20 MACs, 16 groups per iteration.
-// Everything else lives in a 48-byte frame.
+// Everything else lives in a 56-byte frame; the group loop and the block tail are entered
+// through addresses computed once per call (LDR PC).
 struct alignas(8) Dot5Args {
   const uint32_t* x;     // 0
   const int8_t* w;       // 4: in: the first row; out: the row after the last block
