@@ -50,9 +50,10 @@ void Run(const s8_fc_params& p, const int8_t* input, const int8_t* weights, cons
 // over g groups of the widened input x, each row's accumulator starting from its bias (bias
 // advances by bias_step bytes per block: 20, or 0 for a shared zero block). Mode 0 stores
 // the 5 accumulators (int32) at dst; modes 1 / 2 store the 5 outputs (int8, before any
-// activation clamp other than [-128, 127]) requantized per tensor with dsp_fc.h's double /
-// single rounding shortcut: v = SSAT8((SMMLAR(D, m, c) + (D >> 31)) >> e) or
-// SSAT8(SMMLA(D, m, c) >> e), D = QADD(acc, acc).
+// activation clamp other than [-128, 127]) requantized with dsp_fc.h's double / single
+// rounding shortcut: v = SSAT8((SMMLAR(D, m, c) + (D >> 31)) >> e) or SSAT8(SMMLA(D, m, c)
+// >> e), D = QADD(acc, acc); per tensor (modes 1 / 2: m, c, e given) or per channel (modes
+// 3 / 4: m and shift s loaded per row, e = -s, c = (2 * output_offset + 1) << (e - 1)).
 // Naked: all 14 registers hold the dot loop (a0..a4 = r0..r4 for LDM/STM, t/u r5/r6, the
 // widened pair r7/r8, x r9, p r10, k r11, 3k r12, group count lr); per group 1 LDRD +
 // 5 x (LDR + 2 SXTB16 + 2 SMLAD) = 26 instructions per 20 MACs, 16 groups per iteration.
@@ -67,10 +68,12 @@ struct alignas(8) Dot5Args {
   int32_t bias_step;     // 20
   int32_t blocks;        // 24: >= 1
   void* dst;             // 28: int32_t[5 * blocks] (mode 0) or int8_t[5 * blocks]
-  int32_t m, c, e;       // 32, 36, 40: dfc::FastQ (modes 1, 2)
+  // 32, 36, 40: modes 1, 2: dfc::FastQ m, c, e; modes 3, 4: the multiplier and shift arrays
+  // (from the block's first row on) and 2 * output_offset + 1.
+  uint32_t q0, q1, q2;
   int32_t mode;          // 44
 };
-static_assert(offsetof(Dot5Args, c) == 36 && offsetof(Dot5Args, mode) == 44,
+static_assert(offsetof(Dot5Args, q1) == 36 && offsetof(Dot5Args, mode) == 44,
               "Dot5Blocks hard-codes the field offsets");
 
 #define TF_FC5_ROW(a, addr)                 \
@@ -102,6 +105,28 @@ static_assert(offsetof(Dot5Args, c) == 36 && offsetof(Dot5Args, mode) == 44,
   "asr r9, r9, lr\n\t"                      \
   "ssat r9, #8, r9\n\t"                     \
   "strb r9, [r8, #" j "]\n\t"
+// Per channel: multiplier (into register mr) and shift from the arrays at r5 / r6 (post-
+// incremented), 2 * output_offset + 1 in r9; c in r7, e in lr, dst r8.
+#define TF_FC5_PCQ(a, mr)                   \
+  "ldr " mr ", [r5], #4\n\t"                \
+  "ldr r7, [r6], #4\n\t"                    \
+  "rsb lr, r7, #0\n\t"                      \
+  "mvn r7, r7\n\t"                          \
+  "lsl r7, r9, r7\n\t"                      \
+  "qadd " a ", " a ", " a "\n\t"
+#define TF_FC5_PCD(a, mr, j)                \
+  TF_FC5_PCQ(a, mr)                         \
+  "smmlar r7, " a ", " mr ", r7\n\t"        \
+  "add r7, r7, " a ", asr #31\n\t"          \
+  "asr r7, r7, lr\n\t"                      \
+  "ssat r7, #8, r7\n\t"                     \
+  "strb r7, [r8, #" j "]\n\t"
+#define TF_FC5_PCS(a, mr, j)                \
+  TF_FC5_PCQ(a, mr)                         \
+  "smmla r7, " a ", " mr ", r7\n\t"         \
+  "asr r7, r7, lr\n\t"                      \
+  "ssat r7, #8, r7\n\t"                     \
+  "strb r7, [r8, #" j "]\n\t"
 
 __attribute__((naked, noinline)) void Dot5Blocks(Dot5Args* /*args: r0*/) {
   __asm__ volatile(
@@ -109,9 +134,9 @@ __attribute__((naked, noinline)) void Dot5Blocks(Dot5Args* /*args: r0*/) {
       "sub sp, #56\n\t"
       // Frame: [0] x, [4] loop iterations ceil(g / 16), [8] bias, [12] bias_step, [16] end of
       // dst, [20] dst, [24] args, [28] w step from the end of a block's first row to the next
-      // block, [32] m, [36] c, [40] e, [44] address of the block tail for the mode, [48]
+      // block, [32..40] q0..q2, [44] address of the block tail for the mode, [48]
       // address where the first iteration enters the 16-group loop (so that it runs g % 16
-      // groups; 104 bytes per group) or its exit when g = 0.
+      // groups; 104 bytes per group) or its exit when g = 0, [52] spill (modes 3, 4).
       "str r0, [sp, #24]\n\t"
       "ldr r1, [r0, #0]\n\t"
       "str r1, [sp, #0]\n\t"
@@ -129,13 +154,22 @@ __attribute__((naked, noinline)) void Dot5Blocks(Dot5Args* /*args: r0*/) {
       "adr r7, 6f\n\t"
       "b 12f\n"
       "10:\n\t"
-      "add r6, r3, r6\n\t"          // modes 1, 2: int8 dst
-      "cmp r5, #1\n\t"
-      "bne 11f\n\t"
+      "add r6, r3, r6\n\t"          // modes 1-4: int8 dst
+      "cmp r5, #2\n\t"
+      "beq 11f\n\t"
+      "bgt 17f\n\t"
       "adr r7, 7f\n\t"
       "b 12f\n"
       "11:\n\t"
-      "adr r7, 9f\n"
+      "adr r7, 9f\n\t"
+      "b 12f\n"
+      "17:\n\t"
+      "cmp r5, #3\n\t"
+      "bne 18f\n\t"
+      "adr r7, 15f\n\t"
+      "b 12f\n"
+      "18:\n\t"
+      "adr r7, 16f\n"
       "12:\n\t"
       "orr r7, r7, #1\n\t"          // Thumb bit: the tail is entered by LDR PC
       "str r7, [sp, #44]\n\t"
@@ -185,6 +219,28 @@ __attribute__((naked, noinline)) void Dot5Blocks(Dot5Args* /*args: r0*/) {
       TF_FC5_RQD("r4", "4")
       "adds r8, r8, #5\n\t"
       "b 8f\n"
+      "15:\n\t"                      // per channel, double rounding
+      "ldrd r5, r6, [sp, #32]\n\t"
+      "ldr r9, [sp, #40]\n\t"
+      "str r4, [sp, #52]\n\t"
+      TF_FC5_PCD("r0", "r4", "0") TF_FC5_PCD("r1", "r4", "1") TF_FC5_PCD("r2", "r4", "2")
+      TF_FC5_PCD("r3", "r4", "3")
+      "ldr r4, [sp, #52]\n\t"
+      TF_FC5_PCD("r4", "r0", "4")
+      "strd r5, r6, [sp, #32]\n\t"
+      "adds r8, r8, #5\n\t"
+      "b 8f\n"
+      "16:\n\t"                      // per channel, single rounding
+      "ldrd r5, r6, [sp, #32]\n\t"
+      "ldr r9, [sp, #40]\n\t"
+      "str r4, [sp, #52]\n\t"
+      TF_FC5_PCS("r0", "r4", "0") TF_FC5_PCS("r1", "r4", "1") TF_FC5_PCS("r2", "r4", "2")
+      TF_FC5_PCS("r3", "r4", "3")
+      "ldr r4, [sp, #52]\n\t"
+      TF_FC5_PCS("r4", "r0", "4")
+      "strd r5, r6, [sp, #32]\n\t"
+      "adds r8, r8, #5\n\t"
+      "b 8f\n"
       "9:\n\t"
       "ldrd r6, r7, [sp, #32]\n\t"
       "ldr lr, [sp, #40]\n\t"
@@ -210,6 +266,9 @@ __attribute__((naked, noinline)) void Dot5Blocks(Dot5Args* /*args: r0*/) {
 #undef TF_FC5_X16
 #undef TF_FC5_RQD
 #undef TF_FC5_RQS
+#undef TF_FC5_PCQ
+#undef TF_FC5_PCD
+#undef TF_FC5_PCS
 
 alignas(8) constexpr int32_t kZeroBias[5] = {0, 0, 0, 0, 0};
 
@@ -364,21 +423,32 @@ void GeneralRows(const Src& src, const int8_t* w, const int32_t* bias, int8_t* o
   }
 }
 
-// Batch 1, fast requantization: per tensor with k % 4 == 0, Dot5Blocks requantizes its
-// blocks itself and the last rows (n - 5 * Blocks5(n) <= 19) go through FastRows; otherwise
-// (per channel, or inputs left over after the groups of 4) all rows do.
+// Batch 1, fast requantization: with k % 4 == 0, Dot5Blocks requantizes its blocks itself
+// and the last rows (n - 5 * Blocks5(n) <= 19) go through FastRows; otherwise (inputs left
+// over after the groups of 4, or 1-3 rows) all rows do.
 void GemvFast(const s8_fc_params& p, const Src& src, const int8_t* w, const int32_t* bias,
               int8_t* out) {
   const int32_t k = p.in_features;
   const int32_t n = p.out_features;
   const bool single = p.rounding == TF_ROUNDING_SINGLE;
   int32_t done = 0;
-  if (!p.per_channel && (k & 3) == 0 && src.raw == nullptr) {
+  if ((k & 3) == 0 && src.raw == nullptr) {
     const int32_t blocks5 = Blocks5(n);
     if (blocks5 > 0) {
-      const dfc::FastQ q = dfc::MakeFastQ(p.multiplier[0], p.shift[0], p.output_offset);
-      Dot5Args args{src.x, w,  k,   k >> 2, bias != nullptr ? bias : kZeroBias,
-                    bias != nullptr ? 20 : 0, blocks5, out, q.m, q.c, q.e, single ? 2 : 1};
+      Dot5Args args{src.x, w, k, k >> 2, bias != nullptr ? bias : kZeroBias,
+                    bias != nullptr ? 20 : 0, blocks5, out, 0, 0, 0, 0};
+      if (p.per_channel) {
+        args.q0 = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p.multiplier));
+        args.q1 = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p.shift));
+        args.q2 = static_cast<uint32_t>(2 * p.output_offset + 1);
+        args.mode = single ? 4 : 3;
+      } else {
+        const dfc::FastQ q = dfc::MakeFastQ(p.multiplier[0], p.shift[0], p.output_offset);
+        args.q0 = static_cast<uint32_t>(q.m);
+        args.q1 = static_cast<uint32_t>(q.c);
+        args.q2 = static_cast<uint32_t>(q.e);
+        args.mode = single ? 2 : 1;
+      }
       Dot5Blocks(&args);
       done = 5 * blocks5;
     }
