@@ -15,6 +15,9 @@ struct Case {
   s8_fc_params p;
   int32_t bias_kind;
   int32_t mult_kind;
+  // 1: inputs and weights in [-4, 4], |bias| <= 64, shift in [-4, -1] (mult kind 4): outputs
+  // inside the clamp with exact rounding ties (h = 2^(e-1) mod 2^e) on both signs.
+  bool small = false;
 };
 
 void RandomQuant(tfv::Rng& rng, s8_fc_params& p, bool extremes) {
@@ -42,7 +45,16 @@ Case RandomCase(tfv::Rng& rng) {
   RandomQuant(rng, p, rng.Chance(10));
   p.rounding = rng.Chance(50) ? TF_ROUNDING_SINGLE : TF_ROUNDING_DOUBLE;
   c.bias_kind = rng.Chance(10) ? 0 : (rng.Chance(85) ? 1 : 2);
+  if (c.bias_kind != 0 && rng.Chance(12)) c.bias_kind = 3;
   c.mult_kind = rng.Chance(70) ? 0 : rng.Range(1, 3);
+  if (rng.Chance(15)) {
+    c.small = true;
+    c.mult_kind = 4;
+    if (c.bias_kind != 0) c.bias_kind = 1;
+    // Mostly the shapes of the DSP kernel's per-tensor 5-row path (k % 4 == 0, n >= 5).
+    if (rng.Chance(60)) p.in_features = (p.in_features + 3) & ~3;
+    if (p.out_features < 5 && rng.Chance(60)) p.out_features += 5;
+  }
   return c;
 }
 
@@ -59,7 +71,7 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
   RandomQuant(rng, p, (e & 1) != 0);
   if (pass == 0) p.input_offset = 0;
   p.rounding = (e / 2) % 2 == 0 ? TF_ROUNDING_DOUBLE : TF_ROUNDING_SINGLE;
-  c.bias_kind = (e % 7 == 3) ? 0 : ((e % 5 == 2) ? 2 : 1);
+  c.bias_kind = (e % 7 == 3) ? 0 : ((e % 5 == 2) ? 2 : ((e % 11 == 5) ? 3 : 1));
   c.mult_kind = (e / 3) % 4;
   return c;
 }
@@ -85,9 +97,27 @@ TFV_FAMILY_TEST(fc, kEdgeCases) {
       want == nullptr || got == nullptr) {
     return false;
   }
-  tfv::FillStress(ctx.rng, input, n_in);
-  tfv::FillStress(ctx.rng, weights, n_w);
-  tfv::FillBias(ctx.rng, bias, p.out_features, c.bias_kind);
+  if (c.small) {
+    // x + input_offset in [-4, 4] where int8 allows it.
+    const int32_t lo = -4 - p.input_offset, hi = 4 - p.input_offset;
+    ctx.rng.Fill(input, n_in, lo < -128 ? -128 : lo, hi > 127 ? 127 : hi);
+    ctx.rng.Fill(weights, n_w, -4, 4);
+  } else {
+    tfv::FillStress(ctx.rng, input, n_in);
+    tfv::FillStress(ctx.rng, weights, n_w);
+  }
+  if (c.small && bias != nullptr) {
+    ctx.rng.FillInt32(bias, p.out_features, -64, 64);
+  } else if (c.bias_kind == 3) {
+    // |bias| in [2^29, 2^31 - 2^26]: accumulators reach 2^30 (requantization shortcuts that
+    // double them must saturate correctly) without wrapping int32.
+    for (int32_t o = 0; o < p.out_features; ++o) {
+      const int32_t mag = ctx.rng.Range(1 << 29, 0x7FFFFFFF - (1 << 26));
+      bias[o] = ctx.rng.Chance(50) ? mag : -mag;
+    }
+  } else {
+    tfv::FillBias(ctx.rng, bias, p.out_features, c.bias_kind);
+  }
   for (int32_t o = 0; o < n_q; ++o) {
     switch (c.mult_kind) {
       case 1:
@@ -99,6 +129,9 @@ TFV_FAMILY_TEST(fc, kEdgeCases) {
       case 3:
         tfv::RandomMultiplierIn(ctx.rng, &mult[o], &shift[o], -10, -4);
         break;
+      case 4:
+        tfv::RandomMultiplierIn(ctx.rng, &mult[o], &shift[o], -4, -1);
+        break;
       default:
         tfv::RandomMultiplier(ctx.rng, &mult[o], &shift[o]);
     }
@@ -106,10 +139,10 @@ TFV_FAMILY_TEST(fc, kEdgeCases) {
   p.multiplier = mult;
   p.shift = shift;
   ctx.Params("batches %d in %d out %d per_channel %d in_off %d out_off %d act [%d,%d] "
-             "rounding %d bias %s mult kind %d",
+             "rounding %d bias kind %d mult kind %d small %d",
              (int)p.batches, (int)p.in_features, (int)p.out_features, (int)p.per_channel,
              (int)p.input_offset, (int)p.output_offset, (int)p.act_min, (int)p.act_max,
-             (int)p.rounding, bias ? "yes" : "null", (int)c.mult_kind);
+             (int)p.rounding, (int)c.bias_kind, (int)c.mult_kind, (int)c.small);
 
   void* scratch = ctx.Scratch(&p);
   s8_fc__ref(&p, input, weights, bias, want, nullptr);
