@@ -70,74 +70,134 @@ struct Chan {
   uint32_t ei;   // e | index << 8
 };
 
-// Widens n int8 values to int16 pairs 2 * (x + offset) (dsp::Widen's layout and padding).
-inline void Widen2(const int8_t* src, int32_t n, int32_t offset, uint32_t* dst) {
-  const uint32_t off2 = (static_cast<uint32_t>(offset) & 0xFFFFu) * 0x10001u;
-  int32_t i = 0;
-  for (; i + 4 <= n; i += 4, dst += 4) {
-    const uint32_t v = dsp::LoadWord(src + i);
+// Widens g groups of 4 int8 values to int16 pairs 2 * (x + offset) in dsp::Widen's layout
+// (group i at dst[4i], dst[4i + 1]). off2 = the offset in both halves.
+inline void Widen2Groups(const int8_t* src, int32_t g, uint32_t off2, uint32_t* dst) {
+  for (; g > 0; --g, src += 4, dst += 4) {
+    const uint32_t v = dsp::LoadWord(src);
     const uint32_t a = __sxtab16(off2, v);
     const uint32_t b = dsp::Sxtab16Ror8(off2, v);
     dst[0] = Sadd16(a, a);
     dst[1] = Sadd16(b, b);
   }
-  if (i < n) {
-    dsp::Widen(src + i, n - i, offset, dst);
+}
+inline void ZeroGroups(int32_t g, uint32_t* dst) {
+  for (; g > 0; --g, dst += 4) {
+    dst[0] = 0;
+    dst[1] = 0;
+  }
+}
+
+// Widens n int8 values (dsp::Widen's layout; lanes past n are 0).
+inline void Widen2(const int8_t* src, int32_t n, uint32_t off2, int32_t offset, uint32_t* dst) {
+  Widen2Groups(src, n >> 2, off2, dst);
+  if ((n & 3) != 0) {
+    dst += 4 * (n >> 2);
+    dsp::Widen(src + (n & ~3), n & 3, offset, dst);
     dst[0] = Sadd16(dst[0], dst[0]);
     dst[1] = Sadd16(dst[1], dst[1]);
   }
 }
 
-// The int8 im2col patch of output pixel (b, oy, ox), taps outside the input = zero point.
-// Runs of in-bounds taps along x are contiguous in NHWC when dilation_w == 1: copied as
-// one span per kernel row.
-void Patch(const s8_conv_params& p, const int8_t* in_b, int32_t oy, int32_t ox, int8_t zp,
-           int8_t* dst) {
+inline void CopyBytes(int8_t* d, const int8_t* s, int32_t n) {
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const uint32_t v = dsp::LoadWord(s + i);
+    __builtin_memcpy(d + i, &v, 4);
+  }
+  for (; i < n; ++i) d[i] = s[i];
+}
+inline void Copy9(int8_t* d, const int8_t* s) {
+  const uint32_t a = dsp::LoadWord(s), b = dsp::LoadWord(s + 4);
+  __builtin_memcpy(d, &a, 4);
+  __builtin_memcpy(d + 4, &b, 4);
+  d[8] = s[8];
+}
+inline void FillBytes(int8_t* d, int8_t v, int32_t n) {
+  for (int32_t i = 0; i < n; ++i) d[i] = v;
+}
+
+// Geometry of the im2col columns.
+struct Cols {
+  int32_t ic, row;       // input channels, bytes of a kernel row (k_w * ic)
+  int32_t in_row;        // bytes of an input row
+  int32_t dy;            // bytes between kernel rows in the input (dilation_h rows)
+  bool rows_aligned;     // row % 4 == 0 and dilation_w == 1: rows widen in place
+  bool taps_aligned;     // additionally ic % 4 == 0: taps widen in place
+};
+
+// Widens the column of output pixel (oy, ox) of batch image in_b into dst (groups of 4 words,
+// the pixel's 2 words at the start). Whole kernel rows inside the input are widened from
+// the input in place when they are whole groups (rows_aligned), taps when ic % 4 == 0;
+// otherwise the int8 patch is built (padded taps = zero point, rows as contiguous spans)
+// and widened; its last group may read up to 3 bytes past K in the patch buffer, lanes the
+// zero tail weights cancel.
+void WidenPixel(const s8_conv_params& p, const Cols& cg, const int8_t* in_b, int32_t oy,
+                int32_t ox, uint32_t off2, int8_t zp, int8_t* patch, uint32_t* dst) {
   const int32_t in_y0 = oy * p.stride_h - p.pad_top;
   const int32_t in_x0 = ox * p.stride_w - p.pad_left;
-  const int32_t ic = p.in_c;
-  const int32_t row = p.k_w * ic;
-  // Taps [kx0, kx1) are inside along x.
-  int32_t kx0 = 0, kx1 = p.k_w;
-  if (p.dilation_w == 1) {
-    kx0 = in_x0 < 0 ? -in_x0 : 0;
-    if (kx0 > p.k_w) kx0 = p.k_w;
-    kx1 = p.in_w - in_x0;
-    if (kx1 > p.k_w) kx1 = p.k_w;
-    if (kx1 < kx0) kx1 = kx0;
-  }
-  for (int32_t ky = 0; ky < p.k_h; ++ky, dst += row) {
-    const int32_t iy = in_y0 + ky * p.dilation_h;
-    if (iy < 0 || iy >= p.in_h) {
-      for (int32_t i = 0; i < row; ++i) dst[i] = zp;
-      continue;
-    }
-    const int8_t* src_row = in_b + iy * p.in_w * ic;
-    if (p.dilation_w == 1) {
-      for (int32_t i = 0; i < kx0 * ic; ++i) dst[i] = zp;
-      const int8_t* s = src_row + (in_x0 + kx0) * ic;
-      int8_t* d = dst + kx0 * ic;
-      const int32_t n = (kx1 - kx0) * ic;
-      int32_t i = 0;
-      for (; i + 4 <= n; i += 4) {
-        const uint32_t v = dsp::LoadWord(s + i);
-        __builtin_memcpy(d + i, &v, 4);
+  const int32_t ic = cg.ic, row = cg.row;
+  const bool x_inside = in_x0 >= 0 && in_x0 + (p.k_w - 1) * p.dilation_w < p.in_w;
+  if (cg.rows_aligned && (x_inside || cg.taps_aligned)) {
+    const int32_t row_groups = row >> 2;
+    for (int32_t ky = 0; ky < p.k_h; ++ky, dst += 4 * row_groups) {
+      const int32_t iy = in_y0 + ky * p.dilation_h;
+      if (iy < 0 || iy >= p.in_h) {
+        ZeroGroups(row_groups, dst);
+        continue;
       }
-      for (; i < n; ++i) d[i] = s[i];
-      for (int32_t j = kx1 * ic; j < row; ++j) dst[j] = zp;
+      const int8_t* src_row = in_b + iy * cg.in_row;
+      if (x_inside) {
+        Widen2Groups(src_row + in_x0 * ic, row_groups, off2, dst);
+        continue;
+      }
+      const int32_t tap_groups = ic >> 2;
+      uint32_t* d = dst;
+      for (int32_t kx = 0; kx < p.k_w; ++kx, d += 4 * tap_groups) {
+        const int32_t ix = in_x0 + kx;
+        if (ix >= 0 && ix < p.in_w) {
+          Widen2Groups(src_row + ix * ic, tap_groups, off2, d);
+        } else {
+          ZeroGroups(tap_groups, d);
+        }
+      }
+    }
+    return;
+  }
+  // The int8 patch.
+  int8_t* d = patch;
+  const bool y_inside = in_y0 >= 0 && in_y0 + (p.k_h - 1) * p.dilation_h < p.in_h;
+  if (x_inside && y_inside && p.dilation_w == 1) {
+    const int8_t* s = in_b + in_y0 * cg.in_row + in_x0 * ic;
+    if (row == 9 && p.k_h == 3) {  // 3x3 over 3 channels (first layers): straight-line copies
+      const int32_t dy = cg.dy;
+      Copy9(d, s);
+      Copy9(d + 9, s + dy);
+      Copy9(d + 18, s + 2 * dy);
     } else {
-      int8_t* d = dst;
+      for (int32_t ky = 0; ky < p.k_h; ++ky, d += row, s += cg.dy) CopyBytes(d, s, row);
+    }
+  } else {
+    for (int32_t ky = 0; ky < p.k_h; ++ky) {
+      const int32_t iy = in_y0 + ky * p.dilation_h;
+      if (iy < 0 || iy >= p.in_h) {
+        FillBytes(d, zp, row);
+        d += row;
+        continue;
+      }
+      const int8_t* src_row = in_b + iy * cg.in_row;
       for (int32_t kx = 0; kx < p.k_w; ++kx, d += ic) {
         const int32_t ix = in_x0 + kx * p.dilation_w;
         if (ix >= 0 && ix < p.in_w) {
-          const int8_t* s = src_row + ix * ic;
-          for (int32_t c = 0; c < ic; ++c) d[c] = s[c];
+          CopyBytes(d, src_row + ix * ic, ic);
         } else {
-          for (int32_t c = 0; c < ic; ++c) d[c] = zp;
+          FillBytes(d, zp, ic);
         }
       }
     }
   }
+  const int32_t k = p.k_h * row;
+  Widen2Groups(patch, (k + 3) >> 2, off2, dst);
 }
 
 template <bool kFull>
@@ -165,39 +225,37 @@ inline int8_t Fast(int32_t x, int32_t m, int32_t c, uint32_t ei, int32_t lo, int
 
 // ---- The fast 2 x 2 block loop in assembly -------------------------------------------------
 // GCC spills most of a C++ version (the dot product alone needs 14 registers). One routine
-// per (rounding, clamp) runs a channel pair over n pixel pairs of a tile:
-//   r1 = columns of the first pixel pair, r2 = the end of the tile's columns, r3 = the
-//   pair's pre-widened K % 4 tail words or null, r0 = PairArgs (below).
-// Per block: LDM of w0, w1, g, the 4 accumulator inits; the 18-instruction group loop
-// (dsp::Dot2x2's); the tail group (LDM + 2 LDRD + 8 SMLAD); per channel one LDM of
-// m, c, e, o, out_c, lo, hi and 4 or 5 instructions per output (header comment), 2 STRB.
-struct ChanArgs {
-  int32_t m, c;
-  uint32_t e;     // e | index << 8 (ASR by register reads the bottom byte)
-  int8_t* o;      // output of the channel at the current pixel pair's first pixel
-  int32_t out_c, lo, hi;
+// per (rounding, clamp) runs every fast channel pair (table entries 2i, 2i + 1; an odd count
+// gets a duplicate of its last entry) over the tile's pixel pairs. Per channel pair: ~30
+// instructions of setup into the stack frame (weight rows, accumulator inits, requantization
+// constants, output pointers, tail words). Per 2 x 2 block: one LDM of w0, w1, g and the four
+// accumulator inits; the 18-instruction group loop (dsp::Dot2x2's); the K % 4 tail group
+// (LDM + 2 LDRD + 8 SMLAD); per channel one LDM of m, c, e, o, out_c, lo, hi and 4 or 5
+// instructions per output (header comment) + STRB.
+struct TileArgs {
+  const Chan* chan;      // first fast entry
+  const Chan* chan_end;  // past the last (even count)
+  const uint32_t* c;     // the tile's first pixel pair columns
+  const uint32_t* c_end; // past the last complete pixel pair
+  int8_t* out;           // output of the tile's first pixel, channel 0
+  const int8_t* weights;
+  int32_t k;
+  const uint32_t* tails;  // 2 words per table entry, or null when K % 4 == 0
+  const Chan* tab;        // the table start (tails index)
+  int32_t g, out_c, lo, hi;
 };
-struct PairArgs {
-  const int8_t* w0;
-  const int8_t* w1;
-  int32_t g;
-  int32_t init[4];  // a00, a01, a10, a11
-  ChanArgs a, b;    // offsets 28, 56
-  uint32_t tails[4];
-};
-static_assert(sizeof(ChanArgs) == 28 && sizeof(PairArgs) == 100, "asm offsets");
+static_assert(sizeof(TileArgs) == 52 && sizeof(Chan) == 16, "asm offsets");
 
 extern "C" {
-void tf_conv_dsp_pairs_dbl_full(PairArgs* a, const uint32_t* c, const uint32_t* c_end,
-                                const uint32_t* tails);
-void tf_conv_dsp_pairs_dbl_clamp(PairArgs* a, const uint32_t* c, const uint32_t* c_end,
-                                 const uint32_t* tails);
-void tf_conv_dsp_pairs_sgl_full(PairArgs* a, const uint32_t* c, const uint32_t* c_end,
-                                const uint32_t* tails);
-void tf_conv_dsp_pairs_sgl_clamp(PairArgs* a, const uint32_t* c, const uint32_t* c_end,
-                                 const uint32_t* tails);
+void tf_conv_dsp_tile_dbl_full(const TileArgs* a);
+void tf_conv_dsp_tile_dbl_clamp(const TileArgs* a);
+void tf_conv_dsp_tile_sgl_full(const TileArgs* a);
+void tf_conv_dsp_tile_sgl_clamp(const TileArgs* a);
 }
 
+// Stack frame: 0 w0, 4 w1, 8 g, 12..24 inits (a00 a01 a10 a11); channel A 28 m, 32 c, 36 e,
+// 40 o, 44 out_c, 48 lo, 52 hi; channel B the same at 56..80; 84..96 tail words (A, B);
+// 100..132 TileArgs chan .. tab.
 __asm__(
     "  .syntax unified\n"
     "  .thumb\n"
@@ -222,7 +280,7 @@ __asm__(
     "  it gt\n"
     "  movgt \\acc, lr\n"
     "  .endm\n"
-    "  .macro TF_PAIRS name, rq, cl\n"
+    "  .macro TF_TILE name, rq, cl\n"
     "  .section .text.\\name,\"ax\",%progbits\n"
     "  .global \\name\n"
     "  .type \\name, %function\n"
@@ -230,17 +288,53 @@ __asm__(
     "  .p2align 2\n"
     "\\name:\n"
     "  push {r4-r11, lr}\n"
-    "  sub sp, sp, #20\n"
-    "  str r0, [sp]\n"
-    "  add r4, r0, #28\n"
-    "  str r4, [sp, #4]\n"
-    "  add r4, r0, #56\n"
-    "  str r4, [sp, #8]\n"
-    "  str r3, [sp, #12]\n"
-    "  str r2, [sp, #16]\n"
+    "  sub sp, sp, #140\n"
+    "  ldm r0!, {r1-r9}\n"
+    "  add r10, sp, #100\n"
+    "  stm r10, {r1-r9}\n"
+    "  ldm r0, {r1-r4}\n"
+    "  str r1, [sp, #8]\n"
+    "  str r2, [sp, #44]\n"
+    "  strd r3, r4, [sp, #48]\n"
+    "  str r2, [sp, #72]\n"
+    "  strd r3, r4, [sp, #76]\n"
+    // channel pair setup
+    "4:\n"
+    "  ldr r0, [sp, #100]\n"
+    "  ldm r0!, {r2, r3, r4, r5}\n"
+    "  ldm r0!, {r6, r7, r8, r9}\n"
+    "  str r0, [sp, #100]\n"
+    "  strd r2, r6, [sp, #12]\n"
+    "  strd r2, r6, [sp, #20]\n"
+    "  strd r3, r4, [sp, #28]\n"
+    "  str r5, [sp, #36]\n"
+    "  strd r7, r8, [sp, #56]\n"
+    "  str r9, [sp, #64]\n"
+    "  ldr r10, [sp, #116]\n"
+    "  add r11, r10, r5, lsr #8\n"
+    "  str r11, [sp, #40]\n"
+    "  add r11, r10, r9, lsr #8\n"
+    "  str r11, [sp, #68]\n"
+    "  ldrd r10, r11, [sp, #120]\n"
+    "  lsrs r2, r5, #8\n"
+    "  mla r2, r2, r11, r10\n"
+    "  lsrs r3, r9, #8\n"
+    "  mla r3, r3, r11, r10\n"
+    "  strd r2, r3, [sp, #0]\n"
+    "  ldr r2, [sp, #128]\n"
+    "  cbz r2, 5f\n"
+    "  ldr r3, [sp, #132]\n"
+    "  subs r0, r0, r3\n"
+    "  add r2, r2, r0, lsr #1\n"
+    "  subs r2, r2, #16\n"
+    "  ldm r2, {r3, r4, r5, r6}\n"
+    "  add r2, sp, #84\n"
+    "  stm r2, {r3, r4, r5, r6}\n"
+    "5:\n"
+    "  ldr r1, [sp, #108]\n"
+    // 2 x 2 block
     "1:\n"
-    "  ldr r0, [sp]\n"
-    "  ldm r0, {r2-r8}\n"
+    "  ldm sp, {r2-r8}\n"
     "2:\n"
     "  ldr r9, [r2], #4\n"
     "  ldr r11, [r3], #4\n"
@@ -260,8 +354,9 @@ __asm__(
     "  smlad r8, r0, r12, r8\n"
     "  subs r4, r4, #1\n"
     "  bne 2b\n"
-    "  ldr r0, [sp, #12]\n"
+    "  ldr r0, [sp, #128]\n"
     "  cbz r0, 3f\n"
+    "  add r0, sp, #84\n"
     "  ldm r0, {r9-r12}\n"
     "  ldrd lr, r0, [r1], #16\n"
     "  smlad r5, lr, r9, r5\n"
@@ -274,7 +369,7 @@ __asm__(
     "  smlad r8, lr, r11, r8\n"
     "  smlad r8, r0, r12, r8\n"
     "3:\n"
-    "  ldr r0, [sp, #4]\n"
+    "  add r0, sp, #28\n"
     "  ldm r0, {r2, r3, r4, r9, r10, r12, lr}\n"
     "  \\rq r5\n"
     "  \\cl r5\n"
@@ -284,7 +379,7 @@ __asm__(
     "  strb r7, [r9, r10]\n"
     "  add r9, r9, r10, lsl #1\n"
     "  str r9, [r0, #12]\n"
-    "  ldr r0, [sp, #8]\n"
+    "  add r0, sp, #56\n"
     "  ldm r0, {r2, r3, r4, r9, r10, r12, lr}\n"
     "  \\rq r6\n"
     "  \\cl r6\n"
@@ -294,33 +389,35 @@ __asm__(
     "  strb r8, [r9, r10]\n"
     "  add r9, r9, r10, lsl #1\n"
     "  str r9, [r0, #12]\n"
-    "  ldr r0, [sp, #16]\n"
+    "  ldr r0, [sp, #112]\n"
     "  cmp r1, r0\n"
     "  bne 1b\n"
-    "  add sp, sp, #20\n"
+    "  ldrd r0, r2, [sp, #100]\n"
+    "  cmp r0, r2\n"
+    "  bne 4b\n"
+    "  add sp, sp, #140\n"
     "  pop {r4-r11, pc}\n"
     "  .size \\name, . - \\name\n"
     "  .endm\n"
-    "  TF_PAIRS tf_conv_dsp_pairs_dbl_full, TF_RQ_DBL, TF_CL_FULL\n"
-    "  TF_PAIRS tf_conv_dsp_pairs_dbl_clamp, TF_RQ_DBL, TF_CL_CLAMP\n"
-    "  TF_PAIRS tf_conv_dsp_pairs_sgl_full, TF_RQ_SGL, TF_CL_FULL\n"
-    "  TF_PAIRS tf_conv_dsp_pairs_sgl_clamp, TF_RQ_SGL, TF_CL_CLAMP\n"
+    "  TF_TILE tf_conv_dsp_tile_dbl_full, TF_RQ_DBL, TF_CL_FULL\n"
+    "  TF_TILE tf_conv_dsp_tile_dbl_clamp, TF_RQ_DBL, TF_CL_CLAMP\n"
+    "  TF_TILE tf_conv_dsp_tile_sgl_full, TF_RQ_SGL, TF_CL_FULL\n"
+    "  TF_TILE tf_conv_dsp_tile_sgl_clamp, TF_RQ_SGL, TF_CL_CLAMP\n"
     "  .text\n");
 
 template <bool kSingle, bool kFull>
-inline void PairsAsm(PairArgs* a, const uint32_t* c, const uint32_t* c_end,
-                     const uint32_t* tails) {
+inline void TileAsm(const TileArgs* a) {
   if constexpr (kSingle) {
     if constexpr (kFull) {
-      tf_conv_dsp_pairs_sgl_full(a, c, c_end, tails);
+      tf_conv_dsp_tile_sgl_full(a);
     } else {
-      tf_conv_dsp_pairs_sgl_clamp(a, c, c_end, tails);
+      tf_conv_dsp_tile_sgl_clamp(a);
     }
   } else {
     if constexpr (kFull) {
-      tf_conv_dsp_pairs_dbl_full(a, c, c_end, tails);
+      tf_conv_dsp_tile_dbl_full(a);
     } else {
-      tf_conv_dsp_pairs_dbl_clamp(a, c, c_end, tails);
+      tf_conv_dsp_tile_dbl_clamp(a);
     }
   }
 }
@@ -336,83 +433,44 @@ struct Ctx {
   int32_t output_offset, lo, hi, rounding;
 };
 
-// Fast channels tab[0, nf): pairs (the last one paired with itself) x pixel pairs.
+// Fast channels tab[0, nf) (nf even: BuildTable duplicates an odd last entry), in pairs.
+// Complete pixel pairs go through the assembly when K >= 4; a last odd pixel and K < 4 here.
 template <bool kSingle, bool kFull>
 void FastTile(const Ctx& x, const Chan* tab, const uint32_t* tails, int32_t nf,
               const uint32_t* ext, int32_t pair_words, int32_t np, int8_t* out) {
   const int32_t k = x.k, g = x.g, out_c = x.out_c;
   const int32_t lo = x.lo, hi = x.hi;
   const bool tail = x.r != 0;
+  int32_t j0 = 0;  // the first pixel left for C++
+  if (g > 0 && np >= 2) {
+    const int32_t pairs = np >> 1;
+    const TileArgs ta{tab, tab + nf, ext, ext + pairs * pair_words, out, x.weights, k,
+                      tail ? tails : nullptr, tab, g, out_c, lo, hi};
+    TileAsm<kSingle, kFull>(&ta);
+    j0 = 2 * pairs;
+  }
+  if (j0 == np) return;
   for (int32_t i = 0; i < nf; i += 2) {
-    const int32_t i1 = i + 1 < nf ? i + 1 : i;
     const Chan a = tab[i];
-    const Chan b = tab[i1];
+    const Chan b = tab[i + 1];
     const int32_t ia = static_cast<int32_t>(a.ei >> 8), ib = static_cast<int32_t>(b.ei >> 8);
     const int8_t* w0 = x.weights + ia * k;
     const int8_t* w1 = x.weights + ib * k;
-    const uint32_t* c = ext;
-    int8_t* oa = out + ia;
-    int8_t* ob = out + ib;
-    int32_t j = np;
-    if (g > 0 && np >= 2) {
-      PairArgs pa;
-      pa.w0 = w0;
-      pa.w1 = w1;
-      pa.g = g;
-      pa.init[0] = a.init;
-      pa.init[1] = b.init;
-      pa.init[2] = a.init;
-      pa.init[3] = b.init;
-      pa.a = ChanArgs{a.m, a.c, a.ei, oa, out_c, lo, hi};
-      pa.b = ChanArgs{b.m, b.c, b.ei, ob, out_c, lo, hi};
-      if (tail) {
-        pa.tails[0] = tails[2 * i];
-        pa.tails[1] = tails[2 * i + 1];
-        pa.tails[2] = tails[2 * i1];
-        pa.tails[3] = tails[2 * i1 + 1];
-      }
-      const int32_t pairs = np >> 1;
-      PairsAsm<kSingle, kFull>(&pa, c, c + pairs * pair_words, tail ? pa.tails : nullptr);
-      j -= 2 * pairs;
-      c += pairs * pair_words;
-      oa += 2 * pairs * out_c;
-      ob += 2 * pairs * out_c;
-    }
-    for (; j >= 2; j -= 2, c += pair_words, oa += 2 * out_c, ob += 2 * out_c) {
-      int32_t a00 = a.init, a01 = b.init, a10 = a.init, a11 = b.init;
-      if (g > 0) dsp::Dot2x2(c, w0, w1, g, a00, a01, a10, a11);
-      if (tail) {
-        const uint32_t* t = c + 4 * g;
-        const uint32_t* ta = tails + 2 * i;
-        const uint32_t* tb = tails + 2 * i1;
-        a00 = __smlad(t[0], ta[0], a00);
-        a00 = __smlad(t[1], ta[1], a00);
-        a01 = __smlad(t[0], tb[0], a01);
-        a01 = __smlad(t[1], tb[1], a01);
-        a10 = __smlad(t[2], ta[0], a10);
-        a10 = __smlad(t[3], ta[1], a10);
-        a11 = __smlad(t[2], tb[0], a11);
-        a11 = __smlad(t[3], tb[1], a11);
-      }
-      oa[0] = Fast<kSingle, kFull>(a00, a.m, a.c, a.ei, lo, hi);
-      ob[0] = Fast<kSingle, kFull>(a01, b.m, b.c, b.ei, lo, hi);
-      oa[out_c] = Fast<kSingle, kFull>(a10, a.m, a.c, a.ei, lo, hi);
-      ob[out_c] = Fast<kSingle, kFull>(a11, b.m, b.c, b.ei, lo, hi);
-    }
-    if (j != 0) {
+    const uint32_t* ta = tails + 2 * i;
+    const uint32_t* tb = tails + 2 * (i + 1);
+    for (int32_t j = j0; j < np; ++j) {
+      const uint32_t* c = ext + (j >> 1) * pair_words + 2 * (j & 1);
       int32_t a0 = a.init, a1 = b.init;
       if (g > 0) dsp::Dot1x2(c, w0, w1, g, a0, a1);
       if (tail) {
         const uint32_t* t = c + 4 * g;
-        const uint32_t* ta = tails + 2 * i;
-        const uint32_t* tb = tails + 2 * i1;
         a0 = __smlad(t[0], ta[0], a0);
         a0 = __smlad(t[1], ta[1], a0);
         a1 = __smlad(t[0], tb[0], a1);
         a1 = __smlad(t[1], tb[1], a1);
       }
-      oa[0] = Fast<kSingle, kFull>(a0, a.m, a.c, a.ei, lo, hi);
-      ob[0] = Fast<kSingle, kFull>(a1, b.m, b.c, b.ei, lo, hi);
+      out[j * out_c + ia] = Fast<kSingle, kFull>(a0, a.m, a.c, a.ei, lo, hi);
+      out[j * out_c + ib] = Fast<kSingle, kFull>(a1, b.m, b.c, b.ei, lo, hi);
     }
   }
 }
@@ -474,8 +532,9 @@ struct Table {
   uint32_t* slow_tails;
 };
 
-// Classifies the channels (see the header). tab: out_c entries; tails: 2 * out_c words (if
-// r != 0); tmpl: out_c bytes.
+// Classifies the channels (see the header). tab: out_c + 1 entries (fast ones from the start,
+// an even count; slow ones from the end); tails: 2 * (out_c + 1) words (if r != 0);
+// tmpl: out_c bytes.
 Table BuildTable(const s8_conv_params& p, const Ctx& x, Chan* tab, uint32_t* tails,
                  int8_t* tmpl) {
   Table t{};
@@ -512,17 +571,25 @@ Table BuildTable(const s8_conv_params& p, const Ctx& x, Chan* tab, uint32_t* tai
       e.m = m;
       e.c = 0;
       e.ei = static_cast<uint32_t>(oc) << 8;
-      slot = n - 1 - ns++;
+      slot = n - ns++;
     }
     tab[slot] = e;
     if (x.r != 0) TailWords(w + 4 * x.g, x.r, tails + 2 * slot);
   }
+  if ((nf & 1) != 0) {  // pair the last fast channel with itself (writes its output twice)
+    tab[nf] = tab[nf - 1];
+    if (x.r != 0) {
+      tails[2 * nf] = tails[2 * nf - 2];
+      tails[2 * nf + 1] = tails[2 * nf - 1];
+    }
+    ++nf;
+  }
   t.nf = nf;
   t.ns = ns;
   t.fast = tab;
-  t.slow = tab + (n - ns);
+  t.slow = tab + (n + 1 - ns);
   t.fast_tails = tails;
-  t.slow_tails = tails + 2 * (n - ns);
+  t.slow_tails = tails + 2 * (n + 1 - ns);
   // Slow entries were filled from the end: reversed order, which does not matter.
   return t;
 }
@@ -557,6 +624,14 @@ void Run(const s8_conv_params& p, const Ctx& x, const Table& t, const int8_t* in
   const int32_t total = p.batches * plane;
   const int32_t pair_words = 4 * ((k + 3) >> 2);
   const int32_t tile = 2 * s8_conv_dsp_pairs(p);
+  const uint32_t off2 = (static_cast<uint32_t>(p.input_offset) & 0xFFFFu) * 0x10001u;
+  Cols cg;
+  cg.ic = p.in_c;
+  cg.row = p.k_w * p.in_c;
+  cg.in_row = p.in_w * p.in_c;
+  cg.dy = p.dilation_h * cg.in_row;
+  cg.rows_aligned = (cg.row & 3) == 0 && p.dilation_w == 1;
+  cg.taps_aligned = cg.rows_aligned && (p.in_c & 3) == 0;
   int32_t b = 0, oy = 0, ox = 0;  // the next pixel to widen
   for (int32_t n = 0; n < total; n += tile) {
     const int32_t np = total - n < tile ? total - n : tile;
@@ -564,14 +639,13 @@ void Run(const s8_conv_params& p, const Ctx& x, const Table& t, const int8_t* in
     if (t.nf + t.ns != 0) {
       for (int32_t j = 0; j < np; ++j) {
         const int8_t* in_b = input + b * p.in_h * p.in_w * p.in_c;
-        const int8_t* src;
+        uint32_t* dst = ext + (j >> 1) * pair_words + 2 * (j & 1);
         if (direct) {
-          src = in_b + ((oy * p.stride_h) * p.in_w + ox * p.stride_w) * p.in_c;
+          Widen2(in_b + ((oy * p.stride_h) * p.in_w + ox * p.stride_w) * p.in_c, k, off2,
+                 p.input_offset, dst);
         } else {
-          Patch(p, in_b, oy, ox, zp, patch);
-          src = patch;
+          WidenPixel(p, cg, in_b, oy, ox, off2, zp, patch, dst);
         }
-        Widen2(src, k, p.input_offset, ext + (j >> 1) * pair_words + 2 * (j & 1));
         if (++ox == p.out_w) {
           ox = 0;
           if (++oy == p.out_h) {
@@ -602,8 +676,8 @@ extern "C" void s8_conv__dsp(const s8_conv_params* params, const int8_t* input,
   const uintptr_t base = (reinterpret_cast<uintptr_t>(scratch) + 7u) & ~uintptr_t{7};
   uint32_t* ext = reinterpret_cast<uint32_t*>(base);
   Chan* tab = reinterpret_cast<Chan*>(ext + words);
-  uint32_t* tails = reinterpret_cast<uint32_t*>(tab + p.out_c);
-  int8_t* tmpl = reinterpret_cast<int8_t*>(tails + ((k & 3) != 0 ? 2 * p.out_c : 0));
+  uint32_t* tails = reinterpret_cast<uint32_t*>(tab + p.out_c + 1);
+  int8_t* tmpl = reinterpret_cast<int8_t*>(tails + ((k & 3) != 0 ? 2 * (p.out_c + 1) : 0));
   int8_t* patch = tmpl + ((p.out_c + 3) & ~3);
   Ctx x{weights,  bias,     p.multiplier, p.shift,        k,      k >> 2,   k & 3,
         p.out_c,  p.output_offset, p.act_min, p.act_max, p.rounding};
