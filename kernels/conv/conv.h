@@ -57,19 +57,21 @@ inline bool s8_conv_is_direct(const s8_conv_params& p) {
 }
 
 // Pixel pairs per tile of s8_conv__dsp (its scratch holds that many pairs of widened columns,
-// 16 * ceil(K / 4) bytes each): up to 4, within about 4 KiB.
+// 16 * ceil(K / 4) bytes each): up to 4 within about 4 KiB, 8 when K <= 32 (1 KiB at most;
+// the per-tile channel setup weighs more when the dot products are short).
 inline int32_t s8_conv_dsp_pairs(const s8_conv_params& p) {
   const int32_t pair_bytes = 16 * ((p.k_h * p.k_w * p.in_c + 3) / 4);
   const int32_t n = 4096 / pair_bytes;
-  return n < 1 ? 1 : (n > 4 ? 4 : n);
+  const int32_t cap = pair_bytes <= 128 ? 8 : 4;
+  return n < 1 ? 1 : (n > cap ? cap : n);
 }
 
-// Scratch bytes of s8_conv__dsp: the widened column pairs, the channel table (16 bytes per
-// output channel + 1, 24 when K % 4 != 0), a template pixel (out_c bytes, rounded to 4), one int8
+// Scratch bytes of s8_conv__dsp: the widened column pairs, the channel table (4 bytes per
+// output channel + 1, 12 when K % 4 != 0), a template pixel (out_c bytes, rounded to 4), one int8
 // im2col patch (K bytes + 3 read past it) and 8-byte alignment.
 inline int32_t s8_conv_dsp_scratch_bytes(const s8_conv_params& p) {
   const int32_t k = p.k_h * p.k_w * p.in_c;
-  return s8_conv_dsp_pairs(p) * 16 * ((k + 3) / 4) + ((k & 3) != 0 ? 24 : 16) * (p.out_c + 1) +
+  return s8_conv_dsp_pairs(p) * 16 * ((k + 3) / 4) + ((k & 3) != 0 ? 12 : 4) * (p.out_c + 1) +
          ((p.out_c + 3) & ~3) + k + 12;
 }
 

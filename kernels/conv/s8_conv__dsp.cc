@@ -4,33 +4,34 @@
 // for an unpadded 1x1 convolution, otherwise an im2col patch with padded taps at the zero
 // point, copied as contiguous kernel-row spans) is widened once to int16 pairs holding
 // 2 * (x + input_offset) (kernels/conv/dsp_gemm.h layout), then every channel pair's weights
-// stream past the tile's columns: 2 x 2 blocks of SMLADs (dsp::Dot2x2). K % 4 leftover
-// inputs: the widened column's last group is zero padded and the channel's last weights are
-// pre-widened once per call, so the tail is one more 2 x 2 step.
+// stream past the tile's columns in 2 x 2 blocks of SMLADs (the assembly routine below). K % 4
+// leftover inputs: the channel's last weights are pre-widened once per call with zeros in the
+// missing lanes, so the tail is one more group step whatever the column holds there.
 //
-// Channel table (once per call, scratch): every output channel is one of
-//   dead  all weights 0: its output is the constant clamp(requant(bias)) for every pixel;
-//         such channels skip the GEMM (pruned MobileNet layers have many), a template pixel
-//         of these constants is copied to each output pixel first;
-//   fast  shift in [-22, -1] (or multiplier 0) and |bias| + K * 255 * 128 < 2^30, so the
-//         accumulator X = 2 * acc (doubled inputs, doubled bias) does not overflow;
-//   slow  anything else: exact generic requantization (fx::Requantize) of acc recovered as
-//         (X - bias) / 2 + bias.
+// Channel table (once per call, scratch, 4 bytes per channel: e | index << 8): every output
+// channel is one of
+//   constant  all weights 0 or multiplier 0: its output is clamp(requant(bias)) for every
+//             pixel; such channels skip the GEMM (pruned MobileNet layers have many), a
+//             template pixel of these constants is copied to each output pixel first;
+//   fast      shift in [-22, -1] and |bias| + K * 255 * 128 < 2^30, so the accumulator
+//             X = 2 * acc (doubled inputs, doubled bias) does not overflow;
+//   slow      anything else: exact generic requantization (fx::Requantize) of acc recovered
+//             as X / 2 + bias (its X starts at 0).
 // Fast requantization, e = -shift, c = output_offset * 2^e + 2^(e-1) (|c| < 2^29 + 2^21):
 //   double rounding: SRDHM(acc, m) = floor((acc * m + 2^30) / 2^31) (no saturation: m >= 0)
 //     = floor((X * m + 2^31) / 2^32), so SMMLAR(X, m, c) = c + SRDHM(acc, m) =: c + h, exact.
 //     RoundingDivideByPOT(h, e) + offset = floor((h + c - [h < 0]) / 2^e). [h < 0] may be
 //     replaced by [X < 0]: X >= 0 gives h >= 0; X < 0 gives h <= 0, and when h == 0 the -1
 //     does not change floor((c - 1) / 2^e) = offset (e >= 1). |h| <= |acc| < 2^30, so
-//     h + c - 1 fits int32. Output: (SMMLAR(X, m, c) + (X >> 31)) >> e.
+//     h + c - 1 fits int32. Output: (SMMLAR(X, m, c + (X >> 31))) >> e.
 //   single rounding: floor((acc * m + 2^(30+e)) / 2^(31+e)) + offset
 //     = floor((X * m + (c << 32)) / 2^(32+e)) = SMMLA(X, m, c) >> e (nested floors).
-//   multiplier 0 (TFLite's flushed tiny scales): e = 1, c = 2 * offset + 1 gives offset.
 // Then SSAT #8 when the clamp is [-128, 127], else min/max. Grouped convolutions (rare) and
 // K > 32000 run the reference loop.
 //
 // Scratch (conv.inc, s8_conv_dsp_scratch_bytes): widened column pairs, the channel table
-// (16 bytes per channel, + 8 with a K % 4 tail), the template pixel, one int8 patch.
+// (+ 8 bytes per channel of pre-widened tail weights when K % 4 != 0), the template pixel,
+// one int8 patch.
 #include "kernels/conv/conv.h"
 
 #if defined(__ARM_FEATURE_DSP)
@@ -62,13 +63,8 @@ inline int32_t AsrReg(int32_t v, uint32_t s) {
 }
 inline uint32_t Sadd16(uint32_t a, uint32_t b) { return __sadd16(a, b); }
 
-// One fast or slow channel.
-struct Chan {
-  int32_t init;  // fast: 2 * bias; slow: 0
-  int32_t m;     // multiplier
-  int32_t c;     // fast: output_offset * 2^e + 2^(e-1)
-  uint32_t ei;   // e | index << 8
-};
+// A fast or slow channel's table entry: e | index << 8 (e = -shift for fast channels).
+using Chan = uint32_t;
 
 // Widens g groups of 4 int8 values to int16 pairs 2 * (x + offset) in dsp::Widen's layout
 // (group i at dst[4i], dst[4i + 1]). off2 = the offset in both halves.
@@ -242,9 +238,13 @@ struct TileArgs {
   int32_t k;
   const uint32_t* tails;  // 2 words per table entry, or null when K % 4 == 0
   const Chan* tab;        // the table start (tails index)
+  const int32_t* mult;
+  const int32_t* bias;    // a zero word when the call has no bias
+  uint32_t bias_mask;     // 0 without bias, else ~0: bias[index & mask]
+  int32_t off2p1;         // 2 * output_offset + 1: c = (off2p1 << e) >> 1
   int32_t g, out_c, lo, hi;
 };
-static_assert(sizeof(TileArgs) == 52 && sizeof(Chan) == 16, "asm offsets");
+static_assert(sizeof(TileArgs) == 68 && sizeof(Chan) == 4, "asm offsets");
 
 extern "C" {
 void tf_conv_dsp_tile_dbl_full(const TileArgs* a);
@@ -255,7 +255,7 @@ void tf_conv_dsp_tile_sgl_clamp(const TileArgs* a);
 
 // Stack frame: 0 w0, 4 w1, 8 g, 12..24 inits (a00 a01 a10 a11); channel A 28 m, 32 c, 36 e,
 // 40 o, 44 out_c, 48 lo, 52 hi; channel B the same at 56..80; 84..96 tail words (A, B);
-// 100..132 TileArgs chan .. tab.
+// 100..132 TileArgs chan .. tab; 136..148 mult, bias, bias_mask, off2p1.
 __asm__(
     "  .syntax unified\n"
     "  .thumb\n"
@@ -288,44 +288,61 @@ __asm__(
     "  .p2align 2\n"
     "\\name:\n"
     "  push {r4-r11, lr}\n"
-    "  sub sp, sp, #140\n"
+    "  sub sp, sp, #156\n"
     "  ldm r0!, {r1-r9}\n"
     "  add r10, sp, #100\n"
     "  stm r10, {r1-r9}\n"
+    "  ldm r0!, {r1-r4}\n"
+    "  add r10, sp, #136\n"
+    "  stm r10, {r1-r4}\n"
     "  ldm r0, {r1-r4}\n"
     "  str r1, [sp, #8]\n"
     "  str r2, [sp, #44]\n"
     "  strd r3, r4, [sp, #48]\n"
     "  str r2, [sp, #72]\n"
     "  strd r3, r4, [sp, #76]\n"
-    // channel pair setup
+    // channel pair setup: index, m, 2 * bias, c, output pointers, weight rows, tails
     "4:\n"
     "  ldr r0, [sp, #100]\n"
-    "  ldm r0!, {r2, r3, r4, r5}\n"
-    "  ldm r0!, {r6, r7, r8, r9}\n"
+    "  ldm r0!, {r5, r9}\n"
     "  str r0, [sp, #100]\n"
-    "  strd r2, r6, [sp, #12]\n"
-    "  strd r2, r6, [sp, #20]\n"
-    "  strd r3, r4, [sp, #28]\n"
+    "  lsrs r2, r5, #8\n"
+    "  lsrs r3, r9, #8\n"
+    "  ldrd r10, r11, [sp, #136]\n"
+    "  ldr r12, [sp, #144]\n"
+    "  ldr r4, [r10, r2, lsl #2]\n"
+    "  ldr r6, [r10, r3, lsl #2]\n"
+    "  and r7, r2, r12\n"
+    "  ldr r7, [r11, r7, lsl #2]\n"
+    "  and r8, r3, r12\n"
+    "  ldr r8, [r11, r8, lsl #2]\n"
+    "  lsls r7, r7, #1\n"
+    "  lsls r8, r8, #1\n"
+    "  strd r7, r8, [sp, #12]\n"
+    "  strd r7, r8, [sp, #20]\n"
+    "  ldr r12, [sp, #148]\n"
+    "  lsl r10, r12, r5\n"
+    "  asrs r10, r10, #1\n"
+    "  lsl r11, r12, r9\n"
+    "  asrs r11, r11, #1\n"
+    "  strd r4, r10, [sp, #28]\n"
     "  str r5, [sp, #36]\n"
-    "  strd r7, r8, [sp, #56]\n"
+    "  strd r6, r11, [sp, #56]\n"
     "  str r9, [sp, #64]\n"
     "  ldr r10, [sp, #116]\n"
-    "  add r11, r10, r5, lsr #8\n"
+    "  add r11, r10, r2\n"
     "  str r11, [sp, #40]\n"
-    "  add r11, r10, r9, lsr #8\n"
+    "  add r11, r10, r3\n"
     "  str r11, [sp, #68]\n"
     "  ldrd r10, r11, [sp, #120]\n"
-    "  lsrs r2, r5, #8\n"
     "  mla r2, r2, r11, r10\n"
-    "  lsrs r3, r9, #8\n"
     "  mla r3, r3, r11, r10\n"
     "  strd r2, r3, [sp, #0]\n"
     "  ldr r2, [sp, #128]\n"
     "  cbz r2, 5f\n"
     "  ldr r3, [sp, #132]\n"
     "  subs r0, r0, r3\n"
-    "  add r2, r2, r0, lsr #1\n"
+    "  add r2, r2, r0, lsl #1\n"
     "  subs r2, r2, #16\n"
     "  ldm r2, {r3, r4, r5, r6}\n"
     "  add r2, sp, #84\n"
@@ -395,7 +412,7 @@ __asm__(
     "  ldrd r0, r2, [sp, #100]\n"
     "  cmp r0, r2\n"
     "  bne 4b\n"
-    "  add sp, sp, #140\n"
+    "  add sp, sp, #156\n"
     "  pop {r4-r11, pc}\n"
     "  .size \\name, . - \\name\n"
     "  .endm\n"
@@ -433,6 +450,23 @@ struct Ctx {
   int32_t output_offset, lo, hi, rounding;
 };
 
+constexpr int32_t kZero = 0;
+
+// A fast channel's constants (what the assembly computes per channel pair).
+struct FastQ {
+  int32_t idx, init, m, c;
+  uint32_t e;
+};
+inline FastQ MakeFastQ(const Ctx& x, Chan ei) {
+  FastQ q;
+  q.idx = static_cast<int32_t>(ei >> 8);
+  q.e = ei & 0xFFu;
+  q.init = 2 * (x.bias != nullptr ? x.bias[q.idx] : 0);
+  q.m = x.mult[q.idx];
+  q.c = static_cast<int32_t>(static_cast<uint32_t>(2 * x.output_offset + 1) << q.e) >> 1;
+  return q;
+}
+
 // Fast channels tab[0, nf) (nf even: BuildTable duplicates an odd last entry), in pairs.
 // Complete pixel pairs go through the assembly when K >= 4; a last odd pixel and K < 4 here.
 template <bool kSingle, bool kFull>
@@ -444,16 +478,19 @@ void FastTile(const Ctx& x, const Chan* tab, const uint32_t* tails, int32_t nf,
   int32_t j0 = 0;  // the first pixel left for C++
   if (g > 0 && np >= 2) {
     const int32_t pairs = np >> 1;
-    const TileArgs ta{tab, tab + nf, ext, ext + pairs * pair_words, out, x.weights, k,
-                      tail ? tails : nullptr, tab, g, out_c, lo, hi};
+    const TileArgs ta{tab,    tab + nf,   ext,         ext + pairs * pair_words,
+                      out,    x.weights,  k,           tail ? tails : nullptr,
+                      tab,    x.mult,     x.bias != nullptr ? x.bias : &kZero,
+                      x.bias != nullptr ? ~0u : 0u,    2 * x.output_offset + 1,
+                      g,      out_c,      lo,          hi};
     TileAsm<kSingle, kFull>(&ta);
     j0 = 2 * pairs;
   }
   if (j0 == np) return;
   for (int32_t i = 0; i < nf; i += 2) {
-    const Chan a = tab[i];
-    const Chan b = tab[i + 1];
-    const int32_t ia = static_cast<int32_t>(a.ei >> 8), ib = static_cast<int32_t>(b.ei >> 8);
+    const FastQ a = MakeFastQ(x, tab[i]);
+    const FastQ b = MakeFastQ(x, tab[i + 1]);
+    const int32_t ia = a.idx, ib = b.idx;
     const int8_t* w0 = x.weights + ia * k;
     const int8_t* w1 = x.weights + ib * k;
     const uint32_t* ta = tails + 2 * i;
@@ -469,8 +506,8 @@ void FastTile(const Ctx& x, const Chan* tab, const uint32_t* tails, int32_t nf,
         a1 = __smlad(t[0], tb[0], a1);
         a1 = __smlad(t[1], tb[1], a1);
       }
-      out[j * out_c + ia] = Fast<kSingle, kFull>(a0, a.m, a.c, a.ei, lo, hi);
-      out[j * out_c + ib] = Fast<kSingle, kFull>(a1, b.m, b.c, b.ei, lo, hi);
+      out[j * out_c + ia] = Fast<kSingle, kFull>(a0, a.m, a.c, a.e, lo, hi);
+      out[j * out_c + ib] = Fast<kSingle, kFull>(a1, b.m, b.c, b.e, lo, hi);
     }
   }
 }
@@ -488,7 +525,7 @@ inline int8_t Slow(const Ctx& x, int32_t idx, int32_t acc2) {
 void SlowTile(const Ctx& x, const Chan* tab, const uint32_t* tails, int32_t ns,
               const uint32_t* ext, int32_t pair_words, int32_t np, int8_t* out) {
   for (int32_t i = 0; i < ns; ++i) {
-    const int32_t idx = static_cast<int32_t>(tab[i].ei >> 8);
+    const int32_t idx = static_cast<int32_t>(tab[i] >> 8);
     const int8_t* w = x.weights + idx * x.k;
     for (int32_t j = 0; j < np; ++j) {
       const uint32_t* c = ext + (j >> 1) * pair_words + 2 * (j & 1);
@@ -547,7 +584,7 @@ Table BuildTable(const s8_conv_params& p, const Ctx& x, Chan* tab, uint32_t* tai
     const int32_t b = x.bias != nullptr ? x.bias[oc] : 0;
     const int32_t m = x.mult[oc];
     const int32_t s = x.shift[oc];
-    if (AllZero(w, x.k)) {
+    if (m == 0 || AllZero(w, x.k)) {  // constant output (multiplier 0: Requantize gives 0)
       const int32_t v = fx::Requantize(b, m, s, p.rounding) + p.output_offset;
       tmpl[oc] = static_cast<int8_t>(fx::Clamp(v, p.act_min, p.act_max));
       ++t.nd;
@@ -555,24 +592,9 @@ Table BuildTable(const s8_conv_params& p, const Ctx& x, Chan* tab, uint32_t* tai
     }
     tmpl[oc] = 0;
     const int64_t ab = b < 0 ? -int64_t{b} : int64_t{b};
-    const bool fast = m == 0 || (s <= -1 && s >= -22 && ab < bias_limit);
-    Chan e;
-    int32_t slot;
-    if (fast) {
-      const int32_t ee = m == 0 ? 1 : -s;
-      e.init = m == 0 ? 0 : 2 * b;
-      e.m = m;
-      e.c = static_cast<int32_t>(static_cast<uint32_t>(p.output_offset) << ee) +
-            (int32_t{1} << (ee - 1));
-      e.ei = static_cast<uint32_t>(ee) | (static_cast<uint32_t>(oc) << 8);
-      slot = nf++;
-    } else {
-      e.init = 0;
-      e.m = m;
-      e.c = 0;
-      e.ei = static_cast<uint32_t>(oc) << 8;
-      slot = n - ns++;
-    }
+    const bool fast = s <= -1 && s >= -22 && ab < bias_limit;
+    const Chan e = (static_cast<uint32_t>(oc) << 8) | static_cast<uint32_t>(fast ? -s : 0);
+    const int32_t slot = fast ? nf++ : n - ns++;
     tab[slot] = e;
     if (x.r != 0) TailWords(w + 4 * x.g, x.r, tails + 2 * slot);
   }
