@@ -66,12 +66,13 @@ inline int32_t s8_conv_dsp_pairs(const s8_conv_params& p) {
   return n < 1 ? 1 : (n > cap ? cap : n);
 }
 
-// Scratch bytes of s8_conv__dsp: the widened column pairs, the channel table (4 bytes per
+// Scratch bytes of s8_conv__dsp: the widened column pairs, one channel pair's widened weight
+// rows (as much as a column pair), the channel table (4 bytes per
 // output channel + 1, 12 when K % 4 != 0), a template pixel (out_c bytes, rounded to 4), one int8
 // im2col patch (K bytes + 3 read past it) and 8-byte alignment.
 inline int32_t s8_conv_dsp_scratch_bytes(const s8_conv_params& p) {
   const int32_t k = p.k_h * p.k_w * p.in_c;
-  return s8_conv_dsp_pairs(p) * 16 * ((k + 3) / 4) + ((k & 3) != 0 ? 12 : 4) * (p.out_c + 1) +
+  return (s8_conv_dsp_pairs(p) + 1) * 16 * ((k + 3) / 4) + ((k & 3) != 0 ? 12 : 4) * (p.out_c + 1) +
          ((p.out_c + 3) & ~3) + k + 12;
 }
 

@@ -222,12 +222,15 @@ inline int8_t Fast(int32_t x, int32_t m, int32_t c, uint32_t ei, int32_t lo, int
 // ---- The fast 2 x 2 block loop in assembly -------------------------------------------------
 // GCC spills most of a C++ version (the dot product alone needs 14 registers). One routine
 // per (rounding, clamp) runs every fast channel pair (table entries 2i, 2i + 1; an odd count
-// gets a duplicate of its last entry) over the tile's pixel pairs. Per channel pair: ~30
-// instructions of setup into the stack frame (weight rows, accumulator inits, requantization
-// constants, output pointers, tail words). Per 2 x 2 block: one LDM of w0, w1, g and the four
-// accumulator inits; the 18-instruction group loop (dsp::Dot2x2's); the K % 4 tail group
-// (LDM + 2 LDRD + 8 SMLAD); per channel one LDM of m, c, e, o, out_c, lo, hi and 4 or 5
-// instructions per output (header comment) + STRB.
+// gets a duplicate of its last entry) over the tile's pixel pairs.
+// Per channel pair (~45 instructions + 7.5 per group): m, 2 * bias, c, output pointers into
+// the stack frame; the two weight rows widened into wbuf, group by group in the columns'
+// layout ([A x0x2, A x1x3, B x0x2, B x1x3]; the K % 4 tail group from the table's tail words).
+// Per 2 x 2 block: one LDM of wbuf and the accumulator inits, then per group of 4 inputs
+// LDM (the two pixels' column words) + LDM (the weight words) + 8 SMLAD: 10 instructions for
+// 16 MACs, unrolled 8 groups deep (a computed entry for G % 8, 3 instructions of loop control
+// per 8 groups); per channel one LDM of m, c, e, o, out_c, lo, hi and 4 or 5 instructions per
+// output (header comment) + STRB.
 struct TileArgs {
   const Chan* chan;      // first fast entry
   const Chan* chan_end;  // past the last (even count)
@@ -242,9 +245,10 @@ struct TileArgs {
   const int32_t* bias;    // a zero word when the call has no bias
   uint32_t bias_mask;     // 0 without bias, else ~0: bias[index & mask]
   int32_t off2p1;         // 2 * output_offset + 1: c = (off2p1 << e) >> 1
+  uint32_t* wbuf;         // 16 * ceil(K / 4) bytes, word aligned
   int32_t g, out_c, lo, hi;
 };
-static_assert(sizeof(TileArgs) == 68 && sizeof(Chan) == 4, "asm offsets");
+static_assert(sizeof(TileArgs) == 72 && sizeof(Chan) == 4, "asm offsets");
 
 extern "C" {
 void tf_conv_dsp_tile_dbl_full(const TileArgs* a);
@@ -253,9 +257,9 @@ void tf_conv_dsp_tile_sgl_full(const TileArgs* a);
 void tf_conv_dsp_tile_sgl_clamp(const TileArgs* a);
 }
 
-// Stack frame: 0 w0, 4 w1, 8 g, 12..24 inits (a00 a01 a10 a11); channel A 28 m, 32 c, 36 e,
-// 40 o, 44 out_c, 48 lo, 52 hi; channel B the same at 56..80; 84..96 tail words (A, B);
-// 100..132 TileArgs chan .. tab; 136..148 mult, bias, bias_mask, off2p1.
+// Stack frame: 0 wbuf, 4..16 inits (a00 a01 a10 a11); channel A 20 m, 24 c, 28 e, 32 o,
+// 36 out_c, 40 lo, 44 hi; channel B the same at 48..72; 76 entry (computed jump), 80 wbuf end;
+// 88..144 TileArgs chan .. g.
 __asm__(
     "  .syntax unified\n"
     "  .thumb\n"
@@ -280,6 +284,19 @@ __asm__(
     "  it gt\n"
     "  movgt \\acc, lr\n"
     "  .endm\n"
+    // one group: r1 = columns, r2 = widened weights
+    "  .macro TF_GROUP\n"
+    "  ldm r1!, {r9-r12}\n"
+    "  ldm r2!, {r0, r3, r4, lr}\n"
+    "  smlad r5, r9, r0, r5\n"
+    "  smlad r5, r10, r3, r5\n"
+    "  smlad r6, r9, r4, r6\n"
+    "  smlad r6, r10, lr, r6\n"
+    "  smlad r7, r11, r0, r7\n"
+    "  smlad r7, r12, r3, r7\n"
+    "  smlad r8, r11, r4, r8\n"
+    "  smlad r8, r12, lr, r8\n"
+    "  .endm\n"
     "  .macro TF_TILE name, rq, cl\n"
     "  .section .text.\\name,\"ax\",%progbits\n"
     "  .global \\name\n"
@@ -290,26 +307,38 @@ __asm__(
     "  push {r4-r11, lr}\n"
     "  sub sp, sp, #156\n"
     "  ldm r0!, {r1-r9}\n"
-    "  add r10, sp, #100\n"
-    "  stm r10, {r1-r9}\n"
-    "  ldm r0!, {r1-r4}\n"
-    "  add r10, sp, #136\n"
-    "  stm r10, {r1-r4}\n"
-    "  ldm r0, {r1-r4}\n"
-    "  str r1, [sp, #8]\n"
-    "  str r2, [sp, #44]\n"
-    "  strd r3, r4, [sp, #48]\n"
-    "  str r2, [sp, #72]\n"
-    "  strd r3, r4, [sp, #76]\n"
-    // channel pair setup: index, m, 2 * bias, c, output pointers, weight rows, tails
+    "  add r10, sp, #88\n"
+    "  stm r10!, {r1-r9}\n"
+    "  ldm r0!, {r1-r6}\n"
+    "  stm r10, {r1-r6}\n"
+    "  ldm r0, {r7, r8, r9}\n"
+    "  str r7, [sp, #36]\n"
+    "  strd r8, r9, [sp, #40]\n"
+    "  str r7, [sp, #64]\n"
+    "  strd r8, r9, [sp, #68]\n"
+    // G = g + (tail ? 1 : 0) groups; wbuf end; entry = 6f + 40 * ((-G) & 7), Thumb bit
+    "  ldr r3, [sp, #116]\n"
+    "  cmp r3, #0\n"
+    "  it ne\n"
+    "  addne r6, r6, #1\n"
+    "  add r3, r5, r6, lsl #4\n"
+    "  str r3, [sp, #80]\n"
+    "  rsbs r3, r6, #0\n"
+    "  and r3, r3, #7\n"
+    "  adr.w r4, 6f\n"
+    "  movs r2, #40\n"
+    "  mla r4, r3, r2, r4\n"
+    "  orr r4, r4, #1\n"
+    "  str r4, [sp, #76]\n"
+    // channel pair setup
     "4:\n"
-    "  ldr r0, [sp, #100]\n"
+    "  ldr r0, [sp, #88]\n"
     "  ldm r0!, {r5, r9}\n"
-    "  str r0, [sp, #100]\n"
+    "  str r0, [sp, #88]\n"
     "  lsrs r2, r5, #8\n"
     "  lsrs r3, r9, #8\n"
-    "  ldrd r10, r11, [sp, #136]\n"
-    "  ldr r12, [sp, #144]\n"
+    "  ldrd r10, r11, [sp, #124]\n"
+    "  ldr r12, [sp, #132]\n"
     "  ldr r4, [r10, r2, lsl #2]\n"
     "  ldr r6, [r10, r3, lsl #2]\n"
     "  and r7, r2, r12\n"
@@ -318,75 +347,85 @@ __asm__(
     "  ldr r8, [r11, r8, lsl #2]\n"
     "  lsls r7, r7, #1\n"
     "  lsls r8, r8, #1\n"
+    "  strd r7, r8, [sp, #4]\n"
     "  strd r7, r8, [sp, #12]\n"
-    "  strd r7, r8, [sp, #20]\n"
-    "  ldr r12, [sp, #148]\n"
+    "  ldr r12, [sp, #136]\n"
     "  lsl r10, r12, r5\n"
     "  asrs r10, r10, #1\n"
     "  lsl r11, r12, r9\n"
     "  asrs r11, r11, #1\n"
-    "  strd r4, r10, [sp, #28]\n"
-    "  str r5, [sp, #36]\n"
-    "  strd r6, r11, [sp, #56]\n"
-    "  str r9, [sp, #64]\n"
-    "  ldr r10, [sp, #116]\n"
+    "  strd r4, r10, [sp, #20]\n"
+    "  str r5, [sp, #28]\n"
+    "  strd r6, r11, [sp, #48]\n"
+    "  str r9, [sp, #56]\n"
+    "  ldr r10, [sp, #104]\n"
     "  add r11, r10, r2\n"
-    "  str r11, [sp, #40]\n"
+    "  str r11, [sp, #32]\n"
     "  add r11, r10, r3\n"
-    "  str r11, [sp, #68]\n"
-    "  ldrd r10, r11, [sp, #120]\n"
+    "  str r11, [sp, #60]\n"
+    "  ldrd r10, r11, [sp, #108]\n"
     "  mla r2, r2, r11, r10\n"
     "  mla r3, r3, r11, r10\n"
-    "  strd r2, r3, [sp, #0]\n"
-    "  ldr r2, [sp, #128]\n"
-    "  cbz r2, 5f\n"
-    "  ldr r3, [sp, #132]\n"
-    "  subs r0, r0, r3\n"
-    "  add r2, r2, r0, lsl #1\n"
-    "  subs r2, r2, #16\n"
-    "  ldm r2, {r3, r4, r5, r6}\n"
-    "  add r2, sp, #84\n"
-    "  stm r2, {r3, r4, r5, r6}\n"
-    "5:\n"
-    "  ldr r1, [sp, #108]\n"
-    // 2 x 2 block
-    "1:\n"
-    "  ldm sp, {r2-r8}\n"
-    "2:\n"
+    // widen the two weight rows into wbuf
+    "  ldr r0, [sp, #140]\n"
+    "  str r0, [sp, #0]\n"
+    "  ldr r4, [sp, #144]\n"
+    "  lsrs r4, r4, #1\n"
+    "  bcc 7f\n"
     "  ldr r9, [r2], #4\n"
     "  ldr r11, [r3], #4\n"
     "  sxtb16 r10, r9, ror #8\n"
     "  sxtb16 r9, r9\n"
     "  sxtb16 r12, r11, ror #8\n"
     "  sxtb16 r11, r11\n"
-    "  ldrd lr, r0, [r1], #16\n"
-    "  smlad r5, lr, r9, r5\n"
-    "  smlad r5, r0, r10, r5\n"
-    "  smlad r6, lr, r11, r6\n"
-    "  smlad r6, r0, r12, r6\n"
-    "  ldrd lr, r0, [r1, #-8]\n"
-    "  smlad r7, lr, r9, r7\n"
-    "  smlad r7, r0, r10, r7\n"
-    "  smlad r8, lr, r11, r8\n"
-    "  smlad r8, r0, r12, r8\n"
+    "  stm r0!, {r9-r12}\n"
+    "7:\n"
+    "  cbz r4, 8f\n"
+    "9:\n"
+    "  ldr r9, [r2], #4\n"
+    "  ldr r10, [r2], #4\n"
+    "  ldr r11, [r3], #4\n"
+    "  ldr r12, [r3], #4\n"
+    "  sxtb16 r5, r9\n"
+    "  sxtb16 r6, r9, ror #8\n"
+    "  sxtb16 r7, r11\n"
+    "  sxtb16 r8, r11, ror #8\n"
+    "  sxtb16 r9, r10\n"
+    "  sxtb16 r10, r10, ror #8\n"
+    "  sxtb16 r11, r12\n"
+    "  sxtb16 r12, r12, ror #8\n"
+    "  stm r0!, {r5-r12}\n"
     "  subs r4, r4, #1\n"
-    "  bne 2b\n"
-    "  ldr r0, [sp, #128]\n"
-    "  cbz r0, 3f\n"
-    "  add r0, sp, #84\n"
-    "  ldm r0, {r9-r12}\n"
-    "  ldrd lr, r0, [r1], #16\n"
-    "  smlad r5, lr, r9, r5\n"
-    "  smlad r5, r0, r10, r5\n"
-    "  smlad r6, lr, r11, r6\n"
-    "  smlad r6, r0, r12, r6\n"
-    "  ldrd lr, r0, [r1, #-8]\n"
-    "  smlad r7, lr, r9, r7\n"
-    "  smlad r7, r0, r10, r7\n"
-    "  smlad r8, lr, r11, r8\n"
-    "  smlad r8, r0, r12, r8\n"
-    "3:\n"
-    "  add r0, sp, #28\n"
+    "  bne 9b\n"
+    "8:\n"
+    "  ldr r2, [sp, #116]\n"
+    "  cbz r2, 5f\n"
+    "  ldr r3, [sp, #120]\n"
+    "  ldr r1, [sp, #88]\n"
+    "  subs r1, r1, r3\n"
+    "  add r2, r2, r1, lsl #1\n"
+    "  subs r2, r2, #16\n"
+    "  ldm r2, {r3, r4, r5, r6}\n"
+    "  stm r0!, {r3, r4, r5, r6}\n"
+    "5:\n"
+    "  ldr r1, [sp, #96]\n"
+    // 2 x 2 block
+    "1:\n"
+    "  ldm sp, {r2, r5, r6, r7, r8}\n"
+    "  ldr pc, [sp, #76]\n"
+    "6:\n"
+    "  TF_GROUP\n"
+    "  TF_GROUP\n"
+    "  TF_GROUP\n"
+    "  TF_GROUP\n"
+    "  TF_GROUP\n"
+    "  TF_GROUP\n"
+    "  TF_GROUP\n"
+    "  TF_GROUP\n"
+    "  ldr r0, [sp, #80]\n"
+    "  cmp r2, r0\n"
+    "  bne 6b\n"
+    "  add r0, sp, #20\n"
     "  ldm r0, {r2, r3, r4, r9, r10, r12, lr}\n"
     "  \\rq r5\n"
     "  \\cl r5\n"
@@ -396,7 +435,7 @@ __asm__(
     "  strb r7, [r9, r10]\n"
     "  add r9, r9, r10, lsl #1\n"
     "  str r9, [r0, #12]\n"
-    "  add r0, sp, #56\n"
+    "  add r0, sp, #48\n"
     "  ldm r0, {r2, r3, r4, r9, r10, r12, lr}\n"
     "  \\rq r6\n"
     "  \\cl r6\n"
@@ -406,10 +445,10 @@ __asm__(
     "  strb r8, [r9, r10]\n"
     "  add r9, r9, r10, lsl #1\n"
     "  str r9, [r0, #12]\n"
-    "  ldr r0, [sp, #112]\n"
+    "  ldr r0, [sp, #100]\n"
     "  cmp r1, r0\n"
     "  bne 1b\n"
-    "  ldrd r0, r2, [sp, #100]\n"
+    "  ldrd r0, r2, [sp, #88]\n"
     "  cmp r0, r2\n"
     "  bne 4b\n"
     "  add sp, sp, #156\n"
@@ -471,7 +510,7 @@ inline FastQ MakeFastQ(const Ctx& x, Chan ei) {
 // Complete pixel pairs go through the assembly when K >= 4; a last odd pixel and K < 4 here.
 template <bool kSingle, bool kFull>
 void FastTile(const Ctx& x, const Chan* tab, const uint32_t* tails, int32_t nf,
-              const uint32_t* ext, int32_t pair_words, int32_t np, int8_t* out) {
+              const uint32_t* ext, int32_t pair_words, int32_t np, uint32_t* wbuf, int8_t* out) {
   const int32_t k = x.k, g = x.g, out_c = x.out_c;
   const int32_t lo = x.lo, hi = x.hi;
   const bool tail = x.r != 0;
@@ -482,7 +521,7 @@ void FastTile(const Ctx& x, const Chan* tab, const uint32_t* tails, int32_t nf,
                       out,    x.weights,  k,           tail ? tails : nullptr,
                       tab,    x.mult,     x.bias != nullptr ? x.bias : &kZero,
                       x.bias != nullptr ? ~0u : 0u,    2 * x.output_offset + 1,
-                      g,      out_c,      lo,          hi};
+                      wbuf,   g,          out_c,       lo,          hi};
     TileAsm<kSingle, kFull>(&ta);
     j0 = 2 * pairs;
   }
@@ -638,7 +677,7 @@ void FillTemplate(const int8_t* tmpl, int32_t out_c, int32_t np, int8_t* out) {
 
 template <bool kSingle, bool kFull>
 void Run(const s8_conv_params& p, const Ctx& x, const Table& t, const int8_t* input,
-         int8_t* output, uint32_t* ext, int8_t* patch, const int8_t* tmpl) {
+         int8_t* output, uint32_t* ext, uint32_t* wbuf, int8_t* patch, const int8_t* tmpl) {
   const int32_t k = x.k;
   const bool direct = s8_conv_is_direct(p);
   const int8_t zp = static_cast<int8_t>(-p.input_offset);
@@ -678,7 +717,7 @@ void Run(const s8_conv_params& p, const Ctx& x, const Table& t, const int8_t* in
       }
     }
     if (t.nd != 0) FillTemplate(tmpl, p.out_c, np, out);
-    if (t.nf != 0) FastTile<kSingle, kFull>(x, t.fast, t.fast_tails, t.nf, ext, pair_words, np, out);
+    if (t.nf != 0) FastTile<kSingle, kFull>(x, t.fast, t.fast_tails, t.nf, ext, pair_words, np, wbuf, out);
     if (t.ns != 0) SlowTile(x, t.slow, t.slow_tails, t.ns, ext, pair_words, np, out);
   }
 }
@@ -697,7 +736,8 @@ extern "C" void s8_conv__dsp(const s8_conv_params* params, const int8_t* input,
   const int32_t words = s8_conv_dsp_pairs(p) * 4 * ((k + 3) >> 2);  // widened column pairs
   const uintptr_t base = (reinterpret_cast<uintptr_t>(scratch) + 7u) & ~uintptr_t{7};
   uint32_t* ext = reinterpret_cast<uint32_t*>(base);
-  Chan* tab = reinterpret_cast<Chan*>(ext + words);
+  uint32_t* wbuf = ext + words;  // one channel pair's widened weight rows
+  Chan* tab = reinterpret_cast<Chan*>(wbuf + 4 * ((k + 3) >> 2));
   uint32_t* tails = reinterpret_cast<uint32_t*>(tab + p.out_c + 1);
   int8_t* tmpl = reinterpret_cast<int8_t*>(tails + ((k & 3) != 0 ? 2 * (p.out_c + 1) : 0));
   int8_t* patch = tmpl + ((p.out_c + 3) & ~3);
@@ -707,15 +747,15 @@ extern "C" void s8_conv__dsp(const s8_conv_params* params, const int8_t* input,
   const bool full = p.act_min == -128 && p.act_max == 127;
   if (p.rounding == TF_ROUNDING_SINGLE) {
     if (full) {
-      Run<true, true>(p, x, t, input, output, ext, patch, tmpl);
+      Run<true, true>(p, x, t, input, output, ext, wbuf, patch, tmpl);
     } else {
-      Run<true, false>(p, x, t, input, output, ext, patch, tmpl);
+      Run<true, false>(p, x, t, input, output, ext, wbuf, patch, tmpl);
     }
   } else {
     if (full) {
-      Run<false, true>(p, x, t, input, output, ext, patch, tmpl);
+      Run<false, true>(p, x, t, input, output, ext, wbuf, patch, tmpl);
     } else {
-      Run<false, false>(p, x, t, input, output, ext, patch, tmpl);
+      Run<false, false>(p, x, t, input, output, ext, wbuf, patch, tmpl);
     }
   }
 }
