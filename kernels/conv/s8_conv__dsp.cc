@@ -4,7 +4,9 @@
 // for an unpadded 1x1 convolution, otherwise an im2col patch with padded taps at the zero
 // point, copied as contiguous kernel-row spans) is widened once to int16 pairs holding
 // 2 * (x + input_offset) (kernels/conv/dsp_gemm.h layout), then every channel pair's weights
-// stream past the tile's columns in 2 x 2 blocks of SMLADs (the assembly routine below). K % 4
+// (widened once per tile when the tile has 2+ pixel pairs, else int8 rows through
+// dsp::Dot2x2) stream past the tile's columns in 2 x 2 blocks of SMLADs (the assembly
+// routine below). K % 4
 // leftover inputs: the channel's last weights are pre-widened once per call with zeros in the
 // missing lanes, so the tail is one more group step whatever the column holds there.
 //
@@ -515,7 +517,40 @@ void FastTile(const Ctx& x, const Chan* tab, const uint32_t* tails, int32_t nf,
   const int32_t lo = x.lo, hi = x.hi;
   const bool tail = x.r != 0;
   int32_t j0 = 0;  // the first pixel left for C++
-  if (g > 0 && np >= 2) {
+  if (g > 0 && np >= 2 && wbuf == nullptr) {
+    // One pixel pair per tile (K > 512): widening the weights would not pay; int8 weight rows
+    // through dsp::Dot2x2.
+    for (int32_t i = 0; i < nf; i += 2) {
+      const FastQ a = MakeFastQ(x, tab[i]);
+      const FastQ b = MakeFastQ(x, tab[i + 1]);
+      const int8_t* w0 = x.weights + a.idx * k;
+      const int8_t* w1 = x.weights + b.idx * k;
+      const uint32_t* c = ext;
+      int8_t* o = out;
+      for (int32_t j = 0; j + 2 <= np; j += 2, c += pair_words, o += 2 * out_c) {
+        int32_t a00 = a.init, a01 = b.init, a10 = a.init, a11 = b.init;
+        dsp::Dot2x2(c, w0, w1, g, a00, a01, a10, a11);
+        if (tail) {
+          const uint32_t* t = c + 4 * g;
+          const uint32_t* ta = tails + 2 * i;
+          const uint32_t* tb = tails + 2 * (i + 1);
+          a00 = __smlad(t[0], ta[0], a00);
+          a00 = __smlad(t[1], ta[1], a00);
+          a01 = __smlad(t[0], tb[0], a01);
+          a01 = __smlad(t[1], tb[1], a01);
+          a10 = __smlad(t[2], ta[0], a10);
+          a10 = __smlad(t[3], ta[1], a10);
+          a11 = __smlad(t[2], tb[0], a11);
+          a11 = __smlad(t[3], tb[1], a11);
+        }
+        o[a.idx] = Fast<kSingle, kFull>(a00, a.m, a.c, a.e, lo, hi);
+        o[b.idx] = Fast<kSingle, kFull>(a01, b.m, b.c, b.e, lo, hi);
+        o[out_c + a.idx] = Fast<kSingle, kFull>(a10, a.m, a.c, a.e, lo, hi);
+        o[out_c + b.idx] = Fast<kSingle, kFull>(a11, b.m, b.c, b.e, lo, hi);
+      }
+    }
+    j0 = np & ~1;
+  } else if (g > 0 && np >= 2) {
     const int32_t pairs = np >> 1;
     const TileArgs ta{tab,    tab + nf,   ext,         ext + pairs * pair_words,
                       out,    x.weights,  k,           tail ? tails : nullptr,
@@ -736,8 +771,9 @@ extern "C" void s8_conv__dsp(const s8_conv_params* params, const int8_t* input,
   const int32_t words = s8_conv_dsp_pairs(p) * 4 * ((k + 3) >> 2);  // widened column pairs
   const uintptr_t base = (reinterpret_cast<uintptr_t>(scratch) + 7u) & ~uintptr_t{7};
   uint32_t* ext = reinterpret_cast<uint32_t*>(base);
-  uint32_t* wbuf = ext + words;  // one channel pair's widened weight rows
-  Chan* tab = reinterpret_cast<Chan*>(wbuf + 4 * ((k + 3) >> 2));
+  const bool widen_weights = s8_conv_dsp_pairs(p) >= 2;
+  uint32_t* wbuf = widen_weights ? ext + words : nullptr;  // a channel pair's widened weights
+  Chan* tab = reinterpret_cast<Chan*>(ext + words + (widen_weights ? 4 * ((k + 3) >> 2) : 0));
   uint32_t* tails = reinterpret_cast<uint32_t*>(tab + p.out_c + 1);
   int8_t* tmpl = reinterpret_cast<int8_t*>(tails + ((k & 3) != 0 ? 2 * (p.out_c + 1) : 0));
   int8_t* patch = tmpl + ((p.out_c + 3) & ~3);
