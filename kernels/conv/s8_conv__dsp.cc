@@ -115,6 +115,40 @@ inline void FillBytes(int8_t* d, int8_t v, int32_t n) {
   for (int32_t i = 0; i < n; ++i) d[i] = v;
 }
 
+inline uint32_t Widen2Lo(uint32_t off2, uint32_t v) {
+  const uint32_t a = __sxtab16(off2, v);
+  return Sadd16(a, a);
+}
+inline uint32_t Widen2Hi(uint32_t off2, uint32_t v) {
+  const uint32_t b = dsp::Sxtab16Ror8(off2, v);
+  return Sadd16(b, b);
+}
+inline uint32_t LoadHalf(const int8_t* p) {
+  uint16_t v;
+  __builtin_memcpy(&v, p, 2);
+  return v;
+}
+
+// The widened column of a 3x3 window over 3 channels inside the input (first layers): the 27
+// patch bytes are the rows r0, r1, r2 (9 bytes each) back to back, gathered straight into the
+// 7 group words (the last lane of the last group is 0; its tail weight is 0 anyway).
+inline void Widen333(const int8_t* r0, int32_t dy, uint32_t off2, uint32_t* dst) {
+  const int8_t* r1 = r0 + dy;
+  const int8_t* r2 = r1 + dy;
+  uint32_t w[7];
+  w[0] = dsp::LoadWord(r0);
+  w[1] = dsp::LoadWord(r0 + 4);
+  w[2] = static_cast<uint8_t>(r0[8]) | (dsp::LoadWord(r1) << 8);
+  w[3] = dsp::LoadWord(r1 + 3);
+  w[4] = LoadHalf(r1 + 7) | (LoadHalf(r2) << 16);
+  w[5] = dsp::LoadWord(r2 + 2);
+  w[6] = dsp::LoadWord(r2 + 5) >> 8;
+  for (int32_t i = 0; i < 7; ++i) {
+    dst[4 * i] = Widen2Lo(off2, w[i]);
+    dst[4 * i + 1] = Widen2Hi(off2, w[i]);
+  }
+}
+
 // Geometry of the im2col columns.
 struct Cols {
   int32_t ic, row;       // input channels, bytes of a kernel row (k_w * ic)
@@ -728,6 +762,7 @@ void Run(const s8_conv_params& p, const Ctx& x, const Table& t, const int8_t* in
   cg.dy = p.dilation_h * cg.in_row;
   cg.rows_aligned = (cg.row & 3) == 0 && p.dilation_w == 1;
   cg.taps_aligned = cg.rows_aligned && (p.in_c & 3) == 0;
+  const bool c333 = p.k_h == 3 && p.k_w == 3 && p.in_c == 3 && p.dilation_w == 1;
   int32_t b = 0, oy = 0, ox = 0;  // the next pixel to widen
   for (int32_t n = 0; n < total; n += tile) {
     const int32_t np = total - n < tile ? total - n : tile;
@@ -739,6 +774,15 @@ void Run(const s8_conv_params& p, const Ctx& x, const Table& t, const int8_t* in
         if (direct) {
           Widen2(in_b + ((oy * p.stride_h) * p.in_w + ox * p.stride_w) * p.in_c, k, off2,
                  p.input_offset, dst);
+        } else if (c333) {
+          const int32_t in_y0 = oy * p.stride_h - p.pad_top;
+          const int32_t in_x0 = ox * p.stride_w - p.pad_left;
+          if (in_y0 >= 0 && in_y0 + 2 * p.dilation_h < p.in_h && in_x0 >= 0 &&
+              in_x0 + 2 < p.in_w) {
+            Widen333(in_b + in_y0 * cg.in_row + in_x0 * 3, cg.dy, off2, dst);
+          } else {
+            WidenPixel(p, cg, in_b, oy, ox, off2, zp, patch, dst);
+          }
         } else {
           WidenPixel(p, cg, in_b, oy, ox, off2, zp, patch, dst);
         }
