@@ -232,27 +232,13 @@ void WidenPixel(const s8_conv_params& p, const Cols& cg, const int8_t* in_b, int
   Widen2Groups(patch, (k + 3) >> 2, off2, dst);
 }
 
-template <bool kFull>
-inline int8_t Clamp(int32_t v, int32_t lo, int32_t hi) {
-  if constexpr (kFull) {
-    return static_cast<int8_t>(__ssat(v, 8));
-  } else {
-    v = v < lo ? lo : v;
-    v = v > hi ? hi : v;
-    return static_cast<int8_t>(v);
-  }
+// The C++ paths' fast requantization (rounding chosen at run time; clamp to [lo, hi]).
+inline int8_t FastRt(bool single, int32_t x, int32_t m, int32_t c, uint32_t e, int32_t lo,
+                     int32_t hi) {
+  const int32_t v = single ? AsrReg(Smmla(x, m, c), e) : AsrReg(Smmlar(x, m, c + (x >> 31)), e);
+  return static_cast<int8_t>(v < lo ? lo : (v > hi ? hi : v));
 }
 
-template <bool kSingle, bool kFull>
-inline int8_t Fast(int32_t x, int32_t m, int32_t c, uint32_t ei, int32_t lo, int32_t hi) {
-  int32_t v;
-  if constexpr (kSingle) {
-    v = AsrReg(Smmla(x, m, c), ei);
-  } else {
-    v = AsrReg(Smmlar(x, m, c) + (x >> 31), ei);
-  }
-  return Clamp<kFull>(v, lo, hi);
-}
 
 
 // ---- The fast 2 x 2 block loop in assembly -------------------------------------------------
@@ -497,20 +483,24 @@ __asm__(
     "  TF_TILE tf_conv_dsp_tile_sgl_clamp, TF_RQ_SGL, TF_CL_CLAMP\n"
     "  .text\n");
 
-template <bool kSingle, bool kFull>
-inline void TileAsm(const TileArgs* a) {
-  if constexpr (kSingle) {
-    if constexpr (kFull) {
-      tf_conv_dsp_tile_sgl_full(a);
-    } else {
-      tf_conv_dsp_tile_sgl_clamp(a);
-    }
-  } else {
-    if constexpr (kFull) {
+// The call's routine: 0 double/full, 1 double/clamp, 2 single/full, 3 single/clamp. (A switch
+// of direct calls: the kernels are built with -fPIC, and a global symbol's address would come
+// from the GOT.)
+using TileFn = int32_t;
+inline void CallTile(TileFn which, const TileArgs* a) {
+  switch (which) {
+    case 0:
       tf_conv_dsp_tile_dbl_full(a);
-    } else {
+      break;
+    case 1:
       tf_conv_dsp_tile_dbl_clamp(a);
-    }
+      break;
+    case 2:
+      tf_conv_dsp_tile_sgl_full(a);
+      break;
+    default:
+      tf_conv_dsp_tile_sgl_clamp(a);
+      break;
   }
 }
 
@@ -544,9 +534,10 @@ inline FastQ MakeFastQ(const Ctx& x, Chan ei) {
 
 // Fast channels tab[0, nf) (nf even: BuildTable duplicates an odd last entry), in pairs.
 // Complete pixel pairs go through the assembly when K >= 4; a last odd pixel and K < 4 here.
-template <bool kSingle, bool kFull>
-void FastTile(const Ctx& x, const Chan* tab, const uint32_t* tails, int32_t nf,
+// tile_fn: the assembly routine for the call's rounding and clamp (CallTile).
+void FastTile(const Ctx& x, TileFn tile_fn, const Chan* tab, const uint32_t* tails, int32_t nf,
               const uint32_t* ext, int32_t pair_words, int32_t np, uint32_t* wbuf, int8_t* out) {
+  const bool single = x.rounding == TF_ROUNDING_SINGLE;
   const int32_t k = x.k, g = x.g, out_c = x.out_c;
   const int32_t lo = x.lo, hi = x.hi;
   const bool tail = x.r != 0;
@@ -577,10 +568,10 @@ void FastTile(const Ctx& x, const Chan* tab, const uint32_t* tails, int32_t nf,
           a11 = __smlad(t[2], tb[0], a11);
           a11 = __smlad(t[3], tb[1], a11);
         }
-        o[a.idx] = Fast<kSingle, kFull>(a00, a.m, a.c, a.e, lo, hi);
-        o[b.idx] = Fast<kSingle, kFull>(a01, b.m, b.c, b.e, lo, hi);
-        o[out_c + a.idx] = Fast<kSingle, kFull>(a10, a.m, a.c, a.e, lo, hi);
-        o[out_c + b.idx] = Fast<kSingle, kFull>(a11, b.m, b.c, b.e, lo, hi);
+        o[a.idx] = FastRt(single, a00, a.m, a.c, a.e, lo, hi);
+        o[b.idx] = FastRt(single, a01, b.m, b.c, b.e, lo, hi);
+        o[out_c + a.idx] = FastRt(single, a10, a.m, a.c, a.e, lo, hi);
+        o[out_c + b.idx] = FastRt(single, a11, b.m, b.c, b.e, lo, hi);
       }
     }
     j0 = np & ~1;
@@ -591,7 +582,7 @@ void FastTile(const Ctx& x, const Chan* tab, const uint32_t* tails, int32_t nf,
                       tab,    x.mult,     x.bias != nullptr ? x.bias : &kZero,
                       x.bias != nullptr ? ~0u : 0u,    2 * x.output_offset + 1,
                       wbuf,   g,          out_c,       lo,          hi};
-    TileAsm<kSingle, kFull>(&ta);
+    CallTile(tile_fn, &ta);
     j0 = 2 * pairs;
   }
   if (j0 == np) return;
@@ -614,8 +605,8 @@ void FastTile(const Ctx& x, const Chan* tab, const uint32_t* tails, int32_t nf,
         a1 = __smlad(t[0], tb[0], a1);
         a1 = __smlad(t[1], tb[1], a1);
       }
-      out[j * out_c + ia] = Fast<kSingle, kFull>(a0, a.m, a.c, a.e, lo, hi);
-      out[j * out_c + ib] = Fast<kSingle, kFull>(a1, b.m, b.c, b.e, lo, hi);
+      out[j * out_c + ia] = FastRt(single, a0, a.m, a.c, a.e, lo, hi);
+      out[j * out_c + ib] = FastRt(single, a1, b.m, b.c, b.e, lo, hi);
     }
   }
 }
@@ -744,8 +735,7 @@ void FillTemplate(const int8_t* tmpl, int32_t out_c, int32_t np, int8_t* out) {
   }
 }
 
-template <bool kSingle, bool kFull>
-void Run(const s8_conv_params& p, const Ctx& x, const Table& t, const int8_t* input,
+void Run(const s8_conv_params& p, const Ctx& x, TileFn tile_fn, const Table& t, const int8_t* input,
          int8_t* output, uint32_t* ext, uint32_t* wbuf, int8_t* patch, const int8_t* tmpl) {
   const int32_t k = x.k;
   const bool direct = s8_conv_is_direct(p);
@@ -796,7 +786,9 @@ void Run(const s8_conv_params& p, const Ctx& x, const Table& t, const int8_t* in
       }
     }
     if (t.nd != 0) FillTemplate(tmpl, p.out_c, np, out);
-    if (t.nf != 0) FastTile<kSingle, kFull>(x, t.fast, t.fast_tails, t.nf, ext, pair_words, np, wbuf, out);
+    if (t.nf != 0) {
+      FastTile(x, tile_fn, t.fast, t.fast_tails, t.nf, ext, pair_words, np, wbuf, out);
+    }
     if (t.ns != 0) SlowTile(x, t.slow, t.slow_tails, t.ns, ext, pair_words, np, out);
   }
 }
@@ -825,19 +817,8 @@ extern "C" void s8_conv__dsp(const s8_conv_params* params, const int8_t* input,
         p.out_c,  p.output_offset, p.act_min, p.act_max, p.rounding};
   const Table t = BuildTable(p, x, tab, tails, tmpl);
   const bool full = p.act_min == -128 && p.act_max == 127;
-  if (p.rounding == TF_ROUNDING_SINGLE) {
-    if (full) {
-      Run<true, true>(p, x, t, input, output, ext, wbuf, patch, tmpl);
-    } else {
-      Run<true, false>(p, x, t, input, output, ext, wbuf, patch, tmpl);
-    }
-  } else {
-    if (full) {
-      Run<false, true>(p, x, t, input, output, ext, wbuf, patch, tmpl);
-    } else {
-      Run<false, false>(p, x, t, input, output, ext, wbuf, patch, tmpl);
-    }
-  }
+  const TileFn tile_fn = (p.rounding == TF_ROUNDING_SINGLE ? 2 : 0) + (full ? 0 : 1);
+  Run(p, x, tile_fn, t, input, output, ext, wbuf, patch, tmpl);
 }
 
 #endif  // __ARM_FEATURE_DSP

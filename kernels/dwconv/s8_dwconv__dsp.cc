@@ -14,8 +14,7 @@
 // i.e. 7 instructions per 6 MACs; the input offset is folded into the bias (padding holds
 // the zero point). Requantization is scalar and exact in both rounding modes: channels with
 // |acc| < 2^30 and shift in [-22, -1] double their weights and bias and requantize with one
-// SMMLAR / SMMLA (kDoubled, the offset folded in), others use SMMULR / SMMUL forms
-// (RequantDoubleFast / RequantSingleNeg) or the generic fallback.
+// SMMLAR / SMMLA (kDoubled, the offset folded in), others use the generic exact fallback.
 //
 // General path (other kernels, dilation, depth multiplier): the reference loop.
 #include "kernels/dwconv/dwconv.h"
@@ -35,16 +34,6 @@ inline int32_t Sxtb16Ror8(int32_t x) {
   __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
   return r;
 }
-inline int32_t Smmulr(int32_t a, int32_t b) {
-  int32_t r;
-  __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
-inline int32_t Smmul(int32_t a, int32_t b) {
-  int32_t r;
-  __asm__("smmul %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
 inline int32_t LoadWord(const int8_t* p) {
   int32_t v;
   __builtin_memcpy(&v, p, 4);  // one (unaligned) LDR
@@ -55,24 +44,11 @@ inline int32_t LoadWord(const int8_t* p) {
 struct Quant {
   int32_t mult;
   int32_t shift;
-  int32_t n;      // right shift
-  int32_t round;  // rounding constant
+  int32_t n;      // kDoubled: right shift e; kGeneric: the rounding mode
+  int32_t round;  // kDoubled: c
   int32_t off;    // output offset
   int32_t lo, hi;
 };
-
-// Double rounding, shift < 0, |acc| < 2^30: SRDHM(acc, m) = floor((acc * m + 2^30) / 2^31)
-// = SMMULR(2 * acc, m); then the rounding shift with ties away from zero.
-inline int32_t RequantDoubleFast(int32_t acc, const Quant& q) {
-  const int32_t r = Smmulr(acc * 2, q.mult);
-  return ((r + (r >> 31) + q.round) >> q.n) + q.off;
-}
-// Single rounding, shift <= -1: T = 31 - shift >= 32; floor((acc * m + 2^(T-1)) / 2^T) is
-// SMMULR for T == 32, else (SMMUL + 2^(T-33)) >> (T - 32).
-inline int32_t RequantSingleNeg(int32_t acc, const Quant& q) {
-  if (q.n == 0) return Smmulr(acc, q.mult) + q.off;
-  return ((Smmul(acc, q.mult) + q.round) >> q.n) + q.off;
-}
 
 // Doubled channels (|acc| < 2^30, shift in [-22, -1]): the weights and the init are doubled,
 // so the accumulator is X = 2 * acc, and with e = -shift, c = offset * 2^e + 2^(e-1):
@@ -93,7 +69,7 @@ inline int32_t Smmla(int32_t a, int32_t b, int32_t c) {
   return r;
 }
 
-enum Mode { kDoubleFast, kSingleNeg, kGeneric, kDoubled };
+enum Mode { kGeneric, kDoubled };
 
 template <Mode kMode, bool kSingle>
 inline int32_t Requant(int32_t acc, const Quant& q) {
@@ -101,10 +77,7 @@ inline int32_t Requant(int32_t acc, const Quant& q) {
     if (kSingle) return Smmla(acc, q.mult, q.round) >> q.n;
     return Smmlar(acc, q.mult, q.round + (acc >> 31)) >> q.n;
   }
-  if (kMode == kDoubleFast) return RequantDoubleFast(acc, q);
-  if (kMode == kSingleNeg) return RequantSingleNeg(acc, q);
-  return fx::Requantize(acc, q.mult, q.shift, kSingle ? TF_ROUNDING_SINGLE : TF_ROUNDING_DOUBLE) +
-         q.off;
+  return fx::Requantize(acc, q.mult, q.shift, q.n) + q.off;  // kGeneric: n = rounding
 }
 
 template <bool kClamp>
@@ -251,6 +224,13 @@ void Channel(const Geo& g, const int8_t* plane, const Weights& w, int32_t init, 
   }
 }
 
+// The generic channel (rare), one out-of-line copy for every rounding and clamp.
+__attribute__((noinline)) void ChannelGeneric(const Geo& g, const int8_t* plane,
+                                              const Weights& w, int32_t init, const Quant& q,
+                                              int8_t* out) {
+  Channel<kGeneric, false, true>(g, plane, w, init, q, out);
+}
+
 template <bool kSingle, bool kClamp>
 void RunFast(const s8_dwconv_params& p, const Geo& g, const int8_t* in, const int8_t* weights,
              const int32_t* bias, int8_t* out, int8_t* plane) {
@@ -291,16 +271,9 @@ void RunFast(const s8_dwconv_params& p, const Geo& g, const int8_t* in, const in
       q.round = static_cast<int32_t>(static_cast<uint32_t>(2 * p.output_offset + 1) << q.n) >> 1;
       q.off = 0;  // folded into round
       Channel<kDoubled, kSingle, kClamp>(g, plane, w, 2 * init, q, o);
-    } else if (!kSingle && q.shift < 0 && bound < (int64_t{1} << 30)) {
-      q.n = -q.shift;
-      q.round = static_cast<int32_t>(int64_t{1} << (q.n - 1));
-      Channel<kDoubleFast, kSingle, kClamp>(g, plane, w, init, q, o);
-    } else if (kSingle && q.shift < 0) {
-      q.n = -1 - q.shift;  // T - 32
-      q.round = q.n > 0 ? static_cast<int32_t>(int64_t{1} << (q.n - 1)) : 0;
-      Channel<kSingleNeg, kSingle, kClamp>(g, plane, w, init, q, o);
     } else {
-      Channel<kGeneric, kSingle, kClamp>(g, plane, w, init, q, o);
+      q.n = p.rounding;  // the generic path reads the rounding mode from n
+      ChannelGeneric(g, plane, w, init, q, o);
     }
   }
 }
@@ -385,6 +358,14 @@ void LaneGroup(const s8_dwconv_params& p, const int8_t* in, const uint32_t* w,
   }
 }
 
+// A group with a slow lane (rare), one out-of-line copy.
+__attribute__((noinline)) void LaneGeneric(const s8_dwconv_params& p, const int8_t* in,
+                                           const uint32_t* w, const int32_t* init,
+                                           const int32_t* m, const int32_t* c, const int32_t* e,
+                                           int32_t c0, int8_t* out) {
+  LaneGroup<false, true, false>(p, in, w, init, m, c, e, c0, out);
+}
+
 template <bool kSingle, bool kClamp>
 void RunLanes(const s8_dwconv_params& p, const int8_t* in, const int8_t* weights,
               const int32_t* bias, int8_t* out) {
@@ -421,7 +402,7 @@ void RunLanes(const s8_dwconv_params& p, const int8_t* in, const int8_t* weights
       }
       LaneGroup<kSingle, kClamp, true>(p, in, w, init, m, c, e, c0, out);
     } else {
-      LaneGroup<kSingle, kClamp, false>(p, in, w, init, m, c, e, c0, out);
+      LaneGeneric(p, in, w, init, m, c, e, c0, out);
     }
   }
 }
@@ -434,10 +415,11 @@ extern "C" void s8_dwconv__dsp(const s8_dwconv_params* params, const int8_t* inp
   const s8_dwconv_params& p = *params;
   if (s8_dwconv_dsp_lanes(p)) {
     const bool clamp = p.act_min > -128 || p.act_max < 127;
+    const bool single = p.rounding == TF_ROUNDING_SINGLE;
     for (int32_t b = 0; b < p.batches; ++b) {
       const int8_t* in = input + b * p.in_h * p.in_w * p.in_c;
       int8_t* out = output + b * p.out_h * p.out_w * p.out_c;
-      if (p.rounding == TF_ROUNDING_SINGLE) {
+      if (single) {
         clamp ? RunLanes<true, true>(p, in, weights, bias, out)
               : RunLanes<true, false>(p, in, weights, bias, out);
       } else {
@@ -461,19 +443,16 @@ extern "C" void s8_dwconv__dsp(const s8_dwconv_params* params, const int8_t* inp
   for (; i + 4 <= bytes; i += 4) __builtin_memcpy(plane + i, &zp4, 4);
   for (; i < bytes; ++i) plane[i] = zp;
   const bool clamp = p.act_min > -128 || p.act_max < 127;
+  const bool single = p.rounding == TF_ROUNDING_SINGLE;
   for (int32_t b = 0; b < p.batches; ++b) {
     const int8_t* in = input + b * p.in_h * p.in_w * p.in_c;
     int8_t* out = output + b * p.out_h * p.out_w * p.out_c;
-    if (p.rounding == TF_ROUNDING_SINGLE) {
-      if (clamp)
-        RunFast<true, true>(p, g, in, weights, bias, out, plane);
-      else
-        RunFast<true, false>(p, g, in, weights, bias, out, plane);
+    if (single) {
+      clamp ? RunFast<true, true>(p, g, in, weights, bias, out, plane)
+            : RunFast<true, false>(p, g, in, weights, bias, out, plane);
     } else {
-      if (clamp)
-        RunFast<false, true>(p, g, in, weights, bias, out, plane);
-      else
-        RunFast<false, false>(p, g, in, weights, bias, out, plane);
+      clamp ? RunFast<false, true>(p, g, in, weights, bias, out, plane)
+            : RunFast<false, false>(p, g, in, weights, bias, out, plane);
     }
   }
 }
