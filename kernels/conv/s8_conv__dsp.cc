@@ -753,11 +753,30 @@ void Run(const s8_conv_params& p, const Ctx& x, TileFn tile_fn, const Table& t, 
   cg.rows_aligned = (cg.row & 3) == 0 && p.dilation_w == 1;
   cg.taps_aligned = cg.rows_aligned && (p.in_c & 3) == 0;
   const bool c333 = p.k_h == 3 && p.k_w == 3 && p.in_c == 3 && p.dilation_w == 1;
+  const bool contiguous = direct && p.stride_h == 1 && p.stride_w == 1 && p.out_h == p.in_h &&
+                          p.out_w == p.in_w && (k & 3) == 0;
   int32_t b = 0, oy = 0, ox = 0;  // the next pixel to widen
   for (int32_t n = 0; n < total; n += tile) {
     const int32_t np = total - n < tile ? total - n : tile;
     int8_t* out = output + n * p.out_c;
-    if (t.nf + t.ns != 0) {
+    if (t.nf + t.ns != 0 && contiguous) {
+      // Unpadded 1x1, stride 1, K % 4 == 0: the tile's columns are np consecutive input
+      // pixels; pixel pairs widened group by group.
+      const int8_t* src = input + n * k;
+      uint32_t* dst = ext;
+      int32_t j = 0;
+      for (; j + 2 <= np; j += 2, src += 2 * k) {
+        const int8_t* s1 = src + k;
+        for (int32_t i = 0; i < k; i += 4, dst += 4) {
+          const uint32_t v0 = dsp::LoadWord(src + i), v1 = dsp::LoadWord(s1 + i);
+          dst[0] = Widen2Lo(off2, v0);
+          dst[1] = Widen2Hi(off2, v0);
+          dst[2] = Widen2Lo(off2, v1);
+          dst[3] = Widen2Hi(off2, v1);
+        }
+      }
+      if (j < np) Widen2Groups(src, k >> 2, off2, dst);
+    } else if (t.nf + t.ns != 0) {
       for (int32_t j = 0; j < np; ++j) {
         const int8_t* in_b = input + b * p.in_h * p.in_w * p.in_c;
         uint32_t* dst = ext + (j >> 1) * pair_words + 2 * (j & 1);
