@@ -63,11 +63,32 @@ inline int32_t s8_conv_mve_patch_pixels(const s8_conv_params& p) {
 }
 
 // Pixel pairs per tile of s8_conv__dsp (its scratch holds that many pairs of widened columns,
-// 16 * ceil(K / 4) bytes each): up to 4, within about 4 KiB.
+// 16 * ceil(K / 4) bytes each, and as much again for one channel pair's widened weight rows
+// when the tile has 2 or more pairs): up to 4 within about 4 KiB, up to 8 when K <= 32 (the
+// per-tile channel setup weighs more when the dot products are short).
 inline int32_t s8_conv_dsp_pairs(const s8_conv_params& p) {
   const int32_t pair_bytes = 16 * ((p.k_h * p.k_w * p.in_c + 3) / 4);
-  const int32_t n = 4096 / pair_bytes;
-  return n < 1 ? 1 : (n > 4 ? 4 : n);
+  const int32_t n = 4096 / pair_bytes - 1;
+  const int32_t cap = pair_bytes <= 128 ? 8 : 4;
+  return n < 2 ? 1 : (n > cap ? cap : n);
+}
+
+// Whether s8_conv__dsp builds int8 im2col patches (otherwise it widens the input in place:
+// unpadded 1x1, or every tap whole groups of 4 channels).
+inline bool s8_conv_dsp_patch(const s8_conv_params& p) {
+  return !s8_conv_is_direct(p) && !(p.dilation_w == 1 && (p.in_c & 3) == 0);
+}
+
+// Scratch bytes of s8_conv__dsp: the widened column pairs, one channel pair's widened weight
+// rows (as much as a column pair, with 2+ pairs per tile), the channel table (4 bytes per
+// output channel + 1, 12 when K % 4 != 0), a template pixel (out_c bytes, rounded to 4), the
+// int8 im2col patch if any (K bytes + 3 read past it) and 8-byte alignment.
+inline int32_t s8_conv_dsp_scratch_bytes(const s8_conv_params& p) {
+  const int32_t k = p.k_h * p.k_w * p.in_c;
+  const int32_t pairs = s8_conv_dsp_pairs(p);
+  return (pairs + (pairs >= 2 ? 1 : 0)) * 16 * ((k + 3) / 4) +
+         ((k & 3) != 0 ? 12 : 4) * (p.out_c + 1) + ((p.out_c + 3) & ~3) +
+         (s8_conv_dsp_patch(p) ? k + 4 : 0) + 8;
 }
 
 extern "C" {

@@ -126,6 +126,14 @@ constexpr int64_t s8_dwconv_mve_scratch_bytes(const s8_dwconv_params& p) {
          int64_t{plan.pixels} * 32;
 }
 
+// s8_dwconv__dsp's lanes path (3x3, depth multiplier 1, dilation 1, channels a multiple of 4,
+// stride 2+ or at most 16 output pixels): 4 channels at a time straight from NHWC, no scratch.
+constexpr bool s8_dwconv_dsp_lanes(const s8_dwconv_params& p) {
+  return p.depth_multiplier == 1 && p.k_h == 3 && p.k_w == 3 && p.dilation_h == 1 &&
+         p.dilation_w == 1 && (p.in_c & 3) == 0 &&
+         (p.stride_h > 1 || p.stride_w > 1 || int64_t{p.out_h} * p.out_w <= 16);
+}
+
 // s8_dwconv__dsp's and __scalar's fast path (3x3, depth multiplier 1, dilation 1) copies one
 // channel at a time into a zero-point padded plane whose contiguous axis is the longer output
 // axis: scratch = the plane, or 0 (general path) when it would exceed 16 KiB.

@@ -1,6 +1,10 @@
 // DEPTHWISE_CONV_2D for Cortex-M4/M7/M33 (DSP extension), bit-identical to s8_dwconv__ref.
 //
-// Fast path (3x3, depth multiplier 1, dilation 1, any stride and padding): per channel the
+// Lanes path (3x3, depth multiplier 1, dilation 1, channels a multiple of 4, stride 2+ or at
+// most 16 output pixels; s8_dwconv_dsp_lanes): 4 channels at a time straight from NHWC, no
+// scratch (see RunLanes).
+//
+// Plane path (3x3, depth multiplier 1, dilation 1, any stride and padding): per channel the
 // input is copied once into a zero-point padded "plane" (scratch), transposed so that the
 // three taps of a kernel column are adjacent bytes (the plane's contiguous axis b is y, or x
 // for short images). One word load then feeds two outputs of stride-1 layers:
@@ -8,8 +12,9 @@
 //   out0 += SMLAD(E, (w0, w2)) + x1 * w1   (SMLABB on O)
 //   out1 += SMLAD(O, (w0, w2)) + x2 * w1   (SMLATB on E)
 // i.e. 7 instructions per 6 MACs; the input offset is folded into the bias (padding holds
-// the zero point). Requantization is scalar: SMMULR / SMMUL based, exact in both rounding
-// modes (see RequantDoubleFast / RequantSingleNeg), with a generic exact fallback.
+// the zero point). Requantization is scalar and exact in both rounding modes: channels with
+// |acc| < 2^30 and shift in [-22, -1] double their weights and bias and requantize with one
+// SMMLAR / SMMLA (kDoubled, the offset folded in), others use the generic exact fallback.
 //
 // General path (other kernels, dilation, depth multiplier): the reference loop.
 #include "kernels/dwconv/dwconv.h"
@@ -29,16 +34,6 @@ inline int32_t Sxtb16Ror8(int32_t x) {
   __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
   return r;
 }
-inline int32_t Smmulr(int32_t a, int32_t b) {
-  int32_t r;
-  __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
-inline int32_t Smmul(int32_t a, int32_t b) {
-  int32_t r;
-  __asm__("smmul %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
 inline int32_t LoadWord(const int8_t* p) {
   int32_t v;
   __builtin_memcpy(&v, p, 4);  // one (unaligned) LDR
@@ -49,33 +44,40 @@ inline int32_t LoadWord(const int8_t* p) {
 struct Quant {
   int32_t mult;
   int32_t shift;
-  int32_t n;      // right shift
-  int32_t round;  // rounding constant
+  int32_t n;      // kDoubled: right shift e; kGeneric: the rounding mode
+  int32_t round;  // kDoubled: c
   int32_t off;    // output offset
   int32_t lo, hi;
 };
 
-// Double rounding, shift < 0, |acc| < 2^30: SRDHM(acc, m) = floor((acc * m + 2^30) / 2^31)
-// = SMMULR(2 * acc, m); then the rounding shift with ties away from zero.
-inline int32_t RequantDoubleFast(int32_t acc, const Quant& q) {
-  const int32_t r = Smmulr(acc * 2, q.mult);
-  return ((r + (r >> 31) + q.round) >> q.n) + q.off;
+// Doubled channels (|acc| < 2^30, shift in [-22, -1]): the weights and the init are doubled,
+// so the accumulator is X = 2 * acc, and with e = -shift, c = offset * 2^e + 2^(e-1):
+//   double rounding: SRDHM(acc, m) = floor((X * m + 2^31) / 2^32), so
+//     SMMLAR(X, m, c + [X < 0] * -1) = c + SRDHM - [acc < 0] and the rounding shift with ties
+//     away from zero plus the offset is that >> e (s8_conv__dsp.cc proves the [h < 0] ->
+//     [X < 0] swap: when X < 0 and h == 0 the -1 does not change the floor).
+//   single rounding: floor((acc * m + 2^(30+e)) / 2^(31+e)) + offset = SMMLA(X, m, c) >> e.
+// |c| < 2^29 + 2^21 and |h| < 2^30: no overflow.
+inline int32_t Smmlar(int32_t a, int32_t b, int32_t c) {
+  int32_t r;
+  __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
 }
-// Single rounding, shift <= -1: T = 31 - shift >= 32; floor((acc * m + 2^(T-1)) / 2^T) is
-// SMMULR for T == 32, else (SMMUL + 2^(T-33)) >> (T - 32).
-inline int32_t RequantSingleNeg(int32_t acc, const Quant& q) {
-  if (q.n == 0) return Smmulr(acc, q.mult) + q.off;
-  return ((Smmul(acc, q.mult) + q.round) >> q.n) + q.off;
+inline int32_t Smmla(int32_t a, int32_t b, int32_t c) {
+  int32_t r;
+  __asm__("smmla %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
 }
 
-enum Mode { kDoubleFast, kSingleNeg, kGeneric };
+enum Mode { kGeneric, kDoubled };
 
 template <Mode kMode, bool kSingle>
 inline int32_t Requant(int32_t acc, const Quant& q) {
-  if (kMode == kDoubleFast) return RequantDoubleFast(acc, q);
-  if (kMode == kSingleNeg) return RequantSingleNeg(acc, q);
-  return fx::Requantize(acc, q.mult, q.shift, kSingle ? TF_ROUNDING_SINGLE : TF_ROUNDING_DOUBLE) +
-         q.off;
+  if (kMode == kDoubled) {
+    if (kSingle) return Smmla(acc, q.mult, q.round) >> q.n;
+    return Smmlar(acc, q.mult, q.round + (acc >> 31)) >> q.n;
+  }
+  return fx::Requantize(acc, q.mult, q.shift, q.n) + q.off;  // kGeneric: n = rounding
 }
 
 template <bool kClamp>
@@ -222,6 +224,13 @@ void Channel(const Geo& g, const int8_t* plane, const Weights& w, int32_t init, 
   }
 }
 
+// The generic channel (rare), one out-of-line copy for every rounding and clamp.
+__attribute__((noinline)) void ChannelGeneric(const Geo& g, const int8_t* plane,
+                                              const Weights& w, int32_t init, const Quant& q,
+                                              int8_t* out) {
+  Channel<kGeneric, false, true>(g, plane, w, init, q, out);
+}
+
 template <bool kSingle, bool kClamp>
 void RunFast(const s8_dwconv_params& p, const Geo& g, const int8_t* in, const int8_t* weights,
              const int32_t* bias, int8_t* out, int8_t* plane) {
@@ -239,10 +248,6 @@ void RunFast(const s8_dwconv_params& p, const Geo& g, const int8_t* in, const in
         sum += wk[ka][kb];
       }
     }
-    Weights w;
-    for (int ka = 0; ka < 3; ++ka) w.w02[ka] = Pack(wk[ka][0], wk[ka][2]);
-    w.w1_01 = Pack(wk[0][1], wk[1][1]);
-    w.w1_2 = Pack(wk[2][1], 0);
     const int32_t init = fx::WrapAdd(bias != nullptr ? bias[c] : 0, p.input_offset * sum);
     Quant q;
     q.mult = p.multiplier[c];
@@ -254,17 +259,150 @@ void RunFast(const s8_dwconv_params& p, const Geo& g, const int8_t* in, const in
     q.round = 0;
     // |acc| <= |init| + 9 * 128 * 128.
     const int64_t bound = (init < 0 ? -int64_t{init} : int64_t{init}) + 9 * 128 * 128;
+    const bool doubled = q.shift <= -1 && q.shift >= -22 && bound < (int64_t{1} << 30);
+    const int32_t f = doubled ? 2 : 1;
+    Weights w;
+    for (int ka = 0; ka < 3; ++ka) w.w02[ka] = Pack(f * wk[ka][0], f * wk[ka][2]);
+    w.w1_01 = Pack(f * wk[0][1], f * wk[1][1]);
+    w.w1_2 = Pack(f * wk[2][1], 0);
     int8_t* o = out + c;
-    if (!kSingle && q.shift < 0 && bound < (int64_t{1} << 30)) {
+    if (doubled) {
       q.n = -q.shift;
-      q.round = static_cast<int32_t>(int64_t{1} << (q.n - 1));
-      Channel<kDoubleFast, kSingle, kClamp>(g, plane, w, init, q, o);
-    } else if (kSingle && q.shift < 0) {
-      q.n = -1 - q.shift;  // T - 32
-      q.round = q.n > 0 ? static_cast<int32_t>(int64_t{1} << (q.n - 1)) : 0;
-      Channel<kSingleNeg, kSingle, kClamp>(g, plane, w, init, q, o);
+      q.round = static_cast<int32_t>(static_cast<uint32_t>(2 * p.output_offset + 1) << q.n) >> 1;
+      q.off = 0;  // folded into round
+      Channel<kDoubled, kSingle, kClamp>(g, plane, w, 2 * init, q, o);
     } else {
-      Channel<kGeneric, kSingle, kClamp>(g, plane, w, init, q, o);
+      q.n = p.rounding;  // the generic path reads the rounding mode from n
+      ChannelGeneric(g, plane, w, init, q, o);
+    }
+  }
+}
+
+// ---- Lanes path: 4 channels at a time, straight from NHWC ------------------------------------
+// For stride-2 layers and small planes the per-channel plane costs more than it saves. Here
+// one input word holds 4 adjacent channels: SXTAB16 gives (c0, c2) and (c1, c3) + the input
+// offset, each tap's 4 weights are widened once per channel group the same way, and SMLABB /
+// SMLATT accumulate 4 outputs: 9 instructions per tap (4 MACs). Taps outside the input are
+// skipped (x + offset is 0 there). Fast lanes (shift in [-22, -1], |bias| + 9 * 255 * 128 <
+// 2^30): doubled weights and bias, requantized like kDoubled. A group with another lane runs
+// undoubled with the exact generic requantization.
+template <bool kSingle, bool kClamp, bool kFast>
+inline int8_t LaneOut(int32_t acc, int32_t m, int32_t c, int32_t e, const s8_dwconv_params& p,
+                      int32_t ch) {
+  int32_t v;
+  if constexpr (kFast) {
+    v = kSingle ? (Smmla(acc, m, c) >> e) : (Smmlar(acc, m, c + (acc >> 31)) >> e);
+  } else {
+    v = fx::Requantize(acc, p.multiplier[ch], p.shift[ch], p.rounding) + p.output_offset;
+  }
+  if constexpr (kClamp) return static_cast<int8_t>(fx::Clamp(v, p.act_min, p.act_max));
+  return static_cast<int8_t>(__ssat(v, 8));
+}
+
+struct LaneAcc {
+  int32_t a0, a1, a2, a3;
+};
+
+inline void LaneTap(const int8_t* src, uint32_t off2, const uint32_t* w, LaneAcc& a) {
+  const uint32_t x = static_cast<uint32_t>(LoadWord(src));
+  const uint32_t x02 = __sxtab16(off2, x);
+  uint32_t x13;
+  __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(x13) : "r"(off2), "r"(x));
+  a.a0 = __smlabb(x02, w[0], a.a0);
+  a.a2 = __smlatt(x02, w[0], a.a2);
+  a.a1 = __smlabb(x13, w[1], a.a1);
+  a.a3 = __smlatt(x13, w[1], a.a3);
+}
+
+template <bool kSingle, bool kClamp, bool kFast>
+void LaneGroup(const s8_dwconv_params& p, const int8_t* in, const uint32_t* w,
+               const int32_t* init, const int32_t* m, const int32_t* c, const int32_t* e,
+               int32_t c0, int8_t* out) {
+  const int32_t C = p.in_c, W = p.in_w, H = p.in_h;
+  const int32_t row = W * C;
+  const uint32_t off2 = (static_cast<uint32_t>(p.input_offset) & 0xFFFFu) * 0x10001u;
+  for (int32_t oy = 0; oy < p.out_h; ++oy) {
+    const int32_t iy0 = oy * p.stride_h - p.pad_top;
+    const bool y_in = iy0 >= 0 && iy0 + 2 < H;
+    int8_t* o = out + oy * p.out_w * C + c0;
+    for (int32_t ox = 0; ox < p.out_w; ++ox, o += C) {
+      const int32_t ix0 = ox * p.stride_w - p.pad_left;
+      LaneAcc a{init[0], init[1], init[2], init[3]};
+      const int8_t* src = in + (iy0 * W + ix0) * C + c0;
+      if (y_in && ix0 >= 0 && ix0 + 2 < W) {
+        LaneTap(src, off2, w, a);
+        LaneTap(src + C, off2, w + 2, a);
+        LaneTap(src + 2 * C, off2, w + 4, a);
+        LaneTap(src + row, off2, w + 6, a);
+        LaneTap(src + row + C, off2, w + 8, a);
+        LaneTap(src + row + 2 * C, off2, w + 10, a);
+        LaneTap(src + 2 * row, off2, w + 12, a);
+        LaneTap(src + 2 * row + C, off2, w + 14, a);
+        LaneTap(src + 2 * row + 2 * C, off2, w + 16, a);
+      } else {
+        for (int32_t ky = 0; ky < 3; ++ky) {
+          const int32_t iy = iy0 + ky;
+          if (iy < 0 || iy >= H) continue;
+          for (int32_t kx = 0; kx < 3; ++kx) {
+            const int32_t ix = ix0 + kx;
+            if (ix < 0 || ix >= W) continue;
+            LaneTap(src + ky * row + kx * C, off2, w + 2 * (ky * 3 + kx), a);
+          }
+        }
+      }
+      o[0] = LaneOut<kSingle, kClamp, kFast>(a.a0, m[0], c[0], e[0], p, c0);
+      o[1] = LaneOut<kSingle, kClamp, kFast>(a.a1, m[1], c[1], e[1], p, c0 + 1);
+      o[2] = LaneOut<kSingle, kClamp, kFast>(a.a2, m[2], c[2], e[2], p, c0 + 2);
+      o[3] = LaneOut<kSingle, kClamp, kFast>(a.a3, m[3], c[3], e[3], p, c0 + 3);
+    }
+  }
+}
+
+// A group with a slow lane (rare), one out-of-line copy.
+__attribute__((noinline)) void LaneGeneric(const s8_dwconv_params& p, const int8_t* in,
+                                           const uint32_t* w, const int32_t* init,
+                                           const int32_t* m, const int32_t* c, const int32_t* e,
+                                           int32_t c0, int8_t* out) {
+  LaneGroup<false, true, false>(p, in, w, init, m, c, e, c0, out);
+}
+
+template <bool kSingle, bool kClamp>
+void RunLanes(const s8_dwconv_params& p, const int8_t* in, const int8_t* weights,
+              const int32_t* bias, int8_t* out) {
+  const int32_t C = p.in_c;
+  for (int32_t c0 = 0; c0 < C; c0 += 4) {
+    bool fast = true;
+    int32_t init[4], m[4], c[4], e[4];
+    for (int32_t l = 0; l < 4; ++l) {
+      const int32_t ch = c0 + l;
+      const int32_t b = bias != nullptr ? bias[ch] : 0;
+      const int32_t s = p.shift[ch];
+      const int64_t ab = b < 0 ? -int64_t{b} : int64_t{b};
+      if (!(s <= -1 && s >= -22 && ab + 9 * 255 * 128 < (int64_t{1} << 30))) fast = false;
+      m[l] = p.multiplier[ch];
+      e[l] = -s;
+      init[l] = b;
+      c[l] = 0;
+    }
+    uint32_t w[18];
+    for (int32_t t = 0; t < 9; ++t) {
+      const uint32_t v = static_cast<uint32_t>(LoadWord(weights + t * C + c0));
+      uint32_t lo = __sxtb16(v), hi = static_cast<uint32_t>(Sxtb16Ror8(static_cast<int32_t>(v)));
+      if (fast) {
+        lo = __sadd16(lo, lo);
+        hi = __sadd16(hi, hi);
+      }
+      w[2 * t] = lo;
+      w[2 * t + 1] = hi;
+    }
+    if (fast) {
+      for (int32_t l = 0; l < 4; ++l) {
+        init[l] *= 2;
+        c[l] = static_cast<int32_t>(static_cast<uint32_t>(2 * p.output_offset + 1) << e[l]) >> 1;
+      }
+      LaneGroup<kSingle, kClamp, true>(p, in, w, init, m, c, e, c0, out);
+    } else {
+      LaneGeneric(p, in, w, init, m, c, e, c0, out);
     }
   }
 }
@@ -275,6 +413,22 @@ extern "C" void s8_dwconv__dsp(const s8_dwconv_params* params, const int8_t* inp
                                const int8_t* weights, const int32_t* bias, int8_t* output,
                                void* scratch) {
   const s8_dwconv_params& p = *params;
+  if (s8_dwconv_dsp_lanes(p)) {
+    const bool clamp = p.act_min > -128 || p.act_max < 127;
+    const bool single = p.rounding == TF_ROUNDING_SINGLE;
+    for (int32_t b = 0; b < p.batches; ++b) {
+      const int8_t* in = input + b * p.in_h * p.in_w * p.in_c;
+      int8_t* out = output + b * p.out_h * p.out_w * p.out_c;
+      if (single) {
+        clamp ? RunLanes<true, true>(p, in, weights, bias, out)
+              : RunLanes<true, false>(p, in, weights, bias, out);
+      } else {
+        clamp ? RunLanes<false, true>(p, in, weights, bias, out)
+              : RunLanes<false, false>(p, in, weights, bias, out);
+      }
+    }
+    return;
+  }
   const Geo g = MakeGeo(p);
   if (g.n_a == 0 || scratch == nullptr || s8_dwconv_dsp_scratch_bytes(p) == 0) {
     s8_dwconv__ref(params, input, weights, bias, output, nullptr);  // the general case
@@ -289,19 +443,16 @@ extern "C" void s8_dwconv__dsp(const s8_dwconv_params* params, const int8_t* inp
   for (; i + 4 <= bytes; i += 4) __builtin_memcpy(plane + i, &zp4, 4);
   for (; i < bytes; ++i) plane[i] = zp;
   const bool clamp = p.act_min > -128 || p.act_max < 127;
+  const bool single = p.rounding == TF_ROUNDING_SINGLE;
   for (int32_t b = 0; b < p.batches; ++b) {
     const int8_t* in = input + b * p.in_h * p.in_w * p.in_c;
     int8_t* out = output + b * p.out_h * p.out_w * p.out_c;
-    if (p.rounding == TF_ROUNDING_SINGLE) {
-      if (clamp)
-        RunFast<true, true>(p, g, in, weights, bias, out, plane);
-      else
-        RunFast<true, false>(p, g, in, weights, bias, out, plane);
+    if (single) {
+      clamp ? RunFast<true, true>(p, g, in, weights, bias, out, plane)
+            : RunFast<true, false>(p, g, in, weights, bias, out, plane);
     } else {
-      if (clamp)
-        RunFast<false, true>(p, g, in, weights, bias, out, plane);
-      else
-        RunFast<false, false>(p, g, in, weights, bias, out, plane);
+      clamp ? RunFast<false, true>(p, g, in, weights, bias, out, plane)
+            : RunFast<false, false>(p, g, in, weights, bias, out, plane);
     }
   }
 }

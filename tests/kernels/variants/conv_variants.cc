@@ -55,9 +55,40 @@ void RandomQuant(tfv::Rng& rng, s8_conv_params& p, bool force_extremes) {
 
 struct Case {
   s8_conv_params p;
-  int32_t bias_kind;  // 0 null, 1 small, 2 large
+  int32_t bias_kind;  // 0 null, 1 small, 2 large, 3 some up to +-2^31 (pruned layers)
   int32_t mult_kind;  // 0 random per channel, 1 all tiny, 2 all large, 3 typical only
+  bool dead;          // some channels with all-zero weights (pruned layers)
 };
+
+// Bias kind 3: a mix of typical values and huge ones (|b| near 2^30 or 2^31, as pruned
+// MobileNet layers carry), which defeat a |acc| < 2^30 bound. Kept within 2^31 - 2^25 so that
+// bias + dot (|dot| < 2^25 here) does not overflow in the reference.
+void FillHugeBias(tfv::Rng& rng, int32_t* bias, int32_t n) {
+  if (bias == nullptr) return;
+  constexpr int32_t kHuge = 2147483647 - (1 << 25);
+  const int32_t extremes[] = {1 << 30, -(1 << 30), (1 << 30) - 1, -(1 << 30) + 1,
+                              kHuge, -kHuge, 1 << 29, -(1 << 29)};
+  for (int32_t i = 0; i < n; ++i) {
+    switch (rng.Range(0, 2)) {
+      case 0:
+        bias[i] = rng.Range(-(1 << 16), 1 << 16);
+        break;
+      case 1:
+        bias[i] = rng.Pick(extremes);
+        break;
+      default:
+        bias[i] = rng.Range(-kHuge, kHuge);
+    }
+  }
+}
+
+// Zeroes the weights of a random subset of output channels.
+void KillChannels(tfv::Rng& rng, int8_t* weights, int32_t out_c, int32_t k) {
+  for (int32_t o = 0; o < out_c; ++o) {
+    if (!rng.Chance(50)) continue;
+    for (int32_t i = 0; i < k; ++i) weights[o * k + i] = 0;
+  }
+}
 
 Case RandomCase(tfv::Rng& rng) {
   Case c{};
@@ -103,8 +134,9 @@ Case RandomCase(tfv::Rng& rng) {
   }
   RandomQuant(rng, p, rng.Chance(10));
   p.rounding = rng.Chance(50) ? TF_ROUNDING_SINGLE : TF_ROUNDING_DOUBLE;
-  c.bias_kind = rng.Chance(10) ? 0 : (rng.Chance(85) ? 1 : 2);
+  c.bias_kind = rng.Chance(10) ? 0 : (rng.Chance(85) ? 1 : (rng.Chance(60) ? 2 : 3));
   c.mult_kind = rng.Chance(70) ? 0 : rng.Range(1, 3);
+  c.dead = rng.Chance(10);
   return c;
 }
 
@@ -201,8 +233,9 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
   RandomQuant(rng, p, (e & 1) != 0);
   if (kind == kPointwise) p.input_offset = 0;
   p.rounding = pass == 0 ? TF_ROUNDING_DOUBLE : TF_ROUNDING_SINGLE;
-  c.bias_kind = (e % 7 == 3) ? 0 : ((e % 5 == 2) ? 2 : 1);
+  c.bias_kind = (e % 7 == 3) ? 0 : ((e % 5 == 2) ? 2 : ((e % 11 == 4) ? 3 : 1));
   c.mult_kind = (e / 3) % 4;
+  c.dead = (e % 13) == 6;
   return c;
 }
 
@@ -228,7 +261,12 @@ TFV_FAMILY_TEST(conv, kEdgeCases) {
   }
   tfv::FillStress(ctx.rng, input, n_in);
   tfv::FillStress(ctx.rng, weights, n_w);
-  tfv::FillBias(ctx.rng, bias, p.out_c, c.bias_kind);
+  if (c.dead) KillChannels(ctx.rng, weights, p.out_c, n_w / p.out_c);
+  if (c.bias_kind == 3) {
+    FillHugeBias(ctx.rng, bias, p.out_c);
+  } else {
+    tfv::FillBias(ctx.rng, bias, p.out_c, c.bias_kind);
+  }
   for (int32_t o = 0; o < p.out_c; ++o) {
     switch (c.mult_kind) {
       case 1:
@@ -248,12 +286,12 @@ TFV_FAMILY_TEST(conv, kEdgeCases) {
   p.shift = shift;
   ctx.Params(
       "batches %d in %dx%dx%d out %dx%dx%d k %dx%d fic %d stride %d,%d dil %d,%d pad t%d l%d "
-      "in_off %d out_off %d act [%d,%d] rounding %d bias %s mult kind %d",
+      "in_off %d out_off %d act [%d,%d] rounding %d bias %s/%d mult kind %d dead %d",
       (int)p.batches, (int)p.in_h, (int)p.in_w, (int)p.in_c, (int)p.out_h, (int)p.out_w,
       (int)p.out_c, (int)p.k_h, (int)p.k_w, (int)p.filter_in_c, (int)p.stride_h,
       (int)p.stride_w, (int)p.dilation_h, (int)p.dilation_w, (int)p.pad_top, (int)p.pad_left,
       (int)p.input_offset, (int)p.output_offset, (int)p.act_min, (int)p.act_max,
-      (int)p.rounding, bias ? "yes" : "null", (int)c.mult_kind);
+      (int)p.rounding, bias ? "yes" : "null", (int)c.bias_kind, (int)c.mult_kind, (int)c.dead);
 
   void* scratch = ctx.Scratch(&p);
   s8_conv__ref(&p, input, weights, bias, want, nullptr);

@@ -55,7 +55,7 @@ void RandomQuant(tfv::Rng& rng, s8_dwconv_params& p, bool force_extremes) {
 
 struct Case {
   s8_dwconv_params p;
-  int32_t bias_kind;  // 0 null, 1 small, 2 large
+  int32_t bias_kind;  // 0 null, 1 small, 2 large, 3 some near +-2^30 (defeat |acc| bounds)
   int32_t mult_kind;  // 0 random per channel, 1 all tiny, 2 all large, 3 typical only
 };
 
@@ -104,7 +104,7 @@ Case RandomCase(tfv::Rng& rng) {
   RandomQuant(rng, p, rng.Chance(10));
   if (p.pad_top == 0 && p.pad_left == 0 && rng.Chance(50)) p.input_offset = 0;  // folded
   p.rounding = rng.Chance(50) ? TF_ROUNDING_SINGLE : TF_ROUNDING_DOUBLE;
-  c.bias_kind = rng.Chance(10) ? 0 : (rng.Chance(85) ? 1 : 2);
+  c.bias_kind = rng.Chance(10) ? 0 : (rng.Chance(85) ? 1 : (rng.Chance(60) ? 2 : 3));
   c.mult_kind = rng.Chance(70) ? 0 : rng.Range(1, 3);
   return c;
 }
@@ -200,7 +200,7 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
   RandomQuant(rng, p, (e & 1) != 0);
   if (kind == k3x3Valid) p.input_offset = 0;
   p.rounding = pass == 0 ? TF_ROUNDING_DOUBLE : TF_ROUNDING_SINGLE;
-  c.bias_kind = (e % 7 == 3) ? 0 : ((e % 5 == 2) ? 2 : 1);
+  c.bias_kind = (e % 7 == 3) ? 0 : ((e % 5 == 2) ? 2 : ((e % 11 == 4) ? 3 : 1));
   c.mult_kind = (e / 3) % 4;
   return c;
 }
@@ -227,7 +227,20 @@ TFV_FAMILY_TEST(dwconv, kEdgeCases) {
   }
   tfv::FillStress(ctx.rng, input, n_in);
   tfv::FillStress(ctx.rng, weights, n_w);
-  tfv::FillBias(ctx.rng, bias, p.out_c, c.bias_kind);
+  if (c.bias_kind == 3) {
+    // Typical values mixed with ones around 2^29..2^31 - 2^25 (the reference's bias + dot
+    // must not overflow: |dot| < 2^25 here).
+    constexpr int32_t kHuge = 2147483647 - (1 << 25);
+    const int32_t extremes[] = {1 << 30, -(1 << 30), (1 << 30) - 1, -(1 << 30) + 1,
+                                kHuge,   -kHuge,     1 << 29,       -(1 << 29)};
+    for (int32_t o = 0; o < p.out_c; ++o) {
+      const int32_t kind = ctx.rng.Range(0, 2);
+      bias[o] = kind == 0 ? ctx.rng.Range(-(1 << 16), 1 << 16)
+                          : (kind == 1 ? ctx.rng.Pick(extremes) : ctx.rng.Range(-kHuge, kHuge));
+    }
+  } else {
+    tfv::FillBias(ctx.rng, bias, p.out_c, c.bias_kind);
+  }
   for (int32_t o = 0; o < p.out_c; ++o) {
     switch (c.mult_kind) {
       case 1:
@@ -247,12 +260,12 @@ TFV_FAMILY_TEST(dwconv, kEdgeCases) {
   p.shift = shift;
   ctx.Params(
       "batches %d in %dx%dx%d out %dx%dx%d k %dx%d dm %d stride %d,%d dil %d,%d pad t%d l%d "
-      "in_off %d out_off %d act [%d,%d] rounding %d bias %s mult kind %d",
+      "in_off %d out_off %d act [%d,%d] rounding %d bias %s/%d mult kind %d",
       (int)p.batches, (int)p.in_h, (int)p.in_w, (int)p.in_c, (int)p.out_h, (int)p.out_w,
       (int)p.out_c, (int)p.k_h, (int)p.k_w, (int)p.depth_multiplier, (int)p.stride_h,
       (int)p.stride_w, (int)p.dilation_h, (int)p.dilation_w, (int)p.pad_top, (int)p.pad_left,
       (int)p.input_offset, (int)p.output_offset, (int)p.act_min, (int)p.act_max, (int)p.rounding,
-      bias ? "yes" : "null", (int)c.mult_kind);
+      bias ? "yes" : "null", (int)c.bias_kind, (int)c.mult_kind);
 
   void* scratch = ctx.Scratch(&p);
   s8_dwconv__ref(&p, input, weights, bias, want, nullptr);
