@@ -107,7 +107,7 @@ void LutRow(const AddConsts& k, const int8_t* in1, const int8_t* in2, int8_t* ou
 
 // n elements; stride 1 or 0 (broadcast) per input.
 template <bool kSingle>
-void Row(const AddConsts& k, const int8_t* in1, int32_t st1, const int8_t* in2, int32_t st2,
+__attribute__((noinline)) void Row(const AddConsts& k, const int8_t* in1, int32_t st1, const int8_t* in2, int32_t st2,
          int8_t* out, int32_t n) {
   if (st1 == 1 && st2 == 1) {
     int32_t i = 0;
