@@ -10,11 +10,12 @@
 // scales in [2^-21, 0.5)), the exact shortcut proven in dsp_fc.h (QADD doubles the
 // accumulator, SMMLAR / SMMLA with the output offset folded into the addend, ASR, SSAT), done
 // inside Dot5Blocks per tensor; a non-trivial activation clamp is applied afterwards 4 bytes
-// at a time (SSUB8 / SEL). Other parameters: accumulators in chunks of 20 rows on the stack,
-// then kernels/conv/dsp_gemm.h's general requantization.
+// at a time (SSUB8 / SEL). Other parameters (rare at batch 1) run s8_fc__ref, so that batch 1
+// needs no more scratch than the widened row.
 // Batches >= 2: input rows in pairs, widened once, every pair of weight rows streaming past
 // them (kernels/conv/dsp_gemm.h: 2 x 2 SMLAD blocks, 1 x 2 for a single row).
-// Scratch (fc.inc): two widened rows (batch 1 uses half of it).
+// Scratch (fc.inc): the widened row at batch 1 (8 bytes per 4 inputs), two interleaved rows
+// otherwise.
 #include "kernels/fc/fc.h"
 
 #if defined(__ARM_FEATURE_DSP)
@@ -405,24 +406,6 @@ void FastRows(const Src& src, const int8_t* w, const int32_t* bias, int8_t* out,
   }
 }
 
-// dsp_gemm.h's general requantization (any multiplier and shift) of n rows.
-template <int kMode>
-void GeneralRows(const Src& src, const int8_t* w, const int32_t* bias, int8_t* out,
-                 int32_t k, int32_t n, const s8_fc_params& p) {
-  int32_t acc[kChunk];
-  const int32_t q_step = p.per_channel ? 1 : 0;
-  const dsp::OutQ oq{p.output_offset, p.act_min, p.act_max};
-  for (int32_t o = 0; o < n; o += kChunk) {
-    const int32_t cnt = n - o < kChunk ? n - o : kChunk;
-    AccumulateSrc(src, w + o * k, k, bias != nullptr ? bias + o : nullptr, cnt, acc);
-    for (int32_t i = 0; i < cnt; ++i) {
-      const int32_t q = (o + i) * q_step;
-      const dsp::ChanQ cq = dsp::MakeChanQ<kMode>(p.multiplier[q], p.shift[q]);
-      out[o + i] = dsp::Finish<kMode, false>(acc[i], cq, oq);
-    }
-  }
-}
-
 // Batch 1, fast requantization: with k % 4 == 0, Dot5Blocks requantizes its blocks itself
 // and the last rows (n - 5 * Blocks5(n) <= 19) go through FastRows; otherwise (inputs left
 // over after the groups of 4, or 1-3 rows) all rows do.
@@ -476,14 +459,9 @@ struct Call {
   const int32_t* bias;
   int8_t* output;
   uint32_t* ext;
-  const Src& src;
   template <int kMode, bool kFull>
   void operator()() const {
-    if (p.batches == 1) {
-      GeneralRows<kMode>(src, weights, bias, output, p.in_features, p.out_features, p);
-    } else {
-      Run<kMode, kFull>(p, input, weights, bias, output, ext);
-    }
+    Run<kMode, kFull>(p, input, weights, bias, output, ext);
   }
 };
 
@@ -499,14 +477,19 @@ extern "C" void s8_fc__dsp(const s8_fc_params* params, const int8_t* input, cons
   const bool raw = p.batches == 1 && p.out_features <= 3;
   const Src src{ext, raw ? input : nullptr, p.input_offset};
   if (p.batches == 1) {
-    if (!raw) dfc::WidenDense(input, p.in_features, p.input_offset, ext);
-    if (dfc::FastOk(p.multiplier, p.shift, n_q)) {
-      GemvFast(p, src, weights, bias, output);
+    // Requantization outside the fast shortcut's range (a shift outside [-20, -1]: scales
+    // >= 0.5 or < 2^-21, rare for a fully connected layer) runs the reference loop, so that
+    // batch 1 needs only the dense widened row as scratch (fc.inc).
+    if (!dfc::FastOk(p.multiplier, p.shift, n_q)) {
+      s8_fc__ref(params, input, weights, bias, output, nullptr);
       return;
     }
+    if (!raw) dfc::WidenDense(input, p.in_features, p.input_offset, ext);
+    GemvFast(p, src, weights, bias, output);
+    return;
   }
   dsp::Dispatch(p.shift, n_q, p.rounding, p.act_min, p.act_max,
-                Call{p, input, weights, bias, output, ext, src});
+                Call{p, input, weights, bias, output, ext});
 }
 
 #endif  // __ARM_FEATURE_DSP
