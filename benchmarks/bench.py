@@ -121,8 +121,8 @@ def tflm_total_ratio(ours: int | None, anchor_board: str | None, base: str) -> s
     return ratio(ours, TFLM_FLASH_NO_MODEL[anchor_board][base] + model.stat().st_size)
 
 
-def ratio(ours: int | None, theirs: int | None) -> str:
-    return f"{ours / theirs:.2f}x" if ours and theirs else "-"
+def ratio(ours: int | None, theirs: int | None, digits: int = 2) -> str:
+    return f"{ours / theirs:.{digits}f}x" if ours and theirs else "-"
 
 
 def g(n) -> str:
@@ -182,7 +182,7 @@ def main() -> int:
         macs = p["macs"] or 0
         lines.append(
             f"| {n} | {b} ({p['cpu']}) | {g(p['insns_per_inference'])} | "
-            f"{p['insns_per_inference'] / macs:.3f} | {ratio(p['insns_per_inference'], tflm)} | "
+            f"{p['insns_per_inference'] / macs:.3f} | {ratio(p['insns_per_inference'], tflm, 3)} | "
             f"{arena} + stack {g(p['ram']['stack'])} | "
             f"{ratio(p['ram']['arena_total'], TFLM_ARENA.get(ab, {}).get(base) if ab else None)} | "
             f"{g(p.get('min_ram_plan'))} | {g(code)} | {g(fl.get('constants'))} | {g(fl.get('other'))} | {g(fl.get('total'))} | "
@@ -206,7 +206,7 @@ def main() -> int:
             ours[t] = ours.get(t, 0) + op["insns"]
         for t in sorted(set(ours) | set(theirs), key=lambda t: -theirs.get(t, ours.get(t, 0))):
             ops_lines.append(f"| {n} | {b} | {t} | {g(ours.get(t))} | {g(theirs.get(t))} | "
-                             f"{ratio(ours.get(t), theirs.get(t))} |")
+                             f"{ratio(ours.get(t), theirs.get(t), 3)} |")
     ops_table = "\n".join(ops_lines)
 
     print(table)
