@@ -68,8 +68,8 @@ TFV_FAMILY_TEST(softmax, kEdgeCases) {
   } else {
     p.depth = ctx.rng.Chance(70) ? ctx.rng.Range(1, 20) : ctx.rng.Range(1, 300);
     p.rows = ctx.rng.Range(1, p.depth > 64 ? 4 : 16);
-    input_kind = ctx.rng.Chance(70) ? kRandom : ctx.rng.Range(1, kNumInputKinds - 1);
-    Scale(ctx.rng, p, ctx.rng.Chance(70) ? kTypical : ctx.rng.Range(0, kNumScaleKinds - 1));
+    input_kind = ctx.rng.Chance(70) ? int32_t{kRandom} : ctx.rng.Range(1, kNumInputKinds - 1);
+    Scale(ctx.rng, p, ctx.rng.Chance(70) ? int32_t{kTypical} : ctx.rng.Range(0, kNumScaleKinds - 1));
   }
   const int32_t n = p.rows * p.depth;
   int8_t* in = ctx.Alloc<int8_t>(n);
