@@ -34,7 +34,21 @@ __attribute__((always_inline)) inline int32_t Add(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
 }
 
+// Srdhm(a, b) given a2 = 2 * a (no overflow): (a2 * b + 2^31) >> 32, the high word of one
+// multiply-accumulate (SMMULR on DSP cores; SMULL + ADDS + ADC on the M3).
+__attribute__((always_inline)) inline int32_t SrdhmDoubled(int32_t a2, int32_t b) {
+#if defined(__ARM_FEATURE_DSP)
+  int32_t r;
+  __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(a2), "r"(b));
+  return r;
+#else
+  return static_cast<int32_t>((static_cast<int64_t>(a2) * b + (int64_t{1} << 31)) >> 32);
+#endif
+}
+
 // exp(a) for a in Q5.26 (any value, as gemmlowp::exp_on_negative_values<5>), result Q0.
+// Products whose one operand doubles without overflow use SrdhmDoubled: x in [-2^28, 2^28),
+// x^2 <= 2^25, x + poly small, and the constants 2/3 and exp(-1), exp(-2), ... < 1/2 doubled.
 inline int32_t ExpQ5(int32_t a) {
   if (a == 0) return fx::kInt32Max;
   constexpr int32_t kOneQuarter = int32_t{1} << 24;  // 1/4 in Q5
@@ -42,22 +56,24 @@ inline int32_t ExpQ5(int32_t a) {
   // Rescale<0, 5>: amq << 5 cannot saturate ([-2^29, 0)); + 1/8 in Q0.
   const int32_t x = amq * 32 + (int32_t{1} << 28);
   constexpr int32_t kExpMinusOneEighth = 1895147668;
-  constexpr int32_t kOneThird = 715827883;
-  const int32_t x2 = Srdhm(x, x);
-  const int32_t x3 = Srdhm(x2, x);
-  const int32_t x4 = Srdhm(x2, x2);  // >= 0
+  constexpr int32_t kTwoThirds = 2 * 715827883;  // 1/3 in Q0, doubled
+  const int32_t x_2 = x * 2;
+  const int32_t x2 = SrdhmDoubled(x_2, x);
+  const int32_t x3 = SrdhmDoubled(x_2, x2);
+  const int32_t x4 = SrdhmDoubled(x2 * 2, x2);  // >= 0
   const int32_t x4_over_4 = (x4 + 2) >> 2;
-  const int32_t v = Add(Srdhm(Add(x4_over_4, x3), kOneThird), x2);
+  const int32_t v = Add(SrdhmDoubled(kTwoThirds, Add(x4_over_4, x3)), x2);
   const int32_t poly = (v + (v >= 0 ? 1 : 0)) >> 1;  // RoundingDivideByPOT(v, 1)
-  int32_t result = Add(kExpMinusOneEighth, Srdhm(kExpMinusOneEighth, Add(x, poly)));
+  int32_t result =
+      Add(kExpMinusOneEighth, SrdhmDoubled(Add(x, poly) * 2, kExpMinusOneEighth));
   const uint32_t rem = static_cast<uint32_t>(amq) - static_cast<uint32_t>(a);
   if (rem & (1u << 24)) result = Srdhm(result, 1672461947);
   if (rem & (1u << 25)) result = Srdhm(result, 1302514674);
-  if (rem & (1u << 26)) result = Srdhm(result, 790015084);
-  if (rem & (1u << 27)) result = Srdhm(result, 290630308);
-  if (rem & (1u << 28)) result = Srdhm(result, 39332535);
-  if (rem & (1u << 29)) result = Srdhm(result, 720401);
-  if (rem & (1u << 30)) result = Srdhm(result, 242);
+  if (rem & (1u << 26)) result = SrdhmDoubled(2 * 790015084, result);
+  if (rem & (1u << 27)) result = SrdhmDoubled(2 * 290630308, result);
+  if (rem & (1u << 28)) result = SrdhmDoubled(2 * 39332535, result);
+  if (rem & (1u << 29)) result = SrdhmDoubled(2 * 720401, result);
+  if (rem & (1u << 30)) result = SrdhmDoubled(2 * 242, result);
   return result;
 }
 
