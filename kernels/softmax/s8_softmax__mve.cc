@@ -72,16 +72,16 @@ void Row(const s8_softmax_params& p, const int8_t* in, int8_t* out, int32_t max_
     sum_of_exps = vaddvaq_p_u32(sum_of_exps, q12, vcmpgeq_m_n_s32(e, 0, tail));
   }
 
-  int num_bits_over_unit = 0;
-  const int32_t shifted_scale =
-      tinyforge::fx::GetReciprocal(static_cast<int32_t>(sum_of_exps), 12, &num_bits_over_unit);
-  const int exponent = num_bits_over_unit + 31 - 8;  // >= 23
-  if (exponent > 31) {
+  if (tinyforge::softmax_fast::SumNeedsRef(sum_of_exps)) {
     s8_softmax_params one = p;
     one.rows = 1;
     s8_softmax__ref(&one, in, out);
     return;
   }
+  int num_bits_over_unit = 0;
+  const int32_t shifted_scale =
+      tinyforge::softmax_fast::Reciprocal(sum_of_exps, &num_bits_over_unit);
+  const int exponent = num_bits_over_unit + 31 - 8;  // 23 .. 31
   const uint32_t round = uint32_t{1} << (exponent - 1);
   const int32x4_t right = vdupq_n_s32(-exponent);
 

@@ -9,7 +9,10 @@
 //     nudge-and-truncate gives exactly this floor form for every product except
 //     INT32_MIN * INT32_MIN, which never occurs here (one operand of every product is a
 //     non-negative constant or two values of the same sign, and input_multiplier > 0);
-//   - the RoundingDivideByPOT calls on values of known sign become add-and-shift.
+//   - products with one operand that doubles without overflow are one SMMULR
+//     ((2a * b + 2^31) >> 32, the same floor form) on DSP cores;
+//   - the RoundingDivideByPOT calls on values of known sign become add-and-shift;
+//   - the reciprocal of the sum (GetReciprocal's Newton-Raphson) uses the same products.
 // A row whose exps sum to 512 or more (>= 512 elements) runs __ref: there TFLite's output
 // shift exceeds 31 bits and the result is the compiled reference's, not arithmetic's.
 // Each variant supplies only the row max (the one loop that vectorises without changing
@@ -90,6 +93,29 @@ __attribute__((always_inline)) inline int32_t RescaleQ12(int32_t e) {
   return static_cast<int32_t>((static_cast<uint32_t>(e) + 2048u) >> 12);
 }
 
+// 1 / sum for the Q12 sum of exps (tflite::GetReciprocal(sum, 12, &num_bits_over_unit) with
+// gemmlowp's one_over_one_plus_x_for_x_in_0_1), for 0 < sum < 2^28 (sum < 512.0: the
+// output shift num_bits_over_unit + 23 stays <= 31; callers run __ref otherwise). Every
+// product has a positive operand, so the floor-form SRDHM is exact.
+__attribute__((always_inline)) inline bool SumNeedsRef(uint32_t sum) {
+  return sum == 0 || sum >= (uint32_t{1} << 28);
+}
+inline int32_t Reciprocal(uint32_t sum, int* num_bits_over_unit) {
+  const int headroom_plus_one = __builtin_clz(sum);  // 4 .. 12
+  *num_bits_over_unit = 12 - headroom_plus_one;
+  // a = (sum << headroom) - 1 in Q0, in [0, 1); RoundingHalfSum(a, INT32_MAX) =
+  // (a + INT32_MAX + 1) / 2, truncating, of a non-negative value.
+  const uint32_t a = (sum << headroom_plus_one) - 0x80000000u;
+  const int32_t half_denominator = static_cast<int32_t>((a + 0x80000000u) >> 1);  // no carry
+  int32_t x = Add(1515870810, Srdhm(half_denominator, -1010580540));  // 48/17 - 32/17 d, Q2
+  for (int i = 0; i < 3; ++i) {
+    const int32_t one_minus = static_cast<int32_t>(
+        static_cast<uint32_t>(int32_t{1} << 29) - static_cast<uint32_t>(Srdhm(half_denominator, x)));
+    x = Add(x, fx::SaturatingRoundingMultiplyByPOT<2>(Srdhm(x, one_minus)));
+  }
+  return fx::SaturatingRoundingMultiplyByPOT<1>(x);  // Q2 read as Q1 (halved), to Q0
+}
+
 constexpr int32_t kBuffered = 32;  // exps kept per row (128 B of stack)
 
 // One row, given its max.
@@ -117,10 +143,7 @@ inline void Row(const s8_softmax_params& p, const int8_t* in, int8_t* out, int32
     }
   }
 
-  int num_bits_over_unit = 0;
-  const int32_t shifted_scale = fx::GetReciprocal(sum_of_exps, 12, &num_bits_over_unit);
-  const int exponent = num_bits_over_unit + 31 - 8;  // >= 23
-  if (exponent > 31) {
+  if (SumNeedsRef(static_cast<uint32_t>(sum_of_exps))) {
     // Sum of exps >= 512 (only rows of >= 512 elements): __ref's RoundingDivideByPOT then
     // shifts by 32 or more, which is whatever the compiled __ref does; run it on this row.
     s8_softmax_params one = p;
@@ -128,6 +151,9 @@ inline void Row(const s8_softmax_params& p, const int8_t* in, int8_t* out, int32
     s8_softmax__ref(&one, in, out);
     return;
   }
+  int num_bits_over_unit = 0;
+  const int32_t shifted_scale = Reciprocal(static_cast<uint32_t>(sum_of_exps), &num_bits_over_unit);
+  const int exponent = num_bits_over_unit + 31 - 8;  // 23 .. 31
   const uint32_t round = uint32_t{1} << (exponent - 1);
 
   auto emit = [&](int32_t e) -> int8_t {
