@@ -27,8 +27,8 @@ inline uint32_t Max4(uint32_t a, uint32_t b) {
 }
 
 inline int32_t RowMax(const int8_t* in, int32_t depth) {
-  int32_t c = 0;
-  int32_t m = -128;
+  int32_t c = 1;
+  int32_t m = in[0];
   if (depth >= 4) {
     uint32_t m4 = LoadWord(in);
     for (c = 4; c + 4 <= depth; c += 4) m4 = Max4(m4, LoadWord(in + c));

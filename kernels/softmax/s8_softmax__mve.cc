@@ -7,7 +7,8 @@
 // for the operand signs that occur (RoundingDivideByPOT(v, 1) rounds ties away from zero,
 // unlike VRSHR, so it is (v + 1 + (v >> 31)) >> 1). Exps of the first kBuffered elements
 // are kept on the stack between the sum and the output pass; longer rows recompute the
-// rest. A row whose exps sum to 512 or more runs __ref (softmax_fast.h explains why).
+// rest. Rows of 1 or 2 elements take the scalar core (one exp at most). A row whose exps
+// sum to 512 or more runs __ref (softmax_fast.h explains why).
 #include "kernels/softmax/softmax.h"
 
 #if defined(__ARM_FEATURE_MVE)
@@ -111,7 +112,12 @@ extern "C" void s8_softmax__mve(const s8_softmax_params* params, const int8_t* i
       const mve_pred16_t pred = vctp8q(static_cast<uint32_t>(depth - c));
       m = vmaxvq_p_s8(m, vld1q_z_s8(in + c, pred), pred);
     }
-    Row(p, in, output + r * depth, m);
+    if (depth <= 2) {
+      // At most one exp that is not exp(0): the scalar core skips the vector set-up.
+      tinyforge::softmax_fast::Row(p, in, output + r * depth, m);
+    } else {
+      Row(p, in, output + r * depth, m);
+    }
   }
 }
 
