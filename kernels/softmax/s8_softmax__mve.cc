@@ -105,6 +105,15 @@ extern "C" void s8_softmax__mve(const s8_softmax_params* params, const int8_t* i
                                 int8_t* output) {
   const s8_softmax_params& p = *params;
   const int32_t depth = p.depth;
+  if (depth <= 2) {
+    // At most one exp that is not exp(0): the scalar core skips the vector set-up.
+    for (int32_t r = 0; r < p.rows; ++r) {
+      const int8_t* in = input + r * depth;
+      const int32_t m = depth == 2 && in[1] > in[0] ? in[1] : in[0];
+      tinyforge::softmax_fast::Row(p, in, output + r * depth, m);
+    }
+    return;
+  }
   for (int32_t r = 0; r < p.rows; ++r) {
     const int8_t* in = input + r * depth;
     int8_t m = -128;
@@ -112,12 +121,7 @@ extern "C" void s8_softmax__mve(const s8_softmax_params* params, const int8_t* i
       const mve_pred16_t pred = vctp8q(static_cast<uint32_t>(depth - c));
       m = vmaxvq_p_s8(m, vld1q_z_s8(in + c, pred), pred);
     }
-    if (depth <= 2) {
-      // At most one exp that is not exp(0): the scalar core skips the vector set-up.
-      tinyforge::softmax_fast::Row(p, in, output + r * depth, m);
-    } else {
-      Row(p, in, output + r * depth, m);
-    }
+    Row(p, in, output + r * depth, m);
   }
 }
 
