@@ -25,6 +25,9 @@ struct s8_softmax_params {
 
 extern "C" {
 void s8_softmax__ref(const s8_softmax_params* params, const int8_t* input, int8_t* output);
+void s8_softmax__scalar(const s8_softmax_params* params, const int8_t* input, int8_t* output);
+void s8_softmax__dsp(const s8_softmax_params* params, const int8_t* input, int8_t* output);
+void s8_softmax__mve(const s8_softmax_params* params, const int8_t* input, int8_t* output);
 }
 
 #endif  // TINYFORGE_KERNELS_SOFTMAX_SOFTMAX_H_
