@@ -22,6 +22,10 @@
 
 #include "kernels/common/fixed_point.h"
 
+#if defined(__ARM_FEATURE_SAT)
+#include <arm_acle.h>
+#endif
+
 namespace {
 
 namespace fx = tinyforge::fx;
@@ -75,43 +79,79 @@ struct Consts {
   const int32_t* lut2;
 };
 
-template <bool kSingle>
-inline int32_t Scale1(const Consts& k, int8_t x) {
-  if (k.lut1 != nullptr) return k.lut1[static_cast<uint8_t>(x)];
-  return Apply<kSingle>(k.c1 + x * (1 << k.left_shift), k.in1);
-}
-template <bool kSingle>
-inline int32_t Scale2(const Consts& k, int8_t x) {
-  if (k.lut2 != nullptr) return k.lut2[static_cast<uint8_t>(x)];
-  return Apply<kSingle>(k.c2 + x * (1 << k.left_shift), k.in2);
-}
-
-template <bool kSingle>
-inline int8_t Out(const Consts& k, int32_t sum) {
-  int32_t y = Apply<kSingle>(sum, k.out) + k.out_off;
-  y = y < k.lo ? k.lo : y;
-  y = y > k.hi ? k.hi : y;
-  return static_cast<int8_t>(y);
-}
+// The per-row constants as locals (no address taken): the byte stores through `out` cannot
+// alias them, so they stay in registers across the row.
+// kClamp: act_min / act_max narrower than the int8 range (else a saturation, SSAT on Arm).
+template <bool kSingle, bool kLut, bool kClamp = true>
+struct RowConsts {
+  Stage in1, in2, out;
+  int32_t c1, c2, left_shift, out_off, lo, hi;
+  const int32_t* lut1;
+  const int32_t* lut2;
+  explicit RowConsts(const Consts& k)
+      : in1(k.in1), in2(k.in2), out(k.out), c1(k.c1), c2(k.c2), left_shift(k.left_shift),
+        out_off(k.out_off), lo(k.lo), hi(k.hi), lut1(k.lut1), lut2(k.lut2) {}
+  int32_t Scale1(int8_t x) const {
+    if (kLut) return lut1[static_cast<uint8_t>(x)];
+    return Apply<kSingle>(c1 + x * (1 << left_shift), in1);
+  }
+  int32_t Scale2(int8_t x) const {
+    if (kLut) return lut2[static_cast<uint8_t>(x)];
+    return Apply<kSingle>(c2 + x * (1 << left_shift), in2);
+  }
+  int8_t Out(int32_t sum) const {
+    int32_t y = Apply<kSingle>(sum, out) + out_off;
+    if (!kClamp) {
+#if defined(__ARM_FEATURE_SAT)
+      return static_cast<int8_t>(__ssat(y, 8));
+#else
+      y = y < -128 ? -128 : y;
+      return static_cast<int8_t>(y > 127 ? 127 : y);
+#endif
+    }
+    y = y < lo ? lo : y;
+    y = y > hi ? hi : y;
+    return static_cast<int8_t>(y);
+  }
+};
 
 // n outputs; input k advances by sk elements per output (0: constant along the row).
-template <bool kSingle>
-void Row(const Consts& k, const int8_t* in1, int32_t s1, const int8_t* in2, int32_t s2,
+template <bool kSingle, bool kLut, bool kClamp>
+void Row(const Consts& consts, const int8_t* in1, int32_t s1, const int8_t* in2, int32_t s2,
          int8_t* out, int32_t n) {
+  const RowConsts<kSingle, kLut, kClamp> k(consts);
   if (s2 == 0) {
-    const int32_t b = Scale2<kSingle>(k, *in2);
-    for (int32_t i = 0; i < n; ++i, in1 += s1) out[i] = Out<kSingle>(k, Scale1<kSingle>(k, *in1) + b);
+    const int32_t b = k.Scale2(*in2);
+    for (int32_t i = 0; i < n; ++i, in1 += s1) out[i] = k.Out(k.Scale1(*in1) + b);
   } else if (s1 == 0) {
-    const int32_t a = Scale1<kSingle>(k, *in1);
-    for (int32_t i = 0; i < n; ++i, in2 += s2) out[i] = Out<kSingle>(k, a + Scale2<kSingle>(k, *in2));
+    const int32_t a = k.Scale1(*in1);
+    for (int32_t i = 0; i < n; ++i, in2 += s2) out[i] = k.Out(a + k.Scale2(*in2));
   } else if (s1 == 1 && s2 == 1) {
-    for (int32_t i = 0; i < n; ++i) {
-      out[i] = Out<kSingle>(k, Scale1<kSingle>(k, in1[i]) + Scale2<kSingle>(k, in2[i]));
+    int32_t i = 0;
+    for (; i + 2 <= n; i += 2) {  // both loads before the stores: in-place adds stay exact
+      const int8_t x0 = in1[i], x1 = in1[i + 1], z0 = in2[i], z1 = in2[i + 1];
+      const int8_t y0 = k.Out(k.Scale1(x0) + k.Scale2(z0));
+      const int8_t y1 = k.Out(k.Scale1(x1) + k.Scale2(z1));
+      out[i] = y0;
+      out[i + 1] = y1;
     }
+    if (i < n) out[i] = k.Out(k.Scale1(in1[i]) + k.Scale2(in2[i]));
   } else {
     for (int32_t i = 0; i < n; ++i, in1 += s1, in2 += s2) {
-      out[i] = Out<kSingle>(k, Scale1<kSingle>(k, *in1) + Scale2<kSingle>(k, *in2));
+      out[i] = k.Out(k.Scale1(*in1) + k.Scale2(*in2));
     }
+  }
+}
+
+template <bool kSingle>
+void RowAny(const Consts& k, const int8_t* in1, int32_t s1, const int8_t* in2, int32_t s2,
+            int8_t* out, int32_t n) {
+  if (k.lut1 == nullptr) {
+    Row<kSingle, false, true>(k, in1, s1, in2, s2, out, n);
+  } else if (k.lo > -128 || k.hi < 127) {
+    Row<kSingle, true, true>(k, in1, s1, in2, s2, out, n);
+  } else {
+    Row<kSingle, true, false>(k, in1, s1, in2, s2, out, n);
   }
 }
 
@@ -129,16 +169,17 @@ void Run(const s8_add_params& p, const Consts& consts, const int8_t* in1, const 
   }
   int32_t lut1[256], lut2[256];
   if (total >= kLutMinElements) {
+    const RowConsts<kSingle, false> rk(k);
     for (int32_t v = 0; v < 256; ++v) {
       const int8_t x = static_cast<int8_t>(v);
-      lut1[v] = Scale1<kSingle>(k, x);
-      lut2[v] = Scale2<kSingle>(k, x);
+      lut1[v] = rk.Scale1(x);
+      lut2[v] = rk.Scale2(x);
     }
     k.lut1 = lut1;
     k.lut2 = lut2;
   }
   if (plain) {
-    Row<kSingle>(k, in1, 1, in2, 1, out, total);
+    RowAny<kSingle>(k, in1, 1, in2, 1, out, total);
     return;
   }
   const int32_t n = s.out_dims[5], s1 = s.in1_strides[5], s2 = s.in2_strides[5];
@@ -151,7 +192,7 @@ void Run(const s8_add_params& p, const Consts& consts, const int8_t* in1, const 
         for (int32_t d3 = 0; d3 < s.out_dims[3]; ++d3) {
           const int32_t a3 = a2 + d3 * s.in1_strides[3], b3 = b2 + d3 * s.in2_strides[3];
           for (int32_t d4 = 0; d4 < s.out_dims[4]; ++d4, out += n) {
-            Row<kSingle>(k, in1 + a3 + d4 * s.in1_strides[4], s1,
+            RowAny<kSingle>(k, in1 + a3 + d4 * s.in1_strides[4], s1,
                          in2 + b3 + d4 * s.in2_strides[4], s2, out, n);
           }
         }
