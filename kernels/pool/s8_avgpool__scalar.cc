@@ -7,7 +7,11 @@
 // 2^16); the signed sum is lane - 128 * count. Larger windows, and the channel tail, sum in
 // int32 per channel with pointer walks instead of the reference's index arithmetic. The
 // division by the tap count is the reference's round-half-away-from-zero:
-// sign(sum) * ((|sum| + count / 2) / count) with an unsigned (UDIV) division.
+// sign(sum) * ((|sum| + count / 2) / count) with an unsigned (UDIV) division; the SWAR lanes
+// divide their biased sum u = sum + 128 * count >= 0 directly:
+//   sum >= 0: (u + count / 2) / count - 128
+//   sum < 0:  ceil((sum - count / 2) / count) = (u + count - 1 - count / 2) / count - 128,
+// i.e. one division of u + count / 2 - (count even and u < 128 * count).
 #include "kernels/pool/pool.h"
 
 namespace {
@@ -16,6 +20,16 @@ inline uint32_t LoadWord(const int8_t* p) {
   uint32_t v;
   __builtin_memcpy(&v, p, 4);
   return v;
+}
+
+// The SWAR lanes: u = sum + 128 * count (u < 2^16), thr = 128 * count for even counts, else 0.
+inline int8_t AverageBiased(uint32_t u, uint32_t half, uint32_t thr, uint32_t count, int32_t lo,
+                            int32_t hi) {
+  const uint32_t t = u + half - (u < thr ? 1u : 0u);
+  int32_t y = static_cast<int32_t>(t / count) - 128;
+  y = y < lo ? lo : y;
+  y = y > hi ? hi : y;
+  return static_cast<int8_t>(y);
 }
 
 inline int8_t Average(int32_t sum, int32_t count, int32_t lo, int32_t hi) {
@@ -37,7 +51,8 @@ void Pixel(const s8_pool_params& p, const int8_t* in, int32_t y0, int32_t y1, in
   const int8_t* base = in + (y0 * p.in_w + x0) * C;
   int32_t c = 0;
   if (count <= 256) {
-    const int32_t bias = 128 * count;
+    const uint32_t uc = static_cast<uint32_t>(count), half = uc / 2;
+    const uint32_t thr = (uc & 1u) != 0 ? 0u : 128u * uc;
     for (; c + 4 <= C; c += 4) {
       uint32_t even = 0, odd = 0;  // uint16x2: biased channels (c, c+2), (c+1, c+3)
       const int8_t* r = base + c;
@@ -49,10 +64,10 @@ void Pixel(const s8_pool_params& p, const int8_t* in, int32_t y0, int32_t y1, in
           odd += (v >> 8) & 0x00FF00FFu;
         }
       }
-      out[c] = Average(static_cast<int32_t>(even & 0xFFFFu) - bias, count, lo, hi);
-      out[c + 1] = Average(static_cast<int32_t>(odd & 0xFFFFu) - bias, count, lo, hi);
-      out[c + 2] = Average(static_cast<int32_t>(even >> 16) - bias, count, lo, hi);
-      out[c + 3] = Average(static_cast<int32_t>(odd >> 16) - bias, count, lo, hi);
+      out[c] = AverageBiased(even & 0xFFFFu, half, thr, uc, lo, hi);
+      out[c + 1] = AverageBiased(odd & 0xFFFFu, half, thr, uc, lo, hi);
+      out[c + 2] = AverageBiased(even >> 16, half, thr, uc, lo, hi);
+      out[c + 3] = AverageBiased(odd >> 16, half, thr, uc, lo, hi);
     }
   }
   for (; c < C; ++c) {
