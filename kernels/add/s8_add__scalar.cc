@@ -116,8 +116,9 @@ struct RowConsts {
 };
 
 // n outputs; input k advances by sk elements per output (0: constant along the row).
+// Out of line: called from the plain and the broadcast paths (code size).
 template <bool kSingle, bool kLut, bool kClamp>
-void Row(const Consts& consts, const int8_t* in1, int32_t s1, const int8_t* in2, int32_t s2,
+__attribute__((noinline)) void Row(const Consts& consts, const int8_t* in1, int32_t s1, const int8_t* in2, int32_t s2,
          int8_t* out, int32_t n) {
   const RowConsts<kSingle, kLut, kClamp> k(consts);
   if (s2 == 0) {
