@@ -35,6 +35,9 @@ extern "C" {
 // input1, input2 and output may alias exactly (in-place) when not broadcast.
 void s8_add__ref(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
                  int8_t* output);
+// Cortex-M0/M3 (no SIMD; also the host).
+void s8_add__scalar(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
+                    int8_t* output);
 // Cortex-M4/M7/M33 (DSP).
 void s8_add__dsp(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
                  int8_t* output);

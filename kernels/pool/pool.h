@@ -28,6 +28,9 @@ struct s8_pool_params {
 extern "C" {
 void s8_avgpool__ref(const s8_pool_params* params, const int8_t* input, int8_t* output);
 void s8_maxpool__ref(const s8_pool_params* params, const int8_t* input, int8_t* output);
+// Cortex-M0/M3 (no SIMD; also the host).
+void s8_avgpool__scalar(const s8_pool_params* params, const int8_t* input, int8_t* output);
+void s8_maxpool__scalar(const s8_pool_params* params, const int8_t* input, int8_t* output);
 // Cortex-M4/M7/M33 (DSP).
 void s8_avgpool__dsp(const s8_pool_params* params, const int8_t* input, int8_t* output);
 void s8_maxpool__dsp(const s8_pool_params* params, const int8_t* input, int8_t* output);

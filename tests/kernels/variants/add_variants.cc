@@ -13,6 +13,7 @@ enum EdgeKind {
   kInnerB,    // [H, W, 1] broadcast over [H, W, C] (innermost broadcast)
   kMixed,     // [1, W, 1] + [H, 1, C]
   kInPlace,   // output aliases input 1
+  kBigBcast,  // [16, 16, C] with [C] / a scalar / [16, 16, 1]: long broadcasts (lookup tables)
   kNumKinds
 };
 constexpr int32_t kNumTails = 12;
@@ -143,6 +144,15 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
       d1[1] = w;
       d2[0] = h;
       d2[2] = n;
+      break;
+    case kBigBcast:
+      d1[0] = d1[1] = 16;
+      d1[2] = n;
+      if (e % 3 == 0) {
+        d2[2] = n;
+      } else if (e % 3 == 2) {
+        d2[0] = d2[1] = 16;
+      }
       break;
     case kInPlace:
       d1[0] = d2[0] = h;
