@@ -636,7 +636,7 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
       if (done < np) {  // the last 1..3 pixels
         mve::Tile<kMode>(cols + done, np - done, weights, k, bias, p.multiplier, p.shift, 1,
                          p.out_c, p.output_offset, p.act_min, p.act_max,
-                         output + (n + done) * p.out_c, pr, p.rounding);
+                         output + (n + done) * p.out_c, pr);
       }
     } else if (packed != nullptr) {
       mve::SmallKRows<kMode>(cols, np, weights, k, bias, p.multiplier, p.shift, 1, packed,
@@ -653,7 +653,7 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
       if (done < np) {
         mve::Tile<kMode>(cols + done, np - done, weights, k, bias, p.multiplier, p.shift, 1,
                          p.out_c, p.output_offset, p.act_min, p.act_max,
-                         output + (n + done) * p.out_c, pr, p.rounding);
+                         output + (n + done) * p.out_c, pr);
       }
     }
   }
@@ -690,10 +690,16 @@ extern "C" void s8_conv__mve(const s8_conv_params* params, const int8_t* input,
     case mve::kRqDoubleNeg:
       Run<mve::kRqDoubleNeg>(g, weights, b, output, cols, packed);
       break;
+    case mve::kRqDouble:
+      Run<mve::kRqDouble>(g, weights, b, output, cols, packed);
+      break;
+    case mve::kRqDoubleLeft:
+      Run<mve::kRqDoubleLeft>(g, weights, b, output, cols, packed);
+      break;
     case mve::kRqSingle:
       Run<mve::kRqSingle>(g, weights, b, output, cols, packed);
       break;
-    default:  // rare (some scale >= 0.5): 2 x 2 blocks with per-element requantization
+    default:
       Run<mve::kRqScalar>(g, weights, b, output, cols, packed);
       break;
   }
