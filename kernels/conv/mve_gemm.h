@@ -41,7 +41,8 @@ enum RqMode : int {
   kRqDouble = 1,      // double rounding, every shift <= 0
   kRqDoubleLeft = 2,  // double rounding, some shift > 0
   kRqSingle = 3,      // single rounding, every shift <= -1
-  kRqScalar = 4,      // single rounding with some shift >= 0: per element, scalar
+  kRqScalar = 4,      // per element, scalar (fx::Requantize; Out4::rounding): single rounding
+                      // with some shift >= 0, and for s8_conv__mve every rare case
 };
 
 // The requantization mode of a call: n = number of (multiplier, shift) entries.
@@ -165,6 +166,7 @@ struct Out4 {
   const int32_t* shift;
   int32_t q[4];
   int32_t output_offset, act_min, act_max;
+  int32_t rounding = TF_ROUNDING_SINGLE;  // kRqScalar
 
   inline int32x4_t Value(int32x4_t acc) const {
     int32x4_t v = Requantize<kMode>(acc, m, s);
@@ -179,7 +181,7 @@ struct Out4 {
     vst1q_u32(o, o_off);
     for (int l = 0; l < 4; ++l) {
       if (((lanes >> l) & 1u) == 0) continue;
-      int32_t v = fx::MultiplyByQuantizedMultiplierSingleRounding(a[l], mult[q[l]], shift[q[l]]);
+      int32_t v = fx::Requantize(a[l], mult[q[l]], shift[q[l]], rounding);
       v += output_offset;
       out[o[l]] = static_cast<int8_t>(fx::Clamp(v, act_min, act_max));
     }
@@ -386,7 +388,7 @@ template <int kMode>
 inline void Tile(const int8_t* const* cols, int32_t np, const int8_t* weights, int32_t k,
                  const int32_t* bias, const int32_t* mult, const int32_t* shift, int32_t q_step,
                  int32_t n_out, int32_t output_offset, int32_t act_min, int32_t act_max,
-                 int8_t* out, const Preds& pr) {
+                 int8_t* out, const Preds& pr, int32_t rounding = TF_ROUNDING_SINGLE) {
   const uint32_t no = static_cast<uint32_t>(n_out);
   const uint32x4_t o_off = Lanes4u(0, 1, no, no + 1);
   Out4<kMode> o;
@@ -395,6 +397,7 @@ inline void Tile(const int8_t* const* cols, int32_t np, const int8_t* weights, i
   o.output_offset = output_offset;
   o.act_min = act_min;
   o.act_max = act_max;
+  o.rounding = rounding;
   for (int32_t oc = 0; oc < n_out; oc += 2) {
     const bool pair = oc + 1 < n_out;
     const int32_t oc1 = pair ? oc + 1 : oc;

@@ -27,7 +27,8 @@ void Run(const s8_fc_params& p, const int8_t* input, const int8_t* weights, cons
       const int32_t np = p.batches - b < 16 ? p.batches - b : 16;
       for (int32_t i = 0; i < np; ++i) rows[i] = input + (b + i) * k;
       mve::Tile<kMode>(rows, np, weights, k, bias, p.multiplier, p.shift, qs, n_out,
-                       p.output_offset, p.act_min, p.act_max, output + b * n_out, pr);
+                       p.output_offset, p.act_min, p.act_max, output + b * n_out, pr,
+                       p.rounding);
     }
     return;
   }
@@ -38,6 +39,7 @@ void Run(const s8_fc_params& p, const int8_t* input, const int8_t* weights, cons
   o.output_offset = p.output_offset;
   o.act_min = p.act_min;
   o.act_max = p.act_max;
+  o.rounding = p.rounding;
   const uint32x4_t o_off = mve::Lanes4u(0, 1, 2, 3);
   const uint32x4_t q_off = mve::Lanes4u(0, 1, 2, 3);
   if constexpr (kMode != mve::kRqScalar) {
@@ -106,16 +108,10 @@ extern "C" void s8_fc__mve(const s8_fc_params* params, const int8_t* input, cons
     case mve::kRqDoubleNeg:
       Run<mve::kRqDoubleNeg>(p, input, weights, b, output);
       break;
-    case mve::kRqDouble:
-      Run<mve::kRqDouble>(p, input, weights, b, output);
-      break;
-    case mve::kRqDoubleLeft:
-      Run<mve::kRqDoubleLeft>(p, input, weights, b, output);
-      break;
     case mve::kRqSingle:
       Run<mve::kRqSingle>(p, input, weights, b, output);
       break;
-    default:
+    default:  // rare (some scale >= 0.5): per-element requantization, either rounding
       Run<mve::kRqScalar>(p, input, weights, b, output);
       break;
   }
