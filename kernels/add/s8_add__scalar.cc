@@ -20,6 +20,7 @@
 // rescaled value of an input that is constant along the row.
 #include "kernels/add/add.h"
 
+#include "kernels/add/add_stage.h"
 #include "kernels/common/fixed_point.h"
 
 #if defined(__ARM_FEATURE_SAT)
@@ -32,32 +33,8 @@ namespace fx = tinyforge::fx;
 
 constexpr int32_t kLutMinElements = 512;
 
-struct Stage {
-  int32_t mult;
-  int32_t pre;    // left shift of the operand before the high multiply (1 or 2)
-  int32_t mask;   // double rounding: -1 when n > 0 (ties away from zero), else 0
-  int32_t round;  // 2^(n-1) or 0
-  int32_t n;      // right shift
-};
-
-template <bool kSingle>
-Stage MakeStage(int32_t mult, int32_t shift) {
-  Stage s;
-  s.mult = mult;
-  const int32_t n = -shift;
-  if (kSingle) {
-    s.pre = n == 0 ? 2 : 1;
-    s.n = n == 0 ? 1 : n;
-    s.round = static_cast<int32_t>(int64_t{1} << (s.n - 1));
-    s.mask = 0;
-  } else {
-    s.pre = 1;
-    s.n = n;
-    s.round = n > 0 ? static_cast<int32_t>(int64_t{1} << (n - 1)) : 0;
-    s.mask = n > 0 ? -1 : 0;
-  }
-  return s;
-}
+using tinyforge::add_stage::MakeStage;
+using tinyforge::add_stage::Stage;
 
 template <bool kSingle>
 inline int32_t Apply(int32_t x, const Stage& s) {
