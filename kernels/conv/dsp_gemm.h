@@ -23,8 +23,6 @@
 
 namespace tinyforge::dsp {
 
-inline uint32_t Ror8(uint32_t v) { return (v >> 8) | (v << 24); }  // folds into SXTB16 ROR #8
-
 inline uint32_t LoadWord(const int8_t* p) {
   uint32_t v;
   __builtin_memcpy(&v, p, 4);  // LDR (unaligned access is fine on v7E-M / v8-M Mainline)
@@ -280,58 +278,6 @@ inline void Tile2(const uint32_t* ext, int32_t np, const int8_t* weights, int32_
       if (g > 0) Dot1x2(ext + 2 * i, w0, w0, g, a0, dummy);
       if (r != 0) a0 += TailDot(t0 + 2 * i, w0 + 4 * g, r);
       out[i * n_out + oc] = Finish<kMode, kFull>(a0, q0, oq);
-    }
-  }
-}
-
-// Output channels [0, n_out) of np widened columns stored as pairs (pair j at
-// ext + j * pair_words, columns interleaved as in Tile2): out[i * n_out + c]. Channel pairs
-// outside (their quantization and bias computed once per tile), pixel pairs inside.
-template <int kMode, bool kFull>
-inline void TileN(const uint32_t* ext, int32_t pair_words, int32_t np, const int8_t* weights,
-                  int32_t k, const int32_t* bias, const int32_t* mult, const int32_t* shift,
-                  int32_t n_out, const OutQ& oq, int8_t* out) {
-  const int32_t g = k >> 2;
-  const int32_t r = k & 3;
-  const int32_t pairs = np >> 1;
-  int32_t oc = 0;
-  for (; oc < n_out; oc += 2) {
-    const bool two = oc + 1 < n_out;
-    const int32_t oc1 = two ? oc + 1 : oc;
-    const int8_t* w0 = weights + oc * k;
-    const int8_t* w1 = weights + oc1 * k;
-    const int32_t b0 = bias != nullptr ? bias[oc] : 0;
-    const int32_t b1 = bias != nullptr ? bias[oc1] : 0;
-    const ChanQ q0 = MakeChanQ<kMode>(mult[oc], shift[oc]);
-    const ChanQ q1 = MakeChanQ<kMode>(mult[oc1], shift[oc1]);
-    const uint32_t* c = ext;
-    int8_t* o = out + oc;
-    for (int32_t j = 0; j < pairs; ++j, c += pair_words, o += 2 * n_out) {
-      int32_t a00 = b0, a01 = b1, a10 = b0, a11 = b1;
-      if (g > 0) Dot2x2(c, w0, w1, g, a00, a01, a10, a11);
-      if (r != 0) {
-        const uint32_t* t = c + 4 * g;
-        a00 += TailDot(t, w0 + 4 * g, r);
-        a01 += TailDot(t, w1 + 4 * g, r);
-        a10 += TailDot(t + 2, w0 + 4 * g, r);
-        a11 += TailDot(t + 2, w1 + 4 * g, r);
-      }
-      o[0] = Finish<kMode, kFull>(a00, q0, oq);
-      o[n_out] = Finish<kMode, kFull>(a10, q0, oq);
-      if (two) {
-        o[1] = Finish<kMode, kFull>(a01, q1, oq);
-        o[n_out + 1] = Finish<kMode, kFull>(a11, q1, oq);
-      }
-    }
-    if ((np & 1) != 0) {
-      int32_t a0 = b0, a1 = b1;
-      if (g > 0) Dot1x2(c, w0, w1, g, a0, a1);
-      if (r != 0) {
-        a0 += TailDot(c + 4 * g, w0 + 4 * g, r);
-        a1 += TailDot(c + 4 * g, w1 + 4 * g, r);
-      }
-      o[0] = Finish<kMode, kFull>(a0, q0, oq);
-      if (two) o[1] = Finish<kMode, kFull>(a1, q1, oq);
     }
   }
 }
