@@ -3,7 +3,7 @@
 // Pixels in tiles of up to 2 * s8_conv_dsp_pairs(p): each pixel's column (its input channels
 // for an unpadded 1x1 convolution, otherwise an im2col patch with padded taps at the zero
 // point, copied as contiguous kernel-row spans) is widened once to int16 pairs holding
-// 2 * (x + input_offset) (kernels/conv/dsp_gemm.h layout), then every channel pair's weights
+// 2 * (x + input_offset) (kernels/common/gemm/dsp_gemm.h layout), then every channel pair's weights
 // (widened once per tile when the tile has 2+ pixel pairs, else int8 rows through
 // dsp::Dot2x2) stream past the tile's columns in 2 x 2 blocks of SMLADs (the assembly
 // routine below). K % 4
@@ -35,11 +35,12 @@
 // (+ 8 bytes per channel of pre-widened tail weights when K % 4 != 0), the template pixel,
 // one int8 patch.
 #include "kernels/conv/conv.h"
+#include "kernels/common/isa.h"
 
-#if defined(__ARM_FEATURE_DSP)
+#if TF_HAVE_DSP
 
 #include "kernels/common/fixed_point.h"
-#include "kernels/conv/dsp_gemm.h"
+#include "kernels/common/gemm/dsp_gemm.h"
 
 namespace {
 
@@ -840,4 +841,4 @@ extern "C" void s8_conv__dsp(const s8_conv_params* params, const int8_t* input,
   Run(p, x, tile_fn, t, input, output, ext, wbuf, patch, tmpl);
 }
 
-#endif  // __ARM_FEATURE_DSP
+#endif  // TF_HAVE_DSP

@@ -30,12 +30,13 @@
 // of patches (none for direct 1x1 convolutions), 16 for
 // alignment.
 #include "kernels/conv/conv.h"
+#include "kernels/common/isa.h"
 
 #include <cstddef>
 
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#if TF_HAVE_MVE
 
-#include "kernels/conv/mve_gemm.h"
+#include "kernels/common/gemm/mve_gemm.h"
 
 namespace {
 
@@ -431,7 +432,7 @@ int32_t Tile23(const int8_t* const* cols, int32_t np, const int8_t* weights, int
   a.pairs = n_out >> 1;
   a.tri = tri;
   const bool x3 = k % 48 == 0 && k >= 96;
-  if constexpr (kMode == mve::kRqSingle) {
+  if constexpr (kMode == mve::kRqSingleNeg) {
     k == 144 ? Tile23_Single_u9(&a) : x3 ? Tile23_Single_x3(&a) : Tile23_Single(&a);
   } else {
     k == 144 ? Tile23_DoubleNeg_u9(&a) : x3 ? Tile23_DoubleNeg_x3(&a) : Tile23_DoubleNeg(&a);
@@ -528,7 +529,7 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
   // K <= 64 with the common requantization modes: input-stationary rows (mve_gemm.h).
   int32_t* packed = nullptr;
   bool four = false;  // K <= 16: 4 pixels x 1 channel per step (SmallK4Rows)
-  if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingle) {
+  if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingleNeg) {
     if (k <= 16 && total >= 4) {
       four = true;
       packed = packed_space;
@@ -540,7 +541,7 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
   }
   // Tile23 (K > 16, even out_c, common modes): the per-pair table, once per call.
   bool tile23 = false;
-  if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingle) {
+  if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingleNeg) {
     if (packed == nullptr && (p.out_c & 1) == 0 && k > 16) {
       tile23 = true;
       PairTable(bias, p.multiplier, p.shift, p.out_c, packed_space);
@@ -644,7 +645,7 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
                              output + n * p.out_c);
     } else {
       int32_t done = 0;
-      if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingle) {
+      if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingleNeg) {
         if (tile23) {
           done = Tile23<kMode>(cols, np, weights, k, packed_space, p.out_c, p.output_offset,
                                p.act_min, p.act_max, output + n * p.out_c);
@@ -690,19 +691,19 @@ extern "C" void s8_conv__mve(const s8_conv_params* params, const int8_t* input,
     case mve::kRqDoubleNeg:
       Run<mve::kRqDoubleNeg>(g, weights, b, output, cols, packed);
       break;
+    case mve::kRqDoubleNonPos:
+      Run<mve::kRqDoubleNonPos>(g, weights, b, output, cols, packed);
+      break;
     case mve::kRqDouble:
       Run<mve::kRqDouble>(g, weights, b, output, cols, packed);
       break;
-    case mve::kRqDoubleLeft:
-      Run<mve::kRqDoubleLeft>(g, weights, b, output, cols, packed);
-      break;
-    case mve::kRqSingle:
-      Run<mve::kRqSingle>(g, weights, b, output, cols, packed);
+    case mve::kRqSingleNeg:
+      Run<mve::kRqSingleNeg>(g, weights, b, output, cols, packed);
       break;
     default:
-      Run<mve::kRqScalar>(g, weights, b, output, cols, packed);
+      Run<mve::kRqPerElement>(g, weights, b, output, cols, packed);
       break;
   }
 }
 
-#endif  // MVE
+#endif  // TF_HAVE_MVE

@@ -14,8 +14,9 @@
 // General path (more than 16 taps, huge rows): lanes are 4 output channels, one output
 // pixel at a time, with the input offset added to the loaded inputs.
 #include "kernels/dwconv/dwconv.h"
+#include "kernels/common/isa.h"
 
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#if TF_HAVE_MVE
 
 #include <arm_mve.h>
 
@@ -826,4 +827,4 @@ extern "C" void s8_dwconv__mve(const s8_dwconv_params* params, const int8_t* inp
   }
 }
 
-#endif  // __ARM_FEATURE_MVE
+#endif  // TF_HAVE_MVE

@@ -2,10 +2,10 @@
 // Bit-identical to s8_fc__ref.
 //
 // Input rows in pairs, widened once to int16 with the input offset added; every pair of
-// weight rows then streams past them (kernels/conv/scalar_gemm.h: 2 x 2 blocks, 1 x 2 for a
+// weight rows then streams past them (kernels/common/gemm/scalar_gemm.h: 2 x 2 blocks, 1 x 2 for a
 // single row). Scratch (fc.inc): two widened rows.
 #include "kernels/fc/fc.h"
-#include "kernels/conv/scalar_gemm.h"
+#include "kernels/common/gemm/scalar_gemm.h"
 
 namespace {
 
