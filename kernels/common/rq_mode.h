@@ -12,11 +12,11 @@
 namespace tinyforge::rq {
 
 enum RqMode : int {
-  kRqDouble = 0,        // double rounding (TFLite), any shift
-  kRqDoubleNeg = 1,     // double rounding, every shift <= -1
-  kRqSingle = 2,        // single rounding, any shift
+  kRqDoubleNeg = 0,     // double rounding (TFLite), every shift <= -1
+  kRqDoubleNonPos = 1,  // double rounding, every shift <= 0
+  kRqDouble = 2,        // double rounding, any shift
   kRqSingleNeg = 3,     // single rounding, every shift <= -1
-  kRqDoubleNonPos = 4,  // double rounding, every shift <= 0 (some 0)
+  kRqSingle = 4,        // single rounding, any shift
   // Not a case ChooseMode returns: the per-element scalar form (fx::Requantize, either
   // rounding) a core may run for cases it has no vector form of.
   kRqPerElement = 5,
