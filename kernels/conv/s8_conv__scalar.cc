@@ -85,7 +85,7 @@ extern "C" void s8_conv__scalar(const s8_conv_params* params, const int8_t* inpu
   const uintptr_t base = (reinterpret_cast<uintptr_t>(scratch) + 3u) & ~uintptr_t{3};
   int16_t* ext = reinterpret_cast<int16_t*>(base);
   int8_t* patch = reinterpret_cast<int8_t*>(ext + 2 * k);
-  switch (sc::ChooseMode(p.shift, p.out_c, p.rounding)) {
+  switch (sc::ChooseMode<false>(p.shift, p.out_c, p.rounding)) {
     case sc::kRqDoubleNeg:
       Run<sc::kRqDoubleNeg>(p, input, weights, bias, output, ext, patch);
       break;

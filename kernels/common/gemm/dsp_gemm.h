@@ -337,7 +337,7 @@ template <typename F>
 inline void Dispatch(const int32_t* shift, int32_t n_shift, int32_t rounding, int32_t act_min,
                      int32_t act_max, F&& f) {
   const bool full = act_min == -128 && act_max == 127;
-  switch (ChooseMode(shift, n_shift, rounding)) {
+  switch (ChooseMode<false>(shift, n_shift, rounding)) {
     case kRqDoubleNeg:
       full ? f.template operator()<kRqDoubleNeg, true>()
            : f.template operator()<kRqDoubleNeg, false>();
