@@ -11,12 +11,6 @@ namespace tinyforge::rt::ops::conv_common {
 template <class P>
 using KernelFn = void (*)(const P*, const int8_t*, const int8_t*, const int32_t*, int8_t*, void*);
 
-template <class P>
-StreamGeometry Rows(const P& p) {
-  return {p.out_h,    p.in_h,    p.in_w * p.in_c, p.out_w * p.out_c,
-          p.stride_h, p.pad_top, (p.k_h - 1) * p.dilation_h + 1};
-}
-
 // The checks both families share. `family_dim` (filter_in_c / depth_multiplier) is range
 // checked with the other dims, then `family_ok(p)` checks the family's own constraints and
 // `weights(p)` gives its weight tensor's element count (both called on in-range dims only).
@@ -104,7 +98,7 @@ Status Run(const OpContext& op) {
            reinterpret_cast<int8_t*>(out.data), scratch);
     return Status::kOk;
   }
-  return RunStreamed(p, Rows(p), in, out, op.tensor(abi::kConvOperands),
+  return RunStreamed(p, ConvRows(p), in, out, op.tensor(abi::kConvOperands),
                      [&](const P& row, const uint8_t* row_in, uint8_t* row_out) {
                        kernel(&row, reinterpret_cast<const int8_t*>(row_in), weights, bias,
                               reinterpret_cast<int8_t*>(row_out), scratch);

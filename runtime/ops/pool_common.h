@@ -8,11 +8,6 @@ namespace tinyforge::rt::ops {
 
 using PoolFn = void (*)(const s8_pool_params*, const int8_t*, int8_t*);
 
-inline StreamGeometry PoolRows(const s8_pool_params& p) {
-  return {p.out_h,    p.in_h,    p.in_w * p.channels, p.out_w * p.channels,
-          p.stride_h, p.pad_top, p.filter_h};
-}
-
 template <OpKind kOp>
 Status ValidatePool(const OpContext& op) {
   TF_RT_TRY(ExpectCounts(op, abi::kPoolOperands, abi::ParamCount<s8_pool_params>()));

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kernels/common/isa.h"
 #include "kernels/kernels.h"
 #include "quant/kernel_params.h"
 
@@ -118,12 +119,12 @@ TEST(Mean, GlobalAverageOfConstantIsIdentityWithSameParams) {
 // the .inc files are what the compiler's kernel table and the variant tests iterate over.
 #define TF_TEST_FN_ref(symbol) reinterpret_cast<void (*)()>(&symbol)
 #define TF_TEST_FN_scalar(symbol) reinterpret_cast<void (*)()>(&symbol)
-#if defined(__ARM_FEATURE_DSP)
+#if TF_HAVE_DSP
 #define TF_TEST_FN_dsp(symbol) reinterpret_cast<void (*)()>(&symbol)
 #else
 #define TF_TEST_FN_dsp(symbol) (static_cast<void>(sizeof(&symbol)), nullptr)  // declared only
 #endif
-#if defined(__ARM_FEATURE_MVE)
+#if TF_HAVE_MVE
 #define TF_TEST_FN_mve(symbol) reinterpret_cast<void (*)()>(&symbol)
 #else
 #define TF_TEST_FN_mve(symbol) (static_cast<void>(sizeof(&symbol)), nullptr)

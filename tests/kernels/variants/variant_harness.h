@@ -142,6 +142,45 @@ inline void RandomClamp(Rng& rng, int32_t output_offset, int32_t* act_min, int32
   }
 }
 
+// Output extent of one spatial axis of a windowed op (conv, dwconv, pool: dilation 1) with
+// explicit padding; 0 when the window does not fit.
+inline int32_t OutSize(int32_t in, int32_t k, int32_t stride, int32_t dilation, int32_t pad_before,
+                       int32_t pad_after) {
+  const int32_t eff = (k - 1) * dilation + 1;
+  const int32_t span = in + pad_before + pad_after - eff;
+  return span < 0 ? 0 : span / stride + 1;
+}
+
+// SAME padding for one axis: out = ceil(in / stride), pad_before = floor(total / 2).
+inline void Same(int32_t in, int32_t k, int32_t stride, int32_t dilation, int32_t* out,
+                 int32_t* pad) {
+  const int32_t eff = (k - 1) * dilation + 1;
+  *out = (in + stride - 1) / stride;
+  int32_t total = (*out - 1) * stride + eff - in;
+  if (total < 0) total = 0;
+  *pad = total / 2;
+}
+
+// Random input / output offsets and activation clamp of a kernel's params (fields
+// input_offset, output_offset, act_min, act_max). extremes: offsets at the ends of their
+// ranges (input offset 0 among them when extreme_zero_input); otherwise the input offset is 0
+// with probability zero_input_percent %.
+template <typename P>
+void RandomQuant(Rng& rng, P& p, bool extremes, int32_t zero_input_percent,
+                 bool extreme_zero_input = true) {
+  if (extremes) {
+    const int32_t in_offsets[] = {128, -127, 0};
+    const int32_t in_offsets_nonzero[] = {128, -127};
+    const int32_t out_offsets[] = {-128, 127};
+    p.input_offset = extreme_zero_input ? rng.Pick(in_offsets) : rng.Pick(in_offsets_nonzero);
+    p.output_offset = rng.Pick(out_offsets);
+  } else {
+    p.input_offset = rng.Chance(zero_input_percent) ? 0 : rng.Range(-127, 128);
+    p.output_offset = rng.Range(-128, 127);
+  }
+  RandomClamp(rng, p.output_offset, &p.act_min, &p.act_max);
+}
+
 class Context;
 using TestFn = bool (*)(Context&);
 

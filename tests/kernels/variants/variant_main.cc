@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "kernels/common/isa.h"
 #include "tests/kernels/variants/variant_harness.h"
 
 #ifndef TFV_ARENA_BYTES
@@ -33,12 +34,12 @@ P ParamsOf(void (*)(const P*, A...));
   {#op, #symbol, #isa, reinterpret_cast<void (*)()>(&symbol), TFV_SCRATCH_FN(symbol, scratch)},
 #define TFV_ENTRY_ref(op, symbol, scratch) TFV_ENTRY(op, symbol, ref, scratch)
 #define TFV_ENTRY_scalar(op, symbol, scratch) TFV_ENTRY(op, symbol, scalar, scratch)
-#if defined(__ARM_FEATURE_DSP)
+#if TF_HAVE_DSP
 #define TFV_ENTRY_dsp(op, symbol, scratch) TFV_ENTRY(op, symbol, dsp, scratch)
 #else
 #define TFV_ENTRY_dsp(op, symbol, scratch)
 #endif
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#if TF_HAVE_MVE
 #define TFV_ENTRY_mve(op, symbol, scratch) TFV_ENTRY(op, symbol, mve, scratch)
 #else
 #define TFV_ENTRY_mve(op, symbol, scratch)

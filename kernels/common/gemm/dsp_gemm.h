@@ -1,5 +1,5 @@
 // Armv7E-M / Armv8-M DSP-extension int8 GEMM core shared by s8_conv__dsp and s8_fc__dsp
-// (internal header, only included inside `#if defined(__ARM_FEATURE_DSP)`).
+// (internal header, only included inside `#if TF_HAVE_DSP`, kernels/common/isa.h).
 //
 // Columns (a pixel's inputs, an im2col patch, an FC row) are widened once per call or tile
 // to int16 pairs WITH the input offset added (SXTAB16: x + offset fits int16), in the order
@@ -12,14 +12,15 @@
 // input offset needs no bias correction. K % 4 leftover inputs go through a scalar tail.
 //
 // Requantization per element, bit-exact with fx::Requantize (64-bit SMULL forms).
-#ifndef TINYFORGE_KERNELS_CONV_DSP_GEMM_H_
-#define TINYFORGE_KERNELS_CONV_DSP_GEMM_H_
+#ifndef TINYFORGE_KERNELS_COMMON_GEMM_DSP_GEMM_H_
+#define TINYFORGE_KERNELS_COMMON_GEMM_DSP_GEMM_H_
 
 #include <arm_acle.h>
 
 #include <cstdint>
 
 #include "kernels/common/fixed_point.h"
+#include "kernels/common/rq_mode.h"
 
 namespace tinyforge::dsp {
 
@@ -63,20 +64,15 @@ inline void Widen(const int8_t* src, int32_t n, int32_t offset, uint32_t* dst) {
 }
 
 
-// Requantization modes (chosen once per call from the shifts and the rounding field):
-enum RqMode : int {
-  kRqDouble = 0,     // double rounding, general (fx-style, any shift)
-  kRqDoubleNeg = 1,  // double rounding, every shift <= -1
-  kRqSingle = 2,     // single rounding, general
-  kRqSingleNeg = 3,  // single rounding, every shift <= -1
-};
-
-inline int ChooseMode(const int32_t* shift, int32_t n, int32_t rounding) {
-  int32_t max_shift = -32;
-  for (int32_t i = 0; i < n; ++i) max_shift = shift[i] > max_shift ? shift[i] : max_shift;
-  if (rounding == TF_ROUNDING_SINGLE) return max_shift <= -1 ? kRqSingleNeg : kRqSingle;
-  return max_shift <= -1 ? kRqDoubleNeg : kRqDouble;
-}
+// The requantization cases (kernels/common/rq_mode.h).
+using rq::ChooseMode;
+using rq::RqMode;
+using rq::kRqDouble;
+using rq::kRqDoubleNeg;
+using rq::kRqDoubleNonPos;
+using rq::kRqPerElement;
+using rq::kRqSingle;
+using rq::kRqSingleNeg;
 
 // Requantization parameters of one channel, computed per channel pair outside the pixel loop.
 struct ChanQ {
@@ -287,7 +283,7 @@ template <typename F>
 inline void Dispatch(const int32_t* shift, int32_t n_shift, int32_t rounding, int32_t act_min,
                      int32_t act_max, F&& f) {
   const bool full = act_min == -128 && act_max == 127;
-  switch (ChooseMode(shift, n_shift, rounding)) {
+  switch (ChooseMode<false>(shift, n_shift, rounding)) {
     case kRqDoubleNeg:
       full ? f.template operator()<kRqDoubleNeg, true>()
            : f.template operator()<kRqDoubleNeg, false>();
@@ -307,4 +303,4 @@ inline void Dispatch(const int32_t* shift, int32_t n_shift, int32_t rounding, in
 
 }  // namespace tinyforge::dsp
 
-#endif  // TINYFORGE_KERNELS_CONV_DSP_GEMM_H_
+#endif  // TINYFORGE_KERNELS_COMMON_GEMM_DSP_GEMM_H_
