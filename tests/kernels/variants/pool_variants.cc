@@ -21,6 +21,11 @@ enum EdgeKind {
   kNumKinds
 };
 constexpr int32_t kEdgeCases = kNumKinds * kNumEdgeChannels * 2;
+// Edge kind names, in EdgeKind order (test names: kernel_variants.<symbol>.<kind>).
+const char* const kKindNames[kNumKinds] = {"global_kws", "global_small", "global_huge",
+                                           "2x2_stride2", "3x3_stride2_same", "3x3_same",
+                                           "all_sides",   "one_pixel",        "batches"};
+const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 int32_t OutSize(int32_t in, int32_t k, int32_t stride, int32_t pad_before, int32_t pad_after) {
   const int32_t span = in + pad_before + pad_after - k;
@@ -192,6 +197,6 @@ bool RunPool(tfv::Context& ctx, Fn* ref) {
 
 }  // namespace
 
-TFV_FAMILY_TEST(avgpool, kEdgeCases) { return RunPool(ctx, &s8_avgpool__ref); }
+TFV_FAMILY_TEST(avgpool, kEdgeCases, EdgeKindName) { return RunPool(ctx, &s8_avgpool__ref); }
 
-TFV_FAMILY_TEST(maxpool, kEdgeCases) { return RunPool(ctx, &s8_maxpool__ref); }
+TFV_FAMILY_TEST(maxpool, kEdgeCases, EdgeKindName) { return RunPool(ctx, &s8_maxpool__ref); }
