@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "kernels/concat/concat_limits.h"
 #include "kernels/kernels.h"
 #include "tinyforge/kernel_ids.h"
 
@@ -35,7 +36,7 @@ enum ConvSlot : int {
 enum PoolSlot : int { kPoolIn, kPoolOut, kPoolOperands };
 enum BinarySlot : int { kBinIn1, kBinIn2, kBinOut, kBinOperands };
 enum UnarySlot : int { kUnIn, kUnOut, kUnOperands };
-inline constexpr int kMaxConcatInputs = 16;
+inline constexpr int kMaxConcatInputs = TF_LIMIT_CONCAT_INPUTS;
 
 // ---- Parameter visitors: v(int32_t&) / v(float&) for each field, in record order. -------
 

@@ -26,6 +26,11 @@ enum EdgeKind {
   kNumKinds
 };
 constexpr int32_t kEdgeCases = kNumKinds * kNumEdgeChannels * 2;
+// Edge kind names, in EdgeKind order (test names: kernel_variants.<symbol>.<kind>).
+const char* const kKindNames[kNumKinds] = {
+    "pointwise", "pointwise_offset", "3x3_same", "3x3_stride2", "kws_first", "one_pixel",
+    "streamed_row", "batches", "all_sides", "grouped", "dilated", "pointwise_stride2"};
+const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 struct Case {
   s8_conv_params p;
@@ -215,7 +220,7 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
 
 }  // namespace
 
-TFV_FAMILY_TEST(conv, kEdgeCases) {
+TFV_FAMILY_TEST(conv, kEdgeCases, EdgeKindName) {
   Case c = ctx.Edge() ? EdgeCase(ctx.rng, ctx.EdgeIndex()) : RandomCase(ctx.rng);
   s8_conv_params& p = c.p;
   const int32_t n_in = p.batches * p.in_h * p.in_w * p.in_c;

@@ -27,6 +27,11 @@ enum EdgeKind {
   kNumKinds
 };
 constexpr int32_t kEdgeCases = kNumKinds * kNumEdgeChannels * 2;
+// Edge kind names, in EdgeKind order (test names: kernel_variants.<symbol>.<kind>).
+const char* const kKindNames[kNumKinds] = {
+    "3x3_same", "3x3_stride2", "3x3_valid",  "tall",    "wide",         "streamed_row", "one_pixel",
+    "batches",  "all_sides",   "multiplier", "dilated", "mixed_stride", "5x5"};
+const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 struct Case {
   s8_dwconv_params p;
@@ -182,7 +187,7 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
 
 }  // namespace
 
-TFV_FAMILY_TEST(dwconv, kEdgeCases) {
+TFV_FAMILY_TEST(dwconv, kEdgeCases, EdgeKindName) {
   Case c = ctx.Edge() ? EdgeCase(ctx.rng, ctx.EdgeIndex()) : RandomCase(ctx.rng);
   s8_dwconv_params& p = c.p;
   const int32_t n_in = p.batches * p.in_h * p.in_w * p.in_c;

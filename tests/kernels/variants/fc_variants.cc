@@ -10,6 +10,10 @@ const int32_t kEdgeOut[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 33};
 constexpr int32_t kNumEdgeIn = sizeof(kEdgeIn) / sizeof(kEdgeIn[0]);
 constexpr int32_t kNumEdgeOut = sizeof(kEdgeOut) / sizeof(kEdgeOut[0]);
 constexpr int32_t kEdgeCases = kNumEdgeIn * 4;
+// Edge kinds: the pass of EdgeCase (test names: kernel_variants.<symbol>.<kind>).
+const char* const kKindNames[4] = {"per_tensor_folded", "per_channel", "batches3",
+                                   "per_channel_batches2"};
+const char* EdgeKindName(int32_t e) { return kKindNames[e / kNumEdgeIn]; }
 
 struct Case {
   s8_fc_params p;
@@ -65,7 +69,7 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
 
 }  // namespace
 
-TFV_FAMILY_TEST(fc, kEdgeCases) {
+TFV_FAMILY_TEST(fc, kEdgeCases, EdgeKindName) {
   Case c = ctx.Edge() ? EdgeCase(ctx.rng, ctx.EdgeIndex()) : RandomCase(ctx.rng);
   s8_fc_params& p = c.p;
   const int32_t n_in = p.batches * p.in_features;

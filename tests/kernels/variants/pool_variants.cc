@@ -24,6 +24,11 @@ enum EdgeKind {
   kNumKinds
 };
 constexpr int32_t kEdgeCases = kNumKinds * kNumEdgeChannels * 2;
+// Edge kind names, in EdgeKind order (test names: kernel_variants.<symbol>.<kind>).
+const char* const kKindNames[kNumKinds] = {"global_kws", "global_small", "global_huge",
+                                           "2x2_stride2", "3x3_stride2_same", "3x3_same",
+                                           "all_sides",   "one_pixel",        "batches"};
+const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 // Valid TFLite pooling: every window overlaps the input (pad < filter).
 s8_pool_params RandomParams(tfv::Rng& rng) {
@@ -185,6 +190,6 @@ bool RunPool(tfv::Context& ctx, Fn* ref) {
 
 }  // namespace
 
-TFV_FAMILY_TEST(avgpool, kEdgeCases) { return RunPool(ctx, &s8_avgpool__ref); }
+TFV_FAMILY_TEST(avgpool, kEdgeCases, EdgeKindName) { return RunPool(ctx, &s8_avgpool__ref); }
 
-TFV_FAMILY_TEST(maxpool, kEdgeCases) { return RunPool(ctx, &s8_maxpool__ref); }
+TFV_FAMILY_TEST(maxpool, kEdgeCases, EdgeKindName) { return RunPool(ctx, &s8_maxpool__ref); }

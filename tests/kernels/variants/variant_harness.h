@@ -7,8 +7,9 @@
 //
 //   #include "tests/kernels/variants/variant_harness.h"
 //   // op name as in the .inc (TF_KERNEL(op, ...)); optional second argument: the number
-//   // of edge cases, run after the random cases with ctx.Edge() / ctx.EdgeIndex().
-//   TFV_FAMILY_TEST(conv, kNumEdgeCases) {
+//   // of edge cases, run after the random cases with ctx.Edge() / ctx.EdgeIndex(); optional
+//   // third: `const char* EdgeKindName(int32_t edge_index)`, the kind of each edge case.
+//   TFV_FAMILY_TEST(conv, kNumEdgeCases, EdgeKindName) {
 //     s8_conv_params p = ctx.Edge() ? EdgeParams(ctx.EdgeIndex()) : RandomParams(ctx.rng);
 //     ctx.Params("in %dx%dx%d ...", (int)p.in_h, ...);   // printed on failure
 //     int8_t* in = ctx.Alloc<int8_t>(n_in);  ctx.rng.Fill(in, n_in);
@@ -25,6 +26,11 @@
 // pre-filled with alternating junk (0x5A / 0xA5) so an element a variant never writes shows
 // up as a mismatch. Scratch(&p) allocates what the variant's .inc line asks for (junk-filled,
 // canaried) and returns nullptr when it asks for 0 bytes.
+//
+// Results are reported per (variant, kind): "random" for the random cases, else the edge
+// kind EdgeKindName names (one line each, so a failure names what broke); ctest registers one
+// test per (variant, kind) (`kernel_variants --list`, tests/kernels/variants/CMakeLists.txt)
+// and tests/kernels/test_variants_on_target.py one pytest per (board, variant, kind).
 //
 // printf note: int32_t is `long` on arm-none-eabi; cast to int for %d.
 #ifndef TINYFORGE_TESTS_KERNELS_VARIANTS_VARIANT_HARNESS_H_
@@ -183,6 +189,7 @@ void RandomQuant(Rng& rng, P& p, bool extremes, int32_t zero_input_percent,
 
 class Context;
 using TestFn = bool (*)(Context&);
+using EdgeKindFn = const char* (*)(int32_t edge_index);
 
 // One kernel variant compiled into this build (from the family .inc files).
 struct VariantInfo {
@@ -200,10 +207,15 @@ class Context {
   int32_t case_index = 0;  // 0 .. case_count + edge_count - 1
   int32_t case_count = 0;  // random cases; edge cases follow
   int32_t edge_count = 0;
+  EdgeKindFn edge_kind = nullptr;  // the family's edge kind names (nullptr: all "edge")
   const VariantInfo* variant = nullptr;
 
   bool Edge() const { return case_index >= case_count; }
   int32_t EdgeIndex() const { return case_index - case_count; }
+  // "random", or the family's name for this edge case's kind.
+  const char* Kind() const {
+    return !Edge() ? "random" : (edge_kind != nullptr ? edge_kind(EdgeIndex()) : "edge");
+  }
   const char* op() const { return variant->op; }
   const char* symbol() const { return variant->symbol; }
 
@@ -258,6 +270,7 @@ struct FamilyTest {
   const char* op;
   TestFn fn;
   int32_t edge_count;
+  EdgeKindFn edge_kind;
   FamilyTest* next;
 };
 int Register(FamilyTest* test);
@@ -282,17 +295,20 @@ inline void FillBias(Rng& rng, int32_t* bias, int32_t n, int32_t kind) {
 
 #define TFV_CAT2(a, b) a##b
 #define TFV_CAT(a, b) TFV_CAT2(a, b)
-#define TFV_FAMILY_TEST_2(op, edges)                                                   \
+#define TFV_FAMILY_TEST_3(op, edges, kinds)                                            \
   static bool TFV_CAT(tfv_test_, op)(::tfv::Context & ctx);                            \
   static ::tfv::FamilyTest TFV_CAT(tfv_entry_, op){#op, &TFV_CAT(tfv_test_, op), (edges), \
-                                                   nullptr};                           \
+                                                   (kinds), nullptr};                  \
   static const int TFV_CAT(tfv_registered_, op) __attribute__((unused)) =             \
       ::tfv::Register(&TFV_CAT(tfv_entry_, op));                                       \
   static bool TFV_CAT(tfv_test_, op)(::tfv::Context & ctx)
-#define TFV_FAMILY_TEST_1(op) TFV_FAMILY_TEST_2(op, 0)
-#define TFV_GET_MACRO(_1, _2, NAME, ...) NAME
-// TFV_FAMILY_TEST(op) or TFV_FAMILY_TEST(op, edge_case_count) { body using ctx }
-#define TFV_FAMILY_TEST(...) \
-  TFV_GET_MACRO(__VA_ARGS__, TFV_FAMILY_TEST_2, TFV_FAMILY_TEST_1, unused)(__VA_ARGS__)
+#define TFV_FAMILY_TEST_2(op, edges) TFV_FAMILY_TEST_3(op, edges, nullptr)
+#define TFV_FAMILY_TEST_1(op) TFV_FAMILY_TEST_3(op, 0, nullptr)
+#define TFV_GET_MACRO(_1, _2, _3, NAME, ...) NAME
+// TFV_FAMILY_TEST(op), TFV_FAMILY_TEST(op, edge_case_count) or
+// TFV_FAMILY_TEST(op, edge_case_count, edge_kind_fn) { body using ctx }
+#define TFV_FAMILY_TEST(...)                                                        \
+  TFV_GET_MACRO(__VA_ARGS__, TFV_FAMILY_TEST_3, TFV_FAMILY_TEST_2, TFV_FAMILY_TEST_1, \
+                unused)(__VA_ARGS__)
 
 #endif  // TINYFORGE_TESTS_KERNELS_VARIANTS_VARIANT_HARNESS_H_
