@@ -24,19 +24,19 @@ std::vector<uint8_t> Bytes(const std::vector<T>& v) {
 
 class Encoder {
  public:
-  Encoder(const ir::Graph& g, Encoded& e) : g_(g), e_(e) {}
+  Encoder(const ir::Graph& g, Encoded& e) : g_(g), e_(e), const_of_(g.tensors.size(), -1) {}
 
   int Act(ir::TensorId t) const { return e_.plan_tensor[static_cast<size_t>(t)]; }
   Operand ActOp(ir::TensorId t) const { return {Operand::kActivation, Act(t)}; }
 
   // A constant input of the op (deduplicated by tensor).
   Operand ConstOf(ir::TensorId t) {
-    for (size_t c = 0; c < e_.constants.size(); ++c) {
-      if (e_.constants[c].ir_tensor == t) return {Operand::kConstant, static_cast<int>(c)};
-    }
+    int& c = const_of_[static_cast<size_t>(t)];
+    if (c >= 0) return {Operand::kConstant, c};
     const ir::Tensor& tensor = g_.tensor(t);
     e_.constants.push_back({tensor.name, ProgramDType(tensor.dtype), *tensor.data, t});
-    return {Operand::kConstant, static_cast<int>(e_.constants.size() - 1)};
+    c = static_cast<int>(e_.constants.size() - 1);
+    return {Operand::kConstant, c};
   }
   Operand NewConst(std::string name, const std::vector<int32_t>& v) {
     e_.constants.push_back({std::move(name), fmt::kInt32, Bytes(v), -1});
@@ -46,6 +46,7 @@ class Encoder {
  private:
   const ir::Graph& g_;
   Encoded& e_;
+  std::vector<int> const_of_;  // per IR tensor: its index in e_.constants, or -1
 };
 
 int64_t Elements(const ir::Graph& g, ir::TensorId t) { return g.tensor(t).num_elements(); }
