@@ -51,12 +51,6 @@ class Encoder {
 
 int64_t Elements(const ir::Graph& g, ir::TensorId t) { return g.tensor(t).num_elements(); }
 
-template <class P>
-rt::StreamGeometry RowsOf(const P& p, int32_t in_c, int32_t out_c, int32_t k, int32_t dil) {
-  return {p.out_h,    p.in_h,    p.in_w * in_c,    p.out_w * out_c,
-          p.stride_h, p.pad_top, (k - 1) * dil + 1};
-}
-
 }  // namespace
 
 uint8_t ProgramDType(ir::DType d) {
@@ -111,7 +105,7 @@ void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream, E
         std::max(eo.spec.scratch_bytes, rt::ScratchBytes<kOp>(eo.kernel->id, row));
     if (stream && p.batches == 1) {  // in place, by output rows
       eo.spec.in_place = plan::InPlace::kStream;
-      eo.spec.stream_options = {RowsOf(p, p.in_c, p.out_c, p.k_h, p.dilation_h)};
+      eo.spec.stream_options = {rt::ConvRows(p)};
     }
   }
 }
@@ -174,7 +168,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
           px.in_h = px.out_h = p.in_h * p.in_w;
           px.in_w = px.out_w = 1;
           eo.pixel_params = EncodeParams(px);
-          eo.spec.stream_options.push_back(RowsOf(px, p.in_c, p.out_c, 1, 1));
+          eo.spec.stream_options.push_back(rt::ConvRows(px));  // k_h 1: one input unit
         }
         break;
       }
@@ -206,8 +200,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         eo.spec.macs = Elements(g, y) * p->filter_h * p->filter_w;
         if (stream && p->batches == 1) {
           eo.spec.in_place = plan::InPlace::kStream;
-          eo.spec.stream_options = {{p->out_h, p->in_h, p->in_w * p->channels,
-                                     p->out_w * p->channels, p->stride_h, p->pad_top, p->filter_h}};
+          eo.spec.stream_options = {rt::PoolRows(*p)};
         }
         break;
       }

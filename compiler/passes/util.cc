@@ -37,16 +37,6 @@ ir::TensorId AddInt32Constant(ir::Graph& g, TensorNames& names, const std::strin
                      Bytes(values));
 }
 
-ir::TensorId AddTensorLike(ir::Graph& g, const ir::Tensor& like, const std::string& name,
-                           ir::Shape shape) {
-  ir::Tensor t;
-  t.name = UniqueTensorName(g, name);
-  t.dtype = like.dtype;
-  t.quant = like.quant;
-  t.shape = std::move(shape);
-  return g.AddTensor(std::move(t));
-}
-
 void ReplaceUses(ir::Graph& g, ir::TensorId from, ir::TensorId to) {
   for (ir::Op& op : g.ops) {
     for (ir::TensorId& t : op.inputs) {

@@ -64,10 +64,6 @@ ir::TensorId AddConstant(ir::Graph& g, TensorNames& names, const std::string& na
                          std::optional<ir::QuantParams> quant = {});
 ir::TensorId AddInt32Constant(ir::Graph& g, TensorNames& names, const std::string& name,
                               std::span<const int32_t> values);
-// Adds a non-constant tensor like `like` (dtype, quant) with `shape` and a unique name.
-ir::TensorId AddTensorLike(ir::Graph& g, const ir::Tensor& like, const std::string& name,
-                           ir::Shape shape);
-
 template <class T>
 std::vector<T> ConstantValues(const ir::Tensor& t) {
   std::vector<T> v(t.data ? t.data->size() / sizeof(T) : 0);
