@@ -74,15 +74,28 @@ std::string NonFiniteMarker(double v) {
 }
 
 std::string UnmarkNonFinite(std::string text) {
-  // nlohmann dumps the marker strings as "\u0001NaN" etc.
-  for (std::string_view tok : {"-Infinity", "Infinity", "NaN"}) {
-    const std::string marked = "\"\\u0001" + std::string(tok) + "\"";
-    for (size_t pos = text.find(marked); pos != std::string::npos; pos = text.find(marked, pos)) {
-      text.replace(pos, marked.size(), tok);
-      pos += tok.size();
+  // nlohmann dumps the marker strings as "\u0001NaN" etc. One pass (replacing in place
+  // would move the rest of the text once per marker).
+  static constexpr std::string_view kPrefix = "\"\\u0001";
+  std::string out;
+  out.reserve(text.size());
+  size_t done = 0;
+  for (size_t pos = text.find(kPrefix); pos != std::string::npos;
+       pos = text.find(kPrefix, pos + 1)) {
+    if (pos < done) continue;
+    for (std::string_view tok : {"-Infinity", "Infinity", "NaN"}) {
+      const size_t end = pos + kPrefix.size() + tok.size();
+      if (std::string_view(text).substr(pos + kPrefix.size(), tok.size()) == tok &&
+          end < text.size() && text[end] == '"') {
+        out.append(text, done, pos - done);
+        out += tok;
+        done = end + 1;
+        break;
+      }
     }
   }
-  return text;
+  out.append(text, done, std::string::npos);
+  return out;
 }
 
 std::string JsonTypeName(const Json& v) {

@@ -55,7 +55,8 @@ Expected<TensorId> Bias(Context& c, TensorId x, TensorId w, int64_t out_channels
       bq.scale.push_back(s);
       bq.zero_point.push_back(0);
     }
-    return AddConstant(c.g, c.tensor_names, b.name, ir::DType::kInt32, b.shape, Bytes<int32_t>(q), bq);
+    return AddConstant(c.g, c.tensor_names, b.name, ir::DType::kInt32, b.shape,
+                       Bytes<int32_t>(q), bq);
   }
   TF_ASSIGN_OR_RETURN(TensorId s, ConstantSource(c, op.inputs[2], "bias"));
   if (c.g.tensor(s).dtype != ir::DType::kInt32) return c.Fail("bias must be int32");

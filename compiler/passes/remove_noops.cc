@@ -74,7 +74,8 @@ struct State {
     auto contains = [](const std::vector<ir::TensorId>& v, ir::TensorId t) {
       return std::find(v.begin(), v.end(), t) != v.end();
     };
-    const bool x_edge = contains(g.inputs, x) || contains(g.outputs, x) || g.tensor(x).is_constant();
+    const bool x_edge =
+        contains(g.inputs, x) || contains(g.outputs, x) || g.tensor(x).is_constant();
     const bool y_out = contains(g.outputs, y);
     if (y_out && x_edge) return false;
     removed[i] = true;

@@ -204,7 +204,8 @@ std::vector<RegionUsage> MeasureUsage(const Problem& p, const std::vector<Placem
     u.name = p.regions[r].name;
     u.capacity = p.regions[r].capacity;
     // Sweep over the steps with the set of live (offset, end) ranges: O(sum of lifetimes).
-    std::vector<std::vector<int>> starts(static_cast<size_t>(steps)), ends(static_cast<size_t>(steps));
+    std::vector<std::vector<int>> starts(static_cast<size_t>(steps));
+    std::vector<std::vector<int>> ends(static_cast<size_t>(steps));
     for (size_t b = 0; b < p.buffers.size(); ++b) {
       if (placements[b].region == static_cast<int>(r)) {
         u.used = std::max(u.used, placements[b].offset + p.buffers[b].size);

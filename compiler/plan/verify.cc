@@ -133,7 +133,8 @@ Status Verify(const Problem& p, const Plan& plan) {
   // pair (a < b, lexicographically) is reported.
   std::map<std::pair<int, int>, const Overlap*> permission;
   for (const Overlap& o : p.overlaps) {
-    permission.emplace(std::pair<int, int>(std::minmax(o.in, o.out)), &o);  // keeps the first per pair
+    // emplace keeps the first permission of a pair, as the scan in order found it.
+    permission.emplace(std::pair<int, int>(std::minmax(o.in, o.out)), &o);
   }
   std::vector<size_t> by_first(p.buffers.size());
   for (size_t b = 0; b < by_first.size(); ++b) by_first[b] = b;

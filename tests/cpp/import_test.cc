@@ -11,6 +11,7 @@
 #include "builders.h"
 #include "exec/executor.h"
 #include "import/graph_file.h"
+#include "import/json_util.h"
 #include "ir/printer.h"
 #include "ir/stats.h"
 
@@ -136,6 +137,21 @@ TEST(GraphFile, NonFiniteTokensBecomeFieldErrors) {
   auto back = ParseGraphFile(WriteGraphBytes(named).value(), "m.tfg");
   ASSERT_TRUE(back.ok()) << back.error().message();
   EXPECT_EQ(back->name, "NaN Infinity -Infinity");
+}
+
+// The writer's markers become Python's bare tokens, each of the three, anywhere (one pass
+// over the text: thousands of markers stay linear); other text is left alone.
+TEST(GraphFile, UnmarkNonFiniteReplacesEveryMarker) {
+  const std::string nan = "\"\\u0001NaN\"", inf = "\"\\u0001Infinity\"",
+                    neg = "\"\\u0001-Infinity\"";
+  EXPECT_EQ(UnmarkNonFinite("[" + neg + "," + inf + "," + nan + "]"), "[-Infinity,Infinity,NaN]");
+  EXPECT_EQ(UnmarkNonFinite(nan + inf), "NaNInfinity");
+  EXPECT_EQ(UnmarkNonFinite("{\"a\": \"\\u0001Nope\", \"b\": \"\\u0001NaN\"}"),
+            "{\"a\": \"\\u0001Nope\", \"b\": NaN}");
+  EXPECT_EQ(UnmarkNonFinite("\"\\u0001NaN"), "\"\\u0001NaN");  // unterminated: left alone
+  std::string many, want;
+  for (int i = 0; i < 100000; ++i) many += nan + ",", want += "NaN,";
+  EXPECT_EQ(UnmarkNonFinite(many), want);
 }
 
 // Every prefix of a valid file and every single-byte corruption must give a result or a

@@ -4,11 +4,14 @@ Chains of 100,000 graph-file ops (tinyforge.synthetic: linear -> relu -> residua
 go through the CLI: the quantized one through the whole default pipeline with the verifier
 after every pass, the float one through the importer, the verifier and the passes that take
 float graphs. One absolute bound each (30 s, generous: the quadratic passes took minutes at
-a third of the size); --target (planner, emitter, program writer) at the largest chain the
-program format holds (65,535 program tensors).
+a third of the size); --target (planner, emitter, program writer) at a chain the program
+format holds (65,535 program tensors). The bound is on the compiler's CPU time (user + sys),
+which the load of a shared machine does not inflate as it does wall time (on an idle
+machine they are the same); the wall time is in the failure message.
 """
 from __future__ import annotations
 
+import resource
 import time
 
 import pytest
@@ -22,10 +25,15 @@ TARGET_OPS = 40_000  # about 40,000 program tensors: within the format's 65,535
 BOUND_S = 30.0
 
 
-def _timed(cli: str, *args: str) -> float:
-    start = time.monotonic()
+def _timed(cli: str, *args: str) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one CLI run."""
+    def cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return r.ru_utime + r.ru_stime
+
+    cpu0, wall0 = cpu(), time.monotonic()
     run_cli(cli, *args)
-    return time.monotonic() - start
+    return cpu() - cpu0, time.monotonic() - wall0
 
 
 @pytest.mark.parametrize("quantized", [True, False], ids=["qdq", "float"])
@@ -35,13 +43,16 @@ def test_100k_op_chain_compiles_in_under_30s(cli, tmp_path, quantized):
     # A float graph cannot be lowered (fold-qdq wants a quantized one): it takes the passes
     # that accept float graphs.
     passes = [] if quantized else ["--passes", "const-fold,dce"]
-    took = _timed(cli, "compile", str(graph), "--verify-each", *passes, "-o", str(out))
+    cpu, wall = _timed(cli, "compile", str(graph), "--verify-each", *passes, "-o", str(out))
     assert out.exists()
-    assert took < BOUND_S, f"{N_OPS}-op {'qdq' if quantized else 'float'} chain: {took:.1f} s"
+    assert cpu < BOUND_S, (f"{N_OPS}-op {'qdq' if quantized else 'float'} chain: "
+                           f"{cpu:.1f} s CPU ({wall:.1f} s wall)")
 
 
 def test_long_chain_compiles_for_a_target_in_under_30s(cli, tmp_path):
     graph = write_chain_graph(tmp_path / "chain.tfg", TARGET_OPS, quantized=True)
-    took = _timed(cli, "compile", str(graph), "--target", "cortex-m55", "-o", str(tmp_path / "out"))
+    cpu, wall = _timed(cli, "compile", str(graph), "--target", "cortex-m55", "-o",
+                       str(tmp_path / "out"))
     assert (tmp_path / "out" / "program.bin").stat().st_size > 0
-    assert took < BOUND_S, f"{TARGET_OPS}-op chain for cortex-m55: {took:.1f} s"
+    assert cpu < BOUND_S, (f"{TARGET_OPS}-op chain for cortex-m55: "
+                           f"{cpu:.1f} s CPU ({wall:.1f} s wall)")
