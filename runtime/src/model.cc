@@ -366,9 +366,9 @@ Status Model::CheckOpRecords() {
         return Status::kBadInPlace;
       }
       // The operator must allow these partners (tinyforge/in_place.h).
-      const KernelInfo* info = FindKernel(error_kernel_);
+      OpKind kind{};
       const bool streamed = (fmt::LoadU32(rec + 8) & fmt::kOpFlagStream) != 0;
-      if (info == nullptr || !InPlaceAllowed(info->op, streamed, in, out)) {
+      if (!KernelOpKind(error_kernel_, &kind) || !InPlaceAllowed(kind, streamed, in, out)) {
         return Status::kBadInPlace;
       }
     }

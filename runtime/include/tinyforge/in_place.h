@@ -57,6 +57,23 @@ constexpr bool InPlaceAllowed(OpKind op, bool streamed, uint32_t in_slot, uint32
   return in_slot < 8 && ((r.inputs >> in_slot) & 1u) != 0 && out_slot == r.output;
 }
 
+// The operator of kernel `id`, or false if `id` is no kernel. Compiled to comparisons with
+// constants, not a table lookup: firmware built -fPIC cannot read kKernels' relocated
+// pointers before a loader fixed them, and this needs no data at all.
+constexpr bool KernelOpKind(uint32_t id, OpKind* op) {
+#define TF_KERNEL_ALL(op_token, symbol, isa, scratch)                       \
+  {                                                                         \
+    constexpr uint32_t kId = KernelId(#symbol);                             \
+    if (id == kId) {                                                        \
+      *op = static_cast<OpKind>(kernel_list_detail::op_token);              \
+      return true;                                                          \
+    }                                                                       \
+  }
+#include "tinyforge/all_kernels.inc"
+#undef TF_KERNEL_ALL
+  return false;
+}
+
 }  // namespace tinyforge::rt
 
 #endif  // TINYFORGE_RUNTIME_IN_PLACE_H_
