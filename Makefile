@@ -45,13 +45,13 @@ examples: build
 	@$(PY) examples/image_classification/train.py
 	@$(PY) examples/image_classification/evaluate.py
 
-# A long libFuzzer run of the program loader (a short one is part of `make test`).
+# Long libFuzzer runs of the four loaders (program, .tflite, .tfg, .npy), FUZZ_SECONDS each
+# (`make build` builds them; `make test` runs each briefly, tests/fuzz/CMakeLists.txt).
+# Findings go to build/fuzz-artifacts/, the grown corpora to build/fuzz-corpus/.
 FUZZ_SECONDS ?= 600
 fuzz: build
-	@cmake --build build --target program_fuzzer
-	@mkdir -p build/fuzz-corpus/program
-	@build/runtime/fuzz/bin/program_fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-	  -timeout=10 build/fuzz-corpus/program build/runtime/fuzz/seeds
+	@rc=0; for f in build/tests/fuzz/*_fuzz.cmake; do \
+	  cmake -DSECONDS=$(FUZZ_SECONDS) -P $$f || rc=1; done; exit $$rc
 
 format:
 	@clang-format -i $$(git ls-files '*.cc' '*.h')

@@ -1,11 +1,11 @@
 // Kernel benchmark firmware (bench_harness.h): kernel_bench [filter]
 // Output, one line per run, in the order of the TF_PERF region-0 calls:
 //   BENCH <op> <symbol> <isa> <macs> <anchor|-> <label>
-#include <cstdio>
 #include <cstring>
 
 #include "benchmarks/kernels/bench_harness.h"
 #include "kernels/common/isa.h"
+#include "tf_print.h"
 
 #ifndef TFB_ARENA_BYTES
 #define TFB_ARENA_BYTES (192 * 1024)
@@ -111,13 +111,13 @@ int main(int argc, char** argv) {
         g_overflow = false;
         c.fn(b);
         if (b.runs != 1 || g_overflow) {
-          printf("BENCH-ERROR %s %s: %s\n", v.symbol, c.label,
-                 g_overflow ? "arena overflow" : "Run() not called exactly once");
+          tf_printf("BENCH-ERROR %s %s: %s\n", v.symbol, c.label,
+                    g_overflow ? "arena overflow" : "Run() not called exactly once");
           status = 1;
           continue;
         }
-        printf("BENCH %s %s %s %ld %s %s\n", c.op, v.symbol, v.isa, static_cast<long>(b.macs),
-               c.anchor[0] ? c.anchor : "-", c.label);
+        tf_printf("BENCH %s %s %s %ld %s %s\n", c.op, v.symbol, v.isa, static_cast<long>(b.macs),
+                  c.anchor[0] ? c.anchor : "-", c.label);
       }
     }
   }

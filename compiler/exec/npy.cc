@@ -37,7 +37,7 @@ class DictParser {
       if (Eat('}')) break;
       auto key = String();
       if (!key) return Error("header: expected a quoted key");
-      if (!Eat(':')) return Error("header: expected ':' after '" + *key + "'");
+      if (!Eat(':')) return Error("header: expected ':' after " + Quote(*key));
       auto value = Value();
       if (!value.ok()) return value.error();
       out[*key] = *value;
@@ -120,8 +120,8 @@ Expected<ir::DType> ParseDescr(const std::string& d) {
   if (d == "<f4") return ir::DType::kFloat32;
   if (d == "|i1" || d == "<i1" || d == ">i1") return ir::DType::kInt8;
   if (d == "<i4") return ir::DType::kInt32;
-  return Error("dtype '" + d +
-               "' is not supported (use float32 '<f4', int8 '|i1' or int32 '<i4', "
+  return Error("dtype " + Quote(d) +
+               " is not supported (use float32 '<f4', int8 '|i1' or int32 '<i4', "
                "little-endian)");
 }
 

@@ -34,7 +34,6 @@ Expected<Board> ParseBoard(const std::string& path) {
     b.data_region = layout.at("data").get<std::string>();
     b.stack_region = layout.at("stack").get<std::string>();
     b.stack_size = j.at("defaults").at("stack_size").get<int64_t>();
-    b.heap_size = j.at("defaults").at("heap_size").get<int64_t>();
     for (const json& m : j.at("memory")) {
       MemoryRegion r;
       r.name = m.at("name").get<std::string>();
@@ -98,7 +97,6 @@ std::vector<Region> RamRegions(const Board& board, const FirmwareReserve& reserv
     int64_t capacity = m.size;
     if (m.name == board.data_region) {
       capacity -= (reserve.stack_size >= 0 ? reserve.stack_size : board.stack_size) +
-                  (reserve.heap_size >= 0 ? reserve.heap_size : board.heap_size) +
                   reserve.data_bss_bytes + kHandlerStacks;
     }
     out.push_back({m.name, std::max<int64_t>(capacity, 0), m.speed_rank});

@@ -27,7 +27,7 @@ struct Board {
   std::string cpu;        // "cortex-m55"
   std::string isa_class;  // "scalar", "dsp", "mve"
   std::string code_region, weights_region, data_region, stack_region;
-  int64_t stack_size = 0, heap_size = 0;
+  int64_t stack_size = 0;
   std::vector<MemoryRegion> memory;
 
   const MemoryRegion* Find(std::string_view region) const;
@@ -39,11 +39,10 @@ struct Board {
 Expected<Board> LoadBoard(std::string_view target, std::string boards_dir = "");
 std::vector<std::string> KnownTargets(std::string boards_dir = "");
 
-// What the firmware itself takes from the region holding stacks, .data, .bss and heap
-// (targets/common/ld/tf_sections.ld): the planner may use the rest.
+// What the firmware itself takes from the region holding stacks, .data and .bss (no heap:
+// targets/common/ld/tf_sections.ld): the planner may use the rest.
 struct FirmwareReserve {
   int64_t stack_size = -1;        // -1: the board's default
-  int64_t heap_size = -1;         // -1: the board's default
   int64_t data_bss_bytes = 4096;  // the firmware's own .data + .bss (estimate)
 };
 inline constexpr int64_t kHandlerStacks = 0x400 + 0x200 + 256;  // MSP, fault stack, guard

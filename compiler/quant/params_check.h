@@ -6,21 +6,12 @@
 #include <optional>
 #include <string>
 
-#include "kernels/add/add_limits.h"
-#include "kernels/concat/concat_limits.h"
-#include "kernels/conv/conv_limits.h"
-#include "kernels/dwconv/dwconv_limits.h"
-#include "kernels/fc/fc_limits.h"
-#include "kernels/logistic/logistic_limits.h"
-#include "kernels/mean/mean_limits.h"
-#include "kernels/mul/mul_limits.h"
-#include "kernels/pad/pad_limits.h"
-#include "kernels/pool/pool_limits.h"
-#include "kernels/quantize/quantize_limits.h"
-#include "kernels/softmax/softmax_limits.h"
-#include "kernels/tanh/tanh_limits.h"
 #include "quant/kernel_params.h"
 #include "support/expected.h"
+
+// Every family's <family>_limits.h (kernels/families.def).
+#define TF_FAMILY(f) TF_FAMILY_LIMITS(f)
+#include "kernels/families.def"
 
 namespace tinyforge::quant::detail {
 

@@ -603,6 +603,20 @@ def _flash_part(source: str) -> str:
     return "other"
 
 
+# newlib's allocator: no firmware may link it (no heap; targets/README.md, "Writing firmware").
+ALLOCATOR_SYMBOLS = ("malloc", "free", "calloc", "realloc", "_malloc_r", "_free_r",
+                     "_calloc_r", "_realloc_r", "_sbrk", "_sbrk_r")
+
+
+def allocator_symbols(elf: Path) -> list[str]:
+    """The allocator functions defined or referenced in ELF (arm-none-eabi-nm): should be
+    none."""
+    out = subprocess.run(["arm-none-eabi-nm", str(elf)], capture_output=True, text=True,
+                         check=True).stdout
+    names = {line.split()[-1] for line in out.splitlines() if line.strip()}
+    return sorted(names & set(ALLOCATOR_SYMBOLS))
+
+
 def _loaded_sections(elf: Path) -> set[str]:
     """Names of the ELF's sections that occupy bytes in the image (SHF_ALLOC, not NOBITS)."""
     data = elf.read_bytes()

@@ -14,12 +14,12 @@
 // (the stack high-water of the first inference). Exit status: 0 ok, 1 a run failed,
 // 2 bad arguments or input file, 3 the program failed validation (tf_model_init).
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 
 #include "model.h"
 #include "tf_host.h"
 #include "tf_perf.h"
+#include "tf_print.h"
 
 #ifndef TF_MODEL_DEF
 #error "define TF_MODEL_DEF as the model's tf_model_def (tf_model_<name>)"
@@ -44,8 +44,8 @@ void DumpOp(void*, int32_t op, uint32_t, int end) {
   const tf_model_def& def = TF_MODEL_DEF;
   for (uint32_t j = 0; j < def.num_arenas; ++j) {
     char path[256];
-    std::snprintf(path, sizeof path, "%s%03ld_%lu.bin", g_dump_prefix, static_cast<long>(op),
-                  static_cast<unsigned long>(j));
+    tf_snprintf(path, sizeof path, "%s%03ld_%lu.bin", g_dump_prefix, static_cast<long>(op),
+                static_cast<unsigned long>(j));
     if (tf_host_write_file(path, def.arenas[j].data, def.arenas[j].size) != 0) ++g_dump_errors;
   }
 }
@@ -56,17 +56,17 @@ int main(int argc, char** argv) {
   const bool profile = argc == 4 && std::strcmp(argv[3], "profile") == 0;
   const bool dump = argc == 5 && std::strcmp(argv[3], "dump") == 0;
   if (argc != 3 && !profile && !dump) {
-    std::printf("usage: model_runner <input.bin> <output.bin> [profile | dump <prefix>]\n");
+    tf_printf("usage: model_runner <input.bin> <output.bin> [profile | dump <prefix>]\n");
     return 2;
   }
   tf_status s = tf_model_init(&g_model, &TF_MODEL_DEF);
   if (s != TF_OK) {
     if (tf_model_error_op(&g_model) >= 0) {
-      std::printf("model_runner: init failed: op %d (kernel id 0x%08lx): %s\n",
-                  static_cast<int>(tf_model_error_op(&g_model)),
-                  static_cast<unsigned long>(tf_model_error_kernel(&g_model)), tf_status_str(s));
+      tf_printf("model_runner: init failed: op %ld (kernel id %lu): %s\n",
+                static_cast<long>(tf_model_error_op(&g_model)),
+                static_cast<unsigned long>(tf_model_error_kernel(&g_model)), tf_status_str(s));
     } else {
-      std::printf("model_runner: init failed: %s\n", tf_status_str(s));
+      tf_printf("model_runner: init failed: %s\n", tf_status_str(s));
     }
     return 3;
   }
@@ -80,18 +80,19 @@ int main(int argc, char** argv) {
   }
   const int32_t file_bytes = tf_host_file_size(argv[1]);
   if (file_bytes < 0) {
-    std::printf("model_runner: %s: cannot read (error %ld)\n", argv[1], static_cast<long>(file_bytes));
+    tf_printf("model_runner: %s: cannot read (error %ld)\n", argv[1],
+              static_cast<long>(file_bytes));
     return 2;
   }
   if (sample_bytes == 0 || file_bytes == 0 ||
       static_cast<uint32_t>(file_bytes) % sample_bytes != 0) {
-    std::printf("model_runner: %s: %ld bytes is not a whole number of samples of %lu bytes\n",
-                argv[1], static_cast<long>(file_bytes), static_cast<unsigned long>(sample_bytes));
+    tf_printf("model_runner: %s: %ld bytes is not a whole number of samples of %lu bytes\n",
+              argv[1], static_cast<long>(file_bytes), static_cast<unsigned long>(sample_bytes));
     return 2;
   }
   const uint32_t samples = static_cast<uint32_t>(file_bytes) / sample_bytes;
   if (tf_host_write_file(argv[2], nullptr, 0) != 0) {
-    std::printf("model_runner: %s: cannot write\n", argv[2]);
+    tf_printf("model_runner: %s: cannot write\n", argv[2]);
     return 2;
   }
   uint32_t stack = 0, written = 0;
@@ -102,8 +103,8 @@ int main(int argc, char** argv) {
       (void)tf_model_input(&g_model, i, &in);
       const int32_t got = tf_host_read_at(argv[1], offset, in.data, in.bytes);
       if (got != static_cast<int32_t>(in.bytes)) {
-        std::printf("model_runner: %s: read failed at byte %lu (error %ld)\n", argv[1],
-                    static_cast<unsigned long>(offset), static_cast<long>(got));
+        tf_printf("model_runner: %s: read failed at byte %lu (error %ld)\n", argv[1],
+                  static_cast<unsigned long>(offset), static_cast<long>(got));
         return 2;
       }
       offset += in.bytes;
@@ -122,28 +123,28 @@ int main(int argc, char** argv) {
       tf_model_set_profiler(&g_model, nullptr, nullptr);
     }
     if (s != TF_OK) {
-      std::printf("model_runner: run failed on sample %lu: %s\n", static_cast<unsigned long>(n),
-                  tf_status_str(s));
+      tf_printf("model_runner: run failed on sample %lu: %s\n", static_cast<unsigned long>(n),
+                tf_status_str(s));
       return 1;
     }
     for (int32_t i = 0; i < num_outputs; ++i) {
       tf_tensor_info out;
       (void)tf_model_output(&g_model, i, &out);
       if (tf_host_write_at(argv[2], written, out.data, out.bytes) != 0) {
-        std::printf("model_runner: %s: write failed\n", argv[2]);
+        tf_printf("model_runner: %s: write failed\n", argv[2]);
         return 1;
       }
       written += out.bytes;
     }
   }
   if (g_dump_errors != 0) {
-    std::printf("model_runner: %d dump files could not be written\n", g_dump_errors);
+    tf_printf("model_runner: %d dump files could not be written\n", g_dump_errors);
     return 1;
   }
-  std::printf("model_runner: ok, %lu samples, %ld ops, run stack %lu bytes, stack %lu bytes, "
-              "state %lu bytes\n",
-              static_cast<unsigned long>(samples), static_cast<long>(tf_model_num_ops(&g_model)),
-              static_cast<unsigned long>(stack), static_cast<unsigned long>(tf_stack_size()),
-              static_cast<unsigned long>(sizeof g_model));
+  tf_printf("model_runner: ok, %lu samples, %ld ops, run stack %lu bytes, stack %lu bytes, "
+            "state %lu bytes\n",
+            static_cast<unsigned long>(samples), static_cast<long>(tf_model_num_ops(&g_model)),
+            static_cast<unsigned long>(stack), static_cast<unsigned long>(tf_stack_size()),
+            static_cast<unsigned long>(sizeof g_model));
   return 0;
 }

@@ -88,5 +88,5 @@ __attribute__((noreturn, used)) void tf_start(void) {
   tf_board_init();
   __libc_init_array();
   const int argc = split_cmdline();
-  exit(main(argc, g_argv));
+  tf_host_exit(main(argc, g_argv));  // not exit(): no atexit handlers, no stdio to flush
 }

@@ -57,12 +57,16 @@ TEST(Npy, RoundTripAllDTypes) {
 TEST(Npy, RejectsUnsupportedFiles) {
   const std::vector<uint8_t> four(4, 0);
   EXPECT_EQ(Err({'P', 'K', 3, 4}), "a.npy: npy: not a .npy file (bad magic)");
+  // Text from the file is quoted with control characters escaped: one line (npy_fuzz).
+  EXPECT_EQ(Err(Npy("{'descr': 'a\nb', 'fortran_order': False, 'shape': (1,), }", four))
+                .rfind("a.npy: npy: dtype \"a\\nb\" is not supported", 0),
+            0u);
   EXPECT_EQ(Err(Npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }",
                     std::vector<uint8_t>(8, 0))),
-            "a.npy: npy: dtype '<f8' is not supported (use float32 '<f4', int8 '|i1' or int32 "
+            "a.npy: npy: dtype \"<f8\" is not supported (use float32 '<f4', int8 '|i1' or int32 "
             "'<i4', little-endian)");
   EXPECT_NE(Err(Npy("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }", four))
-                .find("dtype '>f4' is not supported"),
+                .find("dtype \">f4\" is not supported"),
             std::string::npos);
   EXPECT_EQ(Err(Npy("{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }", four)),
             "a.npy: npy: Fortran-order arrays are not supported");

@@ -87,6 +87,8 @@ def test_zoo_bit_exact_with_host(graphs, board, tmp_path, cli):
         run_cli(cli, "run", program, "-i", tmp_path / "x.npy", "-o", tmp_path / "y.npy")
         host = np.load(tmp_path / "y.npy")
         assert np.array_equal(o.outputs[0], host), (name, board)
+    # The firmware links no allocator (no heap): arm-none-eabi-nm on the built ELF.
+    assert tfboard.allocator_symbols(tfboard.BoardTree(board).elf) == []
 
 
 def test_cli_run_board_by_cpu_name(graphs, cli, tmp_path):

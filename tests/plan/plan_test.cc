@@ -250,13 +250,12 @@ TEST(Board, RamRegionsNetOfTheFirmwareReserve) {
   std::vector<std::string> names;
   for (const Region& x : r) names.push_back(x.name);
   EXPECT_EQ(names, (std::vector<std::string>{"fpga_sram", "dtcm", "sram", "ddr"}));
-  // DTCM holds stack (16 KiB), heap (8 KiB), handler stacks + guard, .data/.bss estimate.
-  EXPECT_EQ(r[1].capacity, 512 * 1024 - 16384 - 8192 - kHandlerStacks - 4096);
+  // DTCM holds stack (16 KiB), handler stacks + guard, .data/.bss estimate (no heap).
+  EXPECT_EQ(r[1].capacity, 512 * 1024 - 16384 - kHandlerStacks - 4096);
   EXPECT_EQ(r[1].speed_rank, 0);
   EXPECT_EQ(r[2].capacity, 4 * 1024 * 1024);
   FirmwareReserve small;
   small.stack_size = 2048;
-  small.heap_size = 0;
   small.data_bss_bytes = 0;
   EXPECT_EQ(RamRegions(*b, small)[1].capacity, 512 * 1024 - 2048 - kHandlerStacks);
 }

@@ -247,7 +247,7 @@ void FlipCampaign(bool min_ram) {
   ASSERT_TRUE(RunProgram(image, input, &want));
 
   // Bytes of op parameter words (geometry, offsets, activation bounds): a flip there that
-  // stays in range is a different but valid program (docs/decisions.md 15); counted apart.
+  // stays in range is a different but valid program (docs/decisions.md 18); counted apart.
   std::vector<bool> param_byte(head, false);
   const uint32_t sections = fmt::LoadU32(image.data() + fmt::kOffSectionCount);
   for (uint32_t s = 0; s < sections; ++s) {

@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from targets_support import BOARDS, TARGETS, board_json, runner
+from tinyforge.board import allocator_symbols
 
 per_board = pytest.mark.parametrize("board", BOARDS)
 
@@ -208,6 +209,25 @@ def test_runner_cli_json_and_board_check(firmware_builds, plugin, qemu):
                            timeout=60)
     assert wrong.returncode == 2
     assert "built for an385, not an547" in wrong.stderr
+
+
+@per_board
+def test_no_allocator_linked(board, firmware_builds):
+    """No firmware links newlib's malloc/free/_sbrk (arm-none-eabi-nm), and none has a heap;
+    the kernel variant tests, which opt into newlib's stdio, are built elsewhere."""
+    fw = firmware_builds(board)
+    elfs = sorted((fw.dir / "tests").glob("*.elf"))
+    assert {e.name for e in elfs} >= {"hello.elf", "fault.elf", "memmap.elf", "host_io.elf"}
+    for elf in elfs:
+        assert allocator_symbols(elf) == [], elf.name
+        assert ".heap" not in elf.with_suffix(".elf.map").read_text(), elf.name
+
+
+def test_malloc_fails_to_link(firmware_builds):
+    """printf (newlib stdio) reaches malloc, which has no _sbrk to grow into: the link fails."""
+    result = firmware_builds("an385").build_target("uses_malloc")
+    assert result.returncode != 0
+    assert "undefined reference to `_sbrk'" in result.stdout + result.stderr
 
 
 def test_unknown_region_fails_to_link(firmware_builds):

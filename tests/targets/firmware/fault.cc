@@ -7,10 +7,10 @@
 //                                                a fault on stacking below the RAM region
 //                                                on Armv7-M
 //   hang   spins forever (the runner's timeout must stop it)
-#include <cstdio>
 #include <cstring>
 
 #include "tf_perf.h"
+#include "tf_print.h"
 
 namespace {
 
@@ -27,7 +27,7 @@ __attribute__((noinline)) int Deep(int n) {
 
 int main(int argc, char** argv) {
   const char* kind = argc > 1 ? argv[1] : "bus";
-  std::printf("fault: %s (stack size %u)\n", kind, static_cast<unsigned>(tf_stack_size()));
+  tf_printf("fault: %s (stack size %u)\n", kind, static_cast<unsigned>(tf_stack_size()));
   if (std::strcmp(kind, "bus") == 0) return *reinterpret_cast<volatile int*>(0xF0000000u);
   if (std::strcmp(kind, "undef") == 0) __asm__ volatile("udf #0");
   if (std::strcmp(kind, "div0") == 0) return 100 / g_zero;
@@ -35,6 +35,6 @@ int main(int argc, char** argv) {
   if (std::strcmp(kind, "hang") == 0) {
     for (;;) __asm__ volatile("" ::: "memory");
   }
-  std::printf("fault: unknown kind\n");
+  tf_printf("fault: unknown kind\n");
   return 2;
 }

@@ -1,12 +1,12 @@
-// Board smoke test: C++17 start-up (a dynamically initialised static), printf over
+// Board smoke test: C++17 start-up (a dynamically initialised static), tf_printf over
 // semihosting, command-line arguments, the ISA feature macros of the board's class, and the
 // stack high-water mark.
 #include <array>
-#include <cstdio>
 #include <numeric>
 
 #include "tf_board.h"
 #include "tf_perf.h"
+#include "tf_print.h"
 
 namespace {
 
@@ -38,12 +38,12 @@ __attribute__((noinline)) int Recurse(int n) {
 int main(int argc, char** argv) {
   std::array<int, 8> a{};
   std::iota(a.begin(), a.end(), 1);
-  std::printf("hello from %s (%s, %s, class %s): ctor=%d sum=%d\n", TF_BOARD_NAME,
-              TF_BOARD_QEMU_MACHINE, TF_BOARD_CPU, TF_BOARD_ISA_CLASS, g_constructed.value,
-              Sum(a));
-  std::printf("args:");
-  for (int i = 0; i < argc; ++i) std::printf(" %s", argv[i]);
-  std::printf("\n");
+  tf_printf("hello from %s (%s, %s, class %s): ctor=%d sum=%d\n", TF_BOARD_NAME,
+            TF_BOARD_QEMU_MACHINE, TF_BOARD_CPU, TF_BOARD_ISA_CLASS, g_constructed.value,
+            Sum(a));
+  tf_printf("args:");
+  for (int i = 0; i < argc; ++i) tf_printf(" %s", argv[i]);
+  tf_printf("\n");
 
 #if defined(__ARM_FEATURE_DSP)
   const int dsp = 1;
@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
 #else
   const int fpu = 0;
 #endif
-  std::printf("isa: arch=%d dsp=%d mve=%d fpu=%d\n", __ARM_ARCH, dsp, mve, fpu);
+  tf_printf("isa: arch=%d dsp=%d mve=%d fpu=%d\n", __ARM_ARCH, dsp, mve, fpu);
 
   const unsigned before = tf_stack_high_water();
   volatile int r = Recurse(32);
@@ -69,8 +69,8 @@ int main(int argc, char** argv) {
   const unsigned rearmed = tf_stack_high_water();
   r = r + Recurse(2);
   const unsigned shallow = tf_stack_high_water();
-  std::printf("stack: size=%u before=%u deep=%u rearmed=%u shallow=%u (r=%d)\n",
-              static_cast<unsigned>(tf_stack_size()), before, deep, rearmed, shallow,
-              static_cast<int>(r));
+  tf_printf("stack: size=%u before=%u deep=%u rearmed=%u shallow=%u (r=%d)\n",
+            static_cast<unsigned>(tf_stack_size()), before, deep, rearmed, shallow,
+            static_cast<int>(r));
   return 0;
 }

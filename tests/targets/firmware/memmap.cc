@@ -5,9 +5,9 @@
 // Each buffer's address is printed so the test can check it lies inside its region. Also
 // prints where the default layout put code, weights, data and the stack.
 #include <cstdint>
-#include <cstdio>
 
 #include "tf_board.h"
+#include "tf_print.h"
 
 namespace {
 
@@ -45,9 +45,9 @@ bool CheckConst(const volatile uint32_t* buf) {
 
 void Report(const tf_region& r, const volatile void* buf, bool ok) {
   static const char* const kPurpose[] = {"code", "ram", "rom"};
-  std::printf("region %s %s base=0x%08lx size=%lu buf=0x%08lx %s\n", r.name, kPurpose[r.purpose],
-              static_cast<unsigned long>(r.base), static_cast<unsigned long>(r.size),
-              static_cast<unsigned long>(reinterpret_cast<uintptr_t>(buf)), ok ? "ok" : "FAIL");
+  tf_printf("region %s %s base=0x%08lx size=%lu buf=0x%08lx %s\n", r.name, kPurpose[r.purpose],
+            static_cast<unsigned long>(r.base), static_cast<unsigned long>(r.size),
+            static_cast<unsigned long>(reinterpret_cast<uintptr_t>(buf)), ok ? "ok" : "FAIL");
   if (!ok) ++g_failures;
 }
 
@@ -66,12 +66,12 @@ int main() {
 #define CHECK_TF_REGION_CODE(name, r) Report(r, g_buf_##name, CheckConst(g_buf_##name));
 #define CHECK_TF_REGION_ROM(name, r) CHECK_TF_REGION_CODE(name, r)
   TF_BOARD_REGIONS(CHECK)
-  std::printf("layout code=0x%08lx weights=0x%08lx data=0x%08lx stack=0x%08lx\n",
-              static_cast<unsigned long>(reinterpret_cast<uintptr_t>(&main)),
-              static_cast<unsigned long>(reinterpret_cast<uintptr_t>(g_weights)),
-              static_cast<unsigned long>(reinterpret_cast<uintptr_t>(&g_data)),
-              static_cast<unsigned long>(reinterpret_cast<uintptr_t>(__tf_stack_bottom)));
+  tf_printf("layout code=0x%08lx weights=0x%08lx data=0x%08lx stack=0x%08lx\n",
+            static_cast<unsigned long>(reinterpret_cast<uintptr_t>(&main)),
+            static_cast<unsigned long>(reinterpret_cast<uintptr_t>(g_weights)),
+            static_cast<unsigned long>(reinterpret_cast<uintptr_t>(&g_data)),
+            static_cast<unsigned long>(reinterpret_cast<uintptr_t>(__tf_stack_bottom)));
   if (!CheckConst(g_weights) || g_data != 0x0DA7A000u) ++g_failures;
-  std::printf("memmap: %d regions, %d failures\n", index, g_failures);
+  tf_printf("memmap: %d regions, %d failures\n", index, g_failures);
   return g_failures == 0 ? 0 : 1;
 }

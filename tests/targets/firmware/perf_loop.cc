@@ -9,9 +9,9 @@
 //   region 7  END without BEGIN                  reported as an error
 //   region 6  BEGIN, never ended                 reported as open at exit
 #include <cstdint>
-#include <cstdio>
 
 #include "tf_perf.h"
+#include "tf_print.h"
 
 #define LOOP(n) \
   __asm__ volatile("movw r0, %0\n1:\n\tsubs r0, r0, #1\n\tbne 1b" ::"i"(n) : "r0", "cc")
@@ -61,7 +61,7 @@ int main() {
   TF_PERF_END(5);
 
   TF_PERF_END(7);
-  std::printf("perf_loop: dot=%ld\n", static_cast<long>(dot));
+  tf_printf("perf_loop: dot=%ld\n", static_cast<long>(dot));
   TF_PERF_BEGIN(6);
   return 0;
 }

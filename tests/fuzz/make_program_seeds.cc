@@ -1,5 +1,5 @@
 // Writes the fuzzer's seed corpus: small valid programs covering every operator kind, a
-// streamed convolution and an external segment layout. Usage: make_seeds <dir>
+// streamed convolution and an external segment layout. Usage: program_make_seeds <dir>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -35,7 +35,7 @@ void Save(const std::string& dir, const std::string& name, const emit::Program& 
     std::fprintf(stderr, "%s: %s\n", name.c_str(), image.error().message().c_str());
     std::exit(1);
   }
-  for (uint8_t mode : {0, 1}) {  // first byte: the fuzzer's mode (see program_fuzzer.cc)
+  for (uint8_t mode : {0, 1}) {  // first byte: the fuzzer's mode (see program_fuzz.cc)
     std::ofstream f(dir + "/" + name + (mode ? "_repair" : "_raw"), std::ios::binary);
     f.put(static_cast<char>(mode));
     f.write(reinterpret_cast<const char*>(image->data()),
@@ -47,7 +47,7 @@ void Save(const std::string& dir, const std::string& name, const emit::Program& 
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::fprintf(stderr, "usage: make_seeds <dir>\n");
+    std::fprintf(stderr, "usage: program_make_seeds <dir>\n");
     return 2;
   }
   const std::string dir = argv[1];
