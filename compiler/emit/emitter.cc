@@ -5,6 +5,8 @@
 #include <map>
 
 #include "emit/encode_ops.h"
+#include "support/text.h"
+#include "tinyforge/in_place.h"
 
 namespace tinyforge::emit {
 namespace {
@@ -53,6 +55,34 @@ Expected<std::map<std::string, std::string>> WeightRegions(const ir::Graph& g,
     out[op] = region;
   }
   return out;
+}
+
+// The constants must fit their regions as the arenas fit theirs: each region's padded
+// segment bytes against its size; in the code region also the program head (.rodata) and
+// kFirmwareCodeBytes for the firmware's own code (an estimate: the linker still checks).
+Status CheckConstantsFit(const plan::Board& board, const Program& p, uint32_t head_size,
+                         const std::string& model) {
+  std::map<std::string, int64_t> need;
+  for (const ProgramSegment& s : p.segments) {
+    need[s.region] += AlignUp(static_cast<int64_t>(s.bytes.size()), 16);
+  }
+  for (auto& [region, bytes] : need) {
+    const plan::MemoryRegion* m = board.Find(region);
+    if (m == nullptr) continue;
+    const bool code = region == board.code_region;
+    const int64_t total = bytes + (code ? head_size + plan::kFirmwareCodeBytes : 0);
+    if (total <= m->size) continue;
+    return Error(model + " on " + board.name + ": does not fit: region '" + region +
+                 "' needs " + WithThousands(total) + " bytes but has " +
+                 WithThousands(m->size) + " (" + WithThousands(total - m->size) +
+                 " bytes missing): " + WithThousands(bytes) + " bytes of constants (weights)" +
+                 (code ? " + the program head and about " +
+                             WithThousands(plan::kFirmwareCodeBytes) + " bytes of firmware code"
+                       : std::string()) +
+                 "; use a smaller model or put some weights in another region (--weights-in "
+                 "OP=REGION)");
+  }
+  return OkStatus();
 }
 
 }  // namespace
@@ -144,6 +174,10 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
           break;
         }
         case Operand::kActivation:
+          if (o.index < 0 || static_cast<size_t>(o.index) >= act_tensor.size()) {
+            return Error(irop.name + ": internal error: operand " + std::to_string(slot) +
+                         " is not an activation");
+          }
           rec.operands.push_back(act_tensor[static_cast<size_t>(o.index)]);
           break;
         case Operand::kConstant: {
@@ -161,6 +195,27 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
       rec.flags |= fmt::kOpFlagStream;
       rec.operands.push_back(
           arena_tensor(mp.line_buffers[static_cast<size_t>(k)], fmt::kInt8, stream.line_bytes));
+    }
+    if (mp.aliased[static_cast<size_t>(k)] || stream.option >= 0) {
+      // Declare the planner's in-place partners: the loader accepts their overlap only
+      // when declared, and only where tinyforge/in_place.h allows it.
+      const int in = eo.spec.inputs[static_cast<size_t>(eo.spec.in_place_input)];
+      const int outp = eo.spec.outputs[0];
+      for (size_t slot = 0; slot < eo.operands.size(); ++slot) {
+        const Operand& o = eo.operands[slot];
+        if (o.kind != Operand::kActivation) continue;
+        if (o.index == in && rec.in_place_input == fmt::kNoSlot) {
+          rec.in_place_input = static_cast<uint8_t>(slot);
+        } else if (o.index == outp) {
+          rec.in_place_output = static_cast<uint8_t>(slot);
+        }
+      }
+      if (rec.in_place_input == fmt::kNoSlot || rec.in_place_output == fmt::kNoSlot ||
+          !rt::InPlaceAllowed(eo.kernel->op, stream.option >= 0, rec.in_place_input,
+                              rec.in_place_output)) {
+        return Error(irop.name + ": internal error: the plan runs it in place where " +
+                     eo.kernel->symbol + " does not allow it (tinyforge/in_place.h)");
+      }
     }
     p.ops.push_back(std::move(rec));
     EmittedOp info;
@@ -206,6 +261,7 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   }
   TF_ASSIGN_OR_RETURN(out.image, WriteProgram(p));
   TF_ASSIGN_OR_RETURN(out.layout, ReadImageLayout(out.image));
+  TF_RETURN_IF_ERROR(CheckConstantsFit(board, p, out.layout.head_size, g.name));
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include "emit/program_writer.h"
 #include "exec/op_params.h"
+#include "tinyforge/in_place.h"
 
 namespace tinyforge::emit::detail {
 namespace {
@@ -28,6 +29,8 @@ class Encoder {
 
   int Act(ir::TensorId t) const { return e_.plan_tensor[static_cast<size_t>(t)]; }
   Operand ActOp(ir::TensorId t) const { return {Operand::kActivation, Act(t)}; }
+  // An op input that may be an activation or a constant.
+  Operand InputOp(ir::TensorId t) { return g_.tensor(t).is_constant() ? ConstOf(t) : ActOp(t); }
 
   // A constant input of the op (deduplicated by tensor).
   Operand ConstOf(ir::TensorId t) {
@@ -217,11 +220,16 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
           if (!p.ok()) return fail(p.error());
           eo.params = EncodeParams(*p);
         }
-        eo.operands = {enc.ActOp(op.inputs[0]), enc.ActOp(op.inputs[1]), enc.ActOp(y)};
+        // Either input may be a constant (Rescaling, BatchNorm on an input: x * c + d).
+        eo.operands = {enc.InputOp(op.inputs[0]), enc.InputOp(op.inputs[1]), enc.ActOp(y)};
         eo.spec.macs = Elements(g, y);
-        // The kernels allow exact in-place when the aliased input is not broadcast.
-        const bool a_full = Elements(g, op.inputs[0]) == Elements(g, y);
-        const bool b_full = Elements(g, op.inputs[1]) == Elements(g, y);
+        // The kernels allow exact in-place when the aliased input is not broadcast; only an
+        // activation can share the output's bytes.
+        auto full = [&](ir::TensorId t) {
+          return !g.tensor(t).is_constant() && Elements(g, t) == Elements(g, y);
+        };
+        const bool a_full = full(op.inputs[0]);
+        const bool b_full = full(op.inputs[1]);
         if (a_full || b_full) {
           eo.spec.in_place = plan::InPlace::kAlias;
           eo.spec.in_place_input = a_full ? 0 : 1;
@@ -288,7 +296,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
           rt::abi::VisitConcatInput(in, fw);
           eo.params.insert(eo.params.end(), w, w + rt::abi::kConcatInputWords);
         }
-        for (ir::TensorId in : op.inputs) eo.operands.push_back(enc.ActOp(in));
+        for (ir::TensorId in : op.inputs) eo.operands.push_back(enc.InputOp(in));
         eo.operands.push_back(enc.ActOp(y));
         eo.spec.macs = Elements(g, y);
         break;
@@ -328,6 +336,12 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
       if (!g.tensor(in).is_constant()) eo.spec.inputs.push_back(enc.Act(in));
     }
     eo.spec.outputs = {enc.Act(y)};
+    // Offer the planner only what the runtime accepts (tinyforge/in_place.h, one definition).
+    const rt::InPlaceMode allowed = rt::InPlaceRuleOf(eo.kernel->op).mode;
+    if ((eo.spec.in_place == plan::InPlace::kAlias && allowed != rt::InPlaceMode::kExact) ||
+        (eo.spec.in_place == plan::InPlace::kStream && allowed != rt::InPlaceMode::kStream)) {
+      eo.spec.in_place = plan::InPlace::kNone;
+    }
     if (eo.spec.in_place != plan::InPlace::kNone) {
       // in_place_input indexes spec.inputs: the activation inputs, in op order.
       const ir::TensorId src = op.inputs[static_cast<size_t>(eo.spec.in_place_input)];

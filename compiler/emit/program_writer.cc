@@ -114,6 +114,9 @@ Expected<std::vector<uint8_t>> WriteProgram(const Program& p) {
     ops.U16(static_cast<uint16_t>(op.operands.size()));
     ops.U16(static_cast<uint16_t>(op.params.size()));
     ops.U32(op.flags);
+    ops.U8(op.in_place_input);
+    ops.U8(op.in_place_output);
+    ops.U16(0);
     for (int32_t v : op.operands) ops.I32(v);
     for (int32_t v : op.params) ops.I32(v);
   }
@@ -197,7 +200,9 @@ Expected<ImageLayout> ReadImageLayout(std::span<const uint8_t> image) {
   ImageLayout layout;
   layout.head_size = fmt::LoadU32(image.data() + fmt::kOffHeadSize);
   const uint32_t sections = fmt::LoadU32(image.data() + fmt::kOffSectionCount);
-  if (layout.head_size > image.size() || sections > fmt::kMaxSections) {
+  // The section table must lie inside the head, and the head inside the image.
+  if (layout.head_size > image.size() || sections > fmt::kMaxSections ||
+      fmt::kHeaderSize + uint64_t{sections} * fmt::kSectionEntrySize > layout.head_size) {
     return Error("program: malformed header");
   }
   for (uint32_t s = 0; s < sections; ++s) {

@@ -1,4 +1,4 @@
-// Writes program images (format v1, docs/program-format.md) from a structured description.
+// Writes program images (format v2, docs/program-format.md) from a structured description.
 // The emitter builds a Program from a planned graph; tests build small ones by hand.
 // Host side, C++20.
 #pragma once
@@ -45,6 +45,10 @@ struct ProgramOp {
   std::vector<int32_t> operands;  // tensor indices, rt::fmt::kNoTensor for absent ones
   std::vector<int32_t> params;
   uint32_t flags = 0;
+  // Declared in-place partners (tinyforge/in_place.h): operand slots whose tensors may
+  // share bytes although both are live at this op; rt::fmt::kNoSlot for none.
+  uint8_t in_place_input = rt::fmt::kNoSlot;
+  uint8_t in_place_output = rt::fmt::kNoSlot;
 };
 
 struct Program {

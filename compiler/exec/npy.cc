@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 
+#include "support/input_file.h"
 #include "support/text.h"
 
 namespace tinyforge::exec {
@@ -197,12 +198,9 @@ Expected<HostTensor> ParseNpy(std::span<const uint8_t> bytes, std::string_view f
 
 Expected<HostTensor> ReadNpy(const std::string& path) {
   try {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) return Error(path + ": is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error(path + ": cannot open file: " + std::strerror(errno));
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                               std::istreambuf_iterator<char>());
+    TF_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
+                        ReadInputFile(path, {".npy file", kMaxNpyFileBytes, 0,
+                                             std::string_view(kMagic, sizeof kMagic - 1)}));
     return ParseNpy(bytes, path);
   } catch (const std::exception& e) {
     return Error(path + ": cannot read file: " + e.what());

@@ -11,6 +11,7 @@
 #include "import/graph_file.h"
 #include "import/read_internal.h"
 #include "ir/verifier.h"
+#include "support/input_file.h"
 #include "support/text.h"
 
 namespace tinyforge::import {
@@ -219,13 +220,9 @@ Expected<ir::Graph> ParseGraphFile(std::span<const uint8_t> bytes, std::string_v
 
 Expected<ir::Graph> ReadGraphFile(const std::string& path) {
   try {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) return Error(path + ": is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error(path + ": cannot open file: " + std::strerror(errno));
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                               std::istreambuf_iterator<char>());
-    if (in.bad()) return Error(path + ": read error");
+    TF_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
+                        ReadInputFile(path, {"graph file", kMaxGraphFileBytes, 0,
+                                             std::string_view(kMagic, sizeof kMagic)}));
     return ParseGraphFile(bytes, path);
   } catch (const std::exception& e) {
     return Error(path + ": cannot read file: " + e.what());

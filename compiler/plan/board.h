@@ -46,6 +46,9 @@ struct FirmwareReserve {
   int64_t data_bss_bytes = 4096;  // the firmware's own .data + .bss (estimate)
 };
 inline constexpr int64_t kHandlerStacks = 0x400 + 0x200 + 256;  // MSP, fault stack, guard
+// The firmware's code (runtime, kernels, board support, newlib) in the code region, as the
+// flash check of constants counts it (an estimate; docs/decisions.md).
+inline constexpr int64_t kFirmwareCodeBytes = 64 * 1024;
 
 // The board's RAM regions as planner regions, with capacities net of the firmware reserve
 // in the data region. Regions with purpose "ram" only; speed ranks as in board.json.

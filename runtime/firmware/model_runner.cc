@@ -61,7 +61,13 @@ int main(int argc, char** argv) {
   }
   tf_status s = tf_model_init(&g_model, &TF_MODEL_DEF);
   if (s != TF_OK) {
-    tf_printf("model_runner: init failed: %s\n", tf_status_str(s));
+    if (tf_model_error_op(&g_model) >= 0) {
+      tf_printf("model_runner: init failed: op %ld (kernel id %lu): %s\n",
+                static_cast<long>(tf_model_error_op(&g_model)),
+                static_cast<unsigned long>(tf_model_error_kernel(&g_model)), tf_status_str(s));
+    } else {
+      tf_printf("model_runner: init failed: %s\n", tf_status_str(s));
+    }
     return 3;
   }
   const int32_t num_inputs = tf_model_num_inputs(&g_model);

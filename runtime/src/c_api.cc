@@ -61,6 +61,11 @@ int32_t tf_model_num_inputs(const tf_model* m) { return Ready(m) ? Get(m)->num_i
 int32_t tf_model_num_outputs(const tf_model* m) { return Ready(m) ? Get(m)->num_outputs() : 0; }
 int32_t tf_model_num_ops(const tf_model* m) { return Ready(m) ? Get(m)->num_ops() : 0; }
 
+int32_t tf_model_error_op(const tf_model* m) { return m != nullptr ? Get(m)->error_op() : -1; }
+uint32_t tf_model_error_kernel(const tf_model* m) {
+  return m != nullptr ? Get(m)->error_kernel() : 0;
+}
+
 tf_status tf_model_input(const tf_model* m, int32_t index, tf_tensor_info* info) {
   if (m == nullptr) return TF_E_NULL_ARGUMENT;
   return C(Get(m)->Input(index, info));

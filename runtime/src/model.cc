@@ -5,6 +5,7 @@
 // are compared in 64 bits so that no sum of 32-bit fields can wrap.
 #include <cstdint>
 
+#include "tinyforge/in_place.h"
 #include "tinyforge/runtime.h"
 
 namespace tinyforge::rt {
@@ -34,13 +35,18 @@ OpContext::OpContext(const Model& model, int32_t index, const uint8_t* record,
 
 TensorRef OpContext::tensor(int32_t slot) const { return model_.Tensor(operand(slot)); }
 
-TensorRef Model::Tensor(int32_t index) const {
+TensorRef Model::TensorRecord(int32_t index) const {
   const uint8_t* r = tensors_ + static_cast<uint32_t>(index) * fmt::kTensorRecordSize;
   TensorRef t;
   t.location = r[0];
   t.dtype = r[1];
   t.offset = fmt::LoadU32(r + 4);
   t.size = fmt::LoadU32(r + 8);
+  return t;
+}
+
+TensorRef Model::Tensor(int32_t index) const {
+  TensorRef t = TensorRecord(index);
   if (t.in_arena()) {
     t.data = arenas_[t.location].data + t.offset;
   } else {
@@ -154,7 +160,7 @@ Status Model::ParseHead(const tf_model_def& def) {
   return Status::kOk;
 }
 
-Status Model::BindRegions(const tf_model_def& def) {
+Status Model::CheckRegions() const {
   for (uint32_t r = 0; r < num_regions_; ++r) {
     const uint8_t* rec = regions_ + r * fmt::kRegionRecordSize;
     const uint32_t size = fmt::LoadU32(rec + 16), align = fmt::LoadU32(rec + 20);
@@ -163,6 +169,10 @@ Status Model::BindRegions(const tf_model_def& def) {
       return Status::kBadRegion;
     }
   }
+  return Status::kOk;
+}
+
+Status Model::BindRegions(const tf_model_def& def) {
   if (def.num_arenas != num_regions_ || (num_regions_ > 0 && def.arenas == nullptr)) {
     return Status::kArenaMissing;
   }
@@ -175,6 +185,13 @@ Status Model::BindRegions(const tf_model_def& def) {
   }
   arenas_ = def.arenas;
   return Status::kOk;
+}
+
+uint32_t Model::region_size(uint32_t r) const {
+  return fmt::LoadU32(regions_ + r * fmt::kRegionRecordSize + 16);
+}
+uint32_t Model::region_align(uint32_t r) const {
+  return fmt::LoadU32(regions_ + r * fmt::kRegionRecordSize + 20);
 }
 
 Status Model::BindSegments(const tf_model_def& def) {
@@ -206,6 +223,7 @@ Status Model::BindSegments(const tf_model_def& def) {
 }
 
 Status Model::CheckTensors() const {
+  uint32_t in_arenas = 0;
   for (uint32_t t = 0; t < num_tensors_; ++t) {
     const uint8_t* r = tensors_ + t * fmt::kTensorRecordSize;
     const uint8_t location = r[0], dtype = r[1];
@@ -217,7 +235,9 @@ Status Model::CheckTensors() const {
     }
     uint64_t limit;
     if ((location & fmt::kLocationSegment) == 0) {
-      if (location >= num_regions_) return Status::kBadTensor;
+      if (location >= num_regions_ || ++in_arenas > fmt::kMaxArenaTensors) {
+        return Status::kBadTensor;
+      }
       limit = fmt::LoadU32(regions_ + location * fmt::kRegionRecordSize + 16);
     } else {
       const uint32_t s = location & 0x7fu;
@@ -225,6 +245,27 @@ Status Model::CheckTensors() const {
       limit = fmt::LoadU32(segments_ + s * fmt::kSegmentRecordSize + 20);
     }
     if (uint64_t{offset} + size > limit) return Status::kBadTensor;
+  }
+  return Status::kOk;
+}
+
+// Constants are packed as the writer lays them out: in table order, each segment's tensors
+// start at the next 16-byte boundary after the previous one's end, and the last one ends in
+// the segment's final 16 bytes. So no tensor offset of a constant can change (and read
+// other constants or padding) without the program being rejected.
+Status Model::CheckConstantLayout() const {
+  for (uint32_t s = 0; s < num_segments_; ++s) {
+    uint64_t end = 0;
+    for (uint32_t t = 0; t < num_tensors_; ++t) {
+      const TensorRef r = TensorRecord(static_cast<int32_t>(t));
+      if (r.location != (fmt::kLocationSegment | s)) continue;
+      if (r.offset != (end + fmt::kAlign - 1) / fmt::kAlign * fmt::kAlign) {
+        return Status::kBadTensor;
+      }
+      end = uint64_t{r.offset} + r.size;
+    }
+    const uint32_t size = fmt::LoadU32(segments_ + s * fmt::kSegmentRecordSize + 20);
+    if ((end + fmt::kAlign - 1) / fmt::kAlign * fmt::kAlign != size) return Status::kBadTensor;
   }
   return Status::kOk;
 }
@@ -239,7 +280,7 @@ Status Model::CheckIo() const {
         rank > fmt::kMaxRank || fmt::LoadU32(r + 40) != 0) {
       return Status::kBadIo;
     }
-    const TensorRef t = Tensor(static_cast<int32_t>(tensor));
+    const TensorRef t = TensorRecord(static_cast<int32_t>(tensor));
     if (t.dtype != dtype || !t.in_arena()) return Status::kBadIo;
     uint64_t elements = 1;
     for (uint32_t d = 0; d < fmt::kMaxRank; ++d) {
@@ -286,17 +327,27 @@ const KernelEntry* Model::FindEntry(uint32_t id) const {
   return nullptr;
 }
 
-Status Model::CheckOps() {
+uint32_t Model::RecordSize(const uint8_t* rec) {
+  return fmt::kOpHeaderSize + 4 * (uint32_t{fmt::LoadU16(rec + 4)} + fmt::LoadU16(rec + 6));
+}
+
+// The structure of every op record: bounds, counts, flags, operand indices and the declared
+// in-place partners (none, or two distinct operand slots holding arena tensors that the
+// operator allows as partners, tinyforge/in_place.h).
+Status Model::CheckOpRecords() {
   uint32_t pos = 0;
   for (uint32_t i = 0; i < num_ops_; ++i) {
+    error_op_ = static_cast<int32_t>(i);
     if (uint64_t{pos} + fmt::kOpHeaderSize > ops_size_) return Status::kBadOp;
     const uint8_t* rec = ops_ + pos;
+    error_kernel_ = fmt::LoadU32(rec);
     const uint32_t operands = fmt::LoadU16(rec + 4), params = fmt::LoadU16(rec + 6);
     if (operands > kMaxOperands || params > kMaxParams ||
-        (fmt::LoadU32(rec + 8) & ~fmt::kOpKnownFlags) != 0) {
+        (fmt::LoadU32(rec + 8) & ~fmt::kOpKnownFlags) != 0 ||
+        fmt::LoadU16(rec + fmt::kOffOpReserved) != 0) {
       return Status::kBadOp;
     }
-    const uint32_t size = fmt::kOpHeaderSize + 4 * (operands + params);
+    const uint32_t size = RecordSize(rec);
     if (uint64_t{pos} + size > ops_size_) return Status::kBadOp;
     for (uint32_t k = 0; k < operands; ++k) {
       const int32_t t = fmt::LoadI32(rec + fmt::kOpHeaderSize + 4 * k);
@@ -304,28 +355,181 @@ Status Model::CheckOps() {
         return Status::kBadOp;
       }
     }
-    const KernelEntry* entry = FindEntry(fmt::LoadU32(rec));
-    if (entry == nullptr) return Status::kUnknownKernel;
-    TF_RT_TRY(entry->validate(OpContext(*this, static_cast<int32_t>(i), rec, entry)));
+    const uint8_t in = rec[fmt::kOffOpInPlaceInput], out = rec[fmt::kOffOpInPlaceOutput];
+    if ((in == fmt::kNoSlot) != (out == fmt::kNoSlot)) return Status::kBadInPlace;
+    if (in != fmt::kNoSlot) {
+      if (in >= operands || out >= operands || in == out) return Status::kBadInPlace;
+      const int32_t ti = fmt::LoadI32(rec + fmt::kOpHeaderSize + 4u * in);
+      const int32_t to = fmt::LoadI32(rec + fmt::kOpHeaderSize + 4u * out);
+      if (ti == fmt::kNoTensor || to == fmt::kNoTensor || !TensorRecord(ti).in_arena() ||
+          !TensorRecord(to).in_arena()) {
+        return Status::kBadInPlace;
+      }
+      // The operator must allow these partners (tinyforge/in_place.h).
+      OpKind kind{};
+      const bool streamed = (fmt::LoadU32(rec + 8) & fmt::kOpFlagStream) != 0;
+      if (!KernelOpKind(error_kernel_, &kind) || !InPlaceAllowed(kind, streamed, in, out)) {
+        return Status::kBadInPlace;
+      }
+    }
     pos += size;
   }
+  error_op_ = -1;
+  error_kernel_ = 0;
   if (pos != ops_size_) return Status::kBadOp;
   return Status::kOk;
 }
 
-Status Model::Init(const tf_model_def& def) {
-  *this = Model();  // forget any previous program
+// Live range of tensors [base, base + count): program positions of their first and last
+// use. Position 0 is before the first op (the caller writes the inputs), op i is at i + 1,
+// and num_ops + 1 after the last op (the caller reads the outputs). first > last: unused.
+void Model::LiveRanges(uint32_t base, uint32_t count, LiveRange* r) const {
+  for (uint32_t i = 0; i < count; ++i) r[i] = {0xffffffffu, 0};
+  auto use = [&](uint32_t t, uint32_t at) {
+    if (t < base || t - base >= count) return;
+    LiveRange& x = r[t - base];
+    if (at < x.first) x.first = at;
+    if (at > x.last) x.last = at;
+  };
+  for (uint32_t i = 0; i < num_inputs_ + num_outputs_; ++i) {
+    use(fmt::LoadU32(io_ + i * fmt::kIoRecordSize), i < num_inputs_ ? 0 : num_ops_ + 1);
+  }
+  uint32_t pos = 0;
+  for (uint32_t k = 0; k < num_ops_; ++k) {
+    const uint8_t* rec = ops_ + pos;
+    const uint32_t operands = fmt::LoadU16(rec + 4);
+    for (uint32_t j = 0; j < operands; ++j) {
+      const int32_t t = fmt::LoadI32(rec + fmt::kOpHeaderSize + 4 * j);
+      if (t != fmt::kNoTensor) use(static_cast<uint32_t>(t), k + 1);
+    }
+    pos += RecordSize(rec);
+  }
+}
+
+bool Model::AnyInArena(uint32_t base, uint32_t count) const {
+  for (uint32_t i = 0; i < count; ++i) {
+    if (TensorRecord(static_cast<int32_t>(base + i)).in_arena()) return true;
+  }
+  return false;
+}
+
+// Whether op `op` declares tensor `in` and tensor `out` as its in-place partners.
+bool Model::DeclaredInPlace(uint32_t op, uint32_t in, uint32_t out) const {
+  uint32_t pos = 0;
+  for (uint32_t k = 0; k < op; ++k) pos += RecordSize(ops_ + pos);
+  const uint8_t* rec = ops_ + pos;
+  const uint8_t si = rec[fmt::kOffOpInPlaceInput], so = rec[fmt::kOffOpInPlaceOutput];
+  if (si == fmt::kNoSlot) return false;
+  return fmt::LoadI32(rec + fmt::kOpHeaderSize + 4u * si) == static_cast<int32_t>(in) &&
+         fmt::LoadI32(rec + fmt::kOpHeaderSize + 4u * so) == static_cast<int32_t>(out);
+}
+
+// Every tensor is used (by an op, or as an input or output), and no two arena tensors that
+// are live at the same time share a byte, except an op's declared in-place partners at that
+// op (the input's last use is the output's first).
+// Every pair of tensors is compared, with live ranges computed for kBatch tensors per pass
+// over the ops (no heap): O(T^2 + (T / kBatch)^2 * operands) for T <= kMaxArenaTensors.
+Status Model::CheckLifetimes() {
+  constexpr uint32_t kBatch = 64;
+  LiveRange ra[kBatch], rb[kBatch];
+  for (uint32_t a0 = 0; a0 < num_tensors_; a0 += kBatch) {
+    const uint32_t na = num_tensors_ - a0 < kBatch ? num_tensors_ - a0 : kBatch;
+    LiveRanges(a0, na, ra);
+    for (uint32_t i = 0; i < na; ++i) {
+      if (ra[i].first > ra[i].last) return Status::kUnusedTensor;  // an operand changed?
+    }
+    if (!AnyInArena(a0, na)) continue;
+    for (uint32_t b0 = a0; b0 < num_tensors_; b0 += kBatch) {
+      const uint32_t nb = num_tensors_ - b0 < kBatch ? num_tensors_ - b0 : kBatch;
+      if (b0 != a0 && !AnyInArena(b0, nb)) continue;  // constants: checked by their layout
+      const LiveRange* rbp = ra;
+      if (b0 != a0) {
+        LiveRanges(b0, nb, rb);
+        rbp = rb;
+      }
+      for (uint32_t i = 0; i < na; ++i) {
+        const LiveRange& x = ra[i];
+        const TensorRef ta = TensorRecord(static_cast<int32_t>(a0 + i));
+        if (!ta.in_arena()) continue;
+        for (uint32_t j = b0 == a0 ? i + 1 : 0; j < nb; ++j) {
+          const LiveRange& y = rbp[j];
+          if (y.first > y.last || x.last < y.first || y.last < x.first) continue;
+          const TensorRef tb = TensorRecord(static_cast<int32_t>(b0 + j));
+          if (!ta.Overlaps(tb)) continue;  // also false for constants (other location)
+          const uint32_t a = a0 + i, b = b0 + j;
+          if (x.last == y.first && y.first > 0 && DeclaredInPlace(y.first - 1, a, b)) continue;
+          if (y.last == x.first && x.first > 0 && DeclaredInPlace(x.first - 1, b, a)) continue;
+          const uint32_t at = x.first > y.first ? x.first : y.first;
+          if (at > 0 && at <= num_ops_) {
+            uint32_t pos = 0;
+            for (uint32_t k = 0; k + 1 < at; ++k) pos += RecordSize(ops_ + pos);
+            error_op_ = static_cast<int32_t>(at - 1);
+            error_kernel_ = fmt::LoadU32(ops_ + pos);
+          }
+          return Status::kLiveOverlap;
+        }
+      }
+    }
+  }
+  return Status::kOk;
+}
+
+// The kernel of every op: present in the caller's table, and its validator accepts the
+// record.
+Status Model::CheckOps() {
+  uint32_t pos = 0;
+  for (uint32_t i = 0; i < num_ops_; ++i) {
+    const uint8_t* rec = ops_ + pos;
+    error_op_ = static_cast<int32_t>(i);
+    error_kernel_ = fmt::LoadU32(rec);
+    const KernelEntry* entry = FindEntry(fmt::LoadU32(rec));
+    if (entry == nullptr) return Status::kUnknownKernel;
+    TF_RT_TRY(entry->validate(OpContext(*this, static_cast<int32_t>(i), rec, entry)));
+    pos += RecordSize(rec);
+  }
+  error_op_ = -1;
+  error_kernel_ = 0;
+  return Status::kOk;
+}
+
+Status Model::CheckProgram(const tf_model_def& def) {
   TF_RT_TRY(ParseHead(def));
-  TF_RT_TRY(BindRegions(def));
+  TF_RT_TRY(CheckRegions());
   TF_RT_TRY(BindSegments(def));
   TF_RT_TRY(CheckTensors());
+  TF_RT_TRY(CheckConstantLayout());
   TF_RT_TRY(CheckIo());
-  TF_RT_TRY(CheckKernelTable(def));
-  kernels_ = def.kernels;
-  num_kernels_ = def.num_kernels;
-  const Status s = CheckOps();
+  TF_RT_TRY(CheckOpRecords());
+  return CheckLifetimes();
+}
+
+Status Model::Inspect(const tf_model_def& def) {
+  *this = Model();  // forget any previous program
+  const Status s = CheckProgram(def);
+  if (!Ok(s)) Fail();
+  return s;
+}
+
+void Model::Fail() {
+  const int32_t op = error_op_;
+  const uint32_t kernel = error_kernel_;
+  *this = Model();
+  error_op_ = op;
+  error_kernel_ = kernel;
+}
+
+Status Model::Init(const tf_model_def& def) {
+  *this = Model();  // forget any previous program
+  Status s = CheckProgram(def);
+  if (Ok(s)) s = BindRegions(def);
+  if (Ok(s)) s = CheckKernelTable(def);
+  if (Ok(s)) {
+    kernels_ = def.kernels;
+    num_kernels_ = def.num_kernels;
+    s = CheckOps();
+  }
   if (!Ok(s)) {
-    *this = Model();
+    Fail();
     return s;
   }
   ready_ = true;
@@ -344,7 +548,7 @@ Status Model::Run() {
     const Status s = entry->run(op);
     if (profile_ != nullptr) profile_(profile_user_, static_cast<int32_t>(i), id, 1);
     if (!Ok(s)) return s;
-    pos += fmt::kOpHeaderSize + 4 * (uint32_t{fmt::LoadU16(rec + 4)} + fmt::LoadU16(rec + 6));
+    pos += RecordSize(rec);
   }
   return Status::kOk;
 }

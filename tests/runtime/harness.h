@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "emit/program_writer.h"
+#include "tinyforge/in_place.h"
 #include "tinyforge/kernel_table.h"
 #include "tinyforge/runtime.h"
 
@@ -125,9 +126,34 @@ struct Builder {
   void Output(int32_t t, std::vector<int32_t> dims, float scale = 0.25f, int32_t zp = 0) {
     p.io.push_back({t, true, std::move(dims), scale, zp});
   }
+  // Adds an op. Like the emitter, declares the operator's in-place partners
+  // (tinyforge/in_place.h) when their tensors share bytes; clear
+  // p.ops.back().in_place_input/output to test an undeclared overlap.
   void Op(uint32_t id, std::vector<int32_t> operands, std::vector<int32_t> params,
           uint32_t flags = 0) {
     p.ops.push_back({id, std::move(operands), std::move(params), flags});
+    emit::ProgramOp& op = p.ops.back();
+    const KernelInfo* k = FindKernel(id);
+    if (k == nullptr) return;
+    const InPlaceRule rule = InPlaceRuleOf(k->op);
+    const bool streamed = (flags & fmt::kOpFlagStream) != 0;
+    if (rule.mode == InPlaceMode::kNone || (rule.mode == InPlaceMode::kStream) != streamed ||
+        rule.output >= op.operands.size()) {
+      return;
+    }
+    const int32_t out = op.operands[rule.output];
+    for (uint8_t slot = 0; slot < 8 && slot < op.operands.size(); ++slot) {
+      const int32_t in = op.operands[slot];
+      if (((rule.inputs >> slot) & 1u) == 0 || in < 0 || out < 0 || in == out) continue;
+      const emit::ProgramTensor& a = p.tensors[static_cast<size_t>(in)];
+      const emit::ProgramTensor& b = p.tensors[static_cast<size_t>(out)];
+      if (a.location == b.location && a.offset < b.offset + b.size &&
+          b.offset < a.offset + a.size) {
+        op.in_place_input = slot;
+        op.in_place_output = rule.output;
+        return;
+      }
+    }
   }
   std::vector<uint8_t> Image() const { return Write(p); }
 };

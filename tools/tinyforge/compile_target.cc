@@ -57,7 +57,9 @@ int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
   if (!e.ok()) {
     const std::string& m = e.error().message();
     const bool usage = m.rfind("--", 0) == 0;  // a bad --target/--place/--weights-in
-    return Fail(usage ? kExitInvalidInput : kExitFailure, args.graph + ": " + m);
+    // The model does not fit the board's RAM or flash: a property of the input.
+    const bool too_big = m.find("does not fit: region") != std::string::npos;
+    return Fail(usage || too_big ? kExitInvalidInput : kExitFailure, args.graph + ": " + m);
   }
   if (args.json) {
     std::cout << emit::Summary(*e).dump(2) << "\n";

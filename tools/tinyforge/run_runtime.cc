@@ -4,7 +4,10 @@
 // lowered (if it is not yet) and compiled for the target in memory first. --dump-dir DIR
 // writes every arena after each op (the format of the board firmware's dump mode).
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,6 +17,8 @@
 #include "emit/emitter.h"
 #include "exec/npy.h"
 #include "load_graph.h"
+#include "support/input_file.h"
+#include "tinyforge/kernel_ids.h"
 #include "tinyforge/kernel_table.h"
 #include "tinyforge/runtime.h"
 
@@ -28,14 +33,31 @@ int Fail(int code, const std::string& message) {
   return code;
 }
 
-// 16-byte aligned storage (the runtime requires aligned programs and arenas).
+// Largest total arena the host runtime allocates for a program (docs/limits.md).
+constexpr uint64_t kMaxHostArenaBytes = uint64_t{256} << 20;
+
+// Zeroed storage aligned to `align` (a power of two <= 4096, as the runtime requires of
+// programs and arenas). calloc: pages the run never touches cost no memory.
 struct AlignedBytes {
-  std::vector<uint8_t> raw;
+  struct Free {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<uint8_t, Free> raw;
   uint8_t* data = nullptr;
-  explicit AlignedBytes(size_t n) : raw(n + 16, 0) {
-    data = raw.data() + (16 - reinterpret_cast<uintptr_t>(raw.data()) % 16) % 16;
+  AlignedBytes(size_t n, size_t align) : raw(static_cast<uint8_t*>(std::calloc(n + align, 1))) {
+    if (!raw) throw std::bad_alloc();
+    data = raw.get() + (align - reinterpret_cast<uintptr_t>(raw.get()) % align) % align;
   }
 };
+
+// "op 3 (s8_add__ref)": the op a failed Init or Inspect names, or "".
+std::string FailedOp(const rt::Model& m) {
+  if (m.error_op() < 0) return "";
+  const rt::KernelInfo* k = rt::FindKernel(m.error_kernel());
+  return "op " + std::to_string(m.error_op()) + " (" +
+         (k != nullptr ? std::string(k->symbol) : "kernel id " + std::to_string(m.error_kernel())) +
+         "): ";
+}
 
 ir::DType DTypeOf(uint8_t d) {
   return d == rt::fmt::kInt8    ? ir::DType::kInt8
@@ -45,12 +67,10 @@ ir::DType DTypeOf(uint8_t d) {
 
 Expected<std::vector<uint8_t>> ProgramFor(const RunArgs& args) {
   if (IsProgramFile(args.graph)) {
-    std::ifstream f(args.graph, std::ios::binary);
-    if (!f) return Error(args.graph + ": cannot open");
-    std::stringstream s;
-    s << f.rdbuf();
-    const std::string bytes = s.str();
-    return std::vector<uint8_t>(bytes.begin(), bytes.end());
+    return ReadInputFile(args.graph, {"program", kMaxProgramFileBytes, 0,
+                                      std::string_view(reinterpret_cast<const char*>(
+                                                           rt::fmt::kMagic),
+                                                       4)});
   }
   TF_ASSIGN_OR_RETURN(ir::Graph g, LoadGraph(args.graph, args.rounding));
   if (g.kind != ir::GraphKind::kInt8) {
@@ -95,28 +115,42 @@ bool IsProgramFile(const std::string& path) {
 int RunOnRuntime(const RunArgs& args) {
   auto image = ProgramFor(args);
   if (!image.ok()) return Fail(kExitInvalidInput, image.error().message());
-  auto layout = emit::ReadImageLayout(*image);
-  if (!layout.ok()) return Fail(kExitInvalidInput, args.graph + ": " + layout.error().message());
-  AlignedBytes program(image->size());
+  if (image->size() > 0xffffffffu) return Fail(kExitInvalidInput, args.graph + ": too large");
+  AlignedBytes program(image->size(), rt::fmt::kAlign);
   std::memcpy(program.data, image->data(), image->size());
-  std::vector<AlignedBytes> arenas;
-  std::vector<tf_arena> arena_defs;
-  arenas.reserve(layout->regions.size());
-  for (const auto& [name, size] : layout->regions) {
-    arenas.emplace_back(size);
-    arena_defs.push_back({arenas.back().data, size});
-  }
   tf_model_def def{};
   def.program = program.data;
   def.program_size = static_cast<uint32_t>(image->size());
-  def.arenas = arena_defs.data();
-  def.num_arenas = static_cast<uint32_t>(arena_defs.size());
   def.kernels = tf_all_kernels;
   def.num_kernels = tf_all_kernels_count;
   rt::Model model;
+  // Validate the whole program (CRCs, tables, lifetimes) before allocating its arenas.
+  const rt::Status checked = model.Inspect(def);
+  if (!rt::Ok(checked)) {
+    return Fail(kExitInvalidInput, args.graph + ": invalid program: " + FailedOp(model) +
+                                       rt::StatusText(checked));
+  }
+  uint64_t arena_bytes = 0;
+  for (uint32_t r = 0; r < model.num_regions(); ++r) arena_bytes += model.region_size(r);
+  if (arena_bytes > kMaxHostArenaBytes) {
+    return Fail(kExitInvalidInput, args.graph + ": the program's arenas need " +
+                                       std::to_string(arena_bytes) + " bytes, more than the " +
+                                       std::to_string(kMaxHostArenaBytes >> 20) +
+                                       " MiB the host runtime allocates (docs/limits.md)");
+  }
+  std::vector<AlignedBytes> arenas;
+  std::vector<tf_arena> arena_defs;
+  arenas.reserve(model.num_regions());
+  for (uint32_t r = 0; r < model.num_regions(); ++r) {
+    arenas.emplace_back(model.region_size(r), model.region_align(r));
+    arena_defs.push_back({arenas.back().data, model.region_size(r)});
+  }
+  def.arenas = arena_defs.data();
+  def.num_arenas = static_cast<uint32_t>(arena_defs.size());
   const rt::Status init = model.Init(def);
   if (!rt::Ok(init)) {
-    return Fail(kExitInvalidInput, args.graph + ": invalid program: " + rt::StatusText(init));
+    return Fail(kExitInvalidInput, args.graph + ": invalid program: " + FailedOp(model) +
+                                       rt::StatusText(init));
   }
   if (static_cast<int32_t>(args.inputs.size()) != model.num_inputs()) {
     return Fail(kExitInvalidInput, "the program has " + std::to_string(model.num_inputs()) +

@@ -1,4 +1,4 @@
-// Program format v1: the constants both the emitter (compiler/emit) and the loader
+// Program format v2: the constants both the emitter (compiler/emit) and the loader
 // (runtime/src/program.cc) use. The format itself is documented in docs/program-format.md;
 // every number here appears there.
 //
@@ -16,7 +16,7 @@ namespace tinyforge::rt::fmt {
 #endif
 
 inline constexpr uint8_t kMagic[4] = {'T', 'F', 'P', 'G'};
-inline constexpr uint16_t kVersionMajor = 1;  // incompatible changes
+inline constexpr uint16_t kVersionMajor = 2;  // incompatible changes (2: in-place partners)
 inline constexpr uint16_t kVersionMinor = 0;  // compatible additions (ignored by readers)
 
 // Alignment of the image, of every section, segment and constant tensor, and of arenas.
@@ -78,12 +78,22 @@ inline constexpr uint32_t kMaxRank = 6;
 
 // OPS: `count` records, back to back:
 // u32 kernel_id; u16 num_operands; u16 num_params; u32 flags;
+// u8 in_place_input, u8 in_place_output (operand slots of the op's declared in-place
+// partners, tinyforge/in_place.h; both kNoSlot if none); u16 0;
 // i32 operands[num_operands] (tensor index, or -1 where an operand is optional);
 // i32 params[num_params] (floats as their bit patterns)
-inline constexpr uint32_t kOpHeaderSize = 12;
+inline constexpr uint32_t kOpHeaderSize = 16;
+inline constexpr uint32_t kOffOpInPlaceInput = 12;   // u8
+inline constexpr uint32_t kOffOpInPlaceOutput = 13;  // u8
+inline constexpr uint32_t kOffOpReserved = 14;       // u16, 0
+inline constexpr uint8_t kNoSlot = 0xff;
 inline constexpr uint32_t kOpFlagStream = 1u;  // in-place by output rows, see stream.h
 inline constexpr uint32_t kOpKnownFlags = kOpFlagStream;
 inline constexpr int32_t kNoTensor = -1;
+
+// Loader bounds (docs/program-format.md): the lifetime check compares every pair of arena
+// tensors, so their number is bounded; a program with more is rejected (TF_E_BAD_TENSOR).
+inline constexpr uint32_t kMaxArenaTensors = 8192;
 
 // Little-endian loads that are valid at any alignment (compile to one load on Cortex-M
 // and x86) and do not break strict aliasing.

@@ -98,6 +98,19 @@ class Model {
  public:
   // Validates `def` and everything it points to. On failure the model stays unusable.
   Status Init(const tf_model_def& def);
+  // Validates everything in the program that needs neither arenas nor kernels (header,
+  // CRCs, tables, op record structure, tensor lifetimes), so that a host can size the
+  // arenas from a checked program (region_size) before allocating them. The model is not
+  // ready to run after it; Init does all of it again.
+  Status Inspect(const tf_model_def& def);
+  uint32_t num_regions() const { return num_regions_; }
+  // Precondition: a successful Inspect or Init, r < num_regions().
+  uint32_t region_size(uint32_t r) const;
+  uint32_t region_align(uint32_t r) const;
+  // After a failed Init or Inspect: the op the failure is about (-1: none, or before the
+  // first op) and its kernel id (0 if none).
+  int32_t error_op() const { return error_op_; }
+  uint32_t error_kernel() const { return error_kernel_; }
   Status Run();
 
   bool ready() const { return ready_; }
@@ -109,19 +122,34 @@ class Model {
   Status Output(int32_t index, tf_tensor_info* info) const;
   // Precondition: 0 <= index < num_tensors() (tensor records are validated at init).
   TensorRef Tensor(int32_t index) const;
+  // The tensor's record without resolving its data pointer (usable before arenas are bound).
+  TensorRef TensorRecord(int32_t index) const;
   void SetProfiler(tf_profile_fn fn, void* user) {
     profile_ = fn;
     profile_user_ = user;
   }
 
  private:
+  struct LiveRange {
+    uint32_t first, last;
+  };
+  Status CheckProgram(const tf_model_def& def);
+  void Fail();
   Status ParseHead(const tf_model_def& def);
+  Status CheckRegions() const;
   Status BindRegions(const tf_model_def& def);
   Status BindSegments(const tf_model_def& def);
   Status CheckTensors() const;
+  Status CheckConstantLayout() const;
   Status CheckIo() const;
   Status CheckKernelTable(const tf_model_def& def) const;
+  Status CheckOpRecords();
+  Status CheckLifetimes();
   Status CheckOps();
+  static uint32_t RecordSize(const uint8_t* rec);
+  void LiveRanges(uint32_t base, uint32_t count, LiveRange* r) const;
+  bool DeclaredInPlace(uint32_t op, uint32_t in, uint32_t out) const;
+  bool AnyInArena(uint32_t base, uint32_t count) const;
   Status IoInfo(uint32_t record, tf_tensor_info* info) const;
   const KernelEntry* FindEntry(uint32_t id) const;
 
@@ -146,6 +174,8 @@ class Model {
   tf_profile_fn profile_ = nullptr;
   void* profile_user_ = nullptr;
   bool ready_ = false;
+  int32_t error_op_ = -1;
+  uint32_t error_kernel_ = 0;
 };
 
 }  // namespace tinyforge::rt

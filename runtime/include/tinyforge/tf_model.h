@@ -100,6 +100,10 @@ tf_status tf_model_invoke(tf_model* m, const void* input, uint32_t input_bytes, 
 int32_t tf_model_num_inputs(const tf_model* m);
 int32_t tf_model_num_outputs(const tf_model* m);
 int32_t tf_model_num_ops(const tf_model* m);
+/* After a failed tf_model_init: the index of the op the failure is about (-1 if none) and
+ * its kernel id (0 if none; tinyforge::rt::FindKernel names it). */
+int32_t tf_model_error_op(const tf_model* m);
+uint32_t tf_model_error_kernel(const tf_model* m);
 tf_status tf_model_input(const tf_model* m, int32_t index, tf_tensor_info* info);
 tf_status tf_model_output(const tf_model* m, int32_t index, tf_tensor_info* info);
 /* Installs (fn != NULL) or removes the profiling hook. */

@@ -1,0 +1,79 @@
+// In-place execution: which operand of an op may share bytes with its output. The one
+// definition the planner's callers (compiler/emit: which ops to offer in place) and the
+// loader (runtime/src/model.cc: which declared in-place partners to accept) both use, so
+// the compiler cannot write a program the runtime refuses for aliasing
+// (docs/program-format.md, "Lifetimes and in-place partners"). Freestanding C++17.
+#ifndef TINYFORGE_RUNTIME_IN_PLACE_H_
+#define TINYFORGE_RUNTIME_IN_PLACE_H_
+
+#include <cstdint>
+
+#include "tinyforge/kernel_ids.h"
+#include "tinyforge/op_abi.h"
+
+namespace tinyforge::rt {
+
+enum class InPlaceMode : uint8_t {
+  kNone,
+  // The output may be exactly an input's bytes (same offset and size): elementwise kernels
+  // that read element i before writing it. For add and mul the input must be read densely
+  // (not broadcast), which the op's validator checks on the broadcast strides.
+  kExact,
+  // With fmt::kOpFlagStream: the output may overlap the input by the offsets the stream
+  // schedule completes with (tinyforge/stream.h); the validator checks the schedule.
+  kStream,
+};
+
+struct InPlaceRule {
+  InPlaceMode mode = InPlaceMode::kNone;
+  uint8_t inputs = 0;  // bit i set: operand slot i may be the output's partner
+  uint8_t output = 0;  // the output's operand slot
+};
+
+constexpr InPlaceRule InPlaceRuleOf(OpKind op) {
+  switch (op) {
+    case OpKind::kConv:
+    case OpKind::kDwconv:
+      return {InPlaceMode::kStream, 1u << abi::kConvIn, abi::kConvOut};
+    case OpKind::kAvgpool:
+    case OpKind::kMaxpool:
+      return {InPlaceMode::kStream, 1u << abi::kPoolIn, abi::kPoolOut};
+    case OpKind::kAdd:
+    case OpKind::kMul:
+      return {InPlaceMode::kExact, (1u << abi::kBinIn1) | (1u << abi::kBinIn2), abi::kBinOut};
+    case OpKind::kLogistic:
+    case OpKind::kTanh:
+      return {InPlaceMode::kExact, 1u << abi::kUnIn, abi::kUnOut};
+    default:
+      return {};
+  }
+}
+
+// Whether an op of kind `op` (streamed: fmt::kOpFlagStream set) may have operand slots
+// `in_slot` and `out_slot` as in-place partners.
+constexpr bool InPlaceAllowed(OpKind op, bool streamed, uint32_t in_slot, uint32_t out_slot) {
+  const InPlaceRule r = InPlaceRuleOf(op);
+  if (r.mode == InPlaceMode::kNone || (r.mode == InPlaceMode::kStream) != streamed) return false;
+  return in_slot < 8 && ((r.inputs >> in_slot) & 1u) != 0 && out_slot == r.output;
+}
+
+// The operator of kernel `id`, or false if `id` is no kernel. Compiled to comparisons with
+// constants, not a table lookup: firmware built -fPIC cannot read kKernels' relocated
+// pointers before a loader fixed them, and this needs no data at all.
+constexpr bool KernelOpKind(uint32_t id, OpKind* op) {
+#define TF_KERNEL_ALL(op_token, symbol, isa, scratch)                       \
+  {                                                                         \
+    constexpr uint32_t kId = KernelId(#symbol);                             \
+    if (id == kId) {                                                        \
+      *op = static_cast<OpKind>(kernel_list_detail::op_token);              \
+      return true;                                                          \
+    }                                                                       \
+  }
+#include "tinyforge/all_kernels.inc"
+#undef TF_KERNEL_ALL
+  return false;
+}
+
+}  // namespace tinyforge::rt
+
+#endif  // TINYFORGE_RUNTIME_IN_PLACE_H_

@@ -1,0 +1,300 @@
+// Program-level checks of the loader: tensor lifetimes (no two tensors live at the same time
+// share bytes, except an op's declared in-place partners), the in-place declarations
+// against tinyforge/in_place.h, the op a failure names, Inspect before arenas exist, and a
+// head-flip campaign over a compiled model: every single-bit flip of the program head, with
+// the CRC repaired, is rejected or leaves the output unchanged (op parameter words apart).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "emit/emitter.h"
+#include "harness.h"
+#include "import/tflite/tflite_import.h"
+#include "tinyforge/in_place.h"
+
+namespace tinyforge::rt {
+namespace {
+
+using testing::Builder;
+using testing::Loaded;
+
+const s8_logistic_params kLogistic{4, -2, 57, 1717986918, 1};
+
+// fc(in) -> a; logistic(a) -> b; add(a, b) -> c: `a` is live from op 0 to op 2.
+struct Chain {
+  Builder b{256};
+  int32_t in, a, bt, c;
+  explicit Chain(uint32_t b_offset) {
+    s8_fc_params fc{1, 8, 4, 3, -2, 0, nullptr, nullptr, -128, 127, TF_ROUNDING_DOUBLE};
+    in = b.Arena(fmt::kInt8, 0, 8);
+    a = b.Arena(fmt::kInt8, 16, 4);
+    bt = b.Arena(fmt::kInt8, b_offset, 4);
+    c = b.Arena(fmt::kInt8, 64, 4);
+    b.Op(KernelId("s8_fc__ref"),
+         {in, b.Const(std::vector<int8_t>(32, 3), fmt::kInt8), fmt::kNoTensor,
+          b.Const(std::vector<int32_t>{1 << 30}, fmt::kInt32),
+          b.Const(std::vector<int32_t>{-3}, fmt::kInt32), a, fmt::kNoTensor},
+         emit::EncodeParams(fc));
+    b.Op(KernelId("s8_logistic__ref"), {a, bt}, emit::EncodeParams(kLogistic));
+    s8_add_params add{{{1, 1, 1, 1, 1, 4}, {0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 1}},
+                      5, -3, 20, 1 << 30, -1, 1288490189, -2, 1 << 30, -17, 3, -128, 127,
+                      TF_ROUNDING_SINGLE};
+    b.Op(KernelId("s8_add__ref"), {a, bt, c}, emit::EncodeParams(add));
+    b.Input(in, {1, 8});
+    b.Output(c, {1, 4});
+  }
+};
+
+TEST(Lifetimes, DisjointTensorsLoad) {
+  Chain ch(32);
+  Loaded l(ch.b.Image(), testing::RegionSizes(ch.b.p));
+  EXPECT_EQ(l.status, Status::kOk) << StatusText(l.status);
+}
+
+TEST(Lifetimes, ATensorOverwrittenWhileStillLiveIsRejected) {
+  // b written exactly over a (logistic allows exact in place, and the harness declares
+  // it), but add still reads a after: the op-level check alone accepts this program.
+  Chain ch(16);
+  EXPECT_EQ(ch.b.p.ops[1].in_place_input, 0);
+  Loaded l(ch.b.Image(), testing::RegionSizes(ch.b.p));
+  EXPECT_EQ(l.status, Status::kLiveOverlap);
+  EXPECT_EQ(l.model.error_op(), 1);
+  EXPECT_EQ(l.model.error_kernel(), KernelId("s8_logistic__ref"));
+  // Partial overlap of a live tensor (c over the input, which is live from before op 0
+  // to op 0 only, is fine; c over a is not).
+  Chain partial(32);
+  partial.b.p.tensors[static_cast<size_t>(partial.c)].offset = 18;
+  Loaded lp(partial.b.Image(), testing::RegionSizes(partial.b.p));
+  EXPECT_EQ(lp.status, Status::kLiveOverlap);
+  EXPECT_EQ(lp.model.error_op(), 2);
+  Chain reuse(32);
+  reuse.b.p.tensors[static_cast<size_t>(reuse.c)].offset = 0;  // the input's bytes, dead
+  Loaded lr(reuse.b.Image(), testing::RegionSizes(reuse.b.p));
+  EXPECT_EQ(lr.status, Status::kOk) << StatusText(lr.status);
+}
+
+// logistic(in) -> out at the same bytes, then out is the program output.
+Builder InPlaceLogistic() {
+  Builder b(64);
+  const int32_t in = b.Arena(fmt::kInt8, 0, 4);
+  const int32_t out = b.Arena(fmt::kInt8, 0, 4);
+  b.Op(KernelId("s8_logistic__ref"), {in, out}, emit::EncodeParams(kLogistic));
+  b.Input(in, {4});
+  b.Output(out, {4}, 1.0f / 256, -128);
+  return b;
+}
+
+TEST(Lifetimes, DeclaredInPlacePartnersAreAcceptedOthersAreNot) {
+  Builder declared = InPlaceLogistic();
+  ASSERT_EQ(declared.p.ops[0].in_place_input, 0);
+  ASSERT_EQ(declared.p.ops[0].in_place_output, 1);
+  Loaded ok(declared.Image(), testing::RegionSizes(declared.p));
+  EXPECT_EQ(ok.status, Status::kOk) << StatusText(ok.status);
+
+  Builder undeclared = InPlaceLogistic();
+  undeclared.p.ops[0].in_place_input = undeclared.p.ops[0].in_place_output = fmt::kNoSlot;
+  Loaded l(undeclared.Image(), testing::RegionSizes(undeclared.p));
+  EXPECT_EQ(l.status, Status::kLiveOverlap);
+  EXPECT_EQ(l.model.error_op(), 0);
+}
+
+TEST(Lifetimes, InPlaceDeclarationsMustBeAllowedByTheOperator) {
+  struct Case {
+    uint8_t in, out;
+    Status want;
+  };
+  const Case cases[] = {
+      {1, 0, Status::kBadInPlace},               // reversed: slot 1 is not an input
+      {0, 0, Status::kBadInPlace},               // the same slot
+      {0, 2, Status::kBadInPlace},               // no such operand
+      {0, fmt::kNoSlot, Status::kBadInPlace},    // half a declaration
+      {fmt::kNoSlot, 1, Status::kBadInPlace},
+  };
+  for (const Case& c : cases) {
+    Builder b = InPlaceLogistic();
+    b.p.ops[0].in_place_input = c.in;
+    b.p.ops[0].in_place_output = c.out;
+    Loaded l(b.Image(), testing::RegionSizes(b.p));
+    EXPECT_EQ(l.status, c.want) << int{c.in} << " " << int{c.out} << ": " << StatusText(l.status);
+    EXPECT_EQ(l.model.error_op(), 0);
+  }
+  // softmax has no in-place rule: a declaration is refused even where bytes do not overlap.
+  Builder b(64);
+  const int32_t in = b.Arena(fmt::kInt8, 0, 12);
+  const int32_t out = b.Arena(fmt::kInt8, 16, 12);
+  b.Op(KernelId("s8_softmax__ref"), {in, out},
+       emit::EncodeParams(s8_softmax_params{1, 12, 1717986918, 23, -248}));
+  b.p.ops[0].in_place_input = 0;
+  b.p.ops[0].in_place_output = 1;
+  b.Input(in, {12});
+  b.Output(out, {12}, 1.0f / 256, -128);
+  Loaded l(b.Image(), testing::RegionSizes(b.p));
+  EXPECT_EQ(l.status, Status::kBadInPlace);
+  EXPECT_EQ(l.model.error_kernel(), KernelId("s8_softmax__ref"));
+  // The rule table itself: one definition, also what the compiler offers.
+  EXPECT_TRUE(InPlaceAllowed(OpKind::kAdd, false, abi::kBinIn2, abi::kBinOut));
+  EXPECT_FALSE(InPlaceAllowed(OpKind::kAdd, true, abi::kBinIn1, abi::kBinOut));
+  EXPECT_TRUE(InPlaceAllowed(OpKind::kConv, true, abi::kConvIn, abi::kConvOut));
+  EXPECT_FALSE(InPlaceAllowed(OpKind::kConv, false, abi::kConvIn, abi::kConvOut));
+  EXPECT_FALSE(InPlaceAllowed(OpKind::kFc, false, abi::kConvIn, abi::kConvOut));
+}
+
+TEST(Lifetimes, InspectChecksTheProgramWithoutArenas) {
+  Chain ch(32);
+  const std::vector<uint8_t> image = ch.b.Image();
+  testing::Aligned a(image.size());
+  std::memcpy(a.data(), image.data(), image.size());
+  tf_model_def def{};
+  def.program = a.data();
+  def.program_size = static_cast<uint32_t>(image.size());
+  Model m;
+  ASSERT_EQ(m.Inspect(def), Status::kOk);
+  ASSERT_EQ(m.num_regions(), 1u);
+  EXPECT_EQ(m.region_size(0), 256u);
+  EXPECT_FALSE(m.ready());
+  // A region size no arena could hold is caught by the CRC before anything reads it.
+  uint8_t* head = a.data();
+  const uint32_t sections = fmt::LoadU32(head + fmt::kOffSectionCount);
+  for (uint32_t s = 0; s < sections; ++s) {
+    const uint8_t* e = head + fmt::kHeaderSize + s * fmt::kSectionEntrySize;
+    if (fmt::LoadU32(e) == fmt::kSectionRegions) head[fmt::LoadU32(e + 4) + 19] ^= 0x7f;
+  }
+  EXPECT_EQ(m.Inspect(def), Status::kBadCrc);
+}
+
+// ---- Head-flip campaign -------------------------------------------------------------------
+
+std::string SharedDir() {
+  const char* env = std::getenv("TINYFORGE_SHARED");
+  return env != nullptr ? env : TF_SOURCE_DIR "/../shared";
+}
+
+void RepairHeadCrc(std::vector<uint8_t>& image) {
+  const uint32_t head = fmt::LoadU32(image.data() + fmt::kOffHeadSize);
+  if (head < fmt::kHeaderSize || head > image.size()) return;
+  const uint32_t crc = fmt::Crc32(image.data() + fmt::kOffHeadCrc + 4,
+                                  head - fmt::kOffHeadCrc - 4,
+                                  fmt::Crc32(image.data(), fmt::kOffHeadCrc));
+  std::memcpy(image.data() + fmt::kOffHeadCrc, &crc, 4);
+}
+
+// What `tinyforge run program.bin` does: Inspect, arenas as the program asks (zeroed), Init,
+// the input, Run. Returns false if the program is rejected (at any step), else the outputs.
+bool RunProgram(const std::vector<uint8_t>& image, const std::vector<int8_t>& input,
+                std::vector<uint8_t>* outputs) {
+  testing::Aligned program(image.size());
+  std::memcpy(program.data(), image.data(), image.size());
+  tf_model_def def{};
+  def.program = program.data();
+  def.program_size = static_cast<uint32_t>(image.size());
+  def.kernels = tf_all_kernels;
+  def.num_kernels = tf_all_kernels_count;
+  Model m;
+  if (m.Inspect(def) != Status::kOk) return false;
+  uint64_t total = 0;
+  for (uint32_t r = 0; r < m.num_regions(); ++r) total += m.region_size(r);
+  if (total > (uint64_t{256} << 20)) return false;  // the host's limit (docs/limits.md)
+  std::vector<testing::Aligned> arenas;
+  std::vector<tf_arena> defs;
+  arenas.reserve(m.num_regions());
+  for (uint32_t r = 0; r < m.num_regions(); ++r) {
+    // Aligned is 16-byte aligned; a flipped larger alignment is reported as misaligned.
+    arenas.emplace_back(m.region_size(r));
+    defs.push_back({arenas.back().data(), m.region_size(r)});
+  }
+  def.arenas = defs.data();
+  def.num_arenas = static_cast<uint32_t>(defs.size());
+  if (m.Init(def) != Status::kOk) return false;
+  tf_tensor_info in;
+  if (m.num_inputs() != 1 || m.Input(0, &in) != Status::kOk || in.bytes != input.size()) {
+    return false;  // the input no longer fits the caller's sample: refused by the caller
+  }
+  std::memcpy(in.data, input.data(), input.size());
+  if (m.Run() != Status::kOk) return false;
+  outputs->clear();
+  for (int32_t i = 0; i < m.num_outputs(); ++i) {
+    tf_tensor_info out;
+    if (m.Output(i, &out) != Status::kOk) return false;
+    const auto* p = static_cast<const uint8_t*>(out.data);
+    outputs->insert(outputs->end(), p, p + out.bytes);
+  }
+  return true;
+}
+
+void FlipCampaign(bool min_ram) {
+  const std::string path = SharedDir() + "/models/mlperf-tiny/kws_ref_model.tflite";
+  auto g = import::ReadTfliteFile(path);
+  ASSERT_TRUE(g.ok()) << g.error().message();
+  emit::EmitOptions o;
+  o.target = "an547";
+  o.min_ram = min_ram;
+  auto e = emit::EmitProgram(*g, o);
+  ASSERT_TRUE(e.ok()) << e.error().message();
+  const std::vector<uint8_t>& image = e->image;
+  const uint32_t head = e->layout.head_size;
+  int declared = 0;
+  for (const emit::ProgramOp& op : e->program.ops) declared += op.in_place_input != fmt::kNoSlot;
+  EXPECT_GT(declared, 0) << "the campaign should cover declared in-place partners";
+
+  testing::Rng rng(7);
+  std::vector<int8_t> input;
+  for (const emit::ProgramIo& io : e->program.io) {
+    if (!io.output) input = rng.Int8s(e->program.tensors[static_cast<size_t>(io.tensor)].size);
+  }
+  std::vector<uint8_t> want;
+  ASSERT_TRUE(RunProgram(image, input, &want));
+
+  // Bytes of op parameter words (geometry, offsets, activation bounds): a flip there that
+  // stays in range is a different but valid program (docs/decisions.md 18); counted apart.
+  std::vector<bool> param_byte(head, false);
+  const uint32_t sections = fmt::LoadU32(image.data() + fmt::kOffSectionCount);
+  for (uint32_t s = 0; s < sections; ++s) {
+    const uint8_t* entry = image.data() + fmt::kHeaderSize + s * fmt::kSectionEntrySize;
+    if (fmt::LoadU32(entry) != fmt::kSectionOps) continue;
+    uint32_t pos = fmt::LoadU32(entry + 4);
+    for (uint32_t k = 0; k < fmt::LoadU32(entry + 12); ++k) {
+      const uint32_t operands = fmt::LoadU16(image.data() + pos + 4);
+      const uint32_t params = fmt::LoadU16(image.data() + pos + 6);
+      const uint32_t first = pos + fmt::kOpHeaderSize + 4 * operands;
+      for (uint32_t b = first; b < first + 4 * params; ++b) param_byte[b] = true;
+      pos = first + 4 * params;
+    }
+  }
+
+  int rejected = 0, same = 0, different = 0, different_params = 0;
+  std::string first_different;
+  for (uint32_t byte = 0; byte < head; ++byte) {
+    if (byte >= fmt::kOffHeadCrc && byte < fmt::kOffHeadCrc + 4) continue;  // the CRC itself
+    for (int bit = 0; bit < 8; ++bit) {
+      std::vector<uint8_t> flipped = image;
+      flipped[byte] ^= static_cast<uint8_t>(1u << bit);
+      RepairHeadCrc(flipped);
+      std::vector<uint8_t> got;
+      if (!RunProgram(flipped, input, &got)) {
+        ++rejected;
+      } else if (got == want) {
+        ++same;
+      } else if (param_byte[byte]) {
+        ++different_params;
+      } else {
+        ++different;
+        if (first_different.empty()) {
+          first_different = "byte " + std::to_string(byte) + " bit " + std::to_string(bit);
+        }
+      }
+    }
+  }
+  std::printf(
+      "head %u bytes, %u bit flips: %d rejected, %d same output, %d different output; "
+      "op parameter words (not asserted): %d different output\n",
+      head, 8 * (head - 4), rejected, same, different, different_params);
+  EXPECT_EQ(different, 0) << "first: " << first_different;
+}
+
+// --min-ram: streamed convs and pools, i.e. declared in-place partners (~3 minutes).
+TEST(HeadFlips, EveryBitFlipIsRejectedOrHarmless) { FlipCampaign(true); }
+
+}  // namespace
+}  // namespace tinyforge::rt
