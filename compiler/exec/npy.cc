@@ -5,6 +5,7 @@
 #include "exec/npy.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <optional>
 
 #include "support/text.h"
+#include "support/file.h"
 
 namespace tinyforge::exec {
 namespace {
@@ -36,9 +38,9 @@ class DictParser {
       if (Eat('}')) break;
       auto key = String();
       if (!key) return Error("header: expected a quoted key");
-      if (!Eat(':')) return Error("header: expected ':' after '" + *key + "'");
+      if (!Eat(':')) return Error("header: expected ':' after '" + Escape(*key) + "'");
       auto value = Value();
-      if (!value.ok()) return value.error();
+      TF_RETURN_IF_ERROR(value);
       out[*key] = *value;
       if (Eat(',')) continue;
       if (Eat('}')) break;
@@ -119,7 +121,7 @@ Expected<ir::DType> ParseDescr(const std::string& d) {
   if (d == "<f4") return ir::DType::kFloat32;
   if (d == "|i1" || d == "<i1" || d == ">i1") return ir::DType::kInt8;
   if (d == "<i4") return ir::DType::kInt32;
-  return Error("dtype '" + d +
+  return Error("dtype '" + Escape(d) +
                "' is not supported (use float32 '<f4', int8 '|i1' or int32 '<i4', "
                "little-endian)");
 }
@@ -191,22 +193,39 @@ Expected<HostTensor> ParseImpl(std::span<const uint8_t> bytes) {
 
 Expected<HostTensor> ParseNpy(std::span<const uint8_t> bytes, std::string_view file_label) {
   auto t = ParseImpl(bytes);
-  if (!t.ok()) return t.error().WithPrefix(std::string(file_label) + ": npy");
+  TF_RETURN_IF_ERROR_PREFIX(t, std::string(file_label) + ": npy");
   return t;
 }
 
 Expected<HostTensor> ReadNpy(const std::string& path) {
-  try {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) return Error(path + ": is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error(path + ": cannot open file: " + std::strerror(errno));
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                               std::istreambuf_iterator<char>());
-    return ParseNpy(bytes, path);
-  } catch (const std::exception& e) {
-    return Error(path + ": cannot read file: " + e.what());
+  TF_ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes, ReadInputFile(path));
+  return ParseNpy(bytes, path);
+}
+
+Status CheckFinite(const HostTensor& t, std::string_view label) {
+  if (t.dtype() != ir::DType::kFloat32) return OkStatus();
+  const std::span<const float> v = t.f32();
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (std::isfinite(v[i])) continue;
+    // C-order coordinates of element i.
+    std::vector<int64_t> at(t.shape().size());
+    size_t rest = i;
+    for (size_t d = at.size(); d-- > 0;) {
+      const auto n = static_cast<size_t>(t.shape()[d]);
+      at[d] = static_cast<int64_t>(rest % n);
+      rest /= n;
+    }
+    return Error(std::string(label) + ": element " + std::to_string(i) + " (index " +
+                 FormatInts(at) + ") is " + FormatFloat(v[i]) +
+                 ": a model input must be finite (replace NaN and infinity before running)");
   }
+  return OkStatus();
+}
+
+Expected<HostTensor> ReadInputNpy(const std::string& path) {
+  TF_ASSIGN_OR_RETURN(HostTensor t, ReadNpy(path));
+  TF_RETURN_IF_ERROR(CheckFinite(t, path));
+  return t;
 }
 
 std::vector<uint8_t> SerializeNpy(const HostTensor& t) {
@@ -236,11 +255,11 @@ std::vector<uint8_t> SerializeNpy(const HostTensor& t) {
 Status WriteNpy(const std::string& path, const HostTensor& t) {
   const auto bytes = SerializeNpy(t);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Error(path + ": cannot open for writing: " + std::strerror(errno));
+  if (!out) return Error::Io(path + ": cannot open for writing: " + std::strerror(errno));
   out.write(reinterpret_cast<const char*>(bytes.data()),
             static_cast<std::streamsize>(bytes.size()));
   out.close();
-  if (!out) return Error(path + ": write failed");
+  if (!out) return Error::Io(path + ": write failed");
   return OkStatus();
 }
 

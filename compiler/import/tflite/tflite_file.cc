@@ -8,6 +8,7 @@
 #include "import/tflite/tflite_import.h"
 #include "import/tflite/tflite_lower_internal.h"
 #include "import/tflite/tflite_model.h"
+#include "support/file.h"
 
 namespace tinyforge::import {
 
@@ -22,18 +23,8 @@ Expected<ir::Graph> ImportTflite(std::span<const uint8_t> bytes, std::string_vie
 }
 
 Expected<ir::Graph> ReadTfliteFile(const std::string& path) {
-  try {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) return Error(path + ": is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error(path + ": cannot open file: " + std::strerror(errno));
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                               std::istreambuf_iterator<char>());
-    if (in.bad()) return Error(path + ": read error");
-    return ImportTflite(bytes, path);
-  } catch (const std::exception& e) {
-    return Error(path + ": cannot read file: " + e.what());
-  }
+  TF_ASSIGN_OR_RETURN(const std::vector<uint8_t> bytes, ReadInputFile(path));
+  return ImportTflite(bytes, path);
 }
 
 bool IsTfliteFile(const std::string& path) {
