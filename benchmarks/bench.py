@@ -136,7 +136,6 @@ def main() -> int:
     ap.add_argument("--write", action="store_true", help="rewrite benchmarks/RESULTS.md")
     ap.add_argument("--json", help="also write every profile to this JSON file")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT / "python"))
     from tinyforge import board as tfboard
 
     boards = [b for b in args.boards.split(",") if b]
