@@ -6,6 +6,19 @@
 #include <optional>
 #include <string>
 
+#include "kernels/add/add_limits.h"
+#include "kernels/concat/concat_limits.h"
+#include "kernels/conv/conv_limits.h"
+#include "kernels/dwconv/dwconv_limits.h"
+#include "kernels/fc/fc_limits.h"
+#include "kernels/logistic/logistic_limits.h"
+#include "kernels/mean/mean_limits.h"
+#include "kernels/mul/mul_limits.h"
+#include "kernels/pad/pad_limits.h"
+#include "kernels/pool/pool_limits.h"
+#include "kernels/quantize/quantize_limits.h"
+#include "kernels/softmax/softmax_limits.h"
+#include "kernels/tanh/tanh_limits.h"
 #include "quant/kernel_params.h"
 #include "support/expected.h"
 
@@ -32,6 +45,13 @@ inline std::optional<Error> CheckQuant(const char* op, const char* field, Tensor
                  " is outside int8 [-128, 127]"};
   }
   return std::nullopt;
+}
+
+// The kernel family's parameter ranges (s8_<family>_check, kernels/<family>/<family>_limits.h),
+// the same check the runtime validator applies to the program: `why` names the field.
+inline std::optional<Error> CheckKernelParams(const char* op, const char* why) {
+  if (why == nullptr) return std::nullopt;
+  return Error{std::string(op) + ": kernel parameter " + why};
 }
 
 inline std::optional<Error> CheckWeightScales(const char* op, std::span<const float> scales,

@@ -8,6 +8,10 @@ const int32_t kDepths[kNumDepths] = {1, 2, 3, 4, 5, 10, 12, 15, 16, 17, 31, 32, 
 enum InputKind { kRandom, kExtremes, kAllEqual, kNarrow, kNumInputKinds };
 enum ScaleKind { kTypical, kTiny, kHuge, kMaxShift, kWideDiffMin, kNumScaleKinds };
 constexpr int32_t kEdgeCases = kNumDepths * kNumInputKinds * kNumScaleKinds;
+// Edge kinds: the scale kind (test names: kernel_variants.<symbol>.<kind>).
+const char* const kKindNames[kNumScaleKinds] = {"typical", "tiny", "huge", "max_shift",
+                                                "wide_diff_min"};
+const char* EdgeKindName(int32_t e) { return kKindNames[e / (kNumDepths * kNumInputKinds)]; }
 
 // input_multiplier in [2^30, 2^31), left shift as PreprocessSoftmaxScaling gives, diff_min
 // = -CalculateInputRadius(5, shift) = -floor(31 * 2^26 / 2^shift).
@@ -56,7 +60,7 @@ void FillInput(tfv::Rng& rng, int8_t* in, int32_t n, int32_t depth, int32_t kind
 
 }  // namespace
 
-TFV_FAMILY_TEST(softmax, kEdgeCases) {
+TFV_FAMILY_TEST(softmax, kEdgeCases, EdgeKindName) {
   s8_softmax_params p{};
   int32_t input_kind;
   if (ctx.Edge()) {
