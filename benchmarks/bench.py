@@ -206,7 +206,6 @@ def main() -> int:
     ap.add_argument("--compile-time", action="store_true",
                     help="only the compile-time section (synthetic chains of 10^3..10^5 ops)")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT / "python"))
     from tinyforge import board as tfboard
 
     with tempfile.TemporaryDirectory(prefix="tf-bench-ct-") as tmpname:

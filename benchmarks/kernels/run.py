@@ -14,7 +14,6 @@ m55 for an547, m4 for an386 (none for the other boards).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import re
@@ -23,6 +22,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tinyforge import qemu
+
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS = ROOT / "targets"
 ANCHORS = ROOT.parent / "shared" / "anchors" / "tflm-cmsisnn-per-op-insns.txt"
@@ -30,14 +31,7 @@ ANCHOR_CORE = {"an547": "m55", "an386": "m4"}
 
 
 def load_runner():
-    name = "tf_qemu_run"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, TARGETS / "qemu" / "run.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return qemu
 
 
 def build(board: str, build_root: Path) -> Path:

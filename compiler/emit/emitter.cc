@@ -17,7 +17,7 @@ using detail::Operand;
 int64_t AlignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
 // Applies --place: pins a plan tensor (by the name of any IR tensor sharing its buffer).
-Status ApplyPlacements(const ir::Graph& g, const plan::Board& board, const EmitOptions& o,
+Status ApplyPlacements(const ir::Graph& g, const target::Board& board, const EmitOptions& o,
                        detail::Encoded& e) {
   for (const auto& [tensor, region] : o.place) {
     const auto id = g.FindTensor(tensor);
@@ -25,7 +25,7 @@ Status ApplyPlacements(const ir::Graph& g, const plan::Board& board, const EmitO
       return Error("--place " + tensor + "=" + region + ": no activation tensor '" + tensor +
                    "' in the graph");
     }
-    const plan::MemoryRegion* m = board.Find(region);
+    const target::MemoryRegion* m = board.Find(region);
     if (m == nullptr || m->purpose != "ram") {
       return Error("--place " + tensor + "=" + region + ": '" + region +
                    "' is not a RAM region of board " + board.name);
@@ -37,12 +37,12 @@ Status ApplyPlacements(const ir::Graph& g, const plan::Board& board, const EmitO
 
 // --weights-in: op name -> constant segment region (code or ROM regions).
 Expected<std::map<std::string, std::string>> WeightRegions(const ir::Graph& g,
-                                                           const plan::Board& board,
+                                                           const target::Board& board,
                                                            const EmitOptions& o) {
   std::map<std::string, std::string> out;
   for (const auto& [op, region] : o.weights_in) {
     if (!g.FindOp(op)) return Error("--weights-in " + op + "=" + region + ": no op '" + op + "'");
-    const plan::MemoryRegion* m = board.Find(region);
+    const target::MemoryRegion* m = board.Find(region);
     if (m == nullptr) {
       return Error("--weights-in " + op + "=" + region + ": board " + board.name +
                    " has no region '" + region + "'");
@@ -90,8 +90,8 @@ Status CheckConstantsFit(const plan::Board& board, const Program& p, uint32_t he
 Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   Emitted out;
   out.model_name = g.name;
-  TF_ASSIGN_OR_RETURN(out.board, plan::LoadBoard(options.target));
-  const plan::Board& board = out.board;
+  TF_ASSIGN_OR_RETURN(out.board, target::LoadBoard(options.target));
+  const target::Board& board = out.board;
   std::string isa = board.isa_class;
   if (options.kernels != "auto") {
     static const char* const kClasses[] = {"ref", "scalar", "dsp", "mve"};
@@ -119,7 +119,7 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   for (const detail::EncodedOp& op : e.ops) spec.ops.push_back(op.spec);
   const std::vector<plan::Region> regions = plan::RamRegions(board, options.reserve);
   auto planned = plan::PlanGraph(spec, regions, options.plan);
-  if (!planned.ok()) return planned.error().WithPrefix(g.name + " on " + board.name);
+  TF_RETURN_IF_ERROR_PREFIX(planned, g.name + " on " + board.name);
   out.plan = std::move(*planned);
   const plan::MemoryPlan& mp = out.plan;
 

@@ -2,7 +2,7 @@
 // program image (docs/program-format.md), plus what model.h/.cc and the report need.
 //
 //   lowered graph --(EncodeOps: kernel per op for the board's ISA, parameter structs from
-//   exec/op_params.h, constants)--> GraphSpec --(plan::PlanGraph: order, in-place,
+//   quant/op_params.h, constants)--> GraphSpec --(plan::PlanGraph: order, in-place,
 //   placement, verification)--> Program --(WriteProgram)--> program.bin
 //
 // Reshapes are views: their output shares the input's buffer and emits no op. Host side.
@@ -15,7 +15,7 @@
 
 #include "emit/program_writer.h"
 #include "ir/graph.h"
-#include "plan/board.h"
+#include "plan/board_regions.h"
 #include "plan/graph_plan.h"
 #include "support/expected.h"
 #include "tinyforge/kernel_ids.h"
@@ -61,7 +61,7 @@ struct EmittedBuffer {
 };
 
 struct Emitted {
-  plan::Board board;
+  target::Board board;
   Program program;             // the structured program (what program.bin encodes)
   std::vector<uint8_t> image;  // program.bin
   ImageLayout layout;          // head and segment byte ranges of `image`

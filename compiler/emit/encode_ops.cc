@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "emit/program_writer.h"
-#include "exec/op_params.h"
+#include "quant/op_params.h"
 #include "tinyforge/in_place.h"
 
 namespace tinyforge::emit::detail {
@@ -150,16 +150,15 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
     eo.spec.name = op.name;
     auto kernel = [&](rt::OpKind kind) -> Status {
       eo.kernel = PickKernel(kind, isa_class);
-      if (eo.kernel == nullptr) return Error(OpLabel(g, k) + ": no kernel for it");
+      if (eo.kernel == nullptr) return Error::Unsupported(OpLabel(g, k) + ": no kernel for it");
       return OkStatus();
     };
-    auto fail = [&](const Error& err) { return err.WithPrefix(OpLabel(g, k)); };
     const ir::TensorId x = op.inputs.empty() ? -1 : op.inputs[0];
     const ir::TensorId y = op.outputs[0];
     switch (op.type) {
       case OpType::kQConv2d: {
-        auto kp = exec::ConvParams(g, op);
-        if (!kp.ok()) return fail(kp.error());
+        auto kp = quant::ConvParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(kp, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kConv));
         EncodeWeighted<rt::OpKind::kConv>(enc, op, *kp, stream, eo);
         const s8_conv_params& p = kp->params;
@@ -176,16 +175,16 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         break;
       }
       case OpType::kQDwConv2d: {
-        auto kp = exec::DwConvParams(g, op);
-        if (!kp.ok()) return fail(kp.error());
+        auto kp = quant::DwConvParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(kp, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kDwconv));
         EncodeWeighted<rt::OpKind::kDwconv>(enc, op, *kp, stream, eo);
         eo.spec.macs = Elements(g, y) * kp->params.k_h * kp->params.k_w;
         break;
       }
       case OpType::kQFc: {
-        auto kp = exec::FcParams(g, op);
-        if (!kp.ok()) return fail(kp.error());
+        auto kp = quant::FcParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(kp, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kFc));
         EncodeWeighted<rt::OpKind::kFc>(enc, op, *kp, stream, eo);
         eo.spec.macs =
@@ -194,8 +193,8 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
       }
       case OpType::kQAvgPool2d:
       case OpType::kQMaxPool2d: {
-        auto p = exec::PoolParams(g, op);
-        if (!p.ok()) return fail(p.error());
+        auto p = quant::PoolParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
         const bool avg = op.type == OpType::kQAvgPool2d;
         TF_RETURN_IF_ERROR(kernel(avg ? rt::OpKind::kAvgpool : rt::OpKind::kMaxpool));
         eo.params = EncodeParams(*p);
@@ -212,12 +211,12 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         const bool add = op.type == OpType::kQAdd;
         TF_RETURN_IF_ERROR(kernel(add ? rt::OpKind::kAdd : rt::OpKind::kMul));
         if (add) {
-          auto p = exec::AddParams(g, op);
-          if (!p.ok()) return fail(p.error());
+          auto p = quant::AddParams(g, op);
+          TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
           eo.params = EncodeParams(*p);
         } else {
-          auto p = exec::MulParams(g, op);
-          if (!p.ok()) return fail(p.error());
+          auto p = quant::MulParams(g, op);
+          TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
           eo.params = EncodeParams(*p);
         }
         // Either input may be a constant (Rescaling, BatchNorm on an input: x * c + d).
@@ -237,8 +236,8 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         break;
       }
       case OpType::kQMean: {
-        auto p = exec::MeanParams(g, op);
-        if (!p.ok()) return fail(p.error());
+        auto p = quant::MeanParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kMean));
         eo.params = EncodeParams(*p);
         eo.operands = {enc.ActOp(x), enc.ActOp(y)};
@@ -246,8 +245,8 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         break;
       }
       case OpType::kQSoftmax: {
-        auto p = exec::SoftmaxParams(g, op);
-        if (!p.ok()) return fail(p.error());
+        auto p = quant::SoftmaxParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kSoftmax));
         eo.params = EncodeParams(*p);
         eo.operands = {enc.ActOp(x), enc.ActOp(y)};
@@ -259,12 +258,12 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         const bool logistic = op.type == OpType::kQLogistic;
         TF_RETURN_IF_ERROR(kernel(logistic ? rt::OpKind::kLogistic : rt::OpKind::kTanh));
         if (logistic) {
-          auto p = exec::LogisticParams(g, op);
-          if (!p.ok()) return fail(p.error());
+          auto p = quant::LogisticParams(g, op);
+          TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
           eo.params = EncodeParams(*p);
         } else {
-          auto p = exec::TanhParams(g, op);
-          if (!p.ok()) return fail(p.error());
+          auto p = quant::TanhParams(g, op);
+          TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
           eo.params = EncodeParams(*p);
         }
         eo.operands = {enc.ActOp(x), enc.ActOp(y)};
@@ -273,8 +272,8 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         break;
       }
       case OpType::kRequantize: {
-        auto p = exec::RequantizeParams(g, op);
-        if (!p.ok()) return fail(p.error());
+        auto p = quant::RequantizeParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kRequantize));
         eo.params = EncodeParams(*p);
         eo.operands = {enc.ActOp(x), enc.ActOp(y)};
@@ -282,11 +281,11 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         break;
       }
       case OpType::kQConcat: {
-        auto kp = exec::ConcatParams(g, op);
-        if (!kp.ok()) return fail(kp.error());
+        auto kp = quant::ConcatParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(kp, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kConcat));
         if (kp->inputs.size() > static_cast<size_t>(rt::abi::kMaxConcatInputs)) {
-          return Error(OpLabel(g, k) + ": concatenation of more than " +
+          return Error::Unsupported(OpLabel(g, k) + ": concatenation of more than " +
                        std::to_string(rt::abi::kMaxConcatInputs) + " inputs");
         }
         eo.params = EncodeParams(kp->params);
@@ -302,8 +301,8 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         break;
       }
       case OpType::kQPad: {
-        auto p = exec::PadParams(g, op);
-        if (!p.ok()) return fail(p.error());
+        auto p = quant::PadParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kPad));
         eo.params = EncodeParams(*p);
         eo.operands = {enc.ActOp(x), enc.ActOp(y)};
@@ -315,12 +314,12 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         const bool q = op.type == OpType::kQuantize;
         TF_RETURN_IF_ERROR(kernel(q ? rt::OpKind::kQuantize : rt::OpKind::kDequantize));
         if (q) {
-          auto p = exec::QuantizeParams(g, op);
-          if (!p.ok()) return fail(p.error());
+          auto p = quant::QuantizeParams(g, op);
+          TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
           eo.params = EncodeParams(*p);
         } else {
-          auto p = exec::DequantizeParams(g, op);
-          if (!p.ok()) return fail(p.error());
+          auto p = quant::DequantizeParams(g, op);
+          TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
           eo.params = EncodeParams(*p);
         }
         eo.operands = {enc.ActOp(x), enc.ActOp(y)};
@@ -328,8 +327,8 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         break;
       }
       default:
-        return Error(OpLabel(g, k) + ": " + std::string(ir::OpTypeName(op.type)) +
-                     " has no runtime kernel" +
+        return Error::Unsupported(OpLabel(g, k) + ": " + std::string(ir::OpTypeName(op.type)) +
+                                  " has no runtime kernel" +
                      (op.type == OpType::kTranspose ? " (compile with --layout=NHWC)" : ""));
     }
     for (ir::TensorId in : op.inputs) {

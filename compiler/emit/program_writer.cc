@@ -186,7 +186,7 @@ Expected<std::vector<uint8_t>> WriteProgram(const Program& p) {
   }
   out.PadTo(fmt::kAlign);
   std::vector<uint8_t>& image = out.data();
-  if (image.size() != head_size) return Error("program: internal error laying out the head");
+  if (image.size() != head_size) return Error::Internal("program: laying out the head");
   const uint32_t crc =
       fmt::Crc32(image.data() + fmt::kOffHeadCrc + 4, head_size - fmt::kOffHeadCrc - 4,
                  fmt::Crc32(image.data(), fmt::kOffHeadCrc));

@@ -45,7 +45,7 @@ json Summary(const Emitted& e) {
   j["target"] = {{"board", e.board.name}, {"cpu", e.board.cpu}, {"isa", e.board.isa_class}};
   j["regions"] = json::array();
   for (const plan::RegionUsage& u : e.plan.regions) {
-    const plan::MemoryRegion* m = e.board.Find(u.name);
+    const target::MemoryRegion* m = e.board.Find(u.name);
     json r = {{"name", u.name},
               {"used", u.used},
               {"capacity", u.capacity},

@@ -141,7 +141,7 @@ Expected<RunResult> Run(const ir::Graph& g, std::span<const HostTensor> inputs,
         }
       }
       Status ran = RunOp(g, g.ops[op_index], values);
-      if (!ran.ok()) return ran.error().WithPrefix(ir::OpLabel(g, op_index));
+      TF_RETURN_IF_ERROR_PREFIX(ran, ir::OpLabel(g, op_index));
       if (options.keep_all) continue;
       for (ir::TensorId t : g.ops[op_index].inputs) {
         if (last_use[static_cast<size_t>(t)] == static_cast<int>(op_index)) {

@@ -5,6 +5,7 @@
 #include "exec/npy.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -39,7 +40,7 @@ class DictParser {
       if (!key) return Error("header: expected a quoted key");
       if (!Eat(':')) return Error("header: expected ':' after " + Quote(*key));
       auto value = Value();
-      if (!value.ok()) return value.error();
+      TF_RETURN_IF_ERROR(value);
       out[*key] = *value;
       if (Eat(',')) continue;
       if (Eat('}')) break;
@@ -192,7 +193,7 @@ Expected<HostTensor> ParseImpl(std::span<const uint8_t> bytes) {
 
 Expected<HostTensor> ParseNpy(std::span<const uint8_t> bytes, std::string_view file_label) {
   auto t = ParseImpl(bytes);
-  if (!t.ok()) return t.error().WithPrefix(std::string(file_label) + ": npy");
+  TF_RETURN_IF_ERROR_PREFIX(t, std::string(file_label) + ": npy");
   return t;
 }
 
@@ -205,6 +206,32 @@ Expected<HostTensor> ReadNpy(const std::string& path) {
   } catch (const std::exception& e) {
     return Error(path + ": cannot read file: " + e.what());
   }
+}
+
+Status CheckFinite(const HostTensor& t, std::string_view label) {
+  if (t.dtype() != ir::DType::kFloat32) return OkStatus();
+  const std::span<const float> v = t.f32();
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (std::isfinite(v[i])) continue;
+    // C-order coordinates of element i.
+    std::vector<int64_t> at(t.shape().size());
+    size_t rest = i;
+    for (size_t d = at.size(); d-- > 0;) {
+      const auto n = static_cast<size_t>(t.shape()[d]);
+      at[d] = static_cast<int64_t>(rest % n);
+      rest /= n;
+    }
+    return Error(std::string(label) + ": element " + std::to_string(i) + " (index " +
+                 FormatInts(at) + ") is " + FormatFloat(v[i]) +
+                 ": a model input must be finite (replace NaN and infinity before running)");
+  }
+  return OkStatus();
+}
+
+Expected<HostTensor> ReadInputNpy(const std::string& path) {
+  TF_ASSIGN_OR_RETURN(HostTensor t, ReadNpy(path));
+  TF_RETURN_IF_ERROR(CheckFinite(t, path));
+  return t;
 }
 
 std::vector<uint8_t> SerializeNpy(const HostTensor& t) {
@@ -234,11 +261,11 @@ std::vector<uint8_t> SerializeNpy(const HostTensor& t) {
 Status WriteNpy(const std::string& path, const HostTensor& t) {
   const auto bytes = SerializeNpy(t);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Error(path + ": cannot open for writing: " + std::strerror(errno));
+  if (!out) return Error::Io(path + ": cannot open for writing: " + std::strerror(errno));
   out.write(reinterpret_cast<const char*>(bytes.data()),
             static_cast<std::streamsize>(bytes.size()));
   out.close();
-  if (!out) return Error(path + ": write failed");
+  if (!out) return Error::Io(path + ": write failed");
   return OkStatus();
 }
 

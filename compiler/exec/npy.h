@@ -20,6 +20,12 @@ namespace tinyforge::exec {
 Expected<HostTensor> ReadNpy(const std::string& path);
 Expected<HostTensor> ParseNpy(std::span<const uint8_t> bytes, std::string_view file_label);
 
+// A model input (`run -i`, `compare -i`): ReadNpy, and a float32 array must hold only finite
+// values. A NaN or infinity is rejected, naming the file and the first bad element:
+// "x.npy: element 17 (index [0,0,4,1]) is nan: a model input must be finite".
+Expected<HostTensor> ReadInputNpy(const std::string& path);
+Status CheckFinite(const HostTensor& t, std::string_view label);
+
 // Version 1.0, header padded so that the data starts at a multiple of 64 bytes.
 std::vector<uint8_t> SerializeNpy(const HostTensor& t);
 Status WriteNpy(const std::string& path, const HostTensor& t);

@@ -3,7 +3,7 @@
 #include <numeric>
 #include <optional>
 
-#include "exec/op_params.h"
+#include "quant/op_params.h"
 #include "exec/ref_ops.h"
 #include "ir/shape_inference.h"
 #include "kernels/kernels.h"
@@ -51,7 +51,7 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
   const HostTensor& x = *in[0];
   switch (op.type) {
     case OpType::kQConv2d: {
-      TF_ASSIGN_OR_RETURN(auto p, ConvParams(g, op));
+      TF_ASSIGN_OR_RETURN(auto p, quant::ConvParams(g, op));
       const s8_conv_params b = p.Bind();
       static constexpr int64_t kOihwToOhwi[] = {0, 2, 3, 1};
       Spatial(op.attrs_as<ir::QConv2dAttrs>().layout, x, in[1], kOihwToOhwi, y,
@@ -62,7 +62,7 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       return OkStatus();
     }
     case OpType::kQDwConv2d: {
-      TF_ASSIGN_OR_RETURN(auto p, DwConvParams(g, op));
+      TF_ASSIGN_OR_RETURN(auto p, quant::DwConvParams(g, op));
       const s8_dwconv_params b = p.Bind();
       static constexpr int64_t kToOneHwc[] = {1, 2, 3, 0};  // [C*m,1,kh,kw] -> [1,kh,kw,C*m]
       Spatial(op.attrs_as<ir::QDwConv2dAttrs>().layout, x, in[1], kToOneHwc, y,
@@ -73,14 +73,14 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       return OkStatus();
     }
     case OpType::kQFc: {
-      TF_ASSIGN_OR_RETURN(auto p, FcParams(g, op));
+      TF_ASSIGN_OR_RETURN(auto p, quant::FcParams(g, op));
       const s8_fc_params b = p.Bind();
       s8_fc__ref(&b, x.i8().data(), in[1]->i8().data(), Bias(in), y.i8().data(), nullptr);
       return OkStatus();
     }
     case OpType::kQAvgPool2d:
     case OpType::kQMaxPool2d: {
-      TF_ASSIGN_OR_RETURN(const s8_pool_params p, PoolParams(g, op));
+      TF_ASSIGN_OR_RETURN(const s8_pool_params p, quant::PoolParams(g, op));
       const bool avg = op.type == OpType::kQAvgPool2d;
       Spatial(op.attrs_as<ir::QPool2dAttrs>().layout, x, nullptr, {}, y,
               [&](const HostTensor& xk, const HostTensor*, HostTensor& yk) {
@@ -89,22 +89,22 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       return OkStatus();
     }
     case OpType::kQAdd: {
-      TF_ASSIGN_OR_RETURN(const s8_add_params p, AddParams(g, op));
+      TF_ASSIGN_OR_RETURN(const s8_add_params p, quant::AddParams(g, op));
       s8_add__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data());
       return OkStatus();
     }
     case OpType::kQMul: {
-      TF_ASSIGN_OR_RETURN(const s8_mul_params p, MulParams(g, op));
+      TF_ASSIGN_OR_RETURN(const s8_mul_params p, quant::MulParams(g, op));
       s8_mul__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data());
       return OkStatus();
     }
     case OpType::kQMean: {
-      TF_ASSIGN_OR_RETURN(const s8_mean_params p, MeanParams(g, op));
+      TF_ASSIGN_OR_RETURN(const s8_mean_params p, quant::MeanParams(g, op));
       s8_mean__ref(&p, x.i8().data(), y.i8().data());
       return OkStatus();
     }
     case OpType::kQSoftmax: {
-      TF_ASSIGN_OR_RETURN(const s8_softmax_params p, SoftmaxParams(g, op));
+      TF_ASSIGN_OR_RETURN(const s8_softmax_params p, quant::SoftmaxParams(g, op));
       const int64_t rank = static_cast<int64_t>(x.shape().size());
       const int64_t axis =
           rank == 0 ? 0 : *ir::NormalizeAxis(op.attrs_as<ir::SoftmaxAttrs>().axis, rank);
@@ -127,22 +127,22 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       return OkStatus();
     }
     case OpType::kQLogistic: {
-      TF_ASSIGN_OR_RETURN(const s8_logistic_params p, LogisticParams(g, op));
+      TF_ASSIGN_OR_RETURN(const s8_logistic_params p, quant::LogisticParams(g, op));
       s8_logistic__ref(&p, x.i8().data(), y.i8().data());
       return OkStatus();
     }
     case OpType::kQTanh: {
-      TF_ASSIGN_OR_RETURN(const s8_tanh_params p, TanhParams(g, op));
+      TF_ASSIGN_OR_RETURN(const s8_tanh_params p, quant::TanhParams(g, op));
       s8_tanh__ref(&p, x.i8().data(), y.i8().data());
       return OkStatus();
     }
     case OpType::kRequantize: {
-      TF_ASSIGN_OR_RETURN(const s8_requantize_params p, RequantizeParams(g, op));
+      TF_ASSIGN_OR_RETURN(const s8_requantize_params p, quant::RequantizeParams(g, op));
       s8_requantize__ref(&p, x.i8().data(), y.i8().data());
       return OkStatus();
     }
     case OpType::kQConcat: {
-      TF_ASSIGN_OR_RETURN(auto p, ConcatParams(g, op));
+      TF_ASSIGN_OR_RETURN(auto p, quant::ConcatParams(g, op));
       const s8_concat_params b = p.Bind();
       std::vector<const int8_t*> ptrs;
       for (const HostTensor* t : in) ptrs.push_back(t->i8().data());
@@ -150,7 +150,7 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       return OkStatus();
     }
     case OpType::kQPad: {
-      TF_ASSIGN_OR_RETURN(const s8_pad_params p, PadParams(g, op));
+      TF_ASSIGN_OR_RETURN(const s8_pad_params p, quant::PadParams(g, op));
       s8_pad__ref(&p, x.i8().data(), y.i8().data());
       return OkStatus();
     }
@@ -161,17 +161,17 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       Reshape(x, y);
       return OkStatus();
     case OpType::kQuantize: {
-      TF_ASSIGN_OR_RETURN(const s8_quantize_params p, QuantizeParams(g, op));
+      TF_ASSIGN_OR_RETURN(const s8_quantize_params p, quant::QuantizeParams(g, op));
       s8_quantize__ref(&p, x.f32().data(), y.i8().data());
       return OkStatus();
     }
     case OpType::kDequantize: {
-      TF_ASSIGN_OR_RETURN(const s8_dequantize_params p, DequantizeParams(g, op));
+      TF_ASSIGN_OR_RETURN(const s8_dequantize_params p, quant::DequantizeParams(g, op));
       s8_dequantize__ref(&p, x.i8().data(), y.f32().data());
       return OkStatus();
     }
     default:
-      return Error(std::string(ir::OpTypeName(op.type)) + " is not a lowered op");
+      return Error::Internal(std::string(ir::OpTypeName(op.type)) + " is not a lowered op");
   }
 }
 

@@ -1,5 +1,5 @@
 // Executes the ops of lowered (int8) graphs with the int8 reference kernels (kernels/*
-// `__ref`), with parameters from exec/op_params.h. Ops in NCHW layout (between fold-qdq
+// `__ref`), with parameters from quant/op_params.h. Ops in NCHW layout (between fold-qdq
 // and the layout pass) run the same NHWC kernels on transposed copies of their data, so
 // every stage of the pipeline computes exactly what the final program computes.
 #pragma once

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "import/read_internal.h"
+#include "support/text.h"
 
 namespace tinyforge::import {
 namespace {
@@ -103,13 +104,12 @@ Expected<std::vector<ir::TensorId>> ReadTensorIds(const Json& j, const std::stri
 Expected<Op> ReadOp(const Json& j, size_t index, size_t num_tensors) {
   const std::string num = "(#" + std::to_string(index) + ")";
   if (!j.is_object()) return Error("op " + num + ": expected an object, got " + JsonTypeName(j));
-  auto with_label = [&](const Error& e, const std::string& label) { return e.WithPrefix(label); };
   Op op;
   {
     auto name = Member(j, "name", "name");
     Expected<std::string> s =
         name.ok() ? GetString(**name, "name") : Expected<std::string>(name.error());
-    if (!s.ok()) return with_label(s.error(), "op #" + std::to_string(index));
+    TF_RETURN_IF_ERROR_PREFIX(s, "op #" + std::to_string(index));
     if (s->empty()) return Error("op #" + std::to_string(index) + ": name: empty");
     op.name = *s;
   }
@@ -119,7 +119,7 @@ Expected<Op> ReadOp(const Json& j, size_t index, size_t num_tensors) {
     TF_ASSIGN_OR_RETURN(std::string type_name, GetString(*type_json, "type"));
     const auto type = ir::ParseOpType(type_name);
     if (!type || !ir::IsGraphFileOp(*type)) {
-      return Error("type: unknown op type \"" + type_name + "\"");
+      return Error("type: unknown op type " + Quote(type_name));
     }
     op.type = *type;
     TF_ASSIGN_OR_RETURN(const Json* inputs, Member(j, "inputs", "inputs"));
@@ -133,8 +133,7 @@ Expected<Op> ReadOp(const Json& j, size_t index, size_t num_tensors) {
     }
     return OkStatus();
   };
-  Status s = read();
-  if (!s.ok()) return with_label(s.error(), label);
+  TF_RETURN_IF_ERROR_PREFIX(read(), label);
   return op;
 }
 

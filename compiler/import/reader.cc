@@ -98,13 +98,13 @@ Expected<Tensor> ReadTensor(const Json& j, size_t index, std::span<const uint8_t
   if (!j.is_object()) return Error(anonymous + ": expected an object, got " + JsonTypeName(j));
   Tensor t;
   auto name = Member(j, "name", "name");
-  if (!name.ok()) return name.error().WithPrefix(anonymous);
+  TF_RETURN_IF_ERROR_PREFIX(name, anonymous);
   auto name_str = GetString(**name, "name");
-  if (!name_str.ok()) return name_str.error().WithPrefix(anonymous);
+  TF_RETURN_IF_ERROR_PREFIX(name_str, anonymous);
   if (name_str->empty()) return Error(anonymous + ": name: empty");
   t.name = *name_str;
   Status s = ReadTensorBody(j, blob, t);
-  if (!s.ok()) return s.error().WithPrefix("tensor '" + t.name + "' " + num);
+  TF_RETURN_IF_ERROR_PREFIX(s, "tensor '" + t.name + "' " + num);
   return t;
 }
 
@@ -197,7 +197,7 @@ Expected<ir::Graph> ParseGraphFile(std::span<const uint8_t> bytes, std::string_v
   const std::string file(file_label);
   try {
     auto container = SplitContainer(bytes);
-    if (!container.ok()) return container.error().WithPrefix(file);
+    TF_RETURN_IF_ERROR_PREFIX(container, file);
     Json doc;
     try {
       doc = Json::parse(MarkNonFiniteTokens(container->json));
@@ -206,9 +206,9 @@ Expected<ir::Graph> ParseGraphFile(std::span<const uint8_t> bytes, std::string_v
     }
     ir::Graph g;
     Status s = ReadDocument(doc, container->blob, g);
-    if (!s.ok()) return s.error().WithPrefix(file);
+    TF_RETURN_IF_ERROR_PREFIX(s, file);
     s = ir::Verify(g);
-    if (!s.ok()) return s.error().WithPrefix(file);
+    TF_RETURN_IF_ERROR_PREFIX(s, file);
     return g;
   } catch (const std::bad_alloc&) {
     return Error(file + ": out of memory while reading the graph file");

@@ -56,7 +56,7 @@ Json TensorJson(const ir::Tensor& t, std::vector<uint8_t>& blob) {
 Expected<GraphFileParts> SerializeGraph(const ir::Graph& g, const WriteOptions& options) {
   if (options.verify) {
     Status s = ir::Verify(g);
-    if (!s.ok()) return s.error().WithPrefix("refusing to write an invalid graph");
+    TF_RETURN_IF_ERROR_PREFIX(s, "refusing to write an invalid graph");
   }
   try {
     GraphFileParts parts;
@@ -110,11 +110,11 @@ Expected<std::vector<uint8_t>> WriteGraphBytes(const ir::Graph& g, const WriteOp
 Status WriteGraphFile(const ir::Graph& g, const std::string& path, const WriteOptions& options) {
   TF_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, WriteGraphBytes(g, options));
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Error(path + ": cannot open for writing");
+  if (!out) return Error::Io(path + ": cannot open for writing");
   out.write(reinterpret_cast<const char*>(bytes.data()),
             static_cast<std::streamsize>(bytes.size()));
   out.close();
-  if (!out) return Error(path + ": write failed");
+  if (!out) return Error::Io(path + ": write failed");
   return OkStatus();
 }
 

@@ -440,7 +440,7 @@ Expected<Graph> ParseGraph(std::string_view text) {
     }
     seen_header = true;
     Status s = ParseLine(c, st);
-    if (!s.ok()) return s.error().WithPrefix("line " + std::to_string(line_no));
+    TF_RETURN_IF_ERROR_PREFIX(s, "line " + std::to_string(line_no));
   }
   if (!seen_header) return Error("line 1: empty text, expected a 'graph' header");
   const TensorId count = st.tensors.empty() ? 0 : st.tensors.rbegin()->first + 1;

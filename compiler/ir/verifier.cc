@@ -194,7 +194,7 @@ Status Verify(const Graph& g) {
   for (size_t i = 0; i < g.tensors.size(); ++i) {
     const TensorId id = static_cast<TensorId>(i);
     Status s = VerifyTensor(g.tensors[i]);
-    if (!s.ok()) return s.error().WithPrefix(TensorLabel(g, id));
+    TF_RETURN_IF_ERROR_PREFIX(s, TensorLabel(g, id));
     if (!names.insert(g.tensors[i].name).second) {
       return Error(TensorLabel(g, id) + ": name: duplicate tensor name");
     }
@@ -202,7 +202,7 @@ Status Verify(const Graph& g) {
   for (const char* which : {"inputs", "outputs"}) {
     const auto& ids = which[0] == 'i' ? g.inputs : g.outputs;
     Status s = VerifyIds(g, which, ids);
-    if (!s.ok()) return s.error().WithPrefix("graph");
+    TF_RETURN_IF_ERROR_PREFIX(s, "graph");
   }
   std::vector<Def> def(g.tensors.size(), Def::kUndefined);
   for (size_t i = 0; i < g.tensors.size(); ++i) {
@@ -219,7 +219,7 @@ Status Verify(const Graph& g) {
   std::unordered_set<std::string> op_names;
   for (size_t i = 0; i < g.ops.size(); ++i) {
     Status s = VerifyOp(g, i, def);
-    if (!s.ok()) return s.error().WithPrefix(OpLabel(g, i));
+    TF_RETURN_IF_ERROR_PREFIX(s, OpLabel(g, i));
     if (!op_names.insert(g.ops[i].name).second) {
       return Error(OpLabel(g, i) + ": name: duplicate op name");
     }

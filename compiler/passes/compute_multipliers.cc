@@ -1,9 +1,10 @@
 // compute-multipliers: every op that rescales gets its requantization as int32 constants,
 // `multiplier` and `shift` (per output channel for conv/depthwise/FC), appended as its last
 // two inputs: Q31 multipliers and shifts exactly as TensorFlow Lite Micro's Prepare()
-// computes them (compiler/quant, via exec::ComputeRequantConstants, the same code the
+// computes them (compiler/quant, via quant::ComputeRequantConstants, the same code the
 // executor used before this pass). After it, no kernel parameter needs a float scale.
-#include "exec/op_params.h"
+#include "quant/op_params.h"
+#include "ir/verifier.h"
 #include "passes/pass.h"
 #include "passes/util.h"
 
@@ -15,9 +16,9 @@ Status ComputeMultipliers(ir::Graph& g, const PassOptions&) {
   }
   TensorNames names({&g.tensors});
   for (size_t i = 0; i < g.ops.size(); ++i) {
-    if (exec::RequantBaseInputs(g.ops[i].type) == 0 || exec::HasRequantInputs(g.ops[i])) continue;
-    auto c = exec::ComputeRequantConstants(g, g.ops[i]);
-    if (!c.ok()) return OpError(g, i, c.error().message());
+    if (quant::RequantBaseInputs(g.ops[i].type) == 0 || quant::HasRequantInputs(g.ops[i])) continue;
+    auto c = quant::ComputeRequantConstants(g, g.ops[i]);
+    TF_RETURN_IF_ERROR_PREFIX(c, ir::OpLabel(g, i));
     const std::string& name = g.ops[i].name;
     const ir::TensorId m = AddInt32Constant(g, names, name + ".multiplier", c->multiplier);
     const ir::TensorId s = AddInt32Constant(g, names, name + ".shift", c->shift);

@@ -3,6 +3,7 @@
 // constant. dequantize is the exception: dequantize(int8 constant) is how a qdq graph marks
 // quantized weights, and fold-qdq needs that pattern intact.
 #include "exec/executor.h"
+#include "ir/verifier.h"
 #include "passes/pass.h"
 #include "passes/util.h"
 
@@ -44,7 +45,7 @@ Status ConstFold(ir::Graph& g, const PassOptions&) {
       continue;
     }
     auto value = Evaluate(g, op);
-    if (!value.ok()) return OpError(g, i, value.error().message());
+    TF_RETURN_IF_ERROR_PREFIX(value, ir::OpLabel(g, i));
     g.tensor(op.outputs[0]).data = std::move(*value);
   }
   g.ops = std::move(kept);

@@ -305,7 +305,8 @@ Status FoldOne(Context& c) {
       return OkStatus();
     }
     default:
-      return c.Fail(std::string(ir::OpTypeName(op.type)) + " cannot be folded by fold-qdq");
+      return c.Fail(std::string(ir::OpTypeName(op.type)) + " cannot be folded by fold-qdq")
+          .WithKind(ErrorKind::kUnsupported);
   }
 }
 

@@ -237,8 +237,7 @@ Status ToNhwc(ir::Graph& g, const PassOptions& options) {
   std::vector<ir::Op> ops = std::move(g.ops);
   g.ops.clear();
   for (ir::Op& op : ops) {
-    Status s = r.Rewrite(std::move(op));
-    if (!s.ok()) return s;
+    TF_RETURN_IF_ERROR(r.Rewrite(std::move(op)));
   }
   g.ops = std::move(r.out);
   for (size_t t = 0; t < g.tensors.size(); ++t) {

@@ -51,17 +51,23 @@ Expected<std::vector<PassRun>> Lower(ir::Graph& g, const LowerOptions& options) 
     run.milliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count();
-    if (!s.ok()) return s.error().WithPrefix("pass '" + name + "'");
+    TF_RETURN_IF_ERROR_PREFIX(s, "pass '" + name + "'");
     run.ops_after = g.ops.size();
     if (options.verify_each) {
-      Status v = ir::Verify(g);
-      if (!v.ok()) return v.error().WithPrefix("after pass '" + name + "': verifier");
+      Status v = ir::Verify(g);  // a pass that breaks the IR is a compiler bug
+      if (!v.ok()) {
+        return v.error().WithKind(ErrorKind::kInternal).WithPrefix("after pass '" + name +
+                                                                   "': verifier");
+      }
     }
     if (options.after_pass) options.after_pass(run, g);
     runs.push_back(std::move(run));
   }
   Status v = ir::Verify(g);
-  if (!v.ok()) return v.error().WithPrefix("after pass '" + names.back() + "': verifier");
+  if (!v.ok()) {
+    return v.error().WithKind(ErrorKind::kInternal).WithPrefix("after pass '" + names.back() +
+                                                               "': verifier");
+  }
   return runs;
 }
 

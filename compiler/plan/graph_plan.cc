@@ -17,30 +17,30 @@ Status CheckGraph(const GraphSpec& g) {
   const int nt = static_cast<int>(g.tensors.size());
   std::vector<int> producer(g.tensors.size(), -1);
   for (const TensorSpec& t : g.tensors) {
-    if (t.bytes <= 0) return Error("plan: tensor '" + t.name + "' has no bytes");
+    if (t.bytes <= 0) return Error::Internal("plan: tensor '" + t.name + "' has no bytes");
   }
   for (size_t k = 0; k < g.ops.size(); ++k) {
     const OpSpec& op = g.ops[k];
     for (int t : op.inputs) {
-      if (t < 0 || t >= nt) return Error("plan: op '" + op.name + "' reads an unknown tensor");
+      if (t < 0 || t >= nt) return Error::Internal("plan: op '" + op.name + "' reads an unknown tensor");
       if (!g.tensors[static_cast<size_t>(t)].graph_input && producer[static_cast<size_t>(t)] < 0) {
-        return Error("plan: op '" + op.name + "' reads '" + g.tensors[static_cast<size_t>(t)].name +
+        return Error::Internal("plan: op '" + op.name + "' reads '" + g.tensors[static_cast<size_t>(t)].name +
                      "' before it is produced");
       }
     }
-    if (op.outputs.empty()) return Error("plan: op '" + op.name + "' has no output");
+    if (op.outputs.empty()) return Error::Internal("plan: op '" + op.name + "' has no output");
     for (int t : op.outputs) {
-      if (t < 0 || t >= nt) return Error("plan: op '" + op.name + "' writes an unknown tensor");
+      if (t < 0 || t >= nt) return Error::Internal("plan: op '" + op.name + "' writes an unknown tensor");
       if (producer[static_cast<size_t>(t)] >= 0 || g.tensors[static_cast<size_t>(t)].graph_input) {
-        return Error("plan: tensor '" + g.tensors[static_cast<size_t>(t)].name +
+        return Error::Internal("plan: tensor '" + g.tensors[static_cast<size_t>(t)].name +
                      "' is produced twice");
       }
       producer[static_cast<size_t>(t)] = static_cast<int>(k);
     }
-    if (op.scratch_bytes < 0) return Error("plan: op '" + op.name + "' has negative scratch");
+    if (op.scratch_bytes < 0) return Error::Internal("plan: op '" + op.name + "' has negative scratch");
     if (op.in_place != InPlace::kNone &&
         (op.in_place_input < 0 || static_cast<size_t>(op.in_place_input) >= op.inputs.size())) {
-      return Error("plan: op '" + op.name + "' names an in-place input it lacks");
+      return Error::Internal("plan: op '" + op.name + "' names an in-place input it lacks");
     }
     for (const rt::StreamGeometry& s : op.stream_options) {
       if (op.in_place != InPlace::kStream) break;
@@ -51,13 +51,13 @@ Status CheckGraph(const GraphSpec& g) {
           s.stride < 1 || s.pad < 0 || s.extent < 1 ||
           int64_t{s.in_units} * s.in_unit_bytes != in ||
           int64_t{s.units} * s.out_unit_bytes != out) {
-        return Error("plan: op '" + op.name + "': stream geometry does not match its tensors");
+        return Error::Internal("plan: op '" + op.name + "': stream geometry does not match its tensors");
       }
     }
   }
   for (size_t t = 0; t < g.tensors.size(); ++t) {
     if (!g.tensors[t].graph_input && producer[t] < 0) {
-      return Error("plan: tensor '" + g.tensors[t].name + "' is never produced");
+      return Error::Internal("plan: tensor '" + g.tensors[t].name + "' is never produced");
     }
   }
   return OkStatus();

@@ -250,16 +250,16 @@ Expected<Plan> Place(const Problem& p) {
   for (const Buffer& b : p.buffers) {
     if (b.size <= 0 || b.align <= 0 || (b.align & (b.align - 1)) != 0 || b.first > b.last ||
         b.first < 0) {
-      return Error("plan: buffer '" + b.name + "' has a bad size, alignment or lifetime");
+      return Error::Internal("plan: buffer '" + b.name + "' has a bad size, alignment or lifetime");
     }
   }
   for (const Overlap& o : p.overlaps) {
     const int n = static_cast<int>(p.buffers.size());
     if (o.in < 0 || o.in >= n || o.out < 0 || o.out >= n || o.in == o.out) {
-      return Error("plan: an overlap names an unknown buffer");
+      return Error::Internal("plan: an overlap names an unknown buffer");
     }
   }
-  if (p.regions.empty()) return Error("plan: no memory region to place buffers in");
+  if (p.regions.empty()) return Error::Internal("plan: no memory region to place buffers in");
   const auto of = OverlapsOf(p);
 
   // Regions fastest first; ties keep the board's order.
@@ -282,7 +282,7 @@ Expected<Plan> Place(const Problem& p) {
       if (p.regions[k].name == pin) r = static_cast<int>(k);
     }
     if (r < 0) {
-      return Error("plan: '" + p.buffers[b].name + "' is pinned to region '" + pin +
+      return Error::Internal("plan: '" + p.buffers[b].name + "' is pinned to region '" + pin +
                    "', which the board lacks");
     }
     assigned[static_cast<size_t>(r)].push_back(static_cast<int>(b));

@@ -27,12 +27,12 @@ Status CheckStream(const Problem& p, const Overlap& o, int64_t in_off, int64_t o
       g.stride < 1 || g.pad < 0 || g.extent < 1 ||
       int64_t{g.in_units} * g.in_unit_bytes != in.size ||
       int64_t{g.units} * g.out_unit_bytes != out.size) {
-    return Error("verify: stream geometry of " + Name(p, o.in) + " -> " + Name(p, o.out) +
+    return Error::Internal("verify: stream geometry of " + Name(p, o.in) + " -> " + Name(p, o.out) +
                  " does not match the buffer sizes");
   }
   const int64_t slots = line_size / g.out_unit_bytes;
   if (slots < 1 || slots > 0x7fffffff) {
-    return Error("verify: line buffer of " + Name(p, o.out) + " holds no output row");
+    return Error::Internal("verify: line buffer of " + Name(p, o.out) + " holds no output row");
   }
   // last_read[r]: the last output unit whose window covers input unit r (-1: none).
   std::vector<int64_t> last_read(static_cast<size_t>(g.in_units), -1);
@@ -62,11 +62,11 @@ Status CheckStream(const Problem& p, const Overlap& o, int64_t in_off, int64_t o
         }
       });
   if (!completed) {
-    return Error("verify: line buffer of " + Name(p, o.out) + " (" + std::to_string(slots) +
+    return Error::Internal("verify: line buffer of " + Name(p, o.out) + " (" + std::to_string(slots) +
                  " rows) too small for its offset");
   }
   if (!violation.empty()) {
-    return Error("verify: streaming " + Name(p, o.in) + " -> " + Name(p, o.out) + ": " + violation);
+    return Error::Internal("verify: streaming " + Name(p, o.in) + " -> " + Name(p, o.out) + ": " + violation);
   }
   return OkStatus();
 }
@@ -78,29 +78,29 @@ Status CheckOverlap(const Problem& p, const Plan& plan, int a, int b, const Over
     const Buffer& in = p.buffers[static_cast<size_t>(o.in)];
     const Buffer& out = p.buffers[static_cast<size_t>(o.out)];
     if (in.last != o.step || out.first != o.step) {
-      return Error("verify: overlap of " + Name(p, o.in) + " and " + Name(p, o.out) +
+      return Error::Internal("verify: overlap of " + Name(p, o.in) + " and " + Name(p, o.out) +
                    " is not at the step where one dies and the other is born");
     }
     const int64_t in_off = plan.placements[static_cast<size_t>(o.in)].offset;
     const int64_t out_off = plan.placements[static_cast<size_t>(o.out)].offset;
     if (o.kind == OverlapKind::kAlias) {
       if (in_off != out_off || in.size != out.size) {
-        return Error("verify: " + Name(p, o.out) + " may only alias " + Name(p, o.in) +
+        return Error::Internal("verify: " + Name(p, o.out) + " may only alias " + Name(p, o.in) +
                      " exactly, but is at offset " + std::to_string(out_off) + " vs " +
                      std::to_string(in_off));
       }
       return OkStatus();
     }
     if (o.line_buffer < 0 || static_cast<size_t>(o.line_buffer) >= p.buffers.size()) {
-      return Error("verify: streamed " + Name(p, o.out) + " has no line buffer");
+      return Error::Internal("verify: streamed " + Name(p, o.out) + " has no line buffer");
     }
     const Buffer& line = p.buffers[static_cast<size_t>(o.line_buffer)];
     if (line.first > o.step || line.last < o.step) {
-      return Error("verify: line buffer " + line.name + " is not live at its op");
+      return Error::Internal("verify: line buffer " + line.name + " is not live at its op");
     }
     return CheckStream(p, o, in_off, out_off, line.size);
   }
-  return Error("verify: " + Name(p, a) + " and " + Name(p, b) +
+  return Error::Internal("verify: " + Name(p, a) + " and " + Name(p, b) +
                " share bytes while both are live, without a permission");
 }
 
@@ -108,22 +108,22 @@ Status CheckOverlap(const Problem& p, const Plan& plan, int a, int b, const Over
 
 Status Verify(const Problem& p, const Plan& plan) {
   if (plan.placements.size() != p.buffers.size()) {
-    return Error("verify: " + std::to_string(plan.placements.size()) + " placements for " +
+    return Error::Internal("verify: " + std::to_string(plan.placements.size()) + " placements for " +
                  std::to_string(p.buffers.size()) + " buffers");
   }
   for (size_t b = 0; b < p.buffers.size(); ++b) {
     const Buffer& buf = p.buffers[b];
     const Placement& pl = plan.placements[b];
     if (pl.region < 0 || static_cast<size_t>(pl.region) >= p.regions.size()) {
-      return Error("verify: " + Name(p, static_cast<int>(b)) + " is in no region");
+      return Error::Internal("verify: " + Name(p, static_cast<int>(b)) + " is in no region");
     }
     const Region& r = p.regions[static_cast<size_t>(pl.region)];
     if (!buf.pin.empty() && buf.pin != r.name) {
-      return Error("verify: " + Name(p, static_cast<int>(b)) + " is pinned to '" + buf.pin +
+      return Error::Internal("verify: " + Name(p, static_cast<int>(b)) + " is pinned to '" + buf.pin +
                    "' but placed in '" + r.name + "'");
     }
     if (pl.offset < 0 || pl.offset % buf.align != 0 || pl.offset + buf.size > r.capacity) {
-      return Error("verify: " + Name(p, static_cast<int>(b)) + " at offset " +
+      return Error::Internal("verify: " + Name(p, static_cast<int>(b)) + " at offset " +
                    std::to_string(pl.offset) + " is misaligned or outside region '" + r.name +
                    "' (" + std::to_string(r.capacity) + " bytes)");
     }
@@ -170,7 +170,7 @@ Status Verify(const Problem& p, const Plan& plan) {
       }
     }
     if (plan.regions[r].used < top || plan.regions[r].used > p.regions[r].capacity) {
-      return Error("verify: region '" + p.regions[r].name + "' reports " +
+      return Error::Internal("verify: region '" + p.regions[r].name + "' reports " +
                    std::to_string(plan.regions[r].used) + " bytes used, buffers reach " +
                    std::to_string(top));
     }

@@ -32,17 +32,19 @@ std::string FormatInts(std::span<const int64_t> values) {
   return out + "]";
 }
 
-std::string Quote(std::string_view s) {
+namespace {
+
+std::string EscapeImpl(std::string_view s, bool quote) {
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
+  std::string out;
   for (char c : s) {
     unsigned char u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
+    if ((quote && c == '"') || c == '\\') {
       out += '\\';
       out += c;
     } else if (c == '\n') {
       out += "\\n";
-    } else if (u < 0x20 || u == 0x7f) {
+    } else if (u < 0x20 || u >= 0x7f) {
       out += "\\x";
       out += kHex[u >> 4];
       out += kHex[u & 15];
@@ -50,8 +52,14 @@ std::string Quote(std::string_view s) {
       out += c;
     }
   }
-  return out + "\"";
+  return out;
 }
+
+}  // namespace
+
+std::string Escape(std::string_view s) { return EscapeImpl(s, false); }
+
+std::string Quote(std::string_view s) { return "\"" + EscapeImpl(s, true) + "\""; }
 
 std::string WithThousands(int64_t v) {
   std::string digits = std::to_string(v);

@@ -16,7 +16,12 @@ std::string FormatFloat(float v);
 // "[1,64,25,5]"; "[]" for a scalar.
 std::string FormatInts(std::span<const int64_t> values);
 
-// `s` as a double-quoted string with \" \\ and control characters escaped (\n, \xNN).
+// Text copied from a file into a message or a name: printable ASCII as is, backslash and
+// newline as \\ and \n, any other byte (control characters, non-ASCII, invalid UTF-8) as
+// \xNN. A message stays one line, a terminal shows it as it is, JSON accepts it. Every
+// message that quotes file content goes through Escape or Quote.
+std::string Escape(std::string_view s);
+// `s` as a double-quoted string: Escape, and \" for a double quote.
 std::string Quote(std::string_view s);
 
 // 1234567 -> "1,234,567" (for human-readable reports).

@@ -1,9 +1,65 @@
-"""Exceptions raised by the tinyforge front end."""
+"""Errors of the tinyforge Python side, with the same kinds and exit codes as the C++ CLI.
+
+Every error has a kind (compiler/support/expected.h ErrorKind); the exit code of a command
+is derived from the kind in `exit_code`, nowhere else (docs/decisions.md):
+
+    invalid input  2   the input or command line is wrong (malformed file, bad option,
+                       a model that does not fit the target, a NaN in a float input)
+    unsupported    2   well-formed input tinyforge cannot handle (an op with no lowering)
+    internal       1   a bug: an invariant that should hold does not (a board run that
+                       differs from the host, a firmware fault)
+    I/O            1   the system failed: a tool is missing, a build or a run timed out,
+                       an output cannot be written
+"""
 
 from __future__ import annotations
 
+import enum
 
-class ExportError(ValueError):
+EXIT_OK, EXIT_FAILURE, EXIT_INVALID = 0, 1, 2
+
+
+class ErrorKind(enum.Enum):
+    INVALID_INPUT = "invalid input"
+    UNSUPPORTED = "unsupported"
+    INTERNAL = "internal"
+    IO = "I/O"
+
+
+def exit_code(kind: ErrorKind) -> int:
+    """The one mapping from an error's kind to a command's exit code."""
+    return EXIT_INVALID if kind in (ErrorKind.INVALID_INPUT, ErrorKind.UNSUPPORTED) else EXIT_FAILURE
+
+
+def kind_of_exit(code: int) -> ErrorKind:
+    """The kind of a failed `tinyforge` subprocess, from its exit code (the inverse of
+    `exit_code` up to the two kinds that share a code)."""
+    return ErrorKind.INVALID_INPUT if code == EXIT_INVALID else ErrorKind.INTERNAL
+
+
+class TinyforgeError(Exception):
+    """An error with a kind; `exit_code` is what a command exits with."""
+
+    kind: ErrorKind = ErrorKind.INVALID_INPUT
+
+    def __init__(self, message: str, kind: ErrorKind | None = None) -> None:
+        super().__init__(message)
+        if kind is not None:
+            self.kind = kind
+
+    @property
+    def exit_code(self) -> int:
+        return exit_code(self.kind)
+
+
+def escape(text: str) -> str:
+    """Text copied from a file into a message: control characters and non-printable
+    characters escaped (\\n, \\x1b, ...), so a message stays one line (as Quote in
+    compiler/support/text.h does for the C++ side)."""
+    return text.encode("unicode_escape").decode("ascii")
+
+
+class ExportError(TinyforgeError, ValueError):
     """The model cannot be exported as given (e.g. a BatchNorm with no conv/linear before it)."""
 
 
@@ -14,9 +70,18 @@ class UnsupportedOpError(ExportError):
     it, the ``file.py:LINE`` of the model source the op came from.
     """
 
+    kind = ErrorKind.UNSUPPORTED
+
     def __init__(self, op: str, source: str | None, detail: str = "") -> None:
         self.op = op
         self.source = source
         where = f" at {source}" if source else " (source line unknown)"
         extra = f": {detail}" if detail else ""
         super().__init__(f"unsupported op {op}{where}{extra}")
+
+
+class BoardError(TinyforgeError):
+    """A board run or profile that could not be done (tinyforge.board). Without a kind it is
+    internal: a build failure, a firmware fault, a board run that differs from the host."""
+
+    kind = ErrorKind.INTERNAL

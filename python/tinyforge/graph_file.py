@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from .errors import TinyforgeError, escape
+
 MAGIC = b"TFGRAPH\x00"
 VERSION = 1
 HEADER = struct.Struct("<8sIIQ")  # magic, version, json_len, blob_len
@@ -57,7 +59,7 @@ OP_TYPES: dict[str, tuple[int, int, int, tuple[str, ...]]] = {
 }
 
 
-class GraphFormatError(ValueError):
+class GraphFormatError(TinyforgeError, ValueError):
     """A graph file or document breaks docs/graph-format.md; the message names the field."""
 
 
@@ -280,7 +282,7 @@ def validate_document(doc: dict[str, Any], blob_len: int) -> None:
     names: set[str] = set()
     available = [False] * n  # graph inputs, constants, and outputs of ops run so far
     for i, t in enumerate(tensors):
-        where = f"tensor '{t.get('name', '?')}' (#{i})"
+        where = f"tensor '{escape(str(t.get('name', '?')))}' (#{i})"
         for key in ("name", "shape", "dtype"):
             _check(key in t, where, f"{key}: missing")
         _check(isinstance(t["name"], str) and t["name"] != "", where, "name: empty")
@@ -310,7 +312,7 @@ def validate_document(doc: dict[str, Any], blob_len: int) -> None:
     produced = [False] * n
     op_names: set[str] = set()
     for k, op in enumerate(ops):
-        where = f"op '{op.get('name', '?')}' (#{k})"
+        where = f"op '{escape(str(op.get('name', '?')))}' (#{k})"
         for key in ("type", "name", "inputs", "outputs", "attrs"):
             _check(key in op, where, f"{key}: missing")
         _check(op["type"] in OP_TYPES, where, f"type: unknown op type {op['type']!r}")

@@ -130,7 +130,8 @@ def _file_name(index: int, name: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .graph_file import load_graph  # noqa: PLC0415  (keep `import tinyforge.interp` light)
+    from .errors import TinyforgeError  # noqa: PLC0415  (keep `import tinyforge.interp` light)
+    from .graph_file import load_graph  # noqa: PLC0415
 
     p = argparse.ArgumentParser(prog="python -m tinyforge.interp", description=__doc__.split("\n")[0])
     p.add_argument("graph", help="graph file (.tfg) of kind float or qdq")
@@ -138,15 +139,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dump-dir", help="write every computed tensor and manifest.json here")
     p.add_argument("--output", action="append", default=[], help=".npy per graph output")
     a = p.parse_args(argv)
-    doc, consts = load_graph(a.graph)
-    if doc["kind"] not in ("float", "qdq"):
-        print(f"{a.graph}: kind {doc['kind']!r}: the interpreter runs float and qdq graphs only",
-              file=sys.stderr)
-        return 2
-    if len(a.input) != len(doc["inputs"]):
-        print(f"{a.graph}: the graph has {len(doc['inputs'])} input(s), got {len(a.input)}",
-              file=sys.stderr)
-        return 2
+    try:
+        doc, consts = load_graph(a.graph)
+        if doc["kind"] not in ("float", "qdq"):
+            raise TinyforgeError(f"{a.graph}: kind {doc['kind']!r}: the interpreter runs float "
+                                 "and qdq graphs only")
+        if len(a.input) != len(doc["inputs"]):
+            raise TinyforgeError(f"{a.graph}: the graph has {len(doc['inputs'])} input(s), got "
+                                 f"{len(a.input)}")
+    except TinyforgeError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return e.exit_code
     outputs, vals = run_graph(doc, consts, [np.load(f) for f in a.input])
     for path, y in zip(a.output, outputs):
         np.save(path, y)

@@ -16,27 +16,10 @@ if(NOT TINYFORGE_BOARD OR NOT TINYFORGE_TARGETS_DIR)
 endif()
 
 # --- tf_board_config.h from board.json -------------------------------------------------
-file(READ "${TINYFORGE_BOARD_JSON}" _tf_json)
+# The TF_BOARD_* values come from the toolchain file's one reading of board.json
+# (TinyforgeBoardJson.cmake).
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TINYFORGE_BOARD_JSON}")
 set(TF_BOARD_JSON "${TINYFORGE_BOARD_JSON}")
-string(JSON TF_BOARD_QEMU_MACHINE GET "${_tf_json}" qemu machine)
-string(JSON TF_BOARD_CPU_HZ GET "${_tf_json}" qemu cpu_hz)
-string(JSON TF_BOARD_CPU GET "${_tf_json}" cpu)
-string(JSON TF_BOARD_ISA_CLASS GET "${_tf_json}" isa_class)
-string(JSON _tf_nregions LENGTH "${_tf_json}" memory)
-math(EXPR _tf_last "${_tf_nregions} - 1")
-set(_tf_lines "")
-foreach(_tf_i RANGE ${_tf_last})
-  string(JSON _tf_name GET "${_tf_json}" memory ${_tf_i} name)
-  string(JSON _tf_base GET "${_tf_json}" memory ${_tf_i} base)
-  string(JSON _tf_size GET "${_tf_json}" memory ${_tf_i} size)
-  string(JSON _tf_rank GET "${_tf_json}" memory ${_tf_i} speed_rank)
-  string(JSON _tf_purpose GET "${_tf_json}" memory ${_tf_i} purpose)
-  string(TOUPPER "${_tf_purpose}" _tf_purpose)
-  list(APPEND _tf_lines
-       "  X(${_tf_name}, ${_tf_base}u, ${_tf_size}u, ${_tf_rank}, TF_REGION_${_tf_purpose})")
-endforeach()
-list(JOIN _tf_lines " \\\n" TF_BOARD_REGION_LINES)
 set(TINYFORGE_GENERATED_DIR "${CMAKE_BINARY_DIR}/tinyforge-board")
 configure_file("${TINYFORGE_TARGETS_DIR}/common/tf_board_config.h.in"
                "${TINYFORGE_GENERATED_DIR}/tf_board_config.h" @ONLY)

@@ -38,17 +38,9 @@ if(NOT EXISTS "${TINYFORGE_BOARD_JSON}")
     "tinyforge: unknown board '${TINYFORGE_BOARD}', expected one of: ${_tf_board_dirs}")
 endif()
 
-file(READ "${TINYFORGE_BOARD_JSON}" _tf_json)
-string(JSON _tf_nflags LENGTH "${_tf_json}" compile_flags)
-set(TINYFORGE_CPU_FLAGS "")
-math(EXPR _tf_last "${_tf_nflags} - 1")
-foreach(_tf_i RANGE ${_tf_last})
-  string(JSON _tf_flag GET "${_tf_json}" compile_flags ${_tf_i})
-  string(APPEND TINYFORGE_CPU_FLAGS " ${_tf_flag}")
-endforeach()
-string(STRIP "${TINYFORGE_CPU_FLAGS}" TINYFORGE_CPU_FLAGS)
-string(JSON _tf_ld GET "${_tf_json}" linker_script)
-set(TINYFORGE_LINKER_SCRIPT "${TINYFORGE_BOARD_DIR}/${_tf_ld}")
+include("${CMAKE_CURRENT_LIST_DIR}/TinyforgeBoardJson.cmake")
+tf_read_board_json("${TINYFORGE_BOARD_JSON}")  # the one CMake reader of board.json
+set(TINYFORGE_LINKER_SCRIPT "${TINYFORGE_BOARD_DIR}/${TF_BOARD_LINKER_SCRIPT}")
 set(TINYFORGE_LINKER_SCRIPTS
     "${TINYFORGE_LINKER_SCRIPT}"
     "${TINYFORGE_TARGETS_DIR}/common/ld/tf_sections.ld"

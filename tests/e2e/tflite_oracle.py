@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
-from pathlib import Path
 
 import numpy as np
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "kernels"))
 import tensorflow as tf  # noqa: E402
 from tensorflow.lite.python import schema_py_generated as schema  # noqa: E402
 

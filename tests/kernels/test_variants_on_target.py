@@ -15,16 +15,15 @@ seed: $TFV_SEED.
 """
 from __future__ import annotations
 
-import importlib.util
-import json
 import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tinyforge import board_catalog, qemu
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS = ROOT / "targets"
@@ -35,14 +34,7 @@ SEED = os.environ.get("TFV_SEED", "0x7f4a7c15")
 
 
 def _load_runner():
-    name = "tf_qemu_run"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, TARGETS / "qemu" / "run.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
+    return qemu
 
 
 def _require(tool: str, package: str) -> None:
@@ -52,7 +44,7 @@ def _require(tool: str, package: str) -> None:
 
 def board_isas(board: str) -> set[str]:
     """The ISAs whose variants the board's firmware compiles in."""
-    features = set(json.loads((TARGETS / "boards" / board / "board.json").read_text())["features"])
+    features = set(board_catalog.board(board)["features"])
     return {"scalar"} | ({"dsp"} if "dsp" in features else set()) | (
         {"mve"} if "mve" in features else set())
 

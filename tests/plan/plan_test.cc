@@ -5,7 +5,7 @@
 
 #include <chrono>
 
-#include "plan/board.h"
+#include "plan/board_regions.h"
 #include "plan/graph_plan.h"
 #include "plan/problem.h"
 #include "shadow.h"
@@ -230,21 +230,21 @@ TEST(Verify, UsageMustCoverTheBuffers) {
 // ---- Boards ------------------------------------------------------------------------------
 
 TEST(Board, TargetsByBoardCpuAndPath) {
-  auto m55 = LoadBoard("cortex-m55");
+  auto m55 = target::LoadBoard("cortex-m55");
   ASSERT_TRUE(m55.ok()) << m55.error().message();
   EXPECT_EQ(m55->name, "an547");
   EXPECT_EQ(m55->isa_class, "mve");
   EXPECT_EQ(m55->weights_region, "qspi");
-  auto an385 = LoadBoard("an385");
+  auto an385 = target::LoadBoard("an385");
   ASSERT_TRUE(an385.ok());
   EXPECT_EQ(an385->cpu, "cortex-m3");
-  auto missing = LoadBoard("cortex-m99");
+  auto missing = target::LoadBoard("cortex-m99");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().message().find("an547 (cortex-m55)"), std::string::npos);
 }
 
 TEST(Board, RamRegionsNetOfTheFirmwareReserve) {
-  auto b = LoadBoard("an547");
+  auto b = target::LoadBoard("an547");
   ASSERT_TRUE(b.ok());
   const std::vector<Region> r = RamRegions(*b);
   std::vector<std::string> names;

@@ -1,42 +1,32 @@
 """Helpers for the board-support tests (tests/targets): paths, board descriptions, the
-runner module (targets/qemu/run.py) and cross builds of the self-test firmware.
+runner module (tinyforge.qemu, also targets/qemu/run.py) and cross builds of the self-test
+firmware.
 
 Not named conftest: tests/e2e has a conftest too, and `from conftest import ...` would
 resolve to whichever was imported last when both directories run in one session.
 """
 from __future__ import annotations
 
-import importlib.util
-import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tinyforge import board_catalog
+from tinyforge import qemu as runner  # noqa: F401  (conftest and the tests use it)
+
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS = ROOT / "targets"
-BOARDS = sorted(p.parent.name for p in (TARGETS / "boards").glob("*/board.json"))
+BOARDS = board_catalog.names()
 # Build trees: <BUILD_ROOT>/arm-<board> (firmware) and <BUILD_ROOT>/qemu-plugin, the same as
 # the root Makefile's, so either reuses what the other built.
 BUILD_ROOT = Path(os.environ.get("TINYFORGE_TARGETS_BUILD", ROOT / "build"))
 
 
-def _load_runner():
-    spec = importlib.util.spec_from_file_location("tf_qemu_run", TARGETS / "qemu" / "run.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["tf_qemu_run"] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
-
-
-runner = _load_runner()
-
-
 def board_json(board: str) -> dict:
-    return json.loads((TARGETS / "boards" / board / "board.json").read_text())
+    return board_catalog.board(board)
 
 
 def require(tool: str, package: str) -> None:

@@ -1,8 +1,11 @@
 // Subcommands of the `tinyforge` CLI. Each returns the process exit code (docs/decisions.md):
-//   0 success, 1 failure while running, 2 invalid input (malformed graph file or .npy,
-//   wrong input shape or dtype, bad command line).
+//   0 success, 1 failure while running (a bug, or the system failed: an output cannot be
+//   written), 2 invalid input (malformed graph file or .npy, wrong input shape or dtype, a
+//   model that does not fit the target or uses an unsupported op, bad command line).
+// The code is derived from the Error's kind in ExitCode, nowhere else.
 #pragma once
 
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -17,6 +20,28 @@ namespace tinyforge::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitInvalidInput = 2;
+
+// The one mapping from an error's kind to the exit code (python/tinyforge/errors.py mirrors
+// it for the Python commands).
+constexpr int ExitCode(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kInvalidInput:
+    case ErrorKind::kUnsupported:
+      return kExitInvalidInput;
+    case ErrorKind::kInternal:
+    case ErrorKind::kIo:
+      return kExitFailure;
+  }
+  return kExitFailure;
+}
+
+// Prints "error: MESSAGE" (one line) to stderr and returns ExitCode(e.kind()). An internal
+// error says so: "error: internal error: ...".
+inline int Fail(const Error& e) {
+  std::cerr << "error: " << (e.kind() == ErrorKind::kInternal ? "internal error: " : "")
+            << e.message() << "\n";
+  return ExitCode(e.kind());
+}
 
 struct InspectArgs {
   std::string graph;

@@ -30,11 +30,6 @@ namespace {
 
 using nlohmann::json;
 
-int Fail(int code, const std::string& message) {
-  std::cerr << "error: " << message << "\n";
-  return code;
-}
-
 // Real values (dequantized when quantized) in NCHW element order.
 std::vector<double> Real(const exec::HostTensor& v, const std::optional<ir::QuantParams>& q,
                          bool nhwc) {
@@ -132,44 +127,44 @@ Expected<exec::HostTensor> RunAlone(const ir::Graph& program, const ir::Op& op,
 
 int Compare(const CompareArgs& args) {
   if (args.against != "pytorch" && args.against != "qdq" && args.against != "float") {
-    return Fail(kExitInvalidInput, "--against: expected pytorch, qdq or float");
+    return Fail(Error("--against: expected pytorch, qdq or float"));
   }
   auto model = LoadGraph(args.graph, args.rounding);
-  if (!model.ok()) return Fail(kExitInvalidInput, model.error().message());
+  if (!model.ok()) return Fail(model.error());
   // The reference graph: --reference, or the model itself when it is not lowered.
   const bool model_lowered = model->kind == ir::GraphKind::kInt8;
   std::string ref_path = args.reference;
   if (ref_path.empty()) {
     if (model_lowered) {
-      return Fail(kExitInvalidInput, args.graph + " is lowered: give the exported graph it " +
-                                         "came from with --reference");
+      return Fail(Error(args.graph + " is lowered: give the exported graph it " +
+                                         "came from with --reference"));
     }
     ref_path = args.graph;
   }
   auto ref = LoadGraph(ref_path);
-  if (!ref.ok()) return Fail(kExitInvalidInput, ref.error().message());
+  if (!ref.ok()) return Fail(ref.error());
   if (ref->kind == ir::GraphKind::kInt8) {
-    return Fail(kExitInvalidInput, ref_path + ": the reference must be a float or qdq graph");
+    return Fail(Error(ref_path + ": the reference must be a float or qdq graph"));
   }
   if (args.against == "qdq" && ref->kind != ir::GraphKind::kQdq) {
-    return Fail(kExitInvalidInput, ref_path + ": --against qdq needs a qdq graph");
+    return Fail(Error(ref_path + ": --against qdq needs a qdq graph"));
   }
   // The program under test.
   ir::Graph program = std::move(*model);
   if (!model_lowered) {
     auto options = MakeLowerOptions(args.passes, args.io, args.layout);
-    if (!options.ok()) return Fail(kExitInvalidInput, options.error().message());
+    if (!options.ok()) return Fail(options.error());
     auto runs = passes::Lower(program, *options);
-    if (!runs.ok()) return Fail(kExitInvalidInput, args.graph + ": " + runs.error().message());
+    if (!runs.ok()) return Fail(runs.error().WithPrefix(args.graph));
   }
   std::vector<exec::HostTensor> inputs;
   for (const std::string& p : args.inputs) {
-    auto t = exec::ReadNpy(p);
-    if (!t.ok()) return Fail(kExitInvalidInput, t.error().message());
+    auto t = exec::ReadInputNpy(p);
+    if (!t.ok()) return Fail(t.error());
     inputs.push_back(std::move(*t));
   }
   Status in_ok = exec::CheckInputs(*ref, inputs);
-  if (!in_ok.ok()) return Fail(kExitInvalidInput, ref_path + ": " + in_ok.error().message());
+  if (!in_ok.ok()) return Fail(in_ok.error().WithPrefix(ref_path));
 
   // Both runs.
   auto refs = !args.reference_dump.empty() ? ReadDump(args.reference_dump, *ref)
@@ -177,7 +172,7 @@ int Compare(const CompareArgs& args) {
                    ? RunPytorch(ref_path, *ref, args.inputs)
                    : RunHost(*ref, args.against == "float" && ref->kind == ir::GraphKind::kQdq,
                              inputs);
-  if (!refs.ok()) return Fail(kExitFailure, refs.error().message());
+  if (!refs.ok()) return Fail(refs.error());
   const std::vector<bool> edge = passes::EdgeTensors(program);
   // The program's inputs: the reference's tensors of the same names. Against float, the
   // quantized input tensors come from the qdq graph run as is (the float view has none),
@@ -185,7 +180,7 @@ int Compare(const CompareArgs& args) {
   RefValues qdq_values;
   if (args.against == "float" && ref->kind == ir::GraphKind::kQdq) {
     auto q = RunHost(*ref, false, inputs);
-    if (!q.ok()) return Fail(kExitFailure, q.error().message());
+    if (!q.ok()) return Fail(q.error());
     qdq_values = std::move(*q);
   }
   const RefValues& feed = qdq_values.empty() ? *refs : qdq_values;
@@ -202,8 +197,8 @@ int Compare(const CompareArgs& args) {
     auto f = stem.empty() ? feed.end() : feed.find(stem);
     if (f == feed.end() || want.dtype != ir::DType::kInt8 || !want.quant ||
         f->second.value.dtype() != ir::DType::kFloat32) {
-      return Fail(kExitInvalidInput, "the reference has no tensor '" + want.name +
-                                         "' to feed the program's input of that name");
+      return Fail(Error("the reference has no tensor '" + want.name +
+                                         "' to feed the program's input of that name"));
     }
     exec::HostTensor q(ir::DType::kInt8, f->second.value.shape());
     exec::Quantize(*want.quant, f->second.value, q);
@@ -212,7 +207,7 @@ int Compare(const CompareArgs& args) {
   exec::RunOptions run_options;
   run_options.keep_all = true;
   auto ours = exec::Run(program, program_inputs, run_options);
-  if (!ours.ok()) return Fail(kExitFailure, args.graph + ": " + ours.error().message());
+  if (!ours.ok()) return Fail(ours.error().WithPrefix(args.graph));
 
   // One row per op whose output has a reference.
   std::vector<Row> rows;
@@ -255,7 +250,7 @@ int Compare(const CompareArgs& args) {
     }
     if (feedable && row.has_lsb) {
       auto alone = RunAlone(program, op, values);
-      if (!alone.ok()) return Fail(kExitFailure, alone.error().message());
+      if (!alone.ok()) return Fail(alone.error());
       const Row a = Measure(Real(*alone, desc.quant, nhwc), r, lsb);
       row.alone = true, row.alone_max_lsb = a.max_lsb, row.alone_off_share = a.off_share;
       row.alone_differ_share = a.differ_share;

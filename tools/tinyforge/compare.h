@@ -29,8 +29,7 @@ Expected<RefValues> RunHost(const ir::Graph& ref, bool float_view,
 // in `ref`).
 Expected<RefValues> ReadDump(const std::string& dir, const ir::Graph& ref);
 
-// `ref_path` run by tinyforge.interp (PyTorch ops; python next to this binary, or
-// $TINYFORGE_PYTHON).
+// `ref_path` run by tinyforge.interp (PyTorch ops; the Python python_env.h finds).
 Expected<RefValues> RunPytorch(const std::string& ref_path, const ir::Graph& ref,
                                const std::vector<std::string>& input_paths);
 

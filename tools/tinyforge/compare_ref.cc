@@ -2,11 +2,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
+#include "commands.h"
 #include "compare.h"
+#include "python_env.h"
 #include "exec/executor.h"
 #include "exec/npy.h"
 #include "passes/util.h"
@@ -37,19 +40,6 @@ std::string ShellQuote(const std::string& s) {
   return out + "'";
 }
 
-std::string PythonExecutable() {
-  if (const char* env = std::getenv("TINYFORGE_PYTHON"); env && *env) return env;
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    for (const char* name : {"python", "python3"}) {
-      const fs::path p = self.parent_path() / name;
-      if (fs::exists(p, ec)) return p.string();
-    }
-  }
-  return "python3";
-}
-
 }  // namespace
 
 Expected<RefValues> RunHost(const ir::Graph& ref, bool float_view,
@@ -70,8 +60,9 @@ Expected<RefValues> RunPytorch(const std::string& ref_path, const ir::Graph& ref
                                const std::vector<std::string>& input_paths) {
   std::error_code ec;
   std::string tmpl = (fs::temp_directory_path(ec) / "tinyforge-compare-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) return Error("cannot create a temporary directory");
+  if (!mkdtemp(tmpl.data())) return Error::Io("cannot create a temporary directory");
   const fs::path dir = tmpl;
+  SetPythonEnvironment();
   std::string cmd = ShellQuote(PythonExecutable()) + " -m tinyforge.interp " + ShellQuote(ref_path);
   for (const std::string& p : input_paths) cmd += " --input " + ShellQuote(p);
   cmd += " --dump-dir " + ShellQuote(dir.string()) + " 2> " + ShellQuote((dir / "stderr").string());
@@ -81,8 +72,11 @@ Expected<RefValues> RunPytorch(const std::string& ref_path, const ir::Graph& ref
     std::ifstream err(dir / "stderr");
     std::string text((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
     cleanup();
+    // The interpreter exits 2 on invalid input (errors.py), like this command.
+    const bool invalid = WIFEXITED(rc) && WEXITSTATUS(rc) == kExitInvalidInput;
     return Error("python -m tinyforge.interp failed (set TINYFORGE_PYTHON to a Python with " +
-                 std::string("the tinyforge package):\n") + text);
+                     std::string("the tinyforge package):\n") + text,
+                 invalid ? ErrorKind::kInvalidInput : ErrorKind::kInternal);
   }
   auto out = ReadDump(dir.string(), ref);
   cleanup();

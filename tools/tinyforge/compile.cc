@@ -15,11 +15,6 @@
 namespace tinyforge::cli {
 namespace {
 
-int Fail(int code, const std::string& message) {
-  std::cerr << "error: " << message << "\n";
-  return code;
-}
-
 }  // namespace
 
 Expected<passes::LowerOptions> MakeLowerOptions(const std::string& pass_list,
@@ -42,14 +37,14 @@ Expected<passes::LowerOptions> MakeLowerOptions(const std::string& pass_list,
 
 int Compile(const CompileArgs& args) {
   auto options = MakeLowerOptions(args.passes, args.io, args.layout);
-  if (!options.ok()) return Fail(kExitInvalidInput, options.error().message());
+  if (!options.ok()) return Fail(options.error());
   if (!args.print_after.empty() && args.print_after != "all" &&
       !passes::FindPass(args.print_after)) {
-    return Fail(kExitInvalidInput, "--print-after: unknown pass '" + args.print_after + "'");
+    return Fail(Error("--print-after: unknown pass '" + args.print_after + "'"));
   }
   options->verify_each = options->verify_each || args.verify_each;
   auto graph = LoadGraph(args.graph, args.rounding);
-  if (!graph.ok()) return Fail(kExitInvalidInput, graph.error().message());
+  if (!graph.ok()) return Fail(graph.error());
 
   options->after_pass = [&](const passes::PassRun& run, const ir::Graph& g) {
     if (args.verbose) {
@@ -67,11 +62,8 @@ int Compile(const CompileArgs& args) {
   };
   auto runs = passes::Lower(*graph, *options);
   // A graph the passes cannot lower (an unsupported op, a float graph) is invalid input;
-  // a verifier failure after a pass is a compiler bug.
-  if (!runs.ok()) {
-    const bool bug = runs.error().message().rfind("after pass", 0) == 0;
-    return Fail(bug ? kExitFailure : kExitInvalidInput, args.graph + ": " + runs.error().message());
-  }
+  // a verifier failure after a pass is a compiler bug (kind internal, passes::Lower).
+  if (!runs.ok()) return Fail(runs.error().WithPrefix(args.graph));
   if (args.verbose) {
     double total = 0;
     for (const auto& r : *runs) total += r.milliseconds;
@@ -81,7 +73,7 @@ int Compile(const CompileArgs& args) {
   if (!args.target.empty()) return CompileForTarget(args, *graph);  // compile_target.cc
   if (!args.output.empty()) {
     Status w = import::WriteGraphFile(*graph, args.output);
-    if (!w.ok()) return Fail(kExitFailure, w.error().message());
+    if (!w.ok()) return Fail(w.error());
     if (args.print_after.empty()) {
       std::cout << "wrote " << args.output << ": " << graph->ops.size() << " ops, kind "
                 << ir::GraphKindName(graph->kind) << ", layout "

@@ -14,11 +14,6 @@
 namespace tinyforge::cli {
 namespace {
 
-int Fail(int code, const std::string& message) {
-  std::cerr << "error: " << message << "\n";
-  return code;
-}
-
 Expected<std::vector<std::pair<std::string, std::string>>> Pairs(
     const std::vector<std::string>& items, const std::string& flag) {
   std::vector<std::pair<std::string, std::string>> out;
@@ -34,9 +29,9 @@ Expected<std::vector<std::pair<std::string, std::string>>> Pairs(
 
 Status WriteFile(const std::filesystem::path& path, const void* data, size_t size) {
   std::ofstream f(path, std::ios::binary);
-  if (!f) return Error(path.string() + ": cannot open for writing");
+  if (!f) return Error::Io(path.string() + ": cannot open for writing");
   f.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
-  if (!f) return Error(path.string() + ": write failed");
+  if (!f) return Error::Io(path.string() + ": write failed");
   return OkStatus();
 }
 
@@ -46,21 +41,15 @@ int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
   emit::EmitOptions options;
   options.target = args.target;
   auto place = Pairs(args.place, "--place");
-  if (!place.ok()) return Fail(kExitInvalidInput, place.error().message());
+  if (!place.ok()) return Fail(place.error());
   auto weights = Pairs(args.weights_in, "--weights-in");
-  if (!weights.ok()) return Fail(kExitInvalidInput, weights.error().message());
+  if (!weights.ok()) return Fail(weights.error());
   options.place = *place;
   options.weights_in = *weights;
   options.min_ram = args.min_ram;
   options.kernels = args.kernels;
   auto e = emit::EmitProgram(lowered, options);
-  if (!e.ok()) {
-    const std::string& m = e.error().message();
-    const bool usage = m.rfind("--", 0) == 0;  // a bad --target/--place/--weights-in
-    // The model does not fit the board's RAM or flash: a property of the input.
-    const bool too_big = m.find("does not fit: region") != std::string::npos;
-    return Fail(usage || too_big ? kExitInvalidInput : kExitFailure, args.graph + ": " + m);
-  }
+  if (!e.ok()) return Fail(e.error().WithPrefix(args.graph));
   if (args.json) {
     std::cout << emit::Summary(*e).dump(2) << "\n";
   } else {
@@ -71,14 +60,14 @@ int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
   const fs::path dir(args.output);
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) return Fail(kExitFailure, args.output + ": cannot create directory: " + ec.message());
+  if (ec) return Fail(Error::Io(args.output + ": cannot create directory: " + ec.message()));
   const emit::ModelSources src = emit::GenerateModelSources(*e);
   const std::string report = emit::Report(*e).dump(2) + "\n";
   for (Status s : {WriteFile(dir / "program.bin", e->image.data(), e->image.size()),
                    WriteFile(dir / "model.h", src.header.data(), src.header.size()),
                    WriteFile(dir / "model.cc", src.source.data(), src.source.size()),
                    WriteFile(dir / "report.json", report.data(), report.size())}) {
-    if (!s.ok()) return Fail(kExitFailure, s.error().message());
+    if (!s.ok()) return Fail(s.error());
   }
   if (!args.json) {
     std::cout << "wrote " << (dir / "program.bin").string() << " (" << e->image.size()

@@ -113,10 +113,7 @@ json ToJson(const ir::Graph& g, const ir::GraphStats& st) {
 
 int Inspect(const InspectArgs& args) {
   auto graph = LoadGraph(args.graph);  // .tfg or .tflite (load_graph.h)
-  if (!graph.ok()) {
-    std::cerr << "error: " << graph.error().message() << "\n";
-    return kExitInvalidInput;
-  }
+  if (!graph.ok()) return Fail(graph.error());
   const ir::GraphStats stats = ir::ComputeStats(*graph);
   if (args.json) {
     // Replace invalid UTF-8 rather than throw: names come from the file.

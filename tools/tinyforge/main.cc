@@ -1,16 +1,36 @@
 // The `tinyforge` command. Subcommands live in their own files (commands.h); this file only
-// parses the command line and maps parse errors to exit code 2.
+// parses the command line and maps parse errors to exit code 2 (every other exit code comes
+// from an Error's kind: Fail and ExitCode in commands.h).
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
+#include <new>
+#include <string>
 
 #include "commands.h"
+#include "support/text.h"
+
+namespace {
+
+// The arguments that name files (not options), for a message about the input as a whole.
+std::string InputNames(int argc, char** argv) {
+  std::string out;
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.empty() || a[0] == '-') continue;
+    out += (out.empty() ? "" : ", ") + tinyforge::Quote(a);
+  }
+  return out.empty() ? "none named" : out;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace tinyforge::cli;
   CLI::App app{
       "tinyforge: PyTorch models to INT8 Cortex-M firmware.\n"
-      "Exit codes: 0 ok, 1 failure while running, 2 invalid input."};
+      "Exit codes: 0 ok, 1 internal error or failed I/O (a bug, a file that cannot be written), "
+      "2 invalid or unsupported input (docs/decisions.md)."};
   app.set_version_flag("--version", std::string("tinyforge ") + TINYFORGE_VERSION);
   app.require_subcommand(1);
 
@@ -137,10 +157,14 @@ int main(int argc, char** argv) {
     if (run->parsed()) return Run(run_args);
     if (compile->parsed()) return Compile(compile_args);
     if (compare->parsed()) return Compare(compare_args);
+  } catch (const std::bad_alloc&) {
+    // Memory ran out: an input (graph, .npy, program) asks for more than this machine has.
+    // The readers bound what they allocate; this is the last line for what they missed.
+    return Fail(tinyforge::Error("out of memory: an input (" + InputNames(argc, argv) +
+                      ") needs more memory than is available; give a smaller one"));
   } catch (const std::exception& e) {
     // Every expected failure is an Expected<T>; reaching this is a bug, reported, not a crash.
-    std::cerr << "error: internal error: " << e.what() << "\n";
-    return kExitFailure;
+    return Fail(tinyforge::Error::Internal(e.what()));
   }
   return kExitInvalidInput;
 }

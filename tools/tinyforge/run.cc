@@ -16,11 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-int Fail(int code, const std::string& message) {
-  std::cerr << "error: " << message << "\n";
-  return code;
-}
-
 // "007_conv1_out.npy": tensor index, zero-padded to sort in id order, and the name with
 // anything but [A-Za-z0-9_.-] replaced so that any tensor name makes a valid file name.
 std::string DumpFileName(ir::TensorId id, size_t count, const std::string& name) {
@@ -44,26 +39,26 @@ std::string DumpFileName(ir::TensorId id, size_t count, const std::string& name)
 int Run(const RunArgs& args) {
   if (args.runtime || IsProgramFile(args.graph)) return RunOnRuntime(args);  // run_runtime.cc
   auto graph = LoadGraph(args.graph, args.rounding);  // .tfg or .tflite (load_graph.h)
-  if (!graph.ok()) return Fail(kExitInvalidInput, graph.error().message());
+  if (!graph.ok()) return Fail(graph.error());
   const ir::Graph& g = *graph;
   if (!args.outputs.empty() && args.outputs.size() != g.outputs.size()) {
-    return Fail(kExitInvalidInput, "the graph has " + std::to_string(g.outputs.size()) +
+    return Fail(Error("the graph has " + std::to_string(g.outputs.size()) +
                                        " output(s), " + std::to_string(args.outputs.size()) +
-                                       " --output given (give one per output, or none)");
+                                       " --output given (give one per output, or none)"));
   }
   std::vector<exec::HostTensor> inputs;
   for (const std::string& path : args.inputs) {
-    auto t = exec::ReadNpy(path);
-    if (!t.ok()) return Fail(kExitInvalidInput, t.error().message());
+    auto t = exec::ReadInputNpy(path);
+    if (!t.ok()) return Fail(t.error());
     inputs.push_back(std::move(*t));
   }
   Status ok = exec::CheckInputs(g, inputs);
-  if (!ok.ok()) return Fail(kExitInvalidInput, args.graph + ": " + ok.error().message());
+  if (!ok.ok()) return Fail(ok.error().WithPrefix(args.graph));
 
   exec::RunOptions options;
   options.keep_all = !args.dump_dir.empty();
   auto result = exec::Run(g, inputs, options);
-  if (!result.ok()) return Fail(kExitFailure, args.graph + ": " + result.error().message());
+  if (!result.ok()) return Fail(result.error().WithPrefix(args.graph));
 
   json summary = {{"graph", args.graph}, {"outputs", json::array()}};
   for (size_t i = 0; i < g.outputs.size(); ++i) {
@@ -72,7 +67,7 @@ int Run(const RunArgs& args) {
     o["values"] = ValueSummary(t);
     if (!args.outputs.empty()) {
       Status w = exec::WriteNpy(args.outputs[i], t);
-      if (!w.ok()) return Fail(kExitFailure, w.error().message());
+      if (!w.ok()) return Fail(w.error());
       o["file"] = args.outputs[i];
     }
     summary["outputs"].push_back(std::move(o));
@@ -80,7 +75,7 @@ int Run(const RunArgs& args) {
   if (!args.dump_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(args.dump_dir, ec);
-    if (ec) return Fail(kExitFailure, args.dump_dir + ": cannot create directory: " + ec.message());
+    if (ec) return Fail(Error::Io(args.dump_dir + ": cannot create directory: " + ec.message()));
     int dumped = 0;
     for (size_t id = 0; id < result->tensors.size(); ++id) {
       const auto& value = result->tensors[id];
@@ -90,7 +85,7 @@ int Run(const RunArgs& args) {
            DumpFileName(static_cast<ir::TensorId>(id), g.tensors.size(), g.tensors[id].name))
               .string();
       Status w = exec::WriteNpy(path, *value);
-      if (!w.ok()) return Fail(kExitFailure, w.error().message());
+      if (!w.ok()) return Fail(w.error());
       ++dumped;
     }
     summary["dump_dir"] = args.dump_dir;

@@ -28,11 +28,6 @@ namespace {
 using nlohmann::json;
 namespace rt = tinyforge::rt;
 
-int Fail(int code, const std::string& message) {
-  std::cerr << "error: " << message << "\n";
-  return code;
-}
-
 // Largest total arena the host runtime allocates for a program (docs/limits.md).
 constexpr uint64_t kMaxHostArenaBytes = uint64_t{256} << 20;
 
@@ -76,12 +71,12 @@ Expected<std::vector<uint8_t>> ProgramFor(const RunArgs& args) {
   if (g.kind != ir::GraphKind::kInt8) {
     passes::LowerOptions lower;
     auto runs = passes::Lower(g, lower);
-    if (!runs.ok()) return runs.error().WithPrefix(args.graph);
+    TF_RETURN_IF_ERROR_PREFIX(runs, args.graph);
   }
   emit::EmitOptions options;
   options.target = args.target;
   auto e = emit::EmitProgram(g, options);
-  if (!e.ok()) return e.error().WithPrefix(args.graph);
+  TF_RETURN_IF_ERROR_PREFIX(e, args.graph);
   return std::move(e->image);
 }
 
@@ -114,8 +109,8 @@ bool IsProgramFile(const std::string& path) {
 
 int RunOnRuntime(const RunArgs& args) {
   auto image = ProgramFor(args);
-  if (!image.ok()) return Fail(kExitInvalidInput, image.error().message());
-  if (image->size() > 0xffffffffu) return Fail(kExitInvalidInput, args.graph + ": too large");
+  if (!image.ok()) return Fail(image.error());
+  if (image->size() > 0xffffffffu) return Fail(Error(args.graph + ": too large"));
   AlignedBytes program(image->size(), rt::fmt::kAlign);
   std::memcpy(program.data, image->data(), image->size());
   tf_model_def def{};
@@ -127,16 +122,16 @@ int RunOnRuntime(const RunArgs& args) {
   // Validate the whole program (CRCs, tables, lifetimes) before allocating its arenas.
   const rt::Status checked = model.Inspect(def);
   if (!rt::Ok(checked)) {
-    return Fail(kExitInvalidInput, args.graph + ": invalid program: " + FailedOp(model) +
-                                       rt::StatusText(checked));
+    return Fail(Error(args.graph + ": invalid program: " + FailedOp(model) +
+                      rt::StatusText(checked)));
   }
   uint64_t arena_bytes = 0;
   for (uint32_t r = 0; r < model.num_regions(); ++r) arena_bytes += model.region_size(r);
   if (arena_bytes > kMaxHostArenaBytes) {
-    return Fail(kExitInvalidInput, args.graph + ": the program's arenas need " +
-                                       std::to_string(arena_bytes) + " bytes, more than the " +
-                                       std::to_string(kMaxHostArenaBytes >> 20) +
-                                       " MiB the host runtime allocates (docs/limits.md)");
+    return Fail(Error(args.graph + ": the program's arenas need " +
+                      std::to_string(arena_bytes) + " bytes, more than the " +
+                      std::to_string(kMaxHostArenaBytes >> 20) +
+                      " MiB the host runtime allocates (docs/limits.md)"));
   }
   std::vector<AlignedBytes> arenas;
   std::vector<tf_arena> arena_defs;
@@ -149,29 +144,29 @@ int RunOnRuntime(const RunArgs& args) {
   def.num_arenas = static_cast<uint32_t>(arena_defs.size());
   const rt::Status init = model.Init(def);
   if (!rt::Ok(init)) {
-    return Fail(kExitInvalidInput, args.graph + ": invalid program: " + FailedOp(model) +
-                                       rt::StatusText(init));
+    return Fail(Error(args.graph + ": invalid program: " + FailedOp(model) +
+                      rt::StatusText(init)));
   }
   if (static_cast<int32_t>(args.inputs.size()) != model.num_inputs()) {
-    return Fail(kExitInvalidInput, "the program has " + std::to_string(model.num_inputs()) +
-                                       " input(s), got " + std::to_string(args.inputs.size()));
+    return Fail(Error("the program has " + std::to_string(model.num_inputs()) +
+                                       " input(s), got " + std::to_string(args.inputs.size())));
   }
   if (!args.outputs.empty() && static_cast<int32_t>(args.outputs.size()) != model.num_outputs()) {
-    return Fail(kExitInvalidInput, "the program has " + std::to_string(model.num_outputs()) +
+    return Fail(Error("the program has " + std::to_string(model.num_outputs()) +
                                        " output(s), " + std::to_string(args.outputs.size()) +
-                                       " --output given");
+                                       " --output given"));
   }
   for (int32_t i = 0; i < model.num_inputs(); ++i) {
-    auto t = exec::ReadNpy(args.inputs[static_cast<size_t>(i)]);
-    if (!t.ok()) return Fail(kExitInvalidInput, t.error().message());
+    auto t = exec::ReadInputNpy(args.inputs[static_cast<size_t>(i)]);
+    if (!t.ok()) return Fail(t.error());
     tf_tensor_info info;
     (void)model.Input(i, &info);
     const std::vector<uint8_t> bytes = t->ToBytes();
     ir::Shape shape(info.dims, info.dims + info.rank);
     if (t->dtype() != DTypeOf(info.dtype) || t->shape() != shape) {
-      return Fail(kExitInvalidInput, "input " + std::to_string(i) + ": " +
+      return Fail(Error("input " + std::to_string(i) + ": " +
                                          args.inputs[static_cast<size_t>(i)] +
-                                         " does not match the program input's dtype and shape");
+                                         " does not match the program input's dtype and shape"));
     }
     std::memcpy(info.data, bytes.data(), bytes.size());
   }
@@ -182,12 +177,12 @@ int RunOnRuntime(const RunArgs& args) {
   if (!args.dump_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(args.dump_dir, ec);
-    if (ec) return Fail(kExitFailure, args.dump_dir + ": cannot create directory: " + ec.message());
+    if (ec) return Fail(Error::Io(args.dump_dir + ": cannot create directory: " + ec.message()));
     model.SetProfiler(DumpArenas, &dump);
   }
   const rt::Status run = model.Run();
-  if (dump.errors != 0) return Fail(kExitFailure, args.dump_dir + ": cannot write the dump");
-  if (!rt::Ok(run)) return Fail(kExitFailure, args.graph + ": " + rt::StatusText(run));
+  if (dump.errors != 0) return Fail(Error::Io(args.dump_dir + ": cannot write the dump"));
+  if (!rt::Ok(run)) return Fail(Error::Internal(args.graph + ": " + rt::StatusText(run)));
   json summary = {{"program", args.graph}, {"runtime", true}, {"outputs", json::array()}};
   for (int32_t i = 0; i < model.num_outputs(); ++i) {
     tf_tensor_info info;
@@ -196,7 +191,7 @@ int RunOnRuntime(const RunArgs& args) {
     auto t = exec::HostTensor::FromBytes(
         DTypeOf(info.dtype), shape,
         std::span<const uint8_t>(static_cast<const uint8_t*>(info.data), info.bytes));
-    if (!t.ok()) return Fail(kExitFailure, t.error().message());
+    if (!t.ok()) return Fail(t.error());
     json o = {{"index", i},
               {"shape", shape},
               {"scale", info.scale},
@@ -204,7 +199,7 @@ int RunOnRuntime(const RunArgs& args) {
               {"values", ValueSummary(*t)}};
     if (!args.outputs.empty()) {
       Status w = exec::WriteNpy(args.outputs[static_cast<size_t>(i)], *t);
-      if (!w.ok()) return Fail(kExitFailure, w.error().message());
+      if (!w.ok()) return Fail(w.error());
       o["file"] = args.outputs[static_cast<size_t>(i)];
     }
     summary["outputs"].push_back(o);

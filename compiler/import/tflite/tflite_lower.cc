@@ -88,7 +88,8 @@ Expected<ir::Graph> LowerTfliteModel(const TfliteModel& m) {
       if (e.code == o.code) entry = &e;
     }
     if (!entry) {
-      return l.Fail("unsupported operator (the importer handles " + SupportedList() + ")");
+      return l.Fail("unsupported operator (the importer handles " + SupportedList() + ")")
+          .WithKind(ErrorKind::kUnsupported);
     }
     if (o.version > entry->max_version) {
       return l.Fail("version: " + std::to_string(o.version) +
@@ -102,7 +103,7 @@ Expected<ir::Graph> LowerTfliteModel(const TfliteModel& m) {
   Status ok = ir::Verify(g);
   if (!ok.ok()) {
     // The checks above should have caught anything the verifier rejects: name the graph.
-    return Error(m.file + ": lowered graph: " + Printable(ok.error().message()));
+    return Error(m.file + ": lowered graph: " + Escape(ok.error().message()));
   }
   return g;
 }
@@ -241,7 +242,7 @@ ir::TensorId Lowering::Tensor(int32_t index) {
   if (id >= 0) return id;
   const TfTensor& t = m_.tensors[static_cast<size_t>(index)];
   ir::Tensor out;
-  out.name = UniqueName(t.name.empty() ? "t" + std::to_string(index) : Printable(t.name));
+  out.name = UniqueName(t.name.empty() ? "t" + std::to_string(index) : Escape(t.name));
   out.shape = Shape64(t.shape);
   switch (static_cast<TfType>(t.type)) {
     case TfType::kInt8:
@@ -369,7 +370,8 @@ Expected<quant::Activation> FusedActivation(int8_t code) {
     case TfActivation::kSignBit:
       break;
   }
-  return Error("fused_activation_function: " + TfActivationName(code) + " is not supported");
+  return Error::Unsupported("fused_activation_function: " + TfActivationName(code) +
+                            " is not supported");
 }
 
 std::string ShapeText(const std::vector<int32_t>& shape) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "support/expected.h"
+#include "support/text.h"  // Escape: tensor names and custom codes in messages
 
 namespace tinyforge::import::tflite {
 
@@ -145,10 +146,6 @@ bool LooksLikeTflite(std::span<const uint8_t> bytes);
 
 // Decodes and structurally validates `bytes`; `file` is the FILE of diagnostics.
 Expected<TfliteModel> ReadTfliteModel(std::span<const uint8_t> bytes, std::string_view file);
-
-// Bytes from the file as they may appear in a one-line diagnostic or an IR name: printable
-// ASCII as is, anything else (control characters, non-ASCII or invalid UTF-8) as \xNN.
-std::string Printable(const std::string& s);
 
 // "op #K (CONV_2D)": the subject of op diagnostics.
 std::string OpLabel(const TfliteModel& m, size_t op_index);

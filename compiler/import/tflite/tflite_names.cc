@@ -52,21 +52,6 @@ constexpr std::array<const char*, 210> kBuiltinOpNames = {
 
 }  // namespace
 
-std::string Printable(const std::string& s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : s) {
-    if (c >= 0x20 && c < 0x7f && c != '\\') {
-      out += static_cast<char>(c);
-    } else {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
 std::string BuiltinOpName(int32_t code) {
   if (code >= 0 && static_cast<size_t>(code) < kBuiltinOpNames.size()) {
     return kBuiltinOpNames[static_cast<size_t>(code)];
@@ -115,7 +100,7 @@ std::string OpLabel(const TfliteModel& m, size_t op_index) {
     const TfOp& o = m.ops[op_index];
     label += " (" + o.name();
     if (o.code == op::kCustom && !o.custom_code.empty()) {
-      label += " '" + Printable(o.custom_code) + "'";
+      label += " '" + Escape(o.custom_code) + "'";
     }
     label += ")";
   }
@@ -126,7 +111,7 @@ std::string TensorLabel(const TfliteModel& m, int32_t tensor_index) {
   std::string label = "tensor #" + std::to_string(tensor_index);
   if (tensor_index >= 0 && static_cast<size_t>(tensor_index) < m.tensors.size() &&
       !m.tensors[static_cast<size_t>(tensor_index)].name.empty()) {
-    label += " ('" + Printable(m.tensors[static_cast<size_t>(tensor_index)].name) + "')";
+    label += " ('" + Escape(m.tensors[static_cast<size_t>(tensor_index)].name) + "')";
   }
   return label;
 }

@@ -1,4 +1,4 @@
-#include "plan/board.h"
+#include "target/board.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-namespace tinyforge::plan {
+namespace tinyforge::target {
 namespace {
 
 namespace fs = std::filesystem;
@@ -90,18 +90,4 @@ Expected<Board> LoadBoard(std::string_view target, std::string boards_dir) {
   return Error("--target: unknown target '" + t + "' (known: " + list + ")");
 }
 
-std::vector<Region> RamRegions(const Board& board, const FirmwareReserve& reserve) {
-  std::vector<Region> out;
-  for (const MemoryRegion& m : board.memory) {
-    if (m.purpose != "ram") continue;
-    int64_t capacity = m.size;
-    if (m.name == board.data_region) {
-      capacity -= (reserve.stack_size >= 0 ? reserve.stack_size : board.stack_size) +
-                  reserve.data_bss_bytes + kHandlerStacks;
-    }
-    out.push_back({m.name, std::max<int64_t>(capacity, 0), m.speed_rank});
-  }
-  return out;
-}
-
-}  // namespace tinyforge::plan
+}  // namespace tinyforge::target

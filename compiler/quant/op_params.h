@@ -1,6 +1,7 @@
 // Kernel parameter structs of lowered ops (docs/lowered-ops.md), built only from what a
 // lowered op holds: its attrs, its constant inputs, tensor shapes and zero points. The host
-// executor runs the kernels with them; the program emitter can encode the same structs.
+// executor runs the kernels with them; the program emitter encodes the same structs. (Here,
+// not in exec/, so that passes and the emitter use it without the executor.)
 //
 // Multipliers: an op that carries its `multiplier, shift` inputs (after the
 // compute-multipliers pass) uses them and needs no float. An op without them (right after
@@ -19,7 +20,7 @@
 #include "quant/kernel_params.h"
 #include "support/expected.h"
 
-namespace tinyforge::exec {
+namespace tinyforge::quant {
 
 // The int32 constants an op's requantization needs, in the order the op's `multiplier` and
 // `shift` inputs hold them: per output channel (qconv2d, qdwconv2d, qfc: 1 entry when the
@@ -59,4 +60,4 @@ Expected<s8_dequantize_params> DequantizeParams(const ir::Graph& g, const ir::Op
 // A per-tensor int8 tensor's parameters as the kernels take them (float32 scale).
 quant::TensorQuant TensorQuantOf(const ir::Tensor& t);
 
-}  // namespace tinyforge::exec
+}  // namespace tinyforge::quant

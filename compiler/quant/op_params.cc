@@ -1,4 +1,4 @@
-#include "exec/op_params.h"
+#include "quant/op_params.h"
 
 #include <cstring>
 #include <string>
@@ -6,7 +6,7 @@
 #include "ir/shape_inference.h"
 #include "quant/quant_util.h"
 
-namespace tinyforge::exec {
+namespace tinyforge::quant {
 namespace {
 
 using ir::Graph;
@@ -298,7 +298,7 @@ Expected<RequantConstants> ComputeRequantConstants(const Graph& g, const Op& op)
       return one(p.multiplier, p.shift);
     }
     default:
-      return Error(std::string(ir::OpTypeName(op.type)) + " has no requantization constants");
+      return Error::Internal(std::string(ir::OpTypeName(op.type)) + " has no requantization constants");
   }
 }
 
@@ -389,4 +389,4 @@ Expected<s8_dequantize_params> DequantizeParams(const Graph& g, const Op& op) {
   return quant::MakeDequantizeParams(I32(x.num_elements()), TensorQuantOf(x));
 }
 
-}  // namespace tinyforge::exec
+}  // namespace tinyforge::quant

@@ -1,0 +1,43 @@
+// Board descriptions (targets/boards/<board>/board.json, schema tinyforge.board/1 in
+// targets/boards/board.schema.json) as the planner and emitter need them: memory regions with
+// speed ranks, where code, weights and data go, the ISA class that picks kernel variants.
+// The C++ reader of board.json (python/tinyforge/board_catalog.py is the Python one,
+// targets/cmake/TinyforgeFirmware.cmake the CMake one). Host side, C++20.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/expected.h"
+
+namespace tinyforge::target {
+
+struct MemoryRegion {
+  std::string name;
+  uint64_t base = 0;
+  int64_t size = 0;
+  int speed_rank = 0;
+  std::string purpose;  // "code", "ram", "rom"
+  std::string section;  // ".tf_arena.<name>" or ".tf_const.<name>"
+};
+
+struct Board {
+  std::string name;       // "an547"
+  std::string cpu;        // "cortex-m55"
+  std::string isa_class;  // "scalar", "dsp", "mve"
+  std::string code_region, weights_region, data_region, stack_region;
+  int64_t stack_size = 0;
+  std::vector<MemoryRegion> memory;
+
+  const MemoryRegion* Find(std::string_view region) const;
+};
+
+// `target` is a board name ("an547"), a CPU the boards carry ("cortex-m55"), or a path to
+// a board.json. Boards are looked up in `boards_dir` (targets/boards of this source tree
+// unless given).
+Expected<Board> LoadBoard(std::string_view target, std::string boards_dir = "");
+std::vector<std::string> KnownTargets(std::string boards_dir = "");
+
+}  // namespace tinyforge::target

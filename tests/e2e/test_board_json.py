@@ -1,0 +1,133 @@
+"""board.json: every shipped description matches targets/boards/board.schema.json, the
+schema check rejects broken ones, and the three readers (C++ compiler/target/board.cc,
+Python tinyforge.board_catalog, CMake targets/cmake/TinyforgeBoardJson.cmake) read the
+same values from each file."""
+from __future__ import annotations
+
+import copy
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+import torch
+
+import tinyforge
+from e2e_util import run_cli
+from tinyforge import board_catalog
+from tinyforge.errors import BoardError, ErrorKind
+
+ROOT = board_catalog.boards_dir().parents[1]
+BOARDS = board_catalog.names()
+
+
+def test_there_are_boards():
+    assert set(BOARDS) >= {"an385", "an386", "an505", "an547"}
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_shipped_board_json_matches_the_schema(board):
+    b = board_catalog.load(board_catalog.boards_dir() / board / "board.json")
+    assert b["schema"] == board_catalog.SCHEMA_ID and b["name"] == board
+
+
+def _mutations(b: dict):
+    """(what, broken copy): each must be rejected."""
+    def m(f):
+        c = copy.deepcopy(b)
+        f(c)
+        return c
+    yield "missing cpu", m(lambda c: c.pop("cpu"))
+    yield "unknown field", m(lambda c: c.update(colour="red"))
+    yield "bad isa_class", m(lambda c: c.update(isa_class="neon"))
+    yield "size as text", m(lambda c: c["memory"][0].update(size="512"))
+    yield "negative stack", m(lambda c: c["defaults"].update(stack_size=-1))
+    yield "bad base", m(lambda c: c["memory"][0].update(base="10000000"))
+    yield "bool as int", m(lambda c: c["qemu"].update(cpu_hz=True))
+    yield "no memory", m(lambda c: c.update(memory=[]))
+    yield "long region name", m(lambda c: c["memory"][0].update(name="a" * 16))
+    yield "wrong schema", m(lambda c: c.update(schema="tinyforge.board/2"))
+    yield "repeated feature", m(lambda c: c.update(features=["dsp", "dsp"]))
+
+
+@pytest.mark.parametrize("what", [w for w, _ in _mutations(board_catalog.board("an547"))])
+def test_schema_check_rejects_broken_descriptions(what, tmp_path):
+    broken = dict(_mutations(board_catalog.board("an547")))[what]
+    path = tmp_path / "an547" / "board.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(broken))
+    with pytest.raises(BoardError) as e:
+        board_catalog.load(path)
+    assert e.value.kind is ErrorKind.INVALID_INPUT and e.value.exit_code == 2
+    assert str(e.value).startswith(str(path) + ": ")
+
+
+def test_schema_uses_only_the_checked_subset():
+    # validate() refuses a schema keyword it does not implement (rather than ignore it).
+    with pytest.raises(BoardError, match="not supported"):
+        board_catalog.validate({}, {"type": "object", "maxProperties": 3})
+
+
+# ---- the readers agree -------------------------------------------------------------------
+CMAKE_SCRIPT = """
+include("{root}/targets/cmake/TinyforgeBoardJson.cmake")
+tf_read_board_json("{json}")
+foreach(v TINYFORGE_CPU_FLAGS TF_BOARD_LINKER_SCRIPT TF_BOARD_QEMU_MACHINE TF_BOARD_CPU_HZ
+          TF_BOARD_CPU TF_BOARD_ISA_CLASS TF_BOARD_REGION_LINES)
+  message(STATUS "${{v}}=${{${{v}}}}")
+endforeach()
+"""
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_cmake_reader_agrees(board, tmp_path):
+    cmake = shutil.which("cmake")
+    assert cmake, "cmake not found"
+    b = board_catalog.board(board)
+    script = tmp_path / "read.cmake"
+    script.write_text(CMAKE_SCRIPT.format(root=ROOT, json=board_catalog.boards_dir() / board /
+                                          "board.json"))
+    proc = subprocess.run([cmake, "-P", str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    got = dict(re.findall(r"^-- (\w+)=(.*?)(?=^-- |\Z)", proc.stdout, re.M | re.S))
+    got = {k: v.rstrip("\n") for k, v in got.items()}
+    assert got["TINYFORGE_CPU_FLAGS"] == " ".join(b["compile_flags"])
+    assert got["TF_BOARD_LINKER_SCRIPT"] == b["linker_script"]
+    assert got["TF_BOARD_QEMU_MACHINE"] == b["qemu"]["machine"]
+    assert int(got["TF_BOARD_CPU_HZ"]) == b["qemu"]["cpu_hz"]
+    assert got["TF_BOARD_CPU"] == b["cpu"] and got["TF_BOARD_ISA_CLASS"] == b["isa_class"]
+    lines = [l.strip().rstrip("\\").strip() for l in got["TF_BOARD_REGION_LINES"].splitlines()]
+    assert lines == [f"X({r['name']}, {r['base']}u, {r['size']}u, {r['speed_rank']}, "
+                     f"TF_REGION_{r['purpose'].upper()})" for r in b["memory"]]
+
+
+@pytest.fixture(scope="module")
+def tiny_graph(tmp_path_factory):
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 4), torch.nn.ReLU()).eval()
+    calib = [(torch.randn(1, 8),) for _ in range(4)]
+    out = tmp_path_factory.mktemp("board_json") / "tiny.tfg"
+    return tinyforge.export(model, calib[0], calibration=calib, path=out).path
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_cpp_reader_agrees(board, cli, tiny_graph):
+    b = board_catalog.board(board)
+    plan = json.loads(run_cli(cli, "compile", tiny_graph, "--target", board, "--json").stdout)
+    assert plan["target"] == {"board": board, "cpu": b["cpu"], "isa": b["isa_class"]}
+    ram = [r for r in b["memory"] if r["purpose"] == "ram"]
+    assert [r["name"] for r in plan["regions"]] == [r["name"] for r in ram]
+    for got, want in zip(plan["regions"], ram):
+        assert got["speed_rank"] == want["speed_rank"]
+        if want["name"] == b["layout"]["data"]:  # net of stack, .data/.bss, handlers
+            reserve = b["defaults"]["stack_size"]
+            assert got["capacity"] < want["size"] - reserve
+        else:
+            assert got["capacity"] == want["size"]
+    # The CPU name resolves to the same board in both readers (when exactly one carries it).
+    if sum(x["cpu"] == b["cpu"] for x in board_catalog.boards().values()) == 1:
+        assert board_catalog.resolve_board(b["cpu"]) == board
+        by_cpu = json.loads(run_cli(cli, "compile", tiny_graph, "--target", b["cpu"],
+                                    "--json").stdout)
+        assert by_cpu["target"]["board"] == board
