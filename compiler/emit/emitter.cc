@@ -60,14 +60,14 @@ Expected<std::map<std::string, std::string>> WeightRegions(const ir::Graph& g,
 // The constants must fit their regions as the arenas fit theirs: each region's padded
 // segment bytes against its size; in the code region also the program head (.rodata) and
 // kFirmwareCodeBytes for the firmware's own code (an estimate: the linker still checks).
-Status CheckConstantsFit(const plan::Board& board, const Program& p, uint32_t head_size,
+Status CheckConstantsFit(const target::Board& board, const Program& p, uint32_t head_size,
                          const std::string& model) {
   std::map<std::string, int64_t> need;
   for (const ProgramSegment& s : p.segments) {
     need[s.region] += AlignUp(static_cast<int64_t>(s.bytes.size()), 16);
   }
   for (auto& [region, bytes] : need) {
-    const plan::MemoryRegion* m = board.Find(region);
+    const target::MemoryRegion* m = board.Find(region);
     if (m == nullptr) continue;
     const bool code = region == board.code_region;
     const int64_t total = bytes + (code ? head_size + plan::kFirmwareCodeBytes : 0);
