@@ -61,7 +61,7 @@ def _io(cli, lowered):
 
 def _float_expected(model, x_q: np.ndarray, inp: dict) -> np.ndarray:
     """PyTorch's float softmax of the dequantized input, on the int8 output grid."""
-    scale, zp = float(inp["scale"]), int(inp["zero_point"])
+    scale, zp = float(inp["quant"]["scale"][0]), int(inp["quant"]["zero_point"][0])
     x = torch.from_numpy((x_q.astype(np.float64) - zp) * scale).float()
     with torch.no_grad():
         p = model(x).double().numpy()
