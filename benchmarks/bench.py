@@ -7,8 +7,11 @@ model, builds its firmware and profiles one inference under QEMU (`tinyforge.boa
 the same code as `tinyforge profile`; docs/boards.md). It prints one table and, with
 --write, rewrites benchmarks/RESULTS.md with it, the per-op-type ratios, the command and the
 date. Instruction counts under `-icount` are deterministic: a rerun prints the same figures.
+It also times the compiler on synthetic chains of 10^3, 10^4 and 10^5 ops (compile time must
+grow near-linearly); --compile-time produces that section alone (about a minute).
 
     .venv/bin/python benchmarks/bench.py [--boards an547,an386] [--models kws,vww] [--write]
+    .venv/bin/python benchmarks/bench.py --compile-time [--write]
 """
 from __future__ import annotations
 
@@ -129,15 +132,83 @@ def g(n) -> str:
     return "-" if n is None else f"{n:,}"
 
 
+COMPILE_SIZES = [1_000, 10_000, 100_000]
+# The program format holds 65,535 tensors: a chain of this many ops is the longest --target
+# row (larger ones print "-").
+TARGET_MAX_OPS = 50_000
+
+
+def compile_time_table(cli: str, tmp: Path) -> str:
+    """Wall seconds of `tinyforge compile` on chains of COMPILE_SIZES graph-file ops."""
+    import subprocess
+
+    from tinyforge.synthetic import write_chain_graph
+
+    def timed(*args: str) -> float:
+        start = time.monotonic()
+        subprocess.run([cli, *args], check=True, capture_output=True, timeout=3600)
+        return time.monotonic() - start
+
+    lines = ["| graph-file ops | qdq: lower (all passes, --verify-each) | qdq: --target cortex-m55 | "
+             "float: import, verify, const-fold, dce |", "|---|---|---|---|"]
+    for n in COMPILE_SIZES:
+        print(f"bench: compile time, {n:,} ops", file=sys.stderr, flush=True)
+        q = write_chain_graph(tmp / f"chain{n}q.tfg", n, quantized=True)
+        f = write_chain_graph(tmp / f"chain{n}f.tfg", n, quantized=False)
+        lower = timed("compile", str(q), "--verify-each", "-o", str(tmp / "out.tfg"))
+        target = (f"{timed('compile', str(q), '--target', 'cortex-m55', '-o', str(tmp / 'out')):.2f} s"
+                  if n <= TARGET_MAX_OPS else "- (over 65,535 program tensors)")
+        flt = timed("compile", str(f), "--verify-each", "--passes", "const-fold,dce", "-o",
+                    str(tmp / "outf.tfg"))
+        lines.append(f"| {n:,} | {lower:.2f} s | {target} | {flt:.2f} s |")
+    return "\n".join(lines)
+
+
+COMPILE_HEAD = "## Compile time"
+COMPILE_TEXT = """{head}
+
+Wall time of `tinyforge compile` (one process: reading the graph file, the passes, writing)
+on synthetic chains (`tinyforge.synthetic`: linear -> relu -> residual add blocks, 9 graph-file
+ops per block quantized, 3 float), made by `{command}` on {date}, on the machine the project is
+built on (2 shared cores: figures vary with its load; the growth from row to row is the point).
+
+{table}
+"""
+
+
+def write_compile_section(table: str, command: str) -> None:
+    """Replaces (or appends) the compile-time section of benchmarks/RESULTS.md."""
+    path = ROOT / "benchmarks" / "RESULTS.md"
+    text = path.read_text() if path.exists() else ""
+    if COMPILE_HEAD in text:
+        text = text[:text.index(COMPILE_HEAD)]
+    section = COMPILE_TEXT.format(head=COMPILE_HEAD, command=command, table=table,
+                                  date=datetime.date.today().isoformat())
+    path.write_text(text.rstrip("\n") + "\n\n" + section)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--boards", default=",".join(BOARDS))
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--write", action="store_true", help="rewrite benchmarks/RESULTS.md")
     ap.add_argument("--json", help="also write every profile to this JSON file")
+    ap.add_argument("--compile-time", action="store_true",
+                    help="only the compile-time section (synthetic chains of 10^3..10^5 ops)")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "python"))
     from tinyforge import board as tfboard
+
+    with tempfile.TemporaryDirectory(prefix="tf-bench-ct-") as tmpname:
+        compile_table = compile_time_table(tfboard.find_cli(), Path(tmpname))
+    print(compile_table)
+    if args.compile_time:
+        if args.write:
+            write_compile_section(compile_table, ".venv/bin/python benchmarks/bench.py "
+                                  "--compile-time --write")
+            print("bench: wrote the compile-time section of benchmarks/RESULTS.md",
+                  file=sys.stderr)
+        return 0
 
     boards = [b for b in args.boards.split(",") if b]
     names = [m for m in args.models.split(",") if m]
@@ -223,6 +294,7 @@ def main() -> int:
         (ROOT / "benchmarks" / "RESULTS.md").write_text(RESULTS.format(
             date=datetime.date.today().isoformat(), command=cmd, table=table,
             ops_table=ops_table))
+        write_compile_section(compile_table, cmd)
         print("bench: wrote benchmarks/RESULTS.md", file=sys.stderr)
     return 0
 

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "benchmarks/kernels/bench_harness.h"
+#include "kernels/common/isa.h"
 
 #ifndef TFB_ARENA_BYTES
 #define TFB_ARENA_BYTES (192 * 1024)
@@ -27,12 +28,12 @@ P ParamsOf(void (*)(const P*, A...));
   {#op, #symbol, #isa, reinterpret_cast<void (*)()>(&symbol), TFB_SCRATCH_FN(symbol, scratch)},
 #define TFB_ENTRY_ref(op, symbol, scratch) TFB_ENTRY(op, symbol, ref, scratch)
 #define TFB_ENTRY_scalar(op, symbol, scratch) TFB_ENTRY(op, symbol, scalar, scratch)
-#if defined(__ARM_FEATURE_DSP)
+#if TF_HAVE_DSP
 #define TFB_ENTRY_dsp(op, symbol, scratch) TFB_ENTRY(op, symbol, dsp, scratch)
 #else
 #define TFB_ENTRY_dsp(op, symbol, scratch)
 #endif
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#if TF_HAVE_MVE
 #define TFB_ENTRY_mve(op, symbol, scratch) TFB_ENTRY(op, symbol, mve, scratch)
 #else
 #define TFB_ENTRY_mve(op, symbol, scratch)

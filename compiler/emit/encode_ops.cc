@@ -24,19 +24,19 @@ std::vector<uint8_t> Bytes(const std::vector<T>& v) {
 
 class Encoder {
  public:
-  Encoder(const ir::Graph& g, Encoded& e) : g_(g), e_(e) {}
+  Encoder(const ir::Graph& g, Encoded& e) : g_(g), e_(e), const_of_(g.tensors.size(), -1) {}
 
   int Act(ir::TensorId t) const { return e_.plan_tensor[static_cast<size_t>(t)]; }
   Operand ActOp(ir::TensorId t) const { return {Operand::kActivation, Act(t)}; }
 
   // A constant input of the op (deduplicated by tensor).
   Operand ConstOf(ir::TensorId t) {
-    for (size_t c = 0; c < e_.constants.size(); ++c) {
-      if (e_.constants[c].ir_tensor == t) return {Operand::kConstant, static_cast<int>(c)};
-    }
+    int& c = const_of_[static_cast<size_t>(t)];
+    if (c >= 0) return {Operand::kConstant, c};
     const ir::Tensor& tensor = g_.tensor(t);
     e_.constants.push_back({tensor.name, ProgramDType(tensor.dtype), *tensor.data, t});
-    return {Operand::kConstant, static_cast<int>(e_.constants.size() - 1)};
+    c = static_cast<int>(e_.constants.size() - 1);
+    return {Operand::kConstant, c};
   }
   Operand NewConst(std::string name, const std::vector<int32_t>& v) {
     e_.constants.push_back({std::move(name), fmt::kInt32, Bytes(v), -1});
@@ -46,15 +46,10 @@ class Encoder {
  private:
   const ir::Graph& g_;
   Encoded& e_;
+  std::vector<int> const_of_;  // per IR tensor: its index in e_.constants, or -1
 };
 
 int64_t Elements(const ir::Graph& g, ir::TensorId t) { return g.tensor(t).num_elements(); }
-
-template <class P>
-rt::StreamGeometry RowsOf(const P& p, int32_t in_c, int32_t out_c, int32_t k, int32_t dil) {
-  return {p.out_h,    p.in_h,    p.in_w * in_c,    p.out_w * out_c,
-          p.stride_h, p.pad_top, (k - 1) * dil + 1};
-}
 
 }  // namespace
 
@@ -110,7 +105,7 @@ void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream, E
         std::max(eo.spec.scratch_bytes, rt::ScratchBytes<kOp>(eo.kernel->id, row));
     if (stream && p.batches == 1) {  // in place, by output rows
       eo.spec.in_place = plan::InPlace::kStream;
-      eo.spec.stream_options = {RowsOf(p, p.in_c, p.out_c, p.k_h, p.dilation_h)};
+      eo.spec.stream_options = {rt::ConvRows(p)};
     }
   }
 }
@@ -173,7 +168,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
           px.in_h = px.out_h = p.in_h * p.in_w;
           px.in_w = px.out_w = 1;
           eo.pixel_params = EncodeParams(px);
-          eo.spec.stream_options.push_back(RowsOf(px, p.in_c, p.out_c, 1, 1));
+          eo.spec.stream_options.push_back(rt::ConvRows(px));  // k_h 1: one input unit
         }
         break;
       }
@@ -205,8 +200,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         eo.spec.macs = Elements(g, y) * p->filter_h * p->filter_w;
         if (stream && p->batches == 1) {
           eo.spec.in_place = plan::InPlace::kStream;
-          eo.spec.stream_options = {{p->out_h, p->in_h, p->in_w * p->channels,
-                                     p->out_w * p->channels, p->stride_h, p->pad_top, p->filter_h}};
+          eo.spec.stream_options = {rt::PoolRows(*p)};
         }
         break;
       }

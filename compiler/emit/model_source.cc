@@ -6,44 +6,6 @@
 namespace tinyforge::emit {
 namespace {
 
-const char* OpToken(rt::OpKind k) {
-  switch (k) {
-    case rt::OpKind::kConv:
-      return "conv";
-    case rt::OpKind::kDwconv:
-      return "dwconv";
-    case rt::OpKind::kFc:
-      return "fc";
-    case rt::OpKind::kAvgpool:
-      return "avgpool";
-    case rt::OpKind::kMaxpool:
-      return "maxpool";
-    case rt::OpKind::kAdd:
-      return "add";
-    case rt::OpKind::kMul:
-      return "mul";
-    case rt::OpKind::kMean:
-      return "mean";
-    case rt::OpKind::kConcat:
-      return "concat";
-    case rt::OpKind::kSoftmax:
-      return "softmax";
-    case rt::OpKind::kLogistic:
-      return "logistic";
-    case rt::OpKind::kTanh:
-      return "tanh";
-    case rt::OpKind::kPad:
-      return "pad";
-    case rt::OpKind::kQuantize:
-      return "quantize";
-    case rt::OpKind::kRequantize:
-      return "requantize";
-    case rt::OpKind::kDequantize:
-      return "dequantize";
-  }
-  return "?";
-}
-
 void Array(std::ostringstream& out, const uint8_t* data, size_t n) {
   char buf[8];
   for (size_t i = 0; i < n; ++i) {
@@ -162,7 +124,7 @@ ModelSources GenerateModelSources(const Emitted& e, std::string c_name,
   c << "};\n// Only the kernels this program uses (selective build).\n"
     << "const tf_kernel_entry kKernels[] = {\n";
   for (const rt::KernelInfo* k : e.kernels) {
-    c << "    TF_KERNEL_ENTRY(" << OpToken(k->op) << ", " << k->symbol << "),\n";
+    c << "    TF_KERNEL_ENTRY(" << rt::OpKindName(k->op) << ", " << k->symbol << "),\n";
   }
   c << "};\n\n}  // namespace\n\n"
     << "extern \"C\" const tf_model_def tf_model_" << c_name << " = {\n"

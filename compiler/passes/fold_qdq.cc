@@ -21,19 +21,7 @@ using ir::TensorId;
 
 Error Context::Fail(const std::string& what) const { return OpError(g, index, what); }
 
-std::string Context::UniqueOpName(const std::string& base) const {
-  auto used = [&](const std::string& n) {
-    for (const ir::Op& o : out) {
-      if (o.name == n) return true;
-    }
-    return g.FindOp(n).has_value();
-  };
-  if (!used(base)) return base;
-  for (int i = 1;; ++i) {
-    std::string n = base + "." + std::to_string(i);
-    if (!used(n)) return n;
-  }
-}
+std::string Context::UniqueOpName(const std::string& base) { return op_names.Unique(base); }
 
 Expected<TensorId> Source(const Context& c, TensorId t, const char* role) {
   const ir::Tensor& desc = c.g.tensor(t);
@@ -108,7 +96,7 @@ TensorId Through(Context& c, TensorId y, const ir::QuantParams& want, std::vecto
   if (t.quant && t.quant->scale == want.scale && t.quant->zero_point == want.zero_point) return y;
   ir::Tensor mid = t;
   mid.quant = want;
-  mid.name = UniqueTensorName(c.g, t.name + ".pre");
+  mid.name = c.tensor_names.Unique(t.name + ".pre");
   const TensorId m = c.g.AddTensor(std::move(mid));
   const auto [lo, hi] = FullRange(c.g.tensor(y));
   ir::ClampAttrs clamp{lo, hi};

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/graph.h"
+#include "passes/util.h"
 #include "support/expected.h"
 
 namespace tinyforge::passes::fold {
@@ -17,11 +18,13 @@ struct Context {
   std::vector<bool> absorbed;                // quantize ops that became a folded op's output
   std::vector<ir::Op> out;                   // the rewritten op list
   size_t index = 0;                          // the op being folded
+  TensorNames tensor_names{{&g.tensors}};
+  NameIndex<ir::Op> op_names{{&g.ops, &out}};
 
   const ir::Op& op() const { return g.ops[index]; }
   Error Fail(const std::string& what) const;
   // An op name unused by the input graph and by the ops built so far.
-  std::string UniqueOpName(const std::string& base) const;
+  std::string UniqueOpName(const std::string& base);
 };
 
 // The int8/int32 tensor standing for float tensor `t`: the input of the dequantize that

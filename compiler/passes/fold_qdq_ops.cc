@@ -39,7 +39,7 @@ Expected<TensorId> Bias(Context& c, TensorId x, TensorId w, int64_t out_channels
   const ir::Op& op = c.op();
   if (op.inputs.size() < 3) {
     std::vector<int32_t> zeros(static_cast<size_t>(out_channels), 0);
-    return AddInt32Constant(c.g, op.name + ".bias", zeros);
+    return AddInt32Constant(c.g, c.tensor_names, op.name + ".bias", zeros);
   }
   const ir::Tensor& b = c.g.tensor(op.inputs[2]);
   if (b.dtype == ir::DType::kFloat32 && b.is_constant()) {
@@ -55,7 +55,7 @@ Expected<TensorId> Bias(Context& c, TensorId x, TensorId w, int64_t out_channels
       bq.scale.push_back(s);
       bq.zero_point.push_back(0);
     }
-    return AddConstant(c.g, b.name, ir::DType::kInt32, b.shape, Bytes<int32_t>(q), bq);
+    return AddConstant(c.g, c.tensor_names, b.name, ir::DType::kInt32, b.shape, Bytes<int32_t>(q), bq);
   }
   TF_ASSIGN_OR_RETURN(TensorId s, ConstantSource(c, op.inputs[2], "bias"));
   if (c.g.tensor(s).dtype != ir::DType::kInt32) return c.Fail("bias must be int32");
@@ -232,7 +232,7 @@ Status Cat(Context& c) {
     if (xt.quant->scale != yq.scale || xt.quant->zero_point != yq.zero_point) {
       ir::Tensor r = xt;
       r.quant = yq;
-      r.name = UniqueTensorName(c.g, xt.name + ".requantized");
+      r.name = c.tensor_names.Unique(xt.name + ".requantized");
       const TensorId rid = c.g.AddTensor(std::move(r));
       ir::Op rq = ir::MakeOp(OpType::kRequantize, c.UniqueOpName(op.name + ".requantize"), {x},
                              {rid}, ir::ClampAttrs{});

@@ -34,33 +34,46 @@ bool SameQuant(const ir::Tensor& a, const ir::Tensor& b) {
 
 }  // namespace
 
+// One pass in op order. A fusion never changes whether another clamp can fuse, except the
+// clamp reading its output, which comes later: that one now sees the producer (its range
+// narrowed) and fuses into it too when it can. So one pass fuses exactly what repeating
+// until nothing changes would, in O(ops).
 Status FuseActivation(ir::Graph& g, const PassOptions&) {
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    const auto producers = ir::ComputeProducers(g);
-    const auto consumers = ir::ComputeConsumers(g);
-    for (size_t i = 0; i < g.ops.size() && !changed; ++i) {
-      const ir::Op& clamp = g.ops[i];
-      if (clamp.type != ir::OpType::kRequantize) continue;
-      const ir::TensorId x = clamp.inputs[0], y = clamp.outputs[0];
-      if (!SameQuant(g.tensor(x), g.tensor(y))) continue;
-      const int p = producers[static_cast<size_t>(x)];
-      const bool x_is_output = std::find(g.outputs.begin(), g.outputs.end(), x) != g.outputs.end();
-      if (p == ir::kNoProducer || consumers[static_cast<size_t>(x)].size() != 1 || x_is_output) {
-        continue;
-      }
-      ir::Op& producer = g.ops[static_cast<size_t>(p)];
-      auto [lo, hi] = ActRange(producer);
-      if (!lo) continue;
-      const auto& c = clamp.attrs_as<ir::ClampAttrs>();
-      const int64_t new_lo = std::max(*lo, c.act_min), new_hi = std::min(*hi, c.act_max);
-      if (new_lo > new_hi) continue;  // an empty range: leave it to the kernels as it is
-      *lo = new_lo, *hi = new_hi;
-      producer.outputs[0] = y;
-      g.ops.erase(g.ops.begin() + static_cast<std::ptrdiff_t>(i));
-      changed = true;
+  std::vector<int> producers = ir::ComputeProducers(g);
+  const auto consumers = ir::ComputeConsumers(g);
+  std::vector<bool> is_output(g.tensors.size(), false);
+  for (ir::TensorId t : g.outputs) is_output[static_cast<size_t>(t)] = true;
+  std::vector<bool> fused(g.ops.size(), false);
+  bool any = false;
+  for (size_t i = 0; i < g.ops.size(); ++i) {
+    const ir::Op& clamp = g.ops[i];
+    if (clamp.type != ir::OpType::kRequantize) continue;
+    const ir::TensorId x = clamp.inputs[0], y = clamp.outputs[0];
+    if (!SameQuant(g.tensor(x), g.tensor(y))) continue;
+    const int p = producers[static_cast<size_t>(x)];
+    if (p == ir::kNoProducer || consumers[static_cast<size_t>(x)].size() != 1 ||
+        is_output[static_cast<size_t>(x)]) {
+      continue;
     }
+    ir::Op& producer = g.ops[static_cast<size_t>(p)];
+    auto [lo, hi] = ActRange(producer);
+    if (!lo) continue;
+    const auto& c = clamp.attrs_as<ir::ClampAttrs>();
+    const int64_t new_lo = std::max(*lo, c.act_min), new_hi = std::min(*hi, c.act_max);
+    if (new_lo > new_hi) continue;  // an empty range: leave it to the kernels as it is
+    *lo = new_lo, *hi = new_hi;
+    producer.outputs[0] = y;
+    producers[static_cast<size_t>(y)] = p;
+    fused[i] = any = true;
+  }
+  if (any) {
+    size_t kept = 0;
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+      if (fused[i]) continue;
+      if (kept != i) g.ops[kept] = std::move(g.ops[i]);  // (no self-move)
+      ++kept;
+    }
+    g.ops.resize(kept);
   }
   ir::CompactTensors(g);
   return OkStatus();

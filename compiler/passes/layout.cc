@@ -39,7 +39,7 @@ struct Rewriter {
                      const std::string& suffix, const std::string& op_name) {
     ir::Tensor t = g.tensor(x);
     t.data.reset();
-    t.name = UniqueTensorName(g, t.name + suffix);
+    t.name = tensor_names.Unique(t.name + suffix);
     t.shape = PermuteShape(shape, perm);
     const TensorId id = g.AddTensor(std::move(t));
     permute.push_back(false), edge.push_back(false), nhwc_of_edge.push_back(-1);
@@ -48,16 +48,7 @@ struct Rewriter {
     return id;
   }
 
-  std::string Name(const std::string& base) const {
-    auto used = [&](const std::string& n) {
-      return g.FindOp(n).has_value() ||
-             std::any_of(out.begin(), out.end(), [&](const ir::Op& o) { return o.name == n; });
-    };
-    if (!used(base)) return base;
-    for (int i = 1;; ++i) {
-      if (!used(base + "." + std::to_string(i))) return base + "." + std::to_string(i);
-    }
-  }
+  std::string Name(const std::string& base) { return op_names.Unique(base); }
 
   // The NHWC shape a tensor will have (the current one if it is not permuted).
   ir::Shape Final(TensorId t) const {
@@ -90,7 +81,7 @@ struct Rewriter {
     const TensorId y = op.outputs[0];
     if (Rank4(y) && permute[static_cast<size_t>(y)]) {
       ir::Tensor t = g.tensor(y);
-      t.name = UniqueTensorName(g, t.name + ".nchw");
+      t.name = tensor_names.Unique(t.name + ".nchw");
       const TensorId mid = g.AddTensor(std::move(t));
       permute.push_back(false), edge.push_back(false), nhwc_of_edge.push_back(-1);
       op.outputs[0] = mid;
@@ -111,7 +102,7 @@ struct Rewriter {
     if (!edge_op && edge[static_cast<size_t>(op.outputs[0])]) {
       edge_out = op.outputs[0];
       ir::Tensor t = g.tensor(edge_out);
-      t.name = UniqueTensorName(g, t.name + ".nhwc");
+      t.name = tensor_names.Unique(t.name + ".nhwc");
       op.outputs[0] = g.AddTensor(std::move(t));
       permute.push_back(true), edge.push_back(false), nhwc_of_edge.push_back(-1);
     }
@@ -190,6 +181,8 @@ struct Rewriter {
   }
 
   std::set<TensorId> permuted_weights;
+  TensorNames tensor_names{{&g.tensors}};
+  NameIndex<ir::Op> op_names{{&out}};  // (the input ops are moved out of g.ops meanwhile)
   void PermuteWeights(TensorId w, std::span<const int64_t> perm, int64_t channel_axis) {
     if (!permuted_weights.insert(w).second) return;
     ir::Tensor& t = g.tensor(w);

@@ -14,7 +14,6 @@ namespace tinyforge::passes {
 
 // Element type of the lowered program's inputs and outputs (`tinyforge compile --io`).
 enum class IoType : uint8_t { kInt8, kFloat };
-std::string_view IoTypeName(IoType io);  // "int8", "float"
 
 // What the user asks of the program; passes that do not care ignore it.
 struct PassOptions {
@@ -27,12 +26,14 @@ struct PassOptions {
 using PassFn = Status (*)(ir::Graph& g, const PassOptions& options);
 
 struct PassInfo {
-  std::string_view name;     // "fold-qdq"
+  std::string_view name;        // "fold-qdq"
   PassFn run;
-  std::string_view summary;  // one line, for --help and docs
+  std::string_view guarantees;  // what holds after it (docs/passes.md's table)
+  std::string_view why_here;    // why it sits where it does in the pipeline
 };
 
-// Every registered pass, in default-pipeline order (registry.cc: the one list).
+// Every registered pass, in default-pipeline order (registry.cc: the one list, with the
+// reason for each position).
 std::span<const PassInfo> AllPasses();
 // nullptr if no pass has that name.
 const PassInfo* FindPass(std::string_view name);

@@ -6,36 +6,10 @@
 
 namespace tinyforge::passes {
 
-// The default pipeline. Each line says what must come before it.
 std::vector<std::string> DefaultPipeline() {
-  return {
-      // Weights that PT2E left as float constants behind a quantize become int8 constants,
-      // so fold-qdq sees one pattern whatever convert_pt2e's fold_quantize setting was.
-      // (dequantize of a constant is deliberately not folded: it marks quantized weights.)
-      "const-fold",
-      // Needs the constants folded. Every float op is replaced by its int8 twin (NCHW) with
-      // the quant params of the quantize it fed; activations become requantize clamps.
-      "fold-qdq",
-      // After fold-qdq, the only quantize/dequantize left are the graph's edges.
-      "io-edges",
-      // Needs fold-qdq's requantize clamps; before compute-multipliers, so that clamps it
-      // removes never get constants.
-      "fuse-activation",
-      // Needs lowered ops (only they carry a layout). Before remove-noops: the transposes
-      // it wraps around reshapes and edges are mostly views that remove-noops resolves.
-      "layout",
-      // After layout (see above) and fuse-activation (it removes identity requantize ops
-      // the fusions leave).
-      "remove-noops",
-      // After every pass that adds or removes rescaling ops, so each surviving op gets
-      // exactly its constants. From here on no kernel parameter needs a float.
-      "compute-multipliers",
-      // Needs final weights (layout) and zero points; changes the bias, so it comes after
-      // everything that reads the bias as the model's bias.
-      "precompute-bias",
-      // Last: removes what the others orphaned (dead dequantize ops, unused constants).
-      "dce",
-  };
+  std::vector<std::string> names;
+  for (const PassInfo& p : AllPasses()) names.emplace_back(p.name);
+  return names;
 }
 
 Expected<std::vector<std::string>> ParsePassList(std::string_view list) {

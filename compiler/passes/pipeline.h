@@ -12,7 +12,8 @@
 
 namespace tinyforge::passes {
 
-// Pass names of the default pipeline, in order (pipeline.cc explains each position).
+// Pass names of the default pipeline: every pass of registry.cc, in its order (the list
+// says why each pass sits where it does).
 std::vector<std::string> DefaultPipeline();
 
 // One executed pass, reported to LowerOptions::after_pass.

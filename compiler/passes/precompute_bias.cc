@@ -30,6 +30,7 @@ std::vector<int64_t> ChannelSums(const ir::Tensor& w, bool channel_last, int64_t
 
 Status PrecomputeBias(ir::Graph& g, const PassOptions&) {
   const auto consumers = ir::ComputeConsumers(g);
+  TensorNames names({&g.tensors});
   for (ir::Op& op : g.ops) {
     bool* folded = nullptr;
     bool padded = false;
@@ -64,7 +65,7 @@ Status PrecomputeBias(ir::Graph& g, const PassOptions&) {
     if (consumers[static_cast<size_t>(op.inputs[2])].size() == 1) {
       g.tensor(op.inputs[2]).data = Bytes<int32_t>(out);
     } else {  // a bias shared with another op keeps its value there
-      op.inputs[2] = AddConstant(g, b.name + ".folded", ir::DType::kInt32, b.shape,
+      op.inputs[2] = AddConstant(g, names, b.name + ".folded", ir::DType::kInt32, b.shape,
                                  Bytes<int32_t>(out), b.quant);
     }
     *folded = true;

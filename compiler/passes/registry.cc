@@ -1,4 +1,6 @@
-// The one list of passes. Its order is the default pipeline; pipeline.cc says why.
+// The one list of passes, in default-pipeline order. Each entry says what holds after the
+// pass and why it sits where it does; docs/passes.md's pipeline table is this list
+// (tests/cpp/pass_lower_test.cc fails when they differ).
 #include <array>
 
 #include "passes/pass.h"
@@ -7,20 +9,41 @@ namespace tinyforge::passes {
 namespace {
 
 constexpr std::array<PassInfo, 9> kPasses = {{
-    {"const-fold", ConstFold, "evaluate ops whose inputs are all constants (not dequantize)"},
-    {"fold-qdq", FoldQdq, "dequantize -> op -> quantize patterns become quantized int8 ops"},
-    {"io-edges", IoEdges, "--io=int8: drop the edge quantize/dequantize (int8 in and out)"},
-    {"fuse-activation", FuseActivation, "fold relu/relu6/hardtanh/clamp into the producer's range"},
-    {"layout", ToNhwc, "NCHW -> NHWC activations, OIHW -> OHWI / 1HWC weights"},
-    {"remove-noops", RemoveNoops, "alias away identity ops; data-preserving transposes -> views"},
-    {"compute-multipliers", ComputeMultipliers, "Q31 multiplier + shift constants (TFLM rounding)"},
-    {"precompute-bias", PrecomputeBias, "fold -input_zp * sum(w) into the bias where exact"},
-    {"dce", Dce, "remove ops and tensors nothing uses"},
+    {"const-fold", ConstFold,
+     "no op has only constant inputs, except `dequantize` (the quantized-weight marker)",
+     "first: weights PT2E left as float behind a `quantize` (`fold_quantize=False`, QAT "
+     "exports) become int8 constants, so fold-qdq sees one pattern"},
+    {"fold-qdq", FoldQdq,
+     "kind `int8`: only lowered ops; float only as graph input -> `quantize` and `dequantize` "
+     "-> graph output; spatial ops `layout=NCHW`",
+     "needs constants folded; everything after works on int8 ops"},
+    {"io-edges", IoEdges,
+     "`--io=int8`: no quantize/dequantize left, the graph's inputs/outputs are the int8 "
+     "tensors (`x.q`)",
+     "only after fold-qdq are the edge q/dq the only ones"},
+    {"fuse-activation", FuseActivation,
+     "no `requantize` that only clamps directly after an op with an activation range",
+     "needs fold-qdq's clamps; before compute-multipliers so removed clamps get no constants"},
+    {"layout", ToNhwc,
+     "`graph.layout = NHWC`: rank-4 activations NHWC, conv weights OHWI, depthwise 1HWC; "
+     "`graph.io_layout` = `--layout`",
+     "needs lowered ops (they carry `layout`); before remove-noops, which resolves the "
+     "transposes it inserts"},
+    {"remove-noops", RemoveNoops,
+     "no identity op; every `transpose` moves data; `reshape` only as a view",
+     "after layout; after fuse-activation (which leaves identity clamps behind)"},
+    {"compute-multipliers", ComputeMultipliers,
+     "every rescaling op carries `multiplier`/`shift` constants; no kernel parameter needs a "
+     "float",
+     "after every pass that adds or removes rescaling ops"},
+    {"precompute-bias", PrecomputeBias,
+     "unpadded conv/depthwise/FC: bias holds `-input_zp * sum(w)`, `input_zp_folded=true`",
+     "needs final weights and zero points; changes the bias, so after everything that reads "
+     "it as the model's bias"},
+    {"dce", Dce, "no dead op, no unused tensor", "last: cleans up after the others"},
 }};
 
 }  // namespace
-
-std::string_view IoTypeName(IoType io) { return io == IoType::kFloat ? "float" : "int8"; }
 
 std::span<const PassInfo> AllPasses() { return kPasses; }
 

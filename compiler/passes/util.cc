@@ -1,7 +1,6 @@
 #include "passes/util.h"
 
 #include <algorithm>
-#include <unordered_set>
 
 #include "exec/ref_ops.h"
 #include "ir/verifier.h"
@@ -9,13 +8,7 @@
 namespace tinyforge::passes {
 
 std::string UniqueTensorName(const ir::Graph& g, const std::string& base) {
-  std::unordered_set<std::string> names;
-  for (const ir::Tensor& t : g.tensors) names.insert(t.name);
-  if (!names.count(base)) return base;
-  for (int i = 1;; ++i) {
-    std::string n = base + "." + std::to_string(i);
-    if (!names.count(n)) return n;
-  }
+  return TensorNames({&g.tensors}).Unique(base);
 }
 
 std::string UniqueOpName(const ir::Graph& g, const std::string& base) {
@@ -26,10 +19,11 @@ std::string UniqueOpName(const ir::Graph& g, const std::string& base) {
   }
 }
 
-ir::TensorId AddConstant(ir::Graph& g, const std::string& name, ir::DType dtype, ir::Shape shape,
-                         std::vector<uint8_t> bytes, std::optional<ir::QuantParams> quant) {
+ir::TensorId AddConstant(ir::Graph& g, TensorNames& names, const std::string& name,
+                         ir::DType dtype, ir::Shape shape, std::vector<uint8_t> bytes,
+                         std::optional<ir::QuantParams> quant) {
   ir::Tensor t;
-  t.name = UniqueTensorName(g, name);
+  t.name = names.Unique(name);
   t.dtype = dtype;
   t.shape = std::move(shape);
   t.quant = std::move(quant);
@@ -37,20 +31,10 @@ ir::TensorId AddConstant(ir::Graph& g, const std::string& name, ir::DType dtype,
   return g.AddTensor(std::move(t));
 }
 
-ir::TensorId AddInt32Constant(ir::Graph& g, const std::string& name,
+ir::TensorId AddInt32Constant(ir::Graph& g, TensorNames& names, const std::string& name,
                               std::span<const int32_t> values) {
-  return AddConstant(g, name, ir::DType::kInt32, {static_cast<int64_t>(values.size())},
+  return AddConstant(g, names, name, ir::DType::kInt32, {static_cast<int64_t>(values.size())},
                      Bytes(values));
-}
-
-ir::TensorId AddTensorLike(ir::Graph& g, const ir::Tensor& like, const std::string& name,
-                           ir::Shape shape) {
-  ir::Tensor t;
-  t.name = UniqueTensorName(g, name);
-  t.dtype = like.dtype;
-  t.quant = like.quant;
-  t.shape = std::move(shape);
-  return g.AddTensor(std::move(t));
 }
 
 void ReplaceUses(ir::Graph& g, ir::TensorId from, ir::TensorId to) {
@@ -62,33 +46,6 @@ void ReplaceUses(ir::Graph& g, ir::TensorId from, ir::TensorId to) {
   for (ir::TensorId& t : g.outputs) {
     if (t == from) t = to;
   }
-}
-
-namespace {
-bool Contains(const std::vector<ir::TensorId>& v, ir::TensorId t) {
-  return std::find(v.begin(), v.end(), t) != v.end();
-}
-}  // namespace
-
-bool AliasAway(ir::Graph& g, size_t index) {
-  const ir::TensorId x = g.ops[index].inputs[0];
-  const ir::TensorId y = g.ops[index].outputs[0];
-  const bool x_edge = Contains(g.inputs, x) || Contains(g.outputs, x) || g.tensor(x).is_constant();
-  const bool y_out = Contains(g.outputs, y);
-  if (y_out && x_edge) return false;
-  g.ops.erase(g.ops.begin() + static_cast<std::ptrdiff_t>(index));
-  if (y_out) {
-    // x's producer writes y; x's other readers read y (same values, y keeps its name).
-    for (ir::Op& op : g.ops) {
-      for (ir::TensorId& t : op.outputs) {
-        if (t == x) t = y;
-      }
-    }
-    ReplaceUses(g, x, y);
-  } else {
-    ReplaceUses(g, y, x);
-  }
-  return true;
 }
 
 size_t RemoveDeadCode(ir::Graph& g) {

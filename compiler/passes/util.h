@@ -1,10 +1,14 @@
 // Graph-rewriting helpers shared by the passes.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <span>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/graph.h"
@@ -12,19 +16,54 @@
 
 namespace tinyforge::passes {
 
-// A name not yet used by any tensor: `base`, else base.1, base.2, ...
+// The names used by lists of tensors or ops that only grow (a graph's tensors, an op list
+// being built): Unique(base) returns what a scan of the lists would, `base` if unused, else
+// the first unused of base.1, base.2, ..., in O(1) amortized instead of O(items). Items
+// appended since the last call are indexed then; none may be renamed or removed while the
+// index is in use (a pass builds one and drops it before compacting). Unique() does not
+// reserve the name: appending the item that carries it does.
+template <class Item>
+class NameIndex {
+ public:
+  explicit NameIndex(std::initializer_list<const std::vector<Item>*> lists)
+      : lists_(lists), seen_(lists_.size(), 0) {}
+
+  std::string Unique(const std::string& base) {
+    CatchUp();
+    if (!used_.count(base)) return base;
+    int& i = next_[base];  // names only get used, so the first free suffix only grows
+    for (i = std::max(i, 1);; ++i) {
+      std::string n = base + "." + std::to_string(i);
+      if (!used_.count(n)) return n;
+    }
+  }
+
+ private:
+  void CatchUp() {
+    for (size_t l = 0; l < lists_.size(); ++l) {
+      for (; seen_[l] < lists_[l]->size(); ++seen_[l]) used_.insert((*lists_[l])[seen_[l]].name);
+    }
+  }
+
+  std::vector<const std::vector<Item>*> lists_;
+  std::vector<size_t> seen_;
+  std::unordered_set<std::string> used_;
+  std::unordered_map<std::string, int> next_;
+};
+using TensorNames = NameIndex<ir::Tensor>;  // over {&g.tensors}
+
+// A name not yet used by any tensor: `base`, else base.1, base.2, ... (O(tensors) per call:
+// a pass adding many tensors uses one TensorNames instead).
 std::string UniqueTensorName(const ir::Graph& g, const std::string& base);
 std::string UniqueOpName(const ir::Graph& g, const std::string& base);
 
 // Adds a constant tensor (C order, little-endian host). quant may be empty for int32.
-ir::TensorId AddConstant(ir::Graph& g, const std::string& name, ir::DType dtype, ir::Shape shape,
-                         std::vector<uint8_t> bytes, std::optional<ir::QuantParams> quant = {});
-ir::TensorId AddInt32Constant(ir::Graph& g, const std::string& name,
+// `names` indexes g.tensors.
+ir::TensorId AddConstant(ir::Graph& g, TensorNames& names, const std::string& name,
+                         ir::DType dtype, ir::Shape shape, std::vector<uint8_t> bytes,
+                         std::optional<ir::QuantParams> quant = {});
+ir::TensorId AddInt32Constant(ir::Graph& g, TensorNames& names, const std::string& name,
                               std::span<const int32_t> values);
-// Adds a non-constant tensor like `like` (dtype, quant) with `shape` and a unique name.
-ir::TensorId AddTensorLike(ir::Graph& g, const ir::Tensor& like, const std::string& name,
-                           ir::Shape shape);
-
 template <class T>
 std::vector<T> ConstantValues(const ir::Tensor& t) {
   std::vector<T> v(t.data ? t.data->size() / sizeof(T) : 0);
@@ -40,12 +79,6 @@ std::vector<uint8_t> Bytes(std::span<const T> values) {
 
 // Every read of `from` (op inputs and graph outputs) reads `to` instead.
 void ReplaceUses(ir::Graph& g, ir::TensorId from, ir::TensorId to);
-
-// Removes op `index`, whose single input x and output y hold the same values (shape, dtype
-// and quantization equal), keeping the later name where it matters: when y is a graph
-// output, x's producer writes y (and x's readers read y); otherwise y's readers read x.
-// Returns false (and changes nothing) when both x and y are graph inputs/outputs.
-bool AliasAway(ir::Graph& g, size_t index);
 
 // Removes ops none of whose outputs is read by a live op or is a graph output, then
 // tensors nothing refers to (ir::CompactTensors). Returns the number of ops removed.

@@ -126,7 +126,10 @@ Schedule MakeSchedule(const GraphSpec& g, const std::vector<int>& order,
   for (size_t t = 0; t < g.tensors.size(); ++t)
     root[t] = static_cast<int>(t), pin[t] = g.tensors[t].pin;
   auto find = [&](int t) {
-    while (root[static_cast<size_t>(t)] != t) t = root[static_cast<size_t>(t)];
+    while (root[static_cast<size_t>(t)] != t) {
+      root[static_cast<size_t>(t)] = root[static_cast<size_t>(root[static_cast<size_t>(t)])];
+      t = root[static_cast<size_t>(t)];
+    }
     return t;
   };
   for (size_t k = 0; k < g.ops.size(); ++k) {
@@ -159,12 +162,13 @@ Schedule MakeSchedule(const GraphSpec& g, const std::vector<int>& order,
 int64_t PeakOf(const GraphSpec& g, const std::vector<int>& order, const Schedule& s,
                const PlanOptions& o) {
   const int n = static_cast<int>(order.size());
-  std::vector<int64_t> live(static_cast<size_t>(std::max(n, 1)), 0);
+  std::vector<int64_t> live(static_cast<size_t>(std::max(n, 1)) + 1, 0);  // deltas, then sums
   for (size_t t = 0; t < g.tensors.size(); ++t) {
-    for (int i = s.first[t]; i <= s.last[t]; ++i) {
-      live[static_cast<size_t>(i)] += AlignUp(g.tensors[t].bytes, o.align);
-    }
+    const int64_t bytes = AlignUp(g.tensors[t].bytes, o.align);
+    live[static_cast<size_t>(s.first[t])] += bytes;
+    live[static_cast<size_t>(s.last[t]) + 1] -= bytes;
   }
+  for (size_t i = 1; i < live.size(); ++i) live[i] += live[i - 1];
   int64_t peak = 0;
   for (int i = 0; i < n; ++i) {
     const size_t k = static_cast<size_t>(order[static_cast<size_t>(i)]);
@@ -214,6 +218,7 @@ class OrderSearch {
       }
     }
     best_peak_ = std::numeric_limits<int64_t>::max();
+    if (static_cast<int64_t>(n) > o_.max_search_ops) return FirstDescent();
     Dfs(0);
     return best_order_;
   }
@@ -274,6 +279,44 @@ class OrderSearch {
   void Apply(size_t k, bool undo) {
     done_[k] = !undo;
     for (int t : g_.ops[k].inputs) remaining_[static_cast<size_t>(t)] += undo ? 1 : -1;
+  }
+
+  // What Dfs's first descent takes: at each step the ready op with the least (bytes in use
+  // while it runs, index); ready ops kept incrementally.
+  std::vector<int> FirstDescent() {
+    const size_t n = g_.ops.size();
+    std::vector<std::vector<int>> readers(g_.tensors.size());
+    std::vector<int> pending(n, 0);
+    std::vector<int> ready;
+    for (size_t k = 0; k < n; ++k) {
+      for (int t : g_.ops[k].inputs) {
+        readers[static_cast<size_t>(t)].push_back(static_cast<int>(k));
+        if (producer_[static_cast<size_t>(t)] >= 0) ++pending[k];
+      }
+      if (pending[k] == 0) ready.push_back(static_cast<int>(k));
+    }
+    while (!ready.empty()) {
+      size_t pick = 0;
+      int64_t pick_during = 0;
+      for (size_t i = 0; i < ready.size(); ++i) {
+        const int64_t during = Step(static_cast<size_t>(ready[i])).first;
+        if (i == 0 || during < pick_during || (during == pick_during && ready[i] < ready[pick])) {
+          pick = i, pick_during = during;
+        }
+      }
+      const size_t k = static_cast<size_t>(ready[pick]);
+      ready[pick] = ready.back();
+      ready.pop_back();
+      live_ = Step(k).second;
+      Apply(k, false);
+      order_.push_back(static_cast<int>(k));
+      for (int t : g_.ops[k].outputs) {
+        for (int r : readers[static_cast<size_t>(t)]) {
+          if (--pending[static_cast<size_t>(r)] == 0) ready.push_back(r);
+        }
+      }
+    }
+    return order_;
   }
 
   void Dfs(int64_t peak) {

@@ -55,6 +55,10 @@ struct PlanOptions {
   bool in_place = true;  // use alias / streaming permissions
   int64_t align = 16;    // every buffer's alignment (the program format's)
   int64_t max_search_states = 200000;  // order search budget
+  // Graphs with more ops get the search's first descent only (the cheapest ready op at each
+  // step, O(ops x ready ops)): each search state costs O(ops), so the budget would be spent
+  // on one descent anyway (docs/decisions.md).
+  int64_t max_search_ops = 1000;
 };
 
 // How one streamed op runs.

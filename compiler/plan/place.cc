@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 #include <numeric>
+#include <set>
 #include <string>
 
 #include "plan/problem.h"
@@ -32,48 +33,72 @@ std::vector<std::vector<const Overlap*>> OverlapsOf(const Problem& p) {
   return of;
 }
 
-// The buffers placed so far in one region.
+// The buffers placed so far in one region, indexed by step: a buffer only meets the placed
+// buffers live during its own lifetime, so placing one costs O(those) rather than O(placed).
 class RegionState {
  public:
   RegionState(const Problem& p, const std::vector<std::vector<const Overlap*>>& of)
-      : p_(&p), of_(&of) {}
+      : p_(&p), of_(&of), at_(p.buffers.size(), -1) {}
 
   // The lowest offset where buffer b shares bytes with no placed buffer live at the same
   // time, except a permitted partner at exactly the permitted offset.
   int64_t Lowest(int b) const {
     const Buffer& buf = p_->buffers[static_cast<size_t>(b)];
+    const std::vector<int> live = LiveDuring(buf);
     std::vector<int64_t> candidates = {0, AlignUp(used_, buf.align)};
-    for (const auto& [q, at] : placed_) {
-      const Buffer& other = p_->buffers[static_cast<size_t>(q)];
-      if (other.first <= buf.last && buf.first <= other.last) {
-        candidates.push_back(AlignUp(at + other.size, buf.align));
+    for (int q : live) {
+      candidates.push_back(AlignUp(at_[static_cast<size_t>(q)] +
+                                       p_->buffers[static_cast<size_t>(q)].size,
+                                   buf.align));
+    }
+    for (const Overlap* o : (*of_)[static_cast<size_t>(b)]) {
+      if (o->in != b && at_[static_cast<size_t>(o->in)] >= 0) {
+        candidates.push_back(at_[static_cast<size_t>(o->in)] + o->delta);
       }
-      for (const Overlap* o : (*of_)[static_cast<size_t>(b)]) {
-        if (o->in == q) candidates.push_back(at + o->delta);
-        if (o->out == q) candidates.push_back(at - o->delta);
+      if (o->out != b && at_[static_cast<size_t>(o->out)] >= 0) {
+        candidates.push_back(at_[static_cast<size_t>(o->out)] - o->delta);
       }
     }
     std::sort(candidates.begin(), candidates.end());
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
     for (int64_t c : candidates) {
-      if (c >= 0 && c % buf.align == 0 && Fits(b, c)) return c;
+      if (c >= 0 && c % buf.align == 0 && Fits(b, c, live)) return c;
     }
     return AlignUp(used_, buf.align);  // never reached: above everything always fits
   }
 
   void Add(int b, int64_t at) {
+    const Buffer& buf = p_->buffers[static_cast<size_t>(b)];
     placed_.emplace_back(b, at);
-    used_ = std::max(used_, at + p_->buffers[static_cast<size_t>(b)].size);
+    at_[static_cast<size_t>(b)] = at;
+    if (by_step_.size() <= static_cast<size_t>(buf.last)) {
+      by_step_.resize(static_cast<size_t>(buf.last) + 1);
+    }
+    for (int s = buf.first; s <= buf.last; ++s) by_step_[static_cast<size_t>(s)].push_back(b);
+    used_ = std::max(used_, at + buf.size);
   }
   int64_t used() const { return used_; }
   const std::vector<std::pair<int, int64_t>>& placed() const { return placed_; }
 
  private:
-  bool Fits(int b, int64_t at) const {
+  // The placed buffers live at some step of buf's lifetime, each once.
+  std::vector<int> LiveDuring(const Buffer& buf) const {
+    std::vector<int> live;
+    const int end = std::min<int>(buf.last, static_cast<int>(by_step_.size()) - 1);
+    for (int s = buf.first; s <= end; ++s) {
+      for (int q : by_step_[static_cast<size_t>(s)]) {
+        // q was already met at the previous step unless it starts here (or this is the first).
+        if (s == buf.first || p_->buffers[static_cast<size_t>(q)].first == s) live.push_back(q);
+      }
+    }
+    return live;
+  }
+
+  bool Fits(int b, int64_t at, const std::vector<int>& live) const {
     const Buffer& buf = p_->buffers[static_cast<size_t>(b)];
-    for (const auto& [q, qat] : placed_) {
+    for (int q : live) {
       const Buffer& other = p_->buffers[static_cast<size_t>(q)];
-      if (other.first > buf.last || buf.first > other.last) continue;
+      const int64_t qat = at_[static_cast<size_t>(q)];
       if (at >= qat + other.size || qat >= at + buf.size) continue;
       bool permitted = false;
       for (const Overlap* o : (*of_)[static_cast<size_t>(b)]) {
@@ -87,6 +112,8 @@ class RegionState {
   const Problem* p_;
   const std::vector<std::vector<const Overlap*>>* of_;
   std::vector<std::pair<int, int64_t>> placed_;
+  std::vector<int64_t> at_;                // per buffer: its offset here, or -1
+  std::vector<std::vector<int>> by_step_;  // per step: the placed buffers live then
   int64_t used_ = 0;
 };
 
@@ -176,25 +203,35 @@ std::vector<RegionUsage> MeasureUsage(const Problem& p, const std::vector<Placem
     RegionUsage& u = usage[r];
     u.name = p.regions[r].name;
     u.capacity = p.regions[r].capacity;
-    std::vector<int> mine;
+    // Sweep over the steps with the set of live (offset, end) ranges: O(sum of lifetimes).
+    std::vector<std::vector<int>> starts(static_cast<size_t>(steps)), ends(static_cast<size_t>(steps));
     for (size_t b = 0; b < p.buffers.size(); ++b) {
       if (placements[b].region == static_cast<int>(r)) {
-        mine.push_back(static_cast<int>(b));
         u.used = std::max(u.used, placements[b].offset + p.buffers[b].size);
+        starts[static_cast<size_t>(p.buffers[b].first)].push_back(static_cast<int>(b));
+        ends[static_cast<size_t>(p.buffers[b].last)].push_back(static_cast<int>(b));
       }
     }
+    std::multiset<std::pair<int64_t, int64_t>> live_set;
+    auto range = [&](int b) {
+      const int64_t off = placements[static_cast<size_t>(b)].offset;
+      return std::make_pair(off, off + p.buffers[static_cast<size_t>(b)].size);
+    };
+    std::multiset<int64_t> tops;
     for (int s = 0; s < steps; ++s) {
-      std::vector<std::pair<int64_t, int64_t>> live;
-      int64_t top = 0;
-      for (int b : mine) {
-        const Buffer& buf = p.buffers[static_cast<size_t>(b)];
-        if (buf.first <= s && s <= buf.last) {
-          const int64_t off = placements[static_cast<size_t>(b)].offset;
-          live.emplace_back(off, off + buf.size);
-          top = std::max(top, off + buf.size);
+      for (int b : starts[static_cast<size_t>(s)]) {
+        live_set.insert(range(b));
+        tops.insert(range(b).second);
+      }
+      if (s > 0) {
+        for (int b : ends[static_cast<size_t>(s - 1)]) {
+          live_set.erase(live_set.find(range(b)));
+          tops.erase(tops.find(range(b).second));
         }
       }
-      std::sort(live.begin(), live.end());
+      const int64_t top = tops.empty() ? 0 : *tops.rbegin();
+      if (!(top == u.used && u.used > 0)) continue;  // not a candidate peak step
+      const std::vector<std::pair<int64_t, int64_t>> live(live_set.begin(), live_set.end());
       int64_t bytes = 0, reach = 0;
       for (const auto& [lo, hi] : live) {  // union of the live ranges
         if (hi > reach) bytes += hi - std::max(lo, reach), reach = hi;

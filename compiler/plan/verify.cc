@@ -3,6 +3,8 @@
 // flush order from rt::RunStream (that *is* what will execute) and checks it against the
 // input rows each output row reads, computed here from the geometry.
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <string>
 
 #include "plan/problem.h"
@@ -69,11 +71,10 @@ Status CheckStream(const Problem& p, const Overlap& o, int64_t in_off, int64_t o
   return OkStatus();
 }
 
-Status CheckOverlap(const Problem& p, const Plan& plan, int a, int b) {
-  const Placement& pa = plan.placements[static_cast<size_t>(a)];
-  const Placement& pb = plan.placements[static_cast<size_t>(b)];
-  for (const Overlap& o : p.overlaps) {
-    if (!((o.in == a && o.out == b) || (o.in == b && o.out == a))) continue;
+// `first` is the first permission between buffers a and b (in either direction), or null.
+Status CheckOverlap(const Problem& p, const Plan& plan, int a, int b, const Overlap* first) {
+  if (first) {
+    const Overlap& o = *first;
     const Buffer& in = p.buffers[static_cast<size_t>(o.in)];
     const Buffer& out = p.buffers[static_cast<size_t>(o.out)];
     if (in.last != o.step || out.first != o.step) {
@@ -99,8 +100,6 @@ Status CheckOverlap(const Problem& p, const Plan& plan, int a, int b) {
     }
     return CheckStream(p, o, in_off, out_off, line.size);
   }
-  (void)pa;
-  (void)pb;
   return Error("verify: " + Name(p, a) + " and " + Name(p, b) +
                " share bytes while both are live, without a permission");
 }
@@ -129,17 +128,39 @@ Status Verify(const Problem& p, const Plan& plan) {
                    "' (" + std::to_string(r.capacity) + " bytes)");
     }
   }
-  for (size_t a = 0; a < p.buffers.size(); ++a) {
-    for (size_t b = a + 1; b < p.buffers.size(); ++b) {
+  // Every pair live at the same time (found by a sweep over the steps: O(sum of
+  // lifetimes), not O(buffers^2)) that shares bytes needs a permission; the first failing
+  // pair (a < b, lexicographically) is reported.
+  std::map<std::pair<int, int>, const Overlap*> permission;
+  for (const Overlap& o : p.overlaps) {
+    permission.emplace(std::pair<int, int>(std::minmax(o.in, o.out)), &o);  // keeps the first per pair
+  }
+  std::vector<size_t> by_first(p.buffers.size());
+  for (size_t b = 0; b < by_first.size(); ++b) by_first[b] = b;
+  std::stable_sort(by_first.begin(), by_first.end(), [&](size_t a, size_t b) {
+    return p.buffers[a].first < p.buffers[b].first;
+  });
+  std::optional<std::pair<std::pair<size_t, size_t>, Error>> failure;
+  std::vector<size_t> active;
+  for (size_t b : by_first) {
+    const Buffer& y = p.buffers[b];
+    std::erase_if(active, [&](size_t a) { return p.buffers[a].last < y.first; });
+    for (size_t a : active) {
       const Buffer& x = p.buffers[a];
-      const Buffer& y = p.buffers[b];
       const Placement& px = plan.placements[a];
       const Placement& py = plan.placements[b];
-      if (px.region != py.region || x.first > y.last || y.first > x.last) continue;
+      if (px.region != py.region) continue;
       if (px.offset >= py.offset + y.size || py.offset >= px.offset + x.size) continue;
-      TF_RETURN_IF_ERROR(CheckOverlap(p, plan, static_cast<int>(a), static_cast<int>(b)));
+      const std::pair<size_t, size_t> pair = std::minmax(a, b);
+      if (failure && failure->first < pair) continue;
+      const int lo = static_cast<int>(pair.first), hi = static_cast<int>(pair.second);
+      const auto it = permission.find({lo, hi});
+      Status s = CheckOverlap(p, plan, lo, hi, it == permission.end() ? nullptr : it->second);
+      if (!s.ok()) failure.emplace(pair, s.error());
     }
+    active.push_back(b);
   }
+  if (failure) return failure->second;
   for (size_t r = 0; r < p.regions.size() && r < plan.regions.size(); ++r) {
     int64_t top = 0;
     for (size_t b = 0; b < p.buffers.size(); ++b) {

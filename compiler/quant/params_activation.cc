@@ -75,6 +75,7 @@ Expected<s8_softmax_params> MakeSoftmaxParams(std::span<const int32_t> dims, flo
   p.input_multiplier = m->multiplier;
   p.input_left_shift = m->shift;
   p.diff_min = -CalculateInputRadius(kScaledDiffIntegerBits, m->shift);
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_softmax_check(p)));
   return p;
 }
 
@@ -93,6 +94,7 @@ Expected<s8_logistic_params> MakeLogisticParams(int32_t size, TensorQuant input,
   p.input_range_radius = q.radius;
   p.input_multiplier = q.multiplier;
   p.input_left_shift = q.left_shift;
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_logistic_check(p)));
   return p;
 }
 
@@ -110,6 +112,7 @@ Expected<s8_tanh_params> MakeTanhParams(int32_t size, TensorQuant input, TensorQ
   p.input_range_radius = q.radius;
   p.input_multiplier = q.multiplier;
   p.input_left_shift = q.left_shift;
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_tanh_check(p)));
   return p;
 }
 

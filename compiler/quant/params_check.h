@@ -9,6 +9,10 @@
 #include "quant/kernel_params.h"
 #include "support/expected.h"
 
+// Every family's <family>_limits.h (kernels/families.def).
+#define TF_FAMILY(f) TF_FAMILY_LIMITS(f)
+#include "kernels/families.def"
+
 namespace tinyforge::quant::detail {
 
 // Each returns an Error "<op>: <field> ..." or nullopt when the value is acceptable.
@@ -32,6 +36,13 @@ inline std::optional<Error> CheckQuant(const char* op, const char* field, Tensor
                  " is outside int8 [-128, 127]"};
   }
   return std::nullopt;
+}
+
+// The kernel family's parameter ranges (s8_<family>_check, kernels/<family>/<family>_limits.h),
+// the same check the runtime validator applies to the program: `why` names the field.
+inline std::optional<Error> CheckKernelParams(const char* op, const char* why) {
+  if (why == nullptr) return std::nullopt;
+  return Error{std::string(op) + ": kernel parameter " + why};
 }
 
 inline std::optional<Error> CheckWeightScales(const char* op, std::span<const float> scales,

@@ -130,6 +130,7 @@ Expected<ConvKernelParams> MakeConvParams(const ConvSpec& s, TensorQuant input,
   p.input_offset = -input.zero_point;
   p.output_offset = output.zero_point;
   p.act_min = range->min, p.act_max = range->max;
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_conv_check(p)));
   PerChannelMultipliers(input.scale, weight_scales, output.scale, s.out_c, &r.multiplier, &r.shift);
   return r;
 }
@@ -181,6 +182,7 @@ Expected<DwConvKernelParams> MakeDwConvParams(const DwConvSpec& s, TensorQuant i
   p.input_offset = -input.zero_point;
   p.output_offset = output.zero_point;
   p.act_min = range->min, p.act_max = range->max;
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_dwconv_check(p)));
   PerChannelMultipliers(input.scale, weight_scales, output.scale, out_c, &r.multiplier, &r.shift);
   return r;
 }
@@ -215,6 +217,7 @@ Expected<FcKernelParams> MakeFcParams(const FcSpec& s, TensorQuant input,
   // A single weight scale is per-tensor even when out_features == 1.
   const bool per_channel = weight_scales.size() > 1;
   p.per_channel = per_channel ? 1 : 0;
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_fc_check(p)));
   if (per_channel) {
     PerChannelMultipliers(input.scale, weight_scales, output.scale, s.out_features, &r.multiplier,
                           &r.shift);

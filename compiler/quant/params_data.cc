@@ -74,6 +74,10 @@ Expected<ConcatKernelParams> MakeConcatParams(const std::vector<std::vector<int3
   r.params.outer = static_cast<int32_t>(outer);
   r.params.num_inputs = static_cast<int32_t>(r.inputs.size());
   r.params.output_zero_point = output.zero_point;
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_concat_check(r.params)));
+  for (const s8_concat_input& in : r.inputs) {
+    TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_concat_input_check(in)));
+  }
   return r;
 }
 
@@ -107,13 +111,16 @@ Expected<s8_pad_params> MakePadParams(std::span<const int32_t> input_dims,
     p.pad_after[lead + i] = paddings[i].second;
   }
   p.pad_value = pad_value ? *pad_value : output.zero_point;
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_pad_check(p)));
   return p;
 }
 
 Expected<s8_quantize_params> MakeQuantizeParams(int32_t size, TensorQuant output) {
   TF_QUANT_TRY_CHECK(CheckNonNegative("quantize", "size", size));
   TF_QUANT_TRY_CHECK(CheckQuant("quantize", "output", output));
-  return s8_quantize_params{size, output.scale, output.zero_point};
+  const s8_quantize_params p{size, output.scale, output.zero_point};
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams("quantize", s8_quantize_check(p)));
+  return p;
 }
 
 Expected<s8_requantize_params> MakeRequantizeParams(int32_t size, TensorQuant input,
@@ -130,6 +137,7 @@ Expected<s8_requantize_params> MakeRequantizeParams(int32_t size, TensorQuant in
   p.shift = m.shift;
   p.act_min = -128;
   p.act_max = 127;
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams("requantize", s8_requantize_check(p)));
   return p;
 }
 
@@ -150,6 +158,7 @@ Expected<s8_requantize_params> MakeReluParams(int32_t size, Activation activatio
     p.act_min = std::max<int32_t>(
         -128, output.zero_point + static_cast<int32_t>(RoundHalfAway(0.0f / output.scale)));
     p.act_max = 127;
+    TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_requantize_check(p)));
     return p;
   }
   if (activation == Activation::kRelu6) {
@@ -161,6 +170,7 @@ Expected<s8_requantize_params> MakeReluParams(int32_t size, Activation activatio
     const int32_t six = static_cast<int32_t>(RoundHalfAway(6.0f / input.scale)) + input.zero_point;
     p.act_min = input.zero_point;
     p.act_max = std::min<int32_t>(127, std::max<int32_t>(-128, six));
+    TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_requantize_check(p)));
     return p;
   }
   return Error{"relu: only RELU and RELU6 are supported standalone"};
@@ -169,7 +179,9 @@ Expected<s8_requantize_params> MakeReluParams(int32_t size, Activation activatio
 Expected<s8_dequantize_params> MakeDequantizeParams(int32_t size, TensorQuant input) {
   TF_QUANT_TRY_CHECK(CheckNonNegative("dequantize", "size", size));
   TF_QUANT_TRY_CHECK(CheckQuant("dequantize", "input", input));
-  return s8_dequantize_params{size, input.scale, input.zero_point};
+  const s8_dequantize_params p{size, input.scale, input.zero_point};
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams("dequantize", s8_dequantize_check(p)));
+  return p;
 }
 
 }  // namespace tinyforge::quant

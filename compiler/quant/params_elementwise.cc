@@ -82,6 +82,7 @@ Expected<s8_add_params> MakeAddParams(std::span<const int32_t> dims1,
   p.input2_multiplier = m2->multiplier, p.input2_shift = m2->shift;
   p.output_multiplier = mo->multiplier, p.output_shift = mo->shift;
   p.act_min = range->min, p.act_max = range->max;
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_add_check(p)));
   return p;
 }
 
@@ -109,6 +110,7 @@ Expected<s8_mul_params> MakeMulParams(std::span<const int32_t> dims1,
                          static_cast<double>(output.scale));
   p.output_multiplier = m.multiplier, p.output_shift = m.shift;
   p.act_min = range->min, p.act_max = range->max;
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_mul_check(p)));
   return p;
 }
 

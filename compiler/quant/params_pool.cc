@@ -56,6 +56,7 @@ Expected<s8_pool_params> MakePoolParams(const PoolSpec& s, TensorQuant input, Te
   p.stride_h = s.stride_h, p.stride_w = s.stride_w;
   p.pad_top = s.padding.top, p.pad_left = s.padding.left;
   p.act_min = range->min, p.act_max = range->max;
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_pool_check(p)));
   return p;
 }
 
@@ -111,6 +112,7 @@ Expected<s8_mean_params> MakeMeanParams(std::span<const int32_t> input_dims,
   p.output_zero_point = output.zero_point;
   p.multiplier = m.multiplier;
   p.shift = m.shift;
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_mean_check(p)));
   return p;
 }
 

@@ -9,10 +9,10 @@ Stages, all on the same samples:
                 ``tinyforge run`` on the lowered int8 program (the ``__ref`` kernels)
   host_runtime  ``tinyforge run --runtime --target BOARD`` on the lowered program: the device
                 runtime built for the host, the program and code the firmware runs
-  board         ``tinyforge run --board BOARD`` on the emulated board; :func:`run_board` is the
-                hook, waiting for that command
+  board         the emulated board (:func:`run_board`), when asked for (``run_on_board``)
 
-Stages the CLI cannot run yet are reported as not measured. The lowered program takes int8
+Every stage runs (a missing CLI or a failing command raises); only the board is optional,
+reported as not requested when not asked for. The lowered program takes int8
 NHWC input: the float inputs are quantized here with PyTorch's own quantize op and the
 graph input's parameters, so it gets exactly the int8 tensor the QDQ graph computes first.
 
@@ -24,8 +24,6 @@ checked against batch-1 runs of its first samples (``CHECK_SINGLE``), bit for bi
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import tempfile
 import time
@@ -46,16 +44,11 @@ CALIBRATION_METHODS = ("minmax", "histogram")
 
 
 # ---------------------------------------------------------------------------- the CLI
-def find_cli() -> str | None:
-    """The ``tinyforge`` command: $TINYFORGE_BIN, PATH, .venv/bin, or the build tree."""
-    env = os.environ.get("TINYFORGE_BIN")
-    if env:
-        return env
-    for cand in (shutil.which("tinyforge"), ROOT / ".venv" / "bin" / "tinyforge",
-                 ROOT / "build" / "tools" / "tinyforge" / "tinyforge"):
-        if cand and Path(cand).exists():
-            return str(cand)
-    return None
+def find_cli() -> str:
+    """The ``tinyforge`` command (the Python driver's own lookup, ``tinyforge.board``)."""
+    from tinyforge import board as tfboard
+
+    return tfboard.find_cli()
 
 
 def _cli(cli: str, *args, timeout: float = 600) -> subprocess.CompletedProcess:
@@ -65,26 +58,6 @@ def _cli(cli: str, *args, timeout: float = 600) -> subprocess.CompletedProcess:
         raise RuntimeError(f"tinyforge {' '.join(map(str, args))} -> exit {proc.returncode}\n"
                            f"{proc.stderr.strip()}")
     return proc
-
-
-def _help(cli: str, *sub: str) -> str | None:
-    proc = subprocess.run([cli, *sub, "--help"], capture_output=True, text=True)
-    return proc.stdout if proc.returncode == 0 else None
-
-
-def has_compile(cli: str) -> bool:
-    """Whether this ``tinyforge`` has the ``compile`` subcommand."""
-    return _help(cli, "compile") is not None
-
-
-def has_runtime(cli: str) -> bool:
-    """Whether this ``tinyforge run`` has ``--runtime`` (the device runtime on the host)."""
-    return "--runtime" in (_help(cli, "run") or "")
-
-
-def has_board(cli: str) -> bool:
-    """Whether this ``tinyforge run`` accepts ``--board``."""
-    return "--board" in (_help(cli, "run") or "")
 
 
 # ---------------------------------------------------------------------------- graphs
@@ -237,8 +210,6 @@ def run_board(cli: str, graph: Path, inputs: np.ndarray, board: str, workdir: Pa
     takes (int8 NHWC, see :func:`program_inputs`) stacked along dim 0. The board's outputs
     are compared with the host's by the caller (``equal_to_lowered``), so the driver's own
     per-sample host check is skipped here."""
-    if not has_board(cli):
-        raise NotImplementedError("`tinyforge run --board` does not exist in this build")
     from tinyforge import board as tfboard
 
     x = np.ascontiguousarray(inputs)
@@ -327,9 +298,6 @@ def evaluate(task: str, model: torch.nn.Module, inputs: np.ndarray, labels: np.n
     log(f"int8 (PyTorch converted): {100 * st['torch_int8'].accuracy:.2f} %")
 
     cli = find_cli()
-    if cli is None:
-        st["host_qdq"] = Stage(note="tinyforge CLI not built (make build)")
-        return rep, res
     lsb = output_scale(res.graph)
     host = run_host(cli, res.path, inputs, workdir=out_dir)
     np.save(out_dir / "host_qdq_outputs.npy", host)
@@ -338,45 +306,31 @@ def evaluate(task: str, model: torch.nn.Module, inputs: np.ndarray, labels: np.n
         host[:CHECK_SINGLE], run_host_each(cli, res.path, inputs[:CHECK_SINGLE], out_dir)))
     _log_stage(log, "tinyforge host, QDQ graph", st["host_qdq"], rep.samples)
 
-    if not has_compile(cli):
-        st["host_lowered"] = Stage(note="`tinyforge compile` not available in this build")
+    lowered = out_dir / f"{name}_int8.tfg"
+    _cli(cli, "compile", res.path, "-o", lowered)
+    doc = read_document(lowered.read_bytes())
+    xp = program_inputs(doc, inputs)
+    runs = {"host_lowered": ([], "tinyforge compile + run (__ref kernels)"),
+            "host_runtime": (["--runtime", "--target", board],
+                             f"tinyforge run --runtime --target {board}")}
+    outs = {}
+    for key, (extra, note) in runs.items():
+        outs[key] = run_host(cli, lowered, xp, workdir=out_dir, extra=extra)
+        np.save(out_dir / f"{key}_outputs.npy", outs[key])
+        st[key] = _stage(program_logits(doc, outs[key]), labels, q, lsb, note)
+        st[key].equal_to_lowered = int(np.sum(np.all(outs[key] == outs["host_lowered"], 1)))
+        single = run_host_each(cli, lowered, xp[:CHECK_SINGLE], out_dir, extra)
+        st[key].batch_checked = bool(np.array_equal(outs[key][:CHECK_SINGLE], single))
+        _log_stage(log, note, st[key], rep.samples)
+    rep.plan = plan_figures(cli, res.path, board, out_dir)
+    if run_on_board:
+        br = run_board(cli, lowered, xp, board, out_dir)
+        st["board"] = _stage(program_logits(doc, br.outputs), labels, q, lsb,
+                             f"tinyforge run --board {board}")
+        st["board"].equal_to_lowered = int(np.sum(np.all(br.outputs == outs["host_lowered"], 1)))
+        rep.instructions, rep.peak_ram, rep.flash = br.instructions, br.peak_ram, br.flash
     else:
-        lowered = out_dir / f"{name}_int8.tfg"
-        _cli(cli, "compile", res.path, "-o", lowered)
-        doc = read_document(lowered.read_bytes())
-        xp = program_inputs(doc, inputs)
-        runs = {"host_lowered": ([], "tinyforge compile + run (__ref kernels)")}
-        if has_runtime(cli):
-            runs["host_runtime"] = (["--runtime", "--target", board],
-                                    f"tinyforge run --runtime --target {board}")
-        else:
-            st["host_runtime"] = Stage(note="`tinyforge run --runtime` not available")
-        outs = {}
-        for key, (extra, note) in runs.items():
-            outs[key] = run_host(cli, lowered, xp, workdir=out_dir, extra=extra)
-            np.save(out_dir / f"{key}_outputs.npy", outs[key])
-            st[key] = _stage(program_logits(doc, outs[key]), labels, q, lsb, note)
-            st[key].equal_to_lowered = int(np.sum(np.all(outs[key] == outs["host_lowered"], 1)))
-            single = run_host_each(cli, lowered, xp[:CHECK_SINGLE], out_dir, extra)
-            st[key].batch_checked = bool(np.array_equal(outs[key][:CHECK_SINGLE], single))
-            _log_stage(log, note, st[key], rep.samples)
-        try:
-            rep.plan = plan_figures(cli, res.path, board, out_dir)
-        except (RuntimeError, ValueError) as e:  # no --target in this build
-            log(f"memory plan: {e}")
-        if run_on_board:
-            try:
-                br = run_board(cli, lowered, xp, board, out_dir)
-                st["board"] = _stage(program_logits(doc, br.outputs), labels, q, lsb,
-                                     f"tinyforge run --board {board}")
-                st["board"].equal_to_lowered = int(np.sum(np.all(
-                    br.outputs == outs["host_lowered"], 1)))
-                rep.instructions, rep.peak_ram, rep.flash = br.instructions, br.peak_ram, br.flash
-            except NotImplementedError as e:
-                st["board"] = Stage(note=str(e))
-                log(f"board: {e}")
-    st.setdefault("board", Stage(note="`tinyforge run --board` not available yet"
-                                 if cli is None or not has_board(cli) else "not requested"))
+        st["board"] = Stage(note="not requested")
     rep.seconds = round(time.time() - t0, 1)
     (out_dir / "report.json").write_text(json.dumps(rep.to_json(), indent=1) + "\n")
     return rep, res
@@ -437,7 +391,7 @@ def table(rep: Report) -> str:
         label = label.replace("runtime (", f"runtime for {rep.board} (") if key == \
             "host_runtime" else label + (f" {rep.board}" if key == "board" else "")
         lines.append(f"| {label} | {_pct(s.get(key))} |")
-    pending = "not measured (needs `run --board`)"
+    pending = "not measured (board not run)"
     ins = f"{rep.instructions:,}" if rep.instructions else pending
     lines += [f"| instructions / inference | {ins} |",
               f"| peak RAM | {f'{rep.peak_ram:,} B' if rep.peak_ram else pending} |",

@@ -71,7 +71,6 @@ NOISES = {  # name -> sox synth effect chain (60 s at 16 kHz)
     "hum": ["synth", "60", "pinknoise", "synth", "60", "sine", "mix", "120"],
 }
 NOISE_SECONDS = 60
-ESPEAK_RATE = 22_050
 
 
 def require_tools() -> None:

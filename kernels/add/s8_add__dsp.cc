@@ -13,8 +13,9 @@
 // elementwise adds look the rescaled inputs up in two 256-entry tables (each input's stage
 // depends on its byte only), leaving the output stage per element.
 #include "kernels/add/add.h"
+#include "kernels/common/isa.h"
 
-#if defined(__ARM_FEATURE_DSP)
+#if TF_HAVE_DSP
 
 #include <arm_acle.h>
 
@@ -148,4 +149,4 @@ extern "C" void s8_add__dsp(const s8_add_params* params, const int8_t* input1, c
   }
 }
 
-#endif  // __ARM_FEATURE_DSP
+#endif  // TF_HAVE_DSP

@@ -11,8 +11,9 @@
 // table (LutRow). The innermost broadcast dimension is vectorized when both inputs are contiguous or
 // broadcast (stride 1 or 0) along it; other layouts run element by element.
 #include "kernels/add/add.h"
+#include "kernels/common/isa.h"
 
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#if TF_HAVE_MVE
 
 #include <arm_mve.h>
 
@@ -203,4 +204,4 @@ extern "C" void s8_add__mve(const s8_add_params* params, const int8_t* input1, c
   }
 }
 
-#endif  // __ARM_FEATURE_MVE
+#endif  // TF_HAVE_MVE

@@ -3,7 +3,7 @@
 // Pixels in tiles of up to 2 * s8_conv_dsp_pairs(p): each pixel's column (its input channels
 // for an unpadded 1x1 convolution, otherwise an im2col patch with padded taps at the zero
 // point, copied as contiguous kernel-row spans) is widened once to int16 pairs holding
-// 2 * (x + input_offset) (kernels/conv/dsp_gemm.h layout), then every channel pair's weights
+// 2 * (x + input_offset) (kernels/common/gemm/dsp_gemm.h layout), then every channel pair's weights
 // (widened once per tile when the tile has 2+ pixel pairs, else int8 rows through
 // dsp::Dot2x2) stream past the tile's columns in 2 x 2 blocks of SMLADs (the assembly
 // routine below). K % 4
@@ -35,15 +35,19 @@
 // (+ 8 bytes per channel of pre-widened tail weights when K % 4 != 0), the template pixel,
 // one int8 patch.
 #include "kernels/conv/conv.h"
+#include "kernels/common/isa.h"
 
-#if defined(__ARM_FEATURE_DSP)
+#if TF_HAVE_DSP
 
 #include "kernels/common/fixed_point.h"
-#include "kernels/conv/dsp_gemm.h"
+#include "kernels/common/gemm/dsp_gemm.h"
+#include "kernels/conv/dsp_conv.h"
 
 namespace {
 
 namespace dsp = tinyforge::dsp;
+using tinyforge::conv_dsp::Chan;
+using tinyforge::conv_dsp::TileArgs;
 namespace fx = tinyforge::fx;
 
 inline int32_t Smmlar(int32_t a, int32_t b, int32_t c) {
@@ -65,8 +69,6 @@ inline int32_t AsrReg(int32_t v, uint32_t s) {
 }
 inline uint32_t Sadd16(uint32_t a, uint32_t b) { return __sadd16(a, b); }
 
-// A fast or slow channel's table entry: e | index << 8 (e = -shift for fast channels).
-using Chan = uint32_t;
 
 // Widens g groups of 4 int8 values to int16 pairs 2 * (x + offset) in dsp::Widen's layout
 // (group i at dst[4i], dst[4i + 1]). off2 = the offset in both halves.
@@ -239,251 +241,8 @@ inline int8_t FastRt(bool single, int32_t x, int32_t m, int32_t c, uint32_t e, i
   return static_cast<int8_t>(v < lo ? lo : (v > hi ? hi : v));
 }
 
-
-
-// ---- The fast 2 x 2 block loop in assembly -------------------------------------------------
-// GCC spills most of a C++ version (the dot product alone needs 14 registers). One routine
-// per (rounding, clamp) runs every fast channel pair (table entries 2i, 2i + 1; an odd count
-// gets a duplicate of its last entry) over the tile's pixel pairs.
-// Per channel pair (~45 instructions + 7.5 per group): m, 2 * bias, c, output pointers into
-// the stack frame; the two weight rows widened into wbuf, group by group in the columns'
-// layout ([A x0x2, A x1x3, B x0x2, B x1x3]; the K % 4 tail group from the table's tail words).
-// Per 2 x 2 block: one LDM of wbuf and the accumulator inits, then per group of 4 inputs
-// LDM (the two pixels' column words) + LDM (the weight words) + 8 SMLAD: 10 instructions for
-// 16 MACs, unrolled 8 groups deep (a computed entry for G % 8, 3 instructions of loop control
-// per 8 groups); per channel one LDM of m, c, e, o, out_c, lo, hi and 4 or 5 instructions per
-// output (header comment) + STRB.
-struct TileArgs {
-  const Chan* chan;      // first fast entry
-  const Chan* chan_end;  // past the last (even count)
-  const uint32_t* c;     // the tile's first pixel pair columns
-  const uint32_t* c_end; // past the last complete pixel pair
-  int8_t* out;           // output of the tile's first pixel, channel 0
-  const int8_t* weights;
-  int32_t k;
-  const uint32_t* tails;  // 2 words per table entry, or null when K % 4 == 0
-  const Chan* tab;        // the table start (tails index)
-  const int32_t* mult;
-  const int32_t* bias;    // a zero word when the call has no bias
-  uint32_t bias_mask;     // 0 without bias, else ~0: bias[index & mask]
-  int32_t off2p1;         // 2 * output_offset + 1: c = (off2p1 << e) >> 1
-  uint32_t* wbuf;         // 16 * ceil(K / 4) bytes, word aligned
-  int32_t g, out_c, lo, hi;
-};
-static_assert(sizeof(TileArgs) == 72 && sizeof(Chan) == 4, "asm offsets");
-
-extern "C" {
-void tf_conv_dsp_tile_dbl_full(const TileArgs* a);
-void tf_conv_dsp_tile_dbl_clamp(const TileArgs* a);
-void tf_conv_dsp_tile_sgl_full(const TileArgs* a);
-void tf_conv_dsp_tile_sgl_clamp(const TileArgs* a);
-}
-
-// Stack frame: 0 wbuf, 4..16 inits (a00 a01 a10 a11); channel A 20 m, 24 c, 28 e, 32 o,
-// 36 out_c, 40 lo, 44 hi; channel B the same at 48..72; 76 entry (computed jump), 80 wbuf end;
-// 88..144 TileArgs chan .. g.
-__asm__(
-    "  .syntax unified\n"
-    "  .thumb\n"
-    // acc = requantized acc (r2 = m, r3 = c, r4 = e, r12 = lo, lr = hi, r11 scratch)
-    "  .macro TF_RQ_DBL acc\n"
-    "  add r11, r3, \\acc, asr #31\n"
-    "  smmlar \\acc, \\acc, r2, r11\n"
-    "  asr \\acc, \\acc, r4\n"
-    "  .endm\n"
-    "  .macro TF_RQ_SGL acc\n"
-    "  smmla \\acc, \\acc, r2, r3\n"
-    "  asr \\acc, \\acc, r4\n"
-    "  .endm\n"
-    "  .macro TF_CL_FULL acc\n"
-    "  ssat \\acc, #8, \\acc\n"
-    "  .endm\n"
-    "  .macro TF_CL_CLAMP acc\n"
-    "  cmp \\acc, r12\n"
-    "  it lt\n"
-    "  movlt \\acc, r12\n"
-    "  cmp \\acc, lr\n"
-    "  it gt\n"
-    "  movgt \\acc, lr\n"
-    "  .endm\n"
-    // one group: r1 = columns, r2 = widened weights
-    "  .macro TF_GROUP\n"
-    "  ldm r1!, {r9-r12}\n"
-    "  ldm r2!, {r0, r3, r4, lr}\n"
-    "  smlad r5, r9, r0, r5\n"
-    "  smlad r5, r10, r3, r5\n"
-    "  smlad r6, r9, r4, r6\n"
-    "  smlad r6, r10, lr, r6\n"
-    "  smlad r7, r11, r0, r7\n"
-    "  smlad r7, r12, r3, r7\n"
-    "  smlad r8, r11, r4, r8\n"
-    "  smlad r8, r12, lr, r8\n"
-    "  .endm\n"
-    "  .macro TF_TILE name, rq, cl\n"
-    "  .section .text.\\name,\"ax\",%progbits\n"
-    "  .global \\name\n"
-    "  .type \\name, %function\n"
-    "  .thumb_func\n"
-    "  .p2align 2\n"
-    "\\name:\n"
-    "  push {r4-r11, lr}\n"
-    "  sub sp, sp, #156\n"
-    "  ldm r0!, {r1-r9}\n"
-    "  add r10, sp, #88\n"
-    "  stm r10!, {r1-r9}\n"
-    "  ldm r0!, {r1-r6}\n"
-    "  stm r10, {r1-r6}\n"
-    "  ldm r0, {r7, r8, r9}\n"
-    "  str r7, [sp, #36]\n"
-    "  strd r8, r9, [sp, #40]\n"
-    "  str r7, [sp, #64]\n"
-    "  strd r8, r9, [sp, #68]\n"
-    // G = g + (tail ? 1 : 0) groups; wbuf end; entry = 6f + 40 * ((-G) & 7), Thumb bit
-    "  ldr r3, [sp, #116]\n"
-    "  cmp r3, #0\n"
-    "  it ne\n"
-    "  addne r6, r6, #1\n"
-    "  add r3, r5, r6, lsl #4\n"
-    "  str r3, [sp, #80]\n"
-    "  rsbs r3, r6, #0\n"
-    "  and r3, r3, #7\n"
-    "  adr.w r4, 6f\n"
-    "  movs r2, #40\n"
-    "  mla r4, r3, r2, r4\n"
-    "  orr r4, r4, #1\n"
-    "  str r4, [sp, #76]\n"
-    // channel pair setup
-    "4:\n"
-    "  ldr r0, [sp, #88]\n"
-    "  ldm r0!, {r5, r9}\n"
-    "  str r0, [sp, #88]\n"
-    "  lsrs r2, r5, #8\n"
-    "  lsrs r3, r9, #8\n"
-    "  ldrd r10, r11, [sp, #124]\n"
-    "  ldr r12, [sp, #132]\n"
-    "  ldr r4, [r10, r2, lsl #2]\n"
-    "  ldr r6, [r10, r3, lsl #2]\n"
-    "  and r7, r2, r12\n"
-    "  ldr r7, [r11, r7, lsl #2]\n"
-    "  and r8, r3, r12\n"
-    "  ldr r8, [r11, r8, lsl #2]\n"
-    "  lsls r7, r7, #1\n"
-    "  lsls r8, r8, #1\n"
-    "  strd r7, r8, [sp, #4]\n"
-    "  strd r7, r8, [sp, #12]\n"
-    "  ldr r12, [sp, #136]\n"
-    "  lsl r10, r12, r5\n"
-    "  asrs r10, r10, #1\n"
-    "  lsl r11, r12, r9\n"
-    "  asrs r11, r11, #1\n"
-    "  strd r4, r10, [sp, #20]\n"
-    "  str r5, [sp, #28]\n"
-    "  strd r6, r11, [sp, #48]\n"
-    "  str r9, [sp, #56]\n"
-    "  ldr r10, [sp, #104]\n"
-    "  add r11, r10, r2\n"
-    "  str r11, [sp, #32]\n"
-    "  add r11, r10, r3\n"
-    "  str r11, [sp, #60]\n"
-    "  ldrd r10, r11, [sp, #108]\n"
-    "  mla r2, r2, r11, r10\n"
-    "  mla r3, r3, r11, r10\n"
-    // widen the two weight rows into wbuf
-    "  ldr r0, [sp, #140]\n"
-    "  str r0, [sp, #0]\n"
-    "  ldr r4, [sp, #144]\n"
-    "  lsrs r4, r4, #1\n"
-    "  bcc 7f\n"
-    "  ldr r9, [r2], #4\n"
-    "  ldr r11, [r3], #4\n"
-    "  sxtb16 r10, r9, ror #8\n"
-    "  sxtb16 r9, r9\n"
-    "  sxtb16 r12, r11, ror #8\n"
-    "  sxtb16 r11, r11\n"
-    "  stm r0!, {r9-r12}\n"
-    "7:\n"
-    "  cbz r4, 8f\n"
-    "9:\n"
-    "  ldr r9, [r2], #4\n"
-    "  ldr r10, [r2], #4\n"
-    "  ldr r11, [r3], #4\n"
-    "  ldr r12, [r3], #4\n"
-    "  sxtb16 r5, r9\n"
-    "  sxtb16 r6, r9, ror #8\n"
-    "  sxtb16 r7, r11\n"
-    "  sxtb16 r8, r11, ror #8\n"
-    "  sxtb16 r9, r10\n"
-    "  sxtb16 r10, r10, ror #8\n"
-    "  sxtb16 r11, r12\n"
-    "  sxtb16 r12, r12, ror #8\n"
-    "  stm r0!, {r5-r12}\n"
-    "  subs r4, r4, #1\n"
-    "  bne 9b\n"
-    "8:\n"
-    "  ldr r2, [sp, #116]\n"
-    "  cbz r2, 5f\n"
-    "  ldr r3, [sp, #120]\n"
-    "  ldr r1, [sp, #88]\n"
-    "  subs r1, r1, r3\n"
-    "  add r2, r2, r1, lsl #1\n"
-    "  subs r2, r2, #16\n"
-    "  ldm r2, {r3, r4, r5, r6}\n"
-    "  stm r0!, {r3, r4, r5, r6}\n"
-    "5:\n"
-    "  ldr r1, [sp, #96]\n"
-    // 2 x 2 block
-    "1:\n"
-    "  ldm sp, {r2, r5, r6, r7, r8}\n"
-    "  ldr pc, [sp, #76]\n"
-    "6:\n"
-    "  TF_GROUP\n"
-    "  TF_GROUP\n"
-    "  TF_GROUP\n"
-    "  TF_GROUP\n"
-    "  TF_GROUP\n"
-    "  TF_GROUP\n"
-    "  TF_GROUP\n"
-    "  TF_GROUP\n"
-    "  ldr r0, [sp, #80]\n"
-    "  cmp r2, r0\n"
-    "  bne 6b\n"
-    "  add r0, sp, #20\n"
-    "  ldm r0, {r2, r3, r4, r9, r10, r12, lr}\n"
-    "  \\rq r5\n"
-    "  \\cl r5\n"
-    "  strb r5, [r9]\n"
-    "  \\rq r7\n"
-    "  \\cl r7\n"
-    "  strb r7, [r9, r10]\n"
-    "  add r9, r9, r10, lsl #1\n"
-    "  str r9, [r0, #12]\n"
-    "  add r0, sp, #48\n"
-    "  ldm r0, {r2, r3, r4, r9, r10, r12, lr}\n"
-    "  \\rq r6\n"
-    "  \\cl r6\n"
-    "  strb r6, [r9]\n"
-    "  \\rq r8\n"
-    "  \\cl r8\n"
-    "  strb r8, [r9, r10]\n"
-    "  add r9, r9, r10, lsl #1\n"
-    "  str r9, [r0, #12]\n"
-    "  ldr r0, [sp, #100]\n"
-    "  cmp r1, r0\n"
-    "  bne 1b\n"
-    "  ldrd r0, r2, [sp, #88]\n"
-    "  cmp r0, r2\n"
-    "  bne 4b\n"
-    "  add sp, sp, #156\n"
-    "  pop {r4-r11, pc}\n"
-    "  .size \\name, . - \\name\n"
-    "  .endm\n"
-    "  TF_TILE tf_conv_dsp_tile_dbl_full, TF_RQ_DBL, TF_CL_FULL\n"
-    "  TF_TILE tf_conv_dsp_tile_dbl_clamp, TF_RQ_DBL, TF_CL_CLAMP\n"
-    "  TF_TILE tf_conv_dsp_tile_sgl_full, TF_RQ_SGL, TF_CL_FULL\n"
-    "  TF_TILE tf_conv_dsp_tile_sgl_clamp, TF_RQ_SGL, TF_CL_CLAMP\n"
-    "  .text\n");
-
-// The call's routine: 0 double/full, 1 double/clamp, 2 single/full, 3 single/clamp. (A switch
+// The call's fast 2 x 2 block routine (assembly, s8_conv__dsp_tile.cc): 0 double/full,
+// 1 double/clamp, 2 single/full, 3 single/clamp. (A switch
 // of direct calls: the kernels are built with -fPIC, and a global symbol's address would come
 // from the GOT.)
 using TileFn = int32_t;
@@ -841,4 +600,4 @@ extern "C" void s8_conv__dsp(const s8_conv_params* params, const int8_t* input,
   Run(p, x, tile_fn, t, input, output, ext, wbuf, patch, tmpl);
 }
 
-#endif  // __ARM_FEATURE_DSP
+#endif  // TF_HAVE_DSP

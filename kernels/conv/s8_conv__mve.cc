@@ -30,17 +30,26 @@
 // of patches (none for direct 1x1 convolutions), 16 for
 // alignment.
 #include "kernels/conv/conv.h"
+#include "kernels/common/isa.h"
 
 #include <cstddef>
 
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#if TF_HAVE_MVE
 
-#include "kernels/conv/mve_gemm.h"
+#include "kernels/common/gemm/mve_gemm.h"
+#include "kernels/conv/mve_conv.h"
 
 namespace {
 
 namespace fx = tinyforge::fx;
 namespace mve = tinyforge::mve;
+using tinyforge::conv_mve::Tile23Args;
+using tinyforge::conv_mve::Tile23_DoubleNeg;
+using tinyforge::conv_mve::Tile23_DoubleNeg_u9;
+using tinyforge::conv_mve::Tile23_DoubleNeg_x3;
+using tinyforge::conv_mve::Tile23_Single;
+using tinyforge::conv_mve::Tile23_Single_u9;
+using tinyforge::conv_mve::Tile23_Single_x3;
 
 struct Geometry {
   const s8_conv_params* p;
@@ -182,207 +191,6 @@ inline void CopyPatchesWide3(int8_t* dst, const int8_t* src, int32_t m, int32_t 
       : "q0", "lr", "cc", "memory");
 }
 
-// 3 pixels x 2 channels per block: six accumulators, five 16-byte loads per six VMLADAVAs
-// (0.125 instructions per MAC in the K loop, against 0.14 for 2 x 2). Blocks go in pairs
-// ("hexads": 6 pixels x 2 channels), whose 12 sums are exactly three vectors
-// {p c0, p c1, p+1 c0, p+1 c1}, requantized and scattered with the same per-lane constants.
-// One call runs every channel pair over every hexad of a tile (and one more block of 3 pixels
-// when 3..5 are left); a pair's multipliers, shifts and biases come as three vectors from a
-// table built once per call (PairTable: q3, q4 and the bias words), the store offsets and
-// clamp bounds stay in q5..q7 for the whole call. The first 16-byte chunk (three with the
-// unrolled loop) is peeled with non-accumulating VMLADAVs, the bias added as a vector. A naked
-// function: it needs every core register (accumulators r0, r2, r4, r6, r8, r10 -- VMLADAVA
-// writes even registers only --, columns r1, r3, r5, weight rows r7, r9, the arguments r11,
-// the output r12, the loop lr). Arguments (offsets fixed by the assembly):
-struct alignas(16) Tile23Args {
-  int32_t t[12];             // #0: the hexad's sums (transfer)
-  int32_t bv[4];             // #48: {b0, b1, b0, b1} of the current pair
-  int32_t mv[4];             // #64: {m0, m1, m0, m1}
-  int32_t sv[4];             // #80: {s0, s1, s0, s1}
-  uint32_t oo[4];            // #96: {0, 1, n_out, n_out + 1}
-  int32_t mn[4];             // #112: act_min
-  int32_t mx[4];             // #128: act_max
-  const int8_t* const* c;    // #144: columns of the next block (running)
-  const int8_t* const* c0;   // #148: the tile's columns
-  int8_t* dst0;              // #152: output of the current pair's first hexad (running)
-  int32_t n0;                // #156: hexads (>= 1)
-  int32_t n;                 // #160: hexads left (running)
-  const int8_t* w0;          // #164: the current pair's weight rows (running)
-  const int8_t* w1;          // #168
-  int32_t k16;               // #172: K - 16 (elements of the tail-predicated loop)
-  int32_t kx3;               // #176: K / 48 - 1 (iterations of the unrolled loop)
-  int32_t k2;                // #180: 2 * K
-  int32_t off;               // #184: output offset
-  int32_t n2;                // #188: 2 * n_out (bytes between pixel pairs' outputs)
-  const int32_t* table;      // #192: per pair {m0, m1, m0, m1}, {s0, s1, ..}, {b0, b1, ..}
-  int32_t unused[2];         // #196
-  int32_t pairs;             // #204: channel pairs left (running, >= 1)
-  int32_t tri;               // #208: 1: one more block of 3 pixels after the hexads
-};
-static_assert(offsetof(Tile23Args, c) == 144 && offsetof(Tile23Args, tri) == 208,
-              "Tile23 argument offsets are fixed by its assembly");
-
-// Per call: the fixed vectors; per pair: the pair's table vectors, restart the columns and
-// the hexad count, take the pair's output column.
-#define TFM_TILE23_PRE                                                                      \
-  "push {r4-r11, lr}\n\t"                                                                   \
-  "vpush {d8-d15}\n\t"                                                                      \
-  "mov r11, r0\n\t"                                                                         \
-  "vldrw.32 q5, [r11, #96]\n\t"                                                             \
-  "vldrw.32 q6, [r11, #112]\n\t"                                                            \
-  "vldrw.32 q7, [r11, #128]\n"                                                              \
-  "3:\n\t"                                                                                  \
-  "ldr r0, [r11, #192]\n\t"                                                                 \
-  "vldrw.32 q3, [r0], #16\n\t"                                                              \
-  "vldrw.32 q4, [r0], #16\n\t"                                                              \
-  "vldrw.32 q2, [r0], #16\n\t"                                                              \
-  "str r0, [r11, #192]\n\t"                                                                 \
-  "vstrw.32 q2, [r11, #48]\n\t"                                                             \
-  "ldrd r0, r2, [r11, #152]\n\t"                                                            \
-  "str r2, [r11, #160]\n\t"                                                                 \
-  "mov r12, r0\n\t"                                                                         \
-  "adds r0, r0, #2\n\t"                                                                     \
-  "str r0, [r11, #152]\n\t"                                                                 \
-  "ldr r0, [r11, #148]\n\t"                                                                 \
-  "str r0, [r11, #144]\n"                                                                   \
-  "1:\n\t"
-
-// A block's columns and weight rows.
-#define TFM_TILE23_HEAD                                                                     \
-  "ldr r7, [r11, #144]\n\t"                                                                 \
-  "ldr r1, [r7], #4\n\t"                                                                    \
-  "ldr r3, [r7], #4\n\t"                                                                    \
-  "ldr r5, [r7], #4\n\t"                                                                    \
-  "str r7, [r11, #144]\n\t"                                                                 \
-  "ldrd r7, r9, [r11, #164]\n\t"
-
-// One 16-byte chunk of the three columns against both weight rows (V = vmladav: the first
-// chunk, setting the accumulators; vmladava: the others).
-#define TFM_TILE23_CHUNK(V)                                                                 \
-  "vldrb.8 q0, [r7], #16\n\t"                                                               \
-  "vldrb.8 q1, [r9], #16\n\t"                                                               \
-  "vldrb.8 q2, [r1], #16\n\t"                                                               \
-  V ".s8 r0, q2, q0\n\t"                                                                    \
-  V ".s8 r2, q2, q1\n\t"                                                                    \
-  "vldrb.8 q2, [r3], #16\n\t"                                                               \
-  V ".s8 r4, q2, q0\n\t"                                                                    \
-  V ".s8 r6, q2, q1\n\t"                                                                    \
-  "vldrb.8 q2, [r5], #16\n\t"                                                               \
-  V ".s8 r8, q2, q0\n\t"                                                                    \
-  V ".s8 r10, q2, q1\n\t"
-
-// K > 16: the first chunk, then a tail-predicated loop over the other K - 16 bytes.
-#define TFM_TILE23_LOOP_TP                                                                  \
-  TFM_TILE23_CHUNK("vmladav")                                                               \
-  "ldr lr, [r11, #172]\n\t"                                                                 \
-  "dlstp.8 lr, lr\n"                                                                        \
-  "2:\n\t" TFM_TILE23_CHUNK("vmladava") "letp lr, 2b\n\t"
-
-// K % 48 == 0, K >= 96: the first three chunks, then K / 48 - 1 iterations of three.
-#define TFM_TILE23_LOOP_X3                                                                  \
-  TFM_TILE23_CHUNK("vmladav") TFM_TILE23_CHUNK("vmladava") TFM_TILE23_CHUNK("vmladava")    \
-  "ldr lr, [r11, #176]\n\t"                                                                 \
-  "dls lr, lr\n"                                                                            \
-  "2:\n\t" TFM_TILE23_CHUNK("vmladava") TFM_TILE23_CHUNK("vmladava")                        \
-      TFM_TILE23_CHUNK("vmladava") "le lr, 2b\n\t"
-
-// K == 144 (3x3 over 16 channels): nine chunks, no loop.
-#define TFM_TILE23_LOOP_U9                                                                  \
-  TFM_TILE23_CHUNK("vmladav") TFM_TILE23_CHUNK("vmladava") TFM_TILE23_CHUNK("vmladava")    \
-      TFM_TILE23_CHUNK("vmladava") TFM_TILE23_CHUNK("vmladava")                             \
-          TFM_TILE23_CHUNK("vmladava") TFM_TILE23_CHUNK("vmladava")                         \
-              TFM_TILE23_CHUNK("vmladava") TFM_TILE23_CHUNK("vmladava")
-
-// The block's six sums into the transfer words at byte offset T.
-#define TFM_TILE23_SAVE(T)                                                                  \
-  "strd r0, r2, [r11, #" #T "]\n\t"                                                         \
-  "strd r4, r6, [r11, #" #T " + 8]\n\t"                                                     \
-  "strd r8, r10, [r11, #" #T " + 16]\n\t"
-
-// Sums vector at byte offset T: + bias (q2), requantize (RQ, temp q1), + offset (r6), clamp,
-// scatter to r12; r12 += 2 * n_out (r8).
-#define TFM_TILE23_VEC(T, RQ)                                                               \
-  "vldrw.32 q0, [r11, #" #T "]\n\t"                                                         \
-  "vadd.i32 q0, q0, q2\n\t" RQ                                                              \
-  "vadd.i32 q0, q0, r6\n\t"                                                                 \
-  "vmax.s32 q0, q0, q6\n\t"                                                                 \
-  "vmin.s32 q0, q0, q7\n\t"                                                                 \
-  "vstrb.32 q0, [r12, q5]\n\t"                                                              \
-  "add r12, r12, r8\n\t"
-
-// The hexad's outputs; next hexad; next pair (weight rows 2 K further).
-#define TFM_TILE23_TAIL(LOOP, RQ)                                                              \
-  "vldrw.32 q2, [r11, #48]\n\t"                                                             \
-  "ldr r6, [r11, #184]\n\t"                                                                 \
-  "ldr r8, [r11, #188]\n\t"                                                                 \
-  TFM_TILE23_VEC(0, RQ) TFM_TILE23_VEC(16, RQ) TFM_TILE23_VEC(32, RQ)                       \
-  "ldr r0, [r11, #160]\n\t"                                                                 \
-  "subs r0, r0, #1\n\t"                                                                     \
-  "str r0, [r11, #160]\n\t"                                                                 \
-  "bne 1b\n"                                                                                \
-  "ldr r0, [r11, #208]\n\t"                                                                 \
-  "cmp r0, #0\n\t"                                                                          \
-  "beq 4f\n\t" TFM_TILE23_HEAD LOOP TFM_TILE23_SAVE(0)                                     \
-  "vldrw.32 q2, [r11, #48]\n\t"                                                             \
-  "ldr r6, [r11, #184]\n\t"                                                                 \
-  "ldr r8, [r11, #188]\n\t" TFM_TILE23_VEC(0, RQ)                                           \
-  "vldrw.32 q0, [r11, #16]\n\t"                                                             \
-  "vadd.i32 q0, q0, q2\n\t" RQ                                                              \
-  "vadd.i32 q0, q0, r6\n\t"                                                                 \
-  "vmax.s32 q0, q0, q6\n\t"                                                                 \
-  "vmin.s32 q0, q0, q7\n\t"                                                                 \
-  "movs r0, #2\n\t"                                                                         \
-  "vctp.32 r0\n\t"                                                                          \
-  "vpst\n\t"                                                                                \
-  "vstrbt.32 q0, [r12, q5]\n"                                                               \
-  "4:\n\t"                                                                                  \
-  "ldrd r7, r9, [r11, #164]\n\t"                                                            \
-  "ldr r0, [r11, #180]\n\t"                                                                 \
-  "add r7, r7, r0\n\t"                                                                      \
-  "add r9, r9, r0\n\t"                                                                      \
-  "strd r7, r9, [r11, #164]\n\t"                                                            \
-  "ldr r0, [r11, #204]\n\t"                                                                 \
-  "subs r0, r0, #1\n\t"                                                                     \
-  "str r0, [r11, #204]\n\t"                                                                 \
-  "bne 3b\n\t"                                                                              \
-  "vpop {d8-d15}\n\t"                                                                       \
-  "pop {r4-r11, pc}\n"
-
-// Requantization of q0 (temp q1). Single rounding, every shift <= -1 (see mve_gemm.h):
-// VRSHL(VQDMULH(x, m), s). Double rounding, every shift <= -1: VRSHL(h + (h >> 31), s),
-// h = VQRDMULH(x, m).
-#define TFM_RQ_SINGLE                                                                       \
-  "vqdmulh.s32 q0, q0, q3\n\t"                                                              \
-  "vrshl.s32 q0, q0, q4\n\t"
-#define TFM_RQ_DOUBLENEG                                                                    \
-  "vqrdmulh.s32 q0, q0, q3\n\t"                                                             \
-  "vshr.s32 q1, q0, #31\n\t"                                                                \
-  "vadd.i32 q0, q0, q1\n\t"                                                                 \
-  "vrshl.s32 q0, q0, q4\n\t"
-#define TFM_TILE23_FN(NAME, LOOP, RQ)                                                       \
-  __attribute__((naked, noinline)) void NAME(Tile23Args*) {                                 \
-    __asm__ volatile(TFM_TILE23_PRE TFM_TILE23_HEAD LOOP TFM_TILE23_SAVE(0) TFM_TILE23_HEAD \
-                         LOOP TFM_TILE23_SAVE(24) TFM_TILE23_TAIL(LOOP, RQ));                     \
-  }
-TFM_TILE23_FN(Tile23_Single, TFM_TILE23_LOOP_TP, TFM_RQ_SINGLE)
-TFM_TILE23_FN(Tile23_Single_x3, TFM_TILE23_LOOP_X3, TFM_RQ_SINGLE)
-TFM_TILE23_FN(Tile23_DoubleNeg, TFM_TILE23_LOOP_TP, TFM_RQ_DOUBLENEG)
-TFM_TILE23_FN(Tile23_DoubleNeg_x3, TFM_TILE23_LOOP_X3, TFM_RQ_DOUBLENEG)
-TFM_TILE23_FN(Tile23_Single_u9, TFM_TILE23_LOOP_U9, TFM_RQ_SINGLE)
-TFM_TILE23_FN(Tile23_DoubleNeg_u9, TFM_TILE23_LOOP_U9, TFM_RQ_DOUBLENEG)
-#undef TFM_TILE23_FN
-#undef TFM_RQ_SINGLE
-#undef TFM_RQ_DOUBLENEG
-#undef TFM_TILE23_PRE
-#undef TFM_TILE23_HEAD
-#undef TFM_TILE23_CHUNK
-#undef TFM_TILE23_LOOP_TP
-#undef TFM_TILE23_LOOP_X3
-#undef TFM_TILE23_LOOP_U9
-#undef TFM_TILE23_SAVE
-#undef TFM_TILE23_VEC
-#undef TFM_TILE23_TAIL
-
 // Tile23's per-pair table: {m0, m1, m0, m1}, {s0, s1, s0, s1}, {b0, b1, b0, b1} (48 bytes per
 // pair, n_out even).
 inline void PairTable(const int32_t* bias, const int32_t* mult, const int32_t* shift,
@@ -431,7 +239,7 @@ int32_t Tile23(const int8_t* const* cols, int32_t np, const int8_t* weights, int
   a.pairs = n_out >> 1;
   a.tri = tri;
   const bool x3 = k % 48 == 0 && k >= 96;
-  if constexpr (kMode == mve::kRqSingle) {
+  if constexpr (kMode == mve::kRqSingleNeg) {
     k == 144 ? Tile23_Single_u9(&a) : x3 ? Tile23_Single_x3(&a) : Tile23_Single(&a);
   } else {
     k == 144 ? Tile23_DoubleNeg_u9(&a) : x3 ? Tile23_DoubleNeg_x3(&a) : Tile23_DoubleNeg(&a);
@@ -528,7 +336,7 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
   // K <= 64 with the common requantization modes: input-stationary rows (mve_gemm.h).
   int32_t* packed = nullptr;
   bool four = false;  // K <= 16: 4 pixels x 1 channel per step (SmallK4Rows)
-  if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingle) {
+  if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingleNeg) {
     if (k <= 16 && total >= 4) {
       four = true;
       packed = packed_space;
@@ -540,7 +348,7 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
   }
   // Tile23 (K > 16, even out_c, common modes): the per-pair table, once per call.
   bool tile23 = false;
-  if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingle) {
+  if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingleNeg) {
     if (packed == nullptr && (p.out_c & 1) == 0 && k > 16) {
       tile23 = true;
       PairTable(bias, p.multiplier, p.shift, p.out_c, packed_space);
@@ -644,7 +452,7 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
                              output + n * p.out_c);
     } else {
       int32_t done = 0;
-      if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingle) {
+      if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingleNeg) {
         if (tile23) {
           done = Tile23<kMode>(cols, np, weights, k, packed_space, p.out_c, p.output_offset,
                                p.act_min, p.act_max, output + n * p.out_c);
@@ -690,19 +498,19 @@ extern "C" void s8_conv__mve(const s8_conv_params* params, const int8_t* input,
     case mve::kRqDoubleNeg:
       Run<mve::kRqDoubleNeg>(g, weights, b, output, cols, packed);
       break;
+    case mve::kRqDoubleNonPos:
+      Run<mve::kRqDoubleNonPos>(g, weights, b, output, cols, packed);
+      break;
     case mve::kRqDouble:
       Run<mve::kRqDouble>(g, weights, b, output, cols, packed);
       break;
-    case mve::kRqDoubleLeft:
-      Run<mve::kRqDoubleLeft>(g, weights, b, output, cols, packed);
-      break;
-    case mve::kRqSingle:
-      Run<mve::kRqSingle>(g, weights, b, output, cols, packed);
+    case mve::kRqSingleNeg:
+      Run<mve::kRqSingleNeg>(g, weights, b, output, cols, packed);
       break;
     default:
-      Run<mve::kRqScalar>(g, weights, b, output, cols, packed);
+      Run<mve::kRqPerElement>(g, weights, b, output, cols, packed);
       break;
   }
 }
 
-#endif  // MVE
+#endif  // TF_HAVE_MVE

@@ -3,13 +3,13 @@
 //
 // Pixels in pairs: each pixel's column (its input channels for an unpadded 1x1 convolution,
 // otherwise an im2col patch with padded taps at the zero point) is widened once to int16 with
-// the input offset added (kernels/conv/scalar_gemm.h); then each channel pair's weights
+// the input offset added (kernels/common/gemm/scalar_gemm.h); then each channel pair's weights
 // stream past both columns (2 x 2 blocks: every loaded value feeds 2 multiply-accumulates),
 // without bounds checks. Grouped convolutions (rare) run the reference loop (s8_conv__ref).
 //
 // Scratch (conv.inc): two widened columns (2 * 2 * K bytes), one int8 patch (K bytes).
 #include "kernels/conv/conv.h"
-#include "kernels/conv/scalar_gemm.h"
+#include "kernels/common/gemm/scalar_gemm.h"
 
 namespace {
 
@@ -85,7 +85,7 @@ extern "C" void s8_conv__scalar(const s8_conv_params* params, const int8_t* inpu
   const uintptr_t base = (reinterpret_cast<uintptr_t>(scratch) + 3u) & ~uintptr_t{3};
   int16_t* ext = reinterpret_cast<int16_t*>(base);
   int8_t* patch = reinterpret_cast<int8_t*>(ext + 2 * k);
-  switch (sc::ChooseMode(p.shift, p.out_c, p.rounding)) {
+  switch (sc::ChooseMode<false>(p.shift, p.out_c, p.rounding)) {
     case sc::kRqDoubleNeg:
       Run<sc::kRqDoubleNeg>(p, input, weights, bias, output, ext, patch);
       break;

@@ -18,8 +18,9 @@
 //
 // General path (other kernels, dilation, depth multiplier): the reference loop.
 #include "kernels/dwconv/dwconv.h"
+#include "kernels/common/isa.h"
 
-#if defined(__ARM_FEATURE_DSP)
+#if TF_HAVE_DSP
 
 #include <arm_acle.h>
 
@@ -457,4 +458,4 @@ extern "C" void s8_dwconv__dsp(const s8_dwconv_params* params, const int8_t* inp
   }
 }
 
-#endif  // __ARM_FEATURE_DSP
+#endif  // TF_HAVE_DSP

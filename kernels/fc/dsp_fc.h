@@ -1,5 +1,5 @@
 // Armv7E-M / Armv8-M DSP-extension helpers of s8_fc__dsp at batch 1 (a GEMV): internal
-// header, only included inside `#if defined(__ARM_FEATURE_DSP)`.
+// header, only included inside `#if TF_HAVE_DSP`, kernels/common/isa.h.
 //
 // WidenDense: the input row + input_offset as int16, for every 4 inputs x0..x3 the two words
 // [x0, x2], [x1, x3] (the lane order SXTB16 / SXTB16 ROR 8 give a weight word), 8 bytes per

@@ -13,16 +13,17 @@
 // at a time (SSUB8 / SEL). Other parameters (rare at batch 1) run s8_fc__ref, so that batch 1
 // needs no more scratch than the widened row.
 // Batches >= 2: input rows in pairs, widened once, every pair of weight rows streaming past
-// them (kernels/conv/dsp_gemm.h: 2 x 2 SMLAD blocks, 1 x 2 for a single row).
+// them (kernels/common/gemm/dsp_gemm.h: 2 x 2 SMLAD blocks, 1 x 2 for a single row).
 // Scratch (fc.inc): the widened row at batch 1 (8 bytes per 4 inputs), two interleaved rows
 // otherwise.
 #include "kernels/fc/fc.h"
+#include "kernels/common/isa.h"
 
-#if defined(__ARM_FEATURE_DSP)
+#if TF_HAVE_DSP
 
 #include <cstddef>
 
-#include "kernels/conv/dsp_gemm.h"
+#include "kernels/common/gemm/dsp_gemm.h"
 #include "kernels/fc/dsp_fc.h"
 
 namespace {
@@ -492,4 +493,4 @@ extern "C" void s8_fc__dsp(const s8_fc_params* params, const int8_t* input, cons
                 Call{p, input, weights, bias, output, ext});
 }
 
-#endif  // __ARM_FEATURE_DSP
+#endif  // TF_HAVE_DSP

@@ -1,14 +1,15 @@
 // FULLY_CONNECTED for Cortex-M55 (Helium/MVE). Bit-identical to s8_fc__ref.
 //
-// The GEMV/GEMM core of kernels/conv/mve_gemm.h: one input row against 4 weight rows per
+// The GEMV/GEMM core of kernels/common/gemm/mve_gemm.h: one input row against 4 weight rows per
 // block (each loaded input vector feeds 4 VMLADAVAs), or 2 rows x 2 outputs when there are
 // several batches. A non-zero input offset (or a null bias) enters through a per-output bias
 // (bias + input_offset * sum(w)) computed once per call in scratch (fc.inc).
 #include "kernels/fc/fc.h"
+#include "kernels/common/isa.h"
 
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#if TF_HAVE_MVE
 
-#include "kernels/conv/mve_gemm.h"
+#include "kernels/common/gemm/mve_gemm.h"
 
 namespace {
 
@@ -42,7 +43,7 @@ void Run(const s8_fc_params& p, const int8_t* input, const int8_t* weights, cons
   o.rounding = p.rounding;
   const uint32x4_t o_off = mve::Lanes4u(0, 1, 2, 3);
   const uint32x4_t q_off = mve::Lanes4u(0, 1, 2, 3);
-  if constexpr (kMode != mve::kRqScalar) {
+  if constexpr (kMode != mve::kRqPerElement) {
     if (!p.per_channel) {
       o.m = vdupq_n_s32(p.multiplier[0]);
       o.s = vdupq_n_s32(p.shift[0]);
@@ -56,7 +57,7 @@ void Run(const s8_fc_params& p, const int8_t* input, const int8_t* weights, cons
       o.q[1] = i + 1;
       o.q[2] = i + 2;
       o.q[3] = i + 3;
-      if constexpr (kMode != mve::kRqScalar) {
+      if constexpr (kMode != mve::kRqPerElement) {
         o.m = vldrwq_s32(p.multiplier + i);
         o.s = vldrwq_s32(p.shift + i);
       }
@@ -76,7 +77,7 @@ void Run(const s8_fc_params& p, const int8_t* input, const int8_t* weights, cons
     o.q[0] = i * qs;
     o.q[1] = (i + j1) * qs;
     o.q[2] = o.q[3] = (i + j2) * qs;
-    if constexpr (kMode != mve::kRqScalar) {
+    if constexpr (kMode != mve::kRqPerElement) {
       const uint32x4_t qo = vaddq_n_u32(
           mve::Lanes4u(0, static_cast<uint32_t>(j1), static_cast<uint32_t>(j2),
                        static_cast<uint32_t>(j2)),
@@ -108,13 +109,13 @@ extern "C" void s8_fc__mve(const s8_fc_params* params, const int8_t* input, cons
     case mve::kRqDoubleNeg:
       Run<mve::kRqDoubleNeg>(p, input, weights, b, output);
       break;
-    case mve::kRqSingle:
-      Run<mve::kRqSingle>(p, input, weights, b, output);
+    case mve::kRqSingleNeg:
+      Run<mve::kRqSingleNeg>(p, input, weights, b, output);
       break;
     default:  // rare (some scale >= 0.5): per-element requantization, either rounding
-      Run<mve::kRqScalar>(p, input, weights, b, output);
+      Run<mve::kRqPerElement>(p, input, weights, b, output);
       break;
   }
 }
 
-#endif  // MVE
+#endif  // TF_HAVE_MVE

@@ -2,10 +2,10 @@
 // Bit-identical to s8_fc__ref.
 //
 // Input rows in pairs, widened once to int16 with the input offset added; every pair of
-// weight rows then streams past them (kernels/conv/scalar_gemm.h: 2 x 2 blocks, 1 x 2 for a
+// weight rows then streams past them (kernels/common/gemm/scalar_gemm.h: 2 x 2 blocks, 1 x 2 for a
 // single row). Scratch (fc.inc): two widened rows.
 #include "kernels/fc/fc.h"
-#include "kernels/conv/scalar_gemm.h"
+#include "kernels/common/gemm/scalar_gemm.h"
 
 namespace {
 
@@ -34,7 +34,7 @@ extern "C" void s8_fc__scalar(const s8_fc_params* params, const int8_t* input,
   const s8_fc_params& p = *params;
   const uintptr_t base = (reinterpret_cast<uintptr_t>(scratch) + 3u) & ~uintptr_t{3};
   int16_t* ext = reinterpret_cast<int16_t*>(base);
-  switch (sc::ChooseMode(p.shift, p.per_channel ? p.out_features : 1, p.rounding)) {
+  switch (sc::ChooseMode<false>(p.shift, p.per_channel ? p.out_features : 1, p.rounding)) {
     case sc::kRqDoubleNeg:
       Run<sc::kRqDoubleNeg>(p, input, weights, bias, output, ext);
       break;

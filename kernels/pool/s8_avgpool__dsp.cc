@@ -5,8 +5,9 @@
 // |sum| <= 256 * 128); larger windows sum in int32 per channel. The division by the tap
 // count uses the hardware divider: sign(sum) * ((|sum| + count / 2) / count).
 #include "kernels/pool/pool.h"
+#include "kernels/common/isa.h"
 
-#if defined(__ARM_FEATURE_DSP)
+#if TF_HAVE_DSP
 
 #include <arm_acle.h>
 
@@ -89,4 +90,4 @@ extern "C" void s8_avgpool__dsp(const s8_pool_params* params, const int8_t* inpu
   }
 }
 
-#endif  // __ARM_FEATURE_DSP
+#endif  // TF_HAVE_DSP

@@ -8,8 +8,9 @@
 // reciprocal: round_half_away(sum / d) = sign(sum) * floor((|sum| + d / 2) * m >> (32 + s))
 // with s = ceil(log2 d) - 1 and m = ceil(2^(32 + s) / d), exact for |sum| + d / 2 < 2^31.
 #include "kernels/pool/pool.h"
+#include "kernels/common/isa.h"
 
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#if TF_HAVE_MVE
 
 #include <arm_mve.h>
 
@@ -147,4 +148,4 @@ extern "C" void s8_avgpool__mve(const s8_pool_params* params, const int8_t* inpu
   }
 }
 
-#endif  // __ARM_FEATURE_MVE
+#endif  // TF_HAVE_MVE

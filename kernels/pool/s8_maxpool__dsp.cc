@@ -3,8 +3,9 @@
 // Four channels per word: SSUB8 sets the per-byte GE flags of (x - max) and SEL picks the
 // larger bytes, two instructions per 4 channels and tap.
 #include "kernels/pool/pool.h"
+#include "kernels/common/isa.h"
 
-#if defined(__ARM_FEATURE_DSP)
+#if TF_HAVE_DSP
 
 #include <arm_acle.h>
 
@@ -78,4 +79,4 @@ extern "C" void s8_maxpool__dsp(const s8_pool_params* params, const int8_t* inpu
   }
 }
 
-#endif  // __ARM_FEATURE_DSP
+#endif  // TF_HAVE_DSP

@@ -4,8 +4,9 @@
 // VMAX per 16 channels, 64 channels per pass in four accumulators; tails predicated. The
 // activation clamp is applied in int8 (vmax/vmin with the bounds) before the store.
 #include "kernels/pool/pool.h"
+#include "kernels/common/isa.h"
 
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#if TF_HAVE_MVE
 
 #include <arm_mve.h>
 
@@ -83,4 +84,4 @@ extern "C" void s8_maxpool__mve(const s8_pool_params* params, const int8_t* inpu
   }
 }
 
-#endif  // __ARM_FEATURE_MVE
+#endif  // TF_HAVE_MVE

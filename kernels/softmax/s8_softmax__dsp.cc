@@ -5,8 +5,9 @@
 // SMULL + rounding add + shift, sign-aware rounding shifts), which is the same gemmlowp
 // fixed-point arithmetic as __ref.
 #include "kernels/softmax/softmax.h"
+#include "kernels/common/isa.h"
 
-#if defined(__ARM_FEATURE_DSP)
+#if TF_HAVE_DSP
 
 #include <arm_acle.h>
 
@@ -52,4 +53,4 @@ extern "C" void s8_softmax__dsp(const s8_softmax_params* params, const int8_t* i
   }
 }
 
-#endif  // __ARM_FEATURE_DSP
+#endif  // TF_HAVE_DSP

@@ -10,8 +10,9 @@
 // rest. Rows of 1 or 2 elements take the scalar core (one exp at most). A row whose exps
 // sum to 512.0 or more is all -128 (softmax_fast.h explains why).
 #include "kernels/softmax/softmax.h"
+#include "kernels/common/isa.h"
 
-#if defined(__ARM_FEATURE_MVE)
+#if TF_HAVE_MVE
 
 #include <arm_mve.h>
 
@@ -134,4 +135,4 @@ extern "C" void s8_softmax__mve(const s8_softmax_params* params, const int8_t* i
   }
 }
 
-#endif  // __ARM_FEATURE_MVE
+#endif  // TF_HAVE_MVE

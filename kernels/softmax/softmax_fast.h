@@ -25,6 +25,7 @@
 
 #include "kernels/common/fixed_point.h"
 #include "kernels/common/fixed_point_math.h"
+#include "kernels/common/isa.h"
 #include "kernels/softmax/softmax.h"
 
 namespace tinyforge::softmax_fast {
@@ -41,7 +42,7 @@ __attribute__((always_inline)) inline int32_t Add(int32_t a, int32_t b) {
 // Srdhm(a, b) given a2 = 2 * a (no overflow): (a2 * b + 2^31) >> 32, the high word of one
 // multiply-accumulate (SMMULR on DSP cores; SMULL + ADDS + ADC on the M3).
 __attribute__((always_inline)) inline int32_t SrdhmDoubled(int32_t a2, int32_t b) {
-#if defined(__ARM_FEATURE_DSP)
+#if TF_HAVE_DSP
   int32_t r;
   __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(a2), "r"(b));
   return r;

@@ -33,7 +33,8 @@ NUMPY_DTYPES: dict[str, np.dtype] = {
     "int32": np.dtype("<i4"),
 }
 
-# type -> (min inputs, max inputs, outputs, required attrs)
+# type -> (min inputs, max inputs, outputs, required attrs): compiler/ir/op_types.def's first
+# block with its attribute structs' fields (tests/python/test_graph_file.py checks they agree).
 OP_TYPES: dict[str, tuple[int, int, int, tuple[str, ...]]] = {
     "conv2d": (2, 3, 1, ("stride", "padding", "dilation", "groups")),
     "linear": (2, 3, 1, ()),

@@ -1,5 +1,6 @@
 // ADD op glue.
 #include "binary_common.h"
+#include "kernels/add/add_limits.h"
 
 namespace tinyforge::rt::ops {
 namespace {
@@ -11,16 +12,7 @@ Status Validate_add(const OpContext& op) {
   if (op.streamed()) return Status::kBadOp;
   s8_add_params p{};
   abi::DecodeParams(op, &p);
-  if (!InRange(p.rounding, TF_ROUNDING_DOUBLE, TF_ROUNDING_SINGLE)) return Status::kBadParams;
-  // left_shift <= 20 keeps (x + offset) << left_shift and the sum of the two rescaled
-  // inputs inside int32 (TFLite uses exactly 20 for int8).
-  if (!InRange(p.input1_offset, -128, 128) || !InRange(p.input2_offset, -128, 128) ||
-      !InRange(p.left_shift, 0, 20) || !InRange(p.input1_shift, -31, 0) ||
-      !InRange(p.input2_shift, -31, 0) || !InRange(p.output_shift, -31, 0) ||
-      !InRange(p.output_offset, -128, 127) || !InRange(p.act_min, -128, 127) ||
-      !InRange(p.act_max, p.act_min, 127)) {
-    return Status::kBadParams;
-  }
+  TF_RT_TRY(CheckParams(s8_add_check(p)));
   if (ScratchBytes<OpKind::kAdd>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
   return ValidateBroadcast(op, p.shape);
 }

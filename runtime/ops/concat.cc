@@ -1,5 +1,6 @@
 // CONCATENATION op glue. The per-input descriptors and input pointers are rebuilt on the
 // stack (at most abi::kMaxConcatInputs inputs).
+#include "kernels/concat/concat_limits.h"
 #include "op_util.h"
 
 namespace tinyforge::rt::ops {
@@ -30,11 +31,7 @@ Status Validate_concat(const OpContext& op) {
   }
   s8_concat_params p{};
   abi::DecodeParams(op, &p);
-  if (!InRange(p.rounding, TF_ROUNDING_DOUBLE, TF_ROUNDING_SINGLE)) return Status::kBadParams;
-  if (!InRange(p.num_inputs, 1, abi::kMaxConcatInputs) || !InRange(p.outer, 1, kMaxDim) ||
-      !InRange(p.output_zero_point, -128, 127)) {
-    return Status::kBadParams;
-  }
+  TF_RT_TRY(CheckParams(s8_concat_check(p)));
   TF_RT_TRY(
       ExpectCounts(op, p.num_inputs + 1,
                    abi::ParamCount<s8_concat_params>() + p.num_inputs * abi::kConcatInputWords));
@@ -42,10 +39,7 @@ Status Validate_concat(const OpContext& op) {
   int64_t row = 0;
   for (int32_t k = 0; k < p.num_inputs; ++k) {
     const s8_concat_input in = ReadInput(op, k);
-    if (!InRange(in.axis_inner, 1, kMaxDim) || !InRange(in.requantize, 0, 1) ||
-        !InRange(in.input_zero_point, -128, 127) || !InRange(in.shift, -31, 30)) {
-      return Status::kBadParams;
-    }
+    TF_RT_TRY(CheckParams(s8_concat_input_check(in)));
     TF_RT_TRY(Expect(op, k, fmt::kInt8, Product(p.outer, in.axis_inner)));
     row += in.axis_inner;
   }

@@ -2,6 +2,7 @@
 // and calls the kernel (whole tensor, or row by row through a line buffer when streamed).
 // What it shares with DEPTHWISE_CONV_2D is in conv_common.h.
 #include "conv_common.h"
+#include "kernels/conv/conv_limits.h"
 
 namespace tinyforge::rt::ops {
 
@@ -10,10 +11,7 @@ Status Validate_conv(const OpContext& op) {
   s8_conv_params p{};
   abi::DecodeParams(op, &p);
   return conv_common::Validate<OpKind::kConv>(
-      op, p, p.filter_in_c,
-      [](const s8_conv_params& q) {  // groups: filter_in_c divides in_c, groups divide out_c
-        return q.in_c % q.filter_in_c == 0 && q.out_c % (q.in_c / q.filter_in_c) == 0;
-      },
+      op, p, s8_conv_check(p),
       [](const s8_conv_params& q) { return Product(q.out_c, q.k_h, q.k_w, q.filter_in_c); });
 }
 

@@ -1,6 +1,6 @@
 // Op glue shared by CONV_2D and DEPTHWISE_CONV_2D: the two parameter structs have the same
 // geometry, quantization and streaming fields, so validation and execution differ only in
-// the family's own checks (groups vs depth multiplier) and its weight tensor's size.
+// the family's parameter check (s8_conv_check / s8_dwconv_check) and its weight tensor's size.
 #ifndef TINYFORGE_RUNTIME_OPS_CONV_COMMON_H_
 #define TINYFORGE_RUNTIME_OPS_CONV_COMMON_H_
 
@@ -11,37 +11,12 @@ namespace tinyforge::rt::ops::conv_common {
 template <class P>
 using KernelFn = void (*)(const P*, const int8_t*, const int8_t*, const int32_t*, int8_t*, void*);
 
-template <class P>
-StreamGeometry Rows(const P& p) {
-  return {p.out_h,    p.in_h,    p.in_w * p.in_c, p.out_w * p.out_c,
-          p.stride_h, p.pad_top, (p.k_h - 1) * p.dilation_h + 1};
-}
-
-// The checks both families share. `family_dim` (filter_in_c / depth_multiplier) is range
-// checked with the other dims, then `family_ok(p)` checks the family's own constraints and
-// `weights(p)` gives its weight tensor's element count (both called on in-range dims only).
-template <OpKind kOp, class P, class FamilyOk, class Weights>
-Status Validate(const OpContext& op, const P& p, int32_t family_dim, FamilyOk family_ok,
-                Weights weights) {
+// The checks both families share, after the family's parameter check `why` (nullptr: in
+// range); `weights(p)` gives its weight tensor's element count (called on checked dims only).
+template <OpKind kOp, class P, class Weights>
+Status Validate(const OpContext& op, const P& p, const char* why, Weights weights) {
   using abi::kConvOperands;
-  if (!InRange(p.rounding, TF_ROUNDING_DOUBLE, TF_ROUNDING_SINGLE)) return Status::kBadParams;
-  const int32_t dims[] = {p.batches, p.in_h,  p.in_w, p.in_c, p.out_h,
-                          p.out_w,   p.out_c, p.k_h,  p.k_w,  family_dim};
-  for (int32_t d : dims) {
-    if (!InRange(d, 1, kMaxDim)) return Status::kBadParams;
-  }
-  if (!InRange(p.stride_h, 1, 1 << 16) || !InRange(p.stride_w, 1, 1 << 16) ||
-      !InRange(p.dilation_h, 1, 1 << 16) || !InRange(p.dilation_w, 1, 1 << 16) ||
-      !InRange(p.pad_top, 0, 1 << 16) || !InRange(p.pad_left, 0, 1 << 16) || !family_ok(p) ||
-      !InRange(p.input_offset, -127, 128) || !InRange(p.output_offset, -128, 127) ||
-      !InRange(p.act_min, -128, 127) || !InRange(p.act_max, p.act_min, 127)) {
-    return Status::kBadParams;
-  }
-  // Window positions stay within int32 (the kernel computes them in int32).
-  if (int64_t{p.out_h} * p.stride_h + int64_t{p.k_h} * p.dilation_h > kMaxBytes ||
-      int64_t{p.out_w} * p.stride_w + int64_t{p.k_w} * p.dilation_w > kMaxBytes) {
-    return Status::kBadParams;
-  }
+  TF_RT_TRY(CheckParams(why));
   TF_RT_TRY(Expect(op, abi::kConvIn, fmt::kInt8, Product(p.batches, p.in_h, p.in_w, p.in_c)));
   TF_RT_TRY(Expect(op, abi::kConvWeights, fmt::kInt8, weights(p)));
   if (op.has(abi::kConvBias)) {
@@ -49,7 +24,7 @@ Status Validate(const OpContext& op, const P& p, int32_t family_dim, FamilyOk fa
   }
   TF_RT_TRY(Expect(op, abi::kConvMultiplier, fmt::kInt32, Product(p.out_c, 4)));
   TF_RT_TRY(Expect(op, abi::kConvShift, fmt::kInt32, Product(p.out_c, 4)));
-  TF_RT_TRY(ExpectValues(op, abi::kConvShift, -31, 30));
+  TF_RT_TRY(ExpectValues(op, abi::kConvShift, TF_LIMIT_SHIFT_MIN, TF_LIMIT_SHIFT_MAX));
   TF_RT_TRY(
       Expect(op, abi::kConvOut, fmt::kInt8, Product(p.batches, p.out_h, p.out_w, p.out_c), true));
   const TensorRef in = op.tensor(abi::kConvIn), out = op.tensor(abi::kConvOut);
@@ -104,7 +79,7 @@ Status Run(const OpContext& op) {
            reinterpret_cast<int8_t*>(out.data), scratch);
     return Status::kOk;
   }
-  return RunStreamed(p, Rows(p), in, out, op.tensor(abi::kConvOperands),
+  return RunStreamed(p, ConvRows(p), in, out, op.tensor(abi::kConvOperands),
                      [&](const P& row, const uint8_t* row_in, uint8_t* row_out) {
                        kernel(&row, reinterpret_cast<const int8_t*>(row_in), weights, bias,
                               reinterpret_cast<int8_t*>(row_out), scratch);

@@ -2,6 +2,7 @@
 // stack and calls the kernel (whole tensor, or row by row through a line buffer when streamed).
 // What it shares with CONV_2D is in conv_common.h.
 #include "conv_common.h"
+#include "kernels/dwconv/dwconv_limits.h"
 
 namespace tinyforge::rt::ops {
 
@@ -10,8 +11,7 @@ Status Validate_dwconv(const OpContext& op) {
   s8_dwconv_params p{};
   abi::DecodeParams(op, &p);
   return conv_common::Validate<OpKind::kDwconv>(
-      op, p, p.depth_multiplier,
-      [](const s8_dwconv_params& q) { return int64_t{q.in_c} * q.depth_multiplier == q.out_c; },
+      op, p, s8_dwconv_check(p),
       [](const s8_dwconv_params& q) { return Product(q.k_h, q.k_w, q.out_c); });
 }
 

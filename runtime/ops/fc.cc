@@ -1,4 +1,5 @@
 // FULLY_CONNECTED op glue.
+#include "kernels/fc/fc_limits.h"
 #include "op_util.h"
 
 namespace tinyforge::rt::ops {
@@ -12,13 +13,7 @@ Status Validate_fc(const OpContext& op) {
   if (op.streamed()) return Status::kBadOp;
   s8_fc_params p{};
   abi::DecodeParams(op, &p);
-  if (!InRange(p.rounding, TF_ROUNDING_DOUBLE, TF_ROUNDING_SINGLE)) return Status::kBadParams;
-  if (!InRange(p.batches, 1, kMaxDim) || !InRange(p.in_features, 1, kMaxDim) ||
-      !InRange(p.out_features, 1, kMaxDim) || !InRange(p.per_channel, 0, 1) ||
-      !InRange(p.input_offset, -127, 128) || !InRange(p.output_offset, -128, 127) ||
-      !InRange(p.act_min, -128, 127) || !InRange(p.act_max, p.act_min, 127)) {
-    return Status::kBadParams;
-  }
+  TF_RT_TRY(CheckParams(s8_fc_check(p)));
   const int64_t quant = p.per_channel ? p.out_features : 1;
   TF_RT_TRY(Expect(op, abi::kConvIn, fmt::kInt8, Product(p.batches, p.in_features)));
   TF_RT_TRY(Expect(op, abi::kConvWeights, fmt::kInt8, Product(p.out_features, p.in_features)));
@@ -27,7 +22,7 @@ Status Validate_fc(const OpContext& op) {
   }
   TF_RT_TRY(Expect(op, abi::kConvMultiplier, fmt::kInt32, Product(quant, 4)));
   TF_RT_TRY(Expect(op, abi::kConvShift, fmt::kInt32, Product(quant, 4)));
-  TF_RT_TRY(ExpectValues(op, abi::kConvShift, -31, 30));
+  TF_RT_TRY(ExpectValues(op, abi::kConvShift, TF_LIMIT_SHIFT_MIN, TF_LIMIT_SHIFT_MAX));
   TF_RT_TRY(Expect(op, abi::kConvOut, fmt::kInt8, Product(p.batches, p.out_features), true));
   const TensorRef out = op.tensor(abi::kConvOut);
   const int32_t slots1[] = {abi::kConvIn, abi::kConvWeights, abi::kConvBias, abi::kConvMultiplier,

@@ -1,4 +1,5 @@
 // MEAN op glue.
+#include "kernels/mean/mean_limits.h"
 #include "op_util.h"
 
 namespace tinyforge::rt::ops {
@@ -11,13 +12,7 @@ Status Validate_mean(const OpContext& op) {
   if (op.streamed()) return Status::kBadOp;
   s8_mean_params p{};
   abi::DecodeParams(op, &p);
-  if (!InRange(p.rounding, TF_ROUNDING_DOUBLE, TF_ROUNDING_SINGLE)) return Status::kBadParams;
-  // reduce_size <= 2^23 keeps the int32 sum of int8 values exact.
-  if (!InRange(p.outer, 1, kMaxDim) || !InRange(p.reduce_size, 1, 1 << 23) ||
-      !InRange(p.inner, 1, kMaxDim) || !InRange(p.input_zero_point, -128, 127) ||
-      !InRange(p.output_zero_point, -128, 127) || !InRange(p.shift, -31, 30)) {
-    return Status::kBadParams;
-  }
+  TF_RT_TRY(CheckParams(s8_mean_check(p)));
   if (ScratchBytes<OpKind::kMean>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
   TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, Product(p.outer, p.reduce_size, p.inner)));
   TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, Product(p.outer, p.inner), true));

@@ -1,5 +1,6 @@
 // MUL op glue.
 #include "binary_common.h"
+#include "kernels/mul/mul_limits.h"
 
 namespace tinyforge::rt::ops {
 namespace {
@@ -11,12 +12,7 @@ Status Validate_mul(const OpContext& op) {
   if (op.streamed()) return Status::kBadOp;
   s8_mul_params p{};
   abi::DecodeParams(op, &p);
-  if (!InRange(p.rounding, TF_ROUNDING_DOUBLE, TF_ROUNDING_SINGLE)) return Status::kBadParams;
-  if (!InRange(p.input1_offset, -128, 128) || !InRange(p.input2_offset, -128, 128) ||
-      !InRange(p.output_shift, -31, 30) || !InRange(p.output_offset, -128, 127) ||
-      !InRange(p.act_min, -128, 127) || !InRange(p.act_max, p.act_min, 127)) {
-    return Status::kBadParams;
-  }
+  TF_RT_TRY(CheckParams(s8_mul_check(p)));
   if (ScratchBytes<OpKind::kMul>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
   return ValidateBroadcast(op, p.shape);
 }

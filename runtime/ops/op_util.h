@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/limits.h"
 #include "tinyforge/kernel_table.h"
 #include "tinyforge/op_abi.h"
 #include "tinyforge/runtime.h"
@@ -12,12 +13,15 @@
 
 namespace tinyforge::rt::ops {
 
-// Largest geometry value accepted: keeps every index expression of the kernels (int32)
-// and every size computation here (int64) far from overflow.
-inline constexpr int64_t kMaxDim = int64_t{1} << 24;
-inline constexpr int64_t kMaxBytes = 0x7fffffff;
+// Largest geometry value and byte count accepted (kernels/common/limits.h).
+inline constexpr int64_t kMaxDim = TF_LIMIT_DIM;
+inline constexpr int64_t kMaxBytes = TF_LIMIT_BYTES;
 
 inline bool InRange(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; }
+
+// The family's parameter range check (s8_<family>_check in kernels/<family>/<family>_limits.h,
+// shared with the compiler): kBadParams when it names a field out of range.
+inline Status CheckParams(const char* why) { return why == nullptr ? Status::kOk : Status::kBadParams; }
 
 // a * b * ..., or -1 once the product exceeds kMaxBytes (every factor must be >= 0).
 inline int64_t Product(int64_t a) { return a; }

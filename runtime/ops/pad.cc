@@ -1,4 +1,5 @@
 // PAD / PADV2 op glue.
+#include "kernels/pad/pad_limits.h"
 #include "op_util.h"
 
 namespace tinyforge::rt::ops {
@@ -11,17 +12,13 @@ Status Validate_pad(const OpContext& op) {
   if (op.streamed()) return Status::kBadOp;
   s8_pad_params p{};
   abi::DecodeParams(op, &p);
+  TF_RT_TRY(CheckParams(s8_pad_check(p)));
   int64_t in = 1, out = 1;
   for (int i = 0; i < kS8PadMaxDims; ++i) {
-    if (!InRange(p.input_dims[i], 1, kMaxDim) || !InRange(p.pad_before[i], 0, kMaxDim) ||
-        !InRange(p.pad_after[i], 0, kMaxDim)) {
-      return Status::kBadParams;
-    }
     in = Product(in, p.input_dims[i]);
     out = Product(out, int64_t{p.input_dims[i]} + p.pad_before[i] + p.pad_after[i]);
     if (in < 0 || out < 0) return Status::kBadParams;
   }
-  if (!InRange(p.pad_value, -128, 127)) return Status::kBadParams;
   if (ScratchBytes<OpKind::kPad>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
   TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, in));
   TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, out, true));

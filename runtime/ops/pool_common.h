@@ -2,41 +2,19 @@
 #ifndef TINYFORGE_RUNTIME_OPS_POOL_COMMON_H_
 #define TINYFORGE_RUNTIME_OPS_POOL_COMMON_H_
 
+#include "kernels/pool/pool_limits.h"
 #include "op_util.h"
 
 namespace tinyforge::rt::ops {
 
 using PoolFn = void (*)(const s8_pool_params*, const int8_t*, int8_t*);
 
-inline StreamGeometry PoolRows(const s8_pool_params& p) {
-  return {p.out_h,    p.in_h,    p.in_w * p.channels, p.out_w * p.channels,
-          p.stride_h, p.pad_top, p.filter_h};
-}
-
 template <OpKind kOp>
 Status ValidatePool(const OpContext& op) {
   TF_RT_TRY(ExpectCounts(op, abi::kPoolOperands, abi::ParamCount<s8_pool_params>()));
   s8_pool_params p{};
   abi::DecodeParams(op, &p);
-  const int32_t dims[] = {p.batches, p.in_h,  p.in_w,     p.channels,
-                          p.out_h,   p.out_w, p.filter_h, p.filter_w};
-  for (int32_t d : dims) {
-    if (!InRange(d, 1, kMaxDim)) return Status::kBadParams;
-  }
-  if (!InRange(p.stride_h, 1, 1 << 16) || !InRange(p.stride_w, 1, 1 << 16) ||
-      !InRange(p.pad_top, 0, 1 << 16) || !InRange(p.pad_left, 0, 1 << 16) ||
-      !InRange(p.act_min, -128, 127) || !InRange(p.act_max, p.act_min, 127) ||
-      int64_t{p.out_h} * p.stride_h + p.filter_h > kMaxBytes ||
-      int64_t{p.out_w} * p.stride_w + p.filter_w > kMaxBytes) {
-    return Status::kBadParams;
-  }
-  // Every window must cover at least one input pixel: the average divides by that count.
-  // Window starts grow with the output index, so the first and last windows decide.
-  if (p.pad_top >= p.filter_h || p.pad_left >= p.filter_w ||
-      int64_t{p.out_h - 1} * p.stride_h - p.pad_top >= p.in_h ||
-      int64_t{p.out_w - 1} * p.stride_w - p.pad_left >= p.in_w) {
-    return Status::kBadParams;
-  }
+  TF_RT_TRY(CheckParams(s8_pool_check(p)));
   if (ScratchBytes<kOp>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
   TF_RT_TRY(Expect(op, abi::kPoolIn, fmt::kInt8, Product(p.batches, p.in_h, p.in_w, p.channels)));
   TF_RT_TRY(Expect(op, abi::kPoolOut, fmt::kInt8, Product(p.batches, p.out_h, p.out_w, p.channels),

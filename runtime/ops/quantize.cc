@@ -1,4 +1,5 @@
 // QUANTIZE (float32 -> int8) op glue.
+#include "kernels/quantize/quantize_limits.h"
 #include "op_util.h"
 
 namespace tinyforge::rt::ops {
@@ -11,10 +12,7 @@ Status Validate_quantize(const OpContext& op) {
   if (op.streamed()) return Status::kBadOp;
   s8_quantize_params p{};
   abi::DecodeParams(op, &p);
-  if (!InRange(p.size, 1, kMaxBytes / 4) || !(p.scale > 0.0f && p.scale < 3.4e38f) ||
-      !InRange(p.zero_point, -128, 127)) {
-    return Status::kBadParams;
-  }
+  TF_RT_TRY(CheckParams(s8_quantize_check(p)));
   if (ScratchBytes<OpKind::kQuantize>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
   TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kFloat32, int64_t{p.size} * 4));
   TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, p.size, true));

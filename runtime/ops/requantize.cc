@@ -1,4 +1,5 @@
 // QUANTIZE (int8 -> int8) / standalone RELU, RELU6 op glue.
+#include "kernels/quantize/quantize_limits.h"
 #include "op_util.h"
 
 namespace tinyforge::rt::ops {
@@ -11,12 +12,7 @@ Status Validate_requantize(const OpContext& op) {
   if (op.streamed()) return Status::kBadOp;
   s8_requantize_params p{};
   abi::DecodeParams(op, &p);
-  if (!InRange(p.rounding, TF_ROUNDING_DOUBLE, TF_ROUNDING_SINGLE)) return Status::kBadParams;
-  if (!InRange(p.size, 1, kMaxBytes) || !InRange(p.input_zero_point, -128, 127) ||
-      !InRange(p.output_zero_point, -128, 127) || !InRange(p.shift, -31, 30) ||
-      !InRange(p.act_min, -128, 127) || !InRange(p.act_max, p.act_min, 127)) {
-    return Status::kBadParams;
-  }
+  TF_RT_TRY(CheckParams(s8_requantize_check(p)));
   if (ScratchBytes<OpKind::kRequantize>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
   TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, p.size));
   TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, p.size, true));

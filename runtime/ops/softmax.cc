@@ -1,4 +1,5 @@
 // SOFTMAX op glue.
+#include "kernels/softmax/softmax_limits.h"
 #include "op_util.h"
 
 namespace tinyforge::rt::ops {
@@ -11,11 +12,7 @@ Status Validate_softmax(const OpContext& op) {
   if (op.streamed()) return Status::kBadOp;
   s8_softmax_params p{};
   abi::DecodeParams(op, &p);
-  // depth < 2^19: the Q12 sum of at most `depth` exponentials (each <= 1) fits int32.
-  if (!InRange(p.rows, 1, kMaxDim) || !InRange(p.depth, 1, (1 << 19) - 1) ||
-      !InRange(p.input_left_shift, 0, 31) || p.diff_min > 0) {
-    return Status::kBadParams;
-  }
+  TF_RT_TRY(CheckParams(s8_softmax_check(p)));
   if (ScratchBytes<OpKind::kSoftmax>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
   TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, Product(p.rows, p.depth)));
   TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, Product(p.rows, p.depth), true));

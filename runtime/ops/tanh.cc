@@ -1,4 +1,5 @@
 // TANH op glue. The kernel reads element i before writing it: in-place is allowed.
+#include "kernels/tanh/tanh_limits.h"
 #include "op_util.h"
 
 namespace tinyforge::rt::ops {
@@ -11,10 +12,7 @@ Status Validate_tanh(const OpContext& op) {
   if (op.streamed()) return Status::kBadOp;
   s8_tanh_params p{};
   abi::DecodeParams(op, &p);
-  if (!InRange(p.size, 1, kMaxBytes) || !InRange(p.input_zero_point, -128, 127) ||
-      p.input_range_radius < 0 || !InRange(p.input_left_shift, -31, 30)) {
-    return Status::kBadParams;
-  }
+  TF_RT_TRY(CheckParams(s8_tanh_check(p)));
   if (ScratchBytes<OpKind::kTanh>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
   TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, p.size));
   TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, p.size, true));

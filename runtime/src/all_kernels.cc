@@ -3,6 +3,7 @@
 // nor MVE) runs as its family's portable `s8_<op>__ref`: every variant is bit-identical to
 // __ref (tests/kernels/variants), so a program compiled for the M55 gives the same output
 // on the host. Firmware lists only its own kernels (the generated model.cc), never this.
+#include "kernels/common/isa.h"
 #include "tinyforge/kernel_table.h"
 
 // An entry with `symbol`'s id that runs the portable kernel of the same operator.
@@ -14,12 +15,12 @@
 
 #define TF_RT_ENTRY_ref(op, symbol) TF_KERNEL_ENTRY(op, symbol),
 #define TF_RT_ENTRY_scalar(op, symbol) TF_KERNEL_ENTRY(op, symbol),
-#if defined(__ARM_FEATURE_DSP)
+#if TF_HAVE_DSP
 #define TF_RT_ENTRY_dsp(op, symbol) TF_KERNEL_ENTRY(op, symbol),
 #else
 #define TF_RT_ENTRY_dsp(op, symbol) TF_KERNEL_ENTRY_AS_REF(op, symbol),
 #endif
-#if defined(__ARM_FEATURE_MVE)
+#if TF_HAVE_MVE
 #define TF_RT_ENTRY_mve(op, symbol) TF_KERNEL_ENTRY(op, symbol),
 #else
 #define TF_RT_ENTRY_mve(op, symbol) TF_KERNEL_ENTRY_AS_REF(op, symbol),

@@ -1,5 +1,9 @@
 // fuse-activation, layout, remove-noops, compute-multipliers, precompute-bias, dce and the
 // pipeline: IR text in / IR text out, and every stage executes to the same values.
+#include <fstream>
+#include <string>
+#include <vector>
+
 #include "builders.h"
 #include "exec/executor.h"
 #include "pass_test_util.h"
@@ -146,8 +150,27 @@ TEST(Dce, RemovesUnreadOpsAndTensors) {
 )");
 }
 
+// docs/passes.md's pipeline table is registry.cc's list: same passes, order and text.
+TEST(Pipeline, DocsTableIsTheRegistry) {
+  std::ifstream doc(TF_SOURCE_DIR "/docs/passes.md");
+  ASSERT_TRUE(doc.good());
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(doc, line);) {
+    if (line.size() > 2 && line.rfind("| ", 0) == 0 && line[2] >= '1' && line[2] <= '9') {
+      rows.push_back(line);
+    }
+  }
+  std::vector<std::string> expected;
+  int n = 0;
+  for (const passes::PassInfo& p : passes::AllPasses()) {
+    expected.push_back("| " + std::to_string(++n) + " | `" + std::string(p.name) + "` | " +
+                       std::string(p.guarantees) + " | " + std::string(p.why_here) + " |");
+  }
+  EXPECT_EQ(rows, expected) << "copy compiler/passes/registry.cc's list into docs/passes.md";
+}
+
 TEST(Pipeline, NamesAndErrors) {
-  EXPECT_EQ(passes::DefaultPipeline().size(), passes::AllPasses().size());
+  ASSERT_EQ(passes::DefaultPipeline().size(), passes::AllPasses().size());
   for (size_t i = 0; i < passes::AllPasses().size(); ++i) {
     EXPECT_EQ(passes::DefaultPipeline()[i], passes::AllPasses()[i].name);  // one list
   }

@@ -190,9 +190,7 @@ def test_mlperf_tflite_matches_tflm_golden_on_runtime(bench, cli, tmp_path):
     if not model.exists() or not manifest.exists():
         pytest.skip("../shared MLPerf Tiny models or goldens not present")
     proc = run_cli(cli, "compile", model, "--target", "cortex-m55", "-o", tmp_path / "out",
-                   "--json", check=False)
-    if proc.returncode != 0:
-        pytest.skip(f".tflite import/compile unavailable: {proc.stderr.strip()}")
+                   "--json")
     summary = json.loads(proc.stdout)
     print(f"{bench}.tflite: peak {summary['ram_bytes']} B")
     entry = next(m for m in json.loads(manifest.read_text())["models"] if m["model"] == bench)

@@ -146,9 +146,10 @@ def test_seed_models_match_tf_interpreter(cli, tmp_path):
     a check of the subset's field slots from the writing side, and of SQUEEZE, PADV2 with a
     value, standalone RELU/RELU6 and int8 -> int8 QUANTIZE."""
     from pathlib import Path
-    maker = Path(cli).resolve().parents[2] / "tests" / "fuzz" / "tflite_make_seeds"
+    # In the build tree `make build` writes (the CLI may be .venv/bin's copy, not build/'s).
+    maker = Path(__file__).resolve().parents[2] / "build" / "tests" / "fuzz" / "tflite_make_seeds"
     if not maker.exists():
-        pytest.skip(f"{maker} not built")
+        pytest.skip(f"{maker} not built (make build)")
     import subprocess
     subprocess.run([str(maker), str(tmp_path)], check=True)
     for name in ("cnn", "elementwise", "float_edges"):

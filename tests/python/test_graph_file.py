@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import struct
+from pathlib import Path
 
 import pytest
 import torch
 from torch import nn
 
 import tinyforge
+from tinyforge import graph_file
 from tinyforge.graph_file import GraphFormatError, parse, serialize
 
 
@@ -128,3 +131,36 @@ def test_writer_refuses_invalid_documents(small: tinyforge.ExportResult) -> None
     doc["ops"].reverse()
     with pytest.raises(GraphFormatError):
         serialize(doc, _blob(small))
+
+
+# ---- OP_TYPES is the C++ schema ------------------------------------------------------------
+# The graph-file op schema is written twice: compiler/ir/op_types.def (+ the attribute
+# structs' Fields() in compiler/ir/attrs.h) for the C++ reader, OP_TYPES here for the writer
+# and validator (docs/decisions.md says why). This test fails when they disagree.
+_CPP_IR = Path(__file__).resolve().parents[2] / "compiler" / "ir"
+
+
+def _cpp_attr_fields() -> dict[str, tuple[str, ...]]:
+    """AttrsStruct -> its field names, in Fields() order, from attrs.h."""
+    text = (_CPP_IR / "attrs.h").read_text()
+    fields: dict[str, tuple[str, ...]] = {}
+    for m in re.finditer(r"^struct (\w+Attrs) \{(.*?)^\};", text, re.S | re.M):
+        fields[m.group(1)] = tuple(re.findall(r'\bf\("(\w+)"', m.group(2)))
+    return fields
+
+
+def _cpp_graph_ops() -> dict[str, tuple[int, int, int, tuple[str, ...]]]:
+    """The PyTorch-semantics block of op_types.def (before the lowered ops), as OP_TYPES."""
+    text = (_CPP_IR / "op_types.def").read_text().split("// ---- Lowered int8 ops")[0]
+    fields = _cpp_attr_fields()
+    ops = {}
+    for m in re.finditer(r'^TF_OP\(\w+, "(\w+)", (\w+), (-?\d+), (-?\d+), (\d+)\)', text, re.M):
+        name, attrs, lo, hi, n_out = m.groups()
+        ops[name] = (int(lo), 1 << 30 if hi == "-1" else int(hi), int(n_out), fields[attrs])
+    return ops
+
+
+def test_op_types_match_the_cpp_schema():
+    cpp = _cpp_graph_ops()
+    assert len(cpp) >= 15 and cpp["conv2d"][3] == ("stride", "padding", "dilation", "groups")
+    assert graph_file.OP_TYPES == cpp

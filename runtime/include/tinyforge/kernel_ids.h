@@ -25,27 +25,21 @@ constexpr uint32_t KernelId(const char* symbol) {
   return h;
 }
 
-// The operator a kernel implements: the `op` column of the .inc files. Every kernel of one
-// OpKind takes the same parameters and the same op-record layout (tinyforge/op_abi.h).
+// The operator a kernel implements: the `op` column of the .inc files, one per TF_OP_KIND line
+// of kernels/families.def (in its order). Every kernel of one OpKind takes the same
+// parameters and the same op-record layout (tinyforge/op_abi.h).
 enum class OpKind : uint8_t {
-  kConv,
-  kDwconv,
-  kFc,
-  kAvgpool,
-  kMaxpool,
-  kAdd,
-  kMul,
-  kMean,
-  kConcat,
-  kSoftmax,
-  kLogistic,
-  kTanh,
-  kPad,
-  kQuantize,
-  kRequantize,
-  kDequantize,
+#define TF_OP_KIND(op, Kind, Params) k##Kind,
+#include "kernels/families.def"
 };
-inline constexpr int kNumOpKinds = 16;
+inline constexpr const char* kOpKindNames[] = {
+#define TF_OP_KIND(op, Kind, Params) #op,
+#include "kernels/families.def"
+};
+inline constexpr int kNumOpKinds = static_cast<int>(sizeof(kOpKindNames) / sizeof(kOpKindNames[0]));
+
+// "conv", "avgpool", ...: the op column's spelling (TF_KERNEL_ENTRY's first argument).
+constexpr const char* OpKindName(OpKind k) { return kOpKindNames[static_cast<int>(k)]; }
 
 // Instruction-set class of a variant: the `isa` column.
 enum class Isa : uint8_t { kRef, kScalar, kDsp, kMve };
@@ -60,22 +54,8 @@ struct KernelInfo {
 namespace kernel_list_detail {
 // Maps the .inc's bare `op` / `isa` tokens to the enums.
 enum OpToken : uint8_t {
-  conv = static_cast<uint8_t>(OpKind::kConv),
-  dwconv = static_cast<uint8_t>(OpKind::kDwconv),
-  fc = static_cast<uint8_t>(OpKind::kFc),
-  avgpool = static_cast<uint8_t>(OpKind::kAvgpool),
-  maxpool = static_cast<uint8_t>(OpKind::kMaxpool),
-  add = static_cast<uint8_t>(OpKind::kAdd),
-  mul = static_cast<uint8_t>(OpKind::kMul),
-  mean = static_cast<uint8_t>(OpKind::kMean),
-  concat = static_cast<uint8_t>(OpKind::kConcat),
-  softmax = static_cast<uint8_t>(OpKind::kSoftmax),
-  logistic = static_cast<uint8_t>(OpKind::kLogistic),
-  tanh = static_cast<uint8_t>(OpKind::kTanh),
-  pad = static_cast<uint8_t>(OpKind::kPad),
-  quantize = static_cast<uint8_t>(OpKind::kQuantize),
-  requantize = static_cast<uint8_t>(OpKind::kRequantize),
-  dequantize = static_cast<uint8_t>(OpKind::kDequantize),
+#define TF_OP_KIND(op, Kind, Params) op = static_cast<uint8_t>(OpKind::k##Kind),
+#include "kernels/families.def"
 };
 enum IsaToken : uint8_t { ref, scalar, dsp, mve };
 }  // namespace kernel_list_detail

@@ -16,27 +16,12 @@
 
 namespace tinyforge::rt::ops {
 
-// Per operator kind: Validate_<op> checks an op record at init, Run_<op> executes it.
-#define TF_RT_DECLARE_OP(op)                  \
+// Per operator kind (kernels/families.def): Validate_<op> checks an op record at init,
+// Run_<op> executes it (runtime/ops/<op>.cc).
+#define TF_OP_KIND(op, Kind, Params)          \
   Status Validate_##op(const OpContext& ctx); \
   Status Run_##op(const OpContext& ctx);
-TF_RT_DECLARE_OP(conv)
-TF_RT_DECLARE_OP(dwconv)
-TF_RT_DECLARE_OP(fc)
-TF_RT_DECLARE_OP(avgpool)
-TF_RT_DECLARE_OP(maxpool)
-TF_RT_DECLARE_OP(add)
-TF_RT_DECLARE_OP(mul)
-TF_RT_DECLARE_OP(mean)
-TF_RT_DECLARE_OP(concat)
-TF_RT_DECLARE_OP(softmax)
-TF_RT_DECLARE_OP(logistic)
-TF_RT_DECLARE_OP(tanh)
-TF_RT_DECLARE_OP(pad)
-TF_RT_DECLARE_OP(quantize)
-TF_RT_DECLARE_OP(requantize)
-TF_RT_DECLARE_OP(dequantize)
-#undef TF_RT_DECLARE_OP
+#include "kernels/families.def"
 
 }  // namespace tinyforge::rt::ops
 

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "kernels/concat/concat_limits.h"
 #include "kernels/kernels.h"
 #include "tinyforge/kernel_ids.h"
 
@@ -35,7 +36,7 @@ enum ConvSlot : int {
 enum PoolSlot : int { kPoolIn, kPoolOut, kPoolOperands };
 enum BinarySlot : int { kBinIn1, kBinIn2, kBinOut, kBinOperands };
 enum UnarySlot : int { kUnIn, kUnOut, kUnOperands };
-inline constexpr int kMaxConcatInputs = 16;
+inline constexpr int kMaxConcatInputs = TF_LIMIT_CONCAT_INPUTS;
 
 // ---- Parameter visitors: v(int32_t&) / v(float&) for each field, in record order. -------
 
@@ -290,73 +291,15 @@ inline int DecodeParams(const Src& src, P* p, int first = 0) {
   return fr.n;
 }
 
-// The parameter struct of each operator kind.
+// The parameter struct of each operator kind (kernels/families.def).
 template <OpKind kOp>
 struct ParamsOf;
-template <>
-struct ParamsOf<OpKind::kConv> {
-  using type = s8_conv_params;
-};
-template <>
-struct ParamsOf<OpKind::kDwconv> {
-  using type = s8_dwconv_params;
-};
-template <>
-struct ParamsOf<OpKind::kFc> {
-  using type = s8_fc_params;
-};
-template <>
-struct ParamsOf<OpKind::kAvgpool> {
-  using type = s8_pool_params;
-};
-template <>
-struct ParamsOf<OpKind::kMaxpool> {
-  using type = s8_pool_params;
-};
-template <>
-struct ParamsOf<OpKind::kAdd> {
-  using type = s8_add_params;
-};
-template <>
-struct ParamsOf<OpKind::kMul> {
-  using type = s8_mul_params;
-};
-template <>
-struct ParamsOf<OpKind::kMean> {
-  using type = s8_mean_params;
-};
-template <>
-struct ParamsOf<OpKind::kConcat> {
-  using type = s8_concat_params;
-};
-template <>
-struct ParamsOf<OpKind::kSoftmax> {
-  using type = s8_softmax_params;
-};
-template <>
-struct ParamsOf<OpKind::kLogistic> {
-  using type = s8_logistic_params;
-};
-template <>
-struct ParamsOf<OpKind::kTanh> {
-  using type = s8_tanh_params;
-};
-template <>
-struct ParamsOf<OpKind::kPad> {
-  using type = s8_pad_params;
-};
-template <>
-struct ParamsOf<OpKind::kQuantize> {
-  using type = s8_quantize_params;
-};
-template <>
-struct ParamsOf<OpKind::kRequantize> {
-  using type = s8_requantize_params;
-};
-template <>
-struct ParamsOf<OpKind::kDequantize> {
-  using type = s8_dequantize_params;
-};
+#define TF_OP_KIND(op, Kind, Params) \
+  template <>                        \
+  struct ParamsOf<OpKind::k##Kind> { \
+    using type = Params;             \
+  };
+#include "kernels/families.def"
 
 }  // namespace tinyforge::rt::abi
 

@@ -107,16 +107,6 @@ inline float LoadF32(const uint8_t* p) {
   __builtin_memcpy(&v, p, 4);
   return v;
 }
-inline float BitsToF32(int32_t bits) {
-  float v;
-  __builtin_memcpy(&v, &bits, 4);
-  return v;
-}
-inline int32_t F32ToBits(float f) {
-  int32_t v;
-  __builtin_memcpy(&v, &f, 4);
-  return v;
-}
 
 // CRC-32 (IEEE 802.3, reflected, as zlib's crc32()). `crc` is a previous result (0 to
 // start), so a CRC can be computed piecewise.

@@ -27,6 +27,28 @@ struct StreamGeometry {
   int32_t extent;          // >= 1, input units one output unit spans: (k - 1) * dilation + 1
 };
 
+// The row geometry of a windowed op over an NHWC image (batch 1): output rows of
+// out_w * out_c bytes, each reading the input rows (in_w * in_c bytes) its k-row window,
+// dilated, covers. The compiler (which plans the streaming, compiler/emit/encode_ops.cc) and
+// the runtime (which runs it, runtime/ops/) both take it from here.
+constexpr StreamGeometry WindowRows(int32_t in_h, int32_t in_row_bytes, int32_t out_h,
+                                    int32_t out_row_bytes, int32_t stride, int32_t pad, int32_t k,
+                                    int32_t dilation) {
+  return {out_h, in_h, in_row_bytes, out_row_bytes, stride, pad, (k - 1) * dilation + 1};
+}
+// s8_conv_params, s8_dwconv_params (kernels/conv/conv.h, kernels/dwconv/dwconv.h).
+template <class P>
+constexpr StreamGeometry ConvRows(const P& p) {
+  return WindowRows(p.in_h, p.in_w * p.in_c, p.out_h, p.out_w * p.out_c, p.stride_h, p.pad_top,
+                    p.k_h, p.dilation_h);
+}
+// s8_pool_params (kernels/pool/pool.h).
+template <class P>
+constexpr StreamGeometry PoolRows(const P& p) {
+  return WindowRows(p.in_h, p.in_w * p.channels, p.out_h, p.out_w * p.channels, p.stride_h,
+                    p.pad_top, p.filter_h, 1);
+}
+
 // First input unit output unit u reads (clamped to [0, in_units]).
 constexpr int64_t StreamLo(const StreamGeometry& g, int64_t u) {
   const int64_t y = u * g.stride - g.pad;

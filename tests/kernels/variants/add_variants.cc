@@ -19,6 +19,11 @@ enum EdgeKind {
 constexpr int32_t kNumTails = 12;
 const int32_t kTails[kNumTails] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33};
 constexpr int32_t kEdgeCases = kNumKinds * kNumTails * 2;
+// Edge kind names, in EdgeKind order (test names: kernel_variants.<symbol>.<kind>).
+const char* const kKindNames[kNumKinds] = {"resnet16",  "tail",       "scalar_b", "scalar_a",
+                                           "channel_b", "row_b",      "inner_b",  "mixed",
+                                           "in_place",  "big_bcast"};
+const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 struct Case {
   s8_add_params p;
@@ -177,7 +182,7 @@ int32_t Count(const int32_t* dims) {
 
 }  // namespace
 
-TFV_FAMILY_TEST(add, kEdgeCases) {
+TFV_FAMILY_TEST(add, kEdgeCases, EdgeKindName) {
   Case c = ctx.Edge() ? EdgeCase(ctx.rng, ctx.EdgeIndex()) : RandomCase(ctx.rng);
   const s8_add_params& p = c.p;
   const int32_t n1 = Count(c.dims1), n2 = Count(c.dims2), n_out = Count(p.shape.out_dims);

@@ -3,6 +3,9 @@
 
 namespace {
 
+using tfv::OutSize;
+using tfv::Same;
+
 // Channel counts around the vector widths the variants use (4-lane int32, 16-lane int8,
 // pairs for SMLAD).
 const int32_t kEdgeChannels[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33};
@@ -23,35 +26,11 @@ enum EdgeKind {
   kNumKinds
 };
 constexpr int32_t kEdgeCases = kNumKinds * kNumEdgeChannels * 2;
-
-int32_t OutSize(int32_t in, int32_t k, int32_t stride, int32_t dilation, int32_t pad_before,
-                int32_t pad_after) {
-  const int32_t eff = (k - 1) * dilation + 1;
-  const int32_t span = in + pad_before + pad_after - eff;
-  return span < 0 ? 0 : span / stride + 1;
-}
-
-// SAME padding for one axis: out = ceil(in / stride), pad_before = floor(total / 2).
-void Same(int32_t in, int32_t k, int32_t stride, int32_t dilation, int32_t* out, int32_t* pad) {
-  const int32_t eff = (k - 1) * dilation + 1;
-  *out = (in + stride - 1) / stride;
-  int32_t total = (*out - 1) * stride + eff - in;
-  if (total < 0) total = 0;
-  *pad = total / 2;
-}
-
-void RandomQuant(tfv::Rng& rng, s8_conv_params& p, bool force_extremes) {
-  if (force_extremes) {
-    const int32_t in_offsets[] = {128, -127, 0};
-    const int32_t out_offsets[] = {-128, 127};
-    p.input_offset = rng.Pick(in_offsets);
-    p.output_offset = rng.Pick(out_offsets);
-  } else {
-    p.input_offset = rng.Chance(40) ? 0 : rng.Range(-127, 128);
-    p.output_offset = rng.Range(-128, 127);
-  }
-  tfv::RandomClamp(rng, p.output_offset, &p.act_min, &p.act_max);
-}
+// Edge kind names, in EdgeKind order (test names: kernel_variants.<symbol>.<kind>).
+const char* const kKindNames[kNumKinds] = {
+    "pointwise", "pointwise_offset", "3x3_same", "3x3_stride2", "kws_first", "one_pixel",
+    "streamed_row", "batches", "all_sides", "grouped", "dilated", "pointwise_stride2"};
+const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 struct Case {
   s8_conv_params p;
@@ -132,7 +111,7 @@ Case RandomCase(tfv::Rng& rng) {
     if (macs > 40000) continue;
     break;
   }
-  RandomQuant(rng, p, rng.Chance(10));
+  tfv::RandomQuant(rng, p, rng.Chance(10), 40);
   p.rounding = rng.Chance(50) ? TF_ROUNDING_SINGLE : TF_ROUNDING_DOUBLE;
   c.bias_kind = rng.Chance(10) ? 0 : (rng.Chance(85) ? 1 : (rng.Chance(60) ? 2 : 3));
   c.mult_kind = rng.Chance(70) ? 0 : rng.Range(1, 3);
@@ -230,7 +209,7 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
   p.filter_in_c = in_c;
   p.in_c = in_c * groups;
   p.out_c = out_c * groups;
-  RandomQuant(rng, p, (e & 1) != 0);
+  tfv::RandomQuant(rng, p, (e & 1) != 0, 40);
   if (kind == kPointwise) p.input_offset = 0;
   p.rounding = pass == 0 ? TF_ROUNDING_DOUBLE : TF_ROUNDING_SINGLE;
   c.bias_kind = (e % 7 == 3) ? 0 : ((e % 5 == 2) ? 2 : ((e % 11 == 4) ? 3 : 1));
@@ -241,7 +220,7 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
 
 }  // namespace
 
-TFV_FAMILY_TEST(conv, kEdgeCases) {
+TFV_FAMILY_TEST(conv, kEdgeCases, EdgeKindName) {
   Case c = ctx.Edge() ? EdgeCase(ctx.rng, ctx.EdgeIndex()) : RandomCase(ctx.rng);
   s8_conv_params& p = c.p;
   const int32_t n_in = p.batches * p.in_h * p.in_w * p.in_c;

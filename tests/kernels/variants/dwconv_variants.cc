@@ -3,6 +3,9 @@
 
 namespace {
 
+using tfv::OutSize;
+using tfv::Same;
+
 // Channel counts around the vector widths the variants use (4 lanes, 8-channel plane
 // groups, 16-lane int8, pairs for SMLAD).
 const int32_t kEdgeChannels[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33};
@@ -24,34 +27,11 @@ enum EdgeKind {
   kNumKinds
 };
 constexpr int32_t kEdgeCases = kNumKinds * kNumEdgeChannels * 2;
-
-int32_t OutSize(int32_t in, int32_t k, int32_t stride, int32_t dilation, int32_t pad_before,
-                int32_t pad_after) {
-  const int32_t eff = (k - 1) * dilation + 1;
-  const int32_t span = in + pad_before + pad_after - eff;
-  return span < 0 ? 0 : span / stride + 1;
-}
-
-void Same(int32_t in, int32_t k, int32_t stride, int32_t dilation, int32_t* out, int32_t* pad) {
-  const int32_t eff = (k - 1) * dilation + 1;
-  *out = (in + stride - 1) / stride;
-  int32_t total = (*out - 1) * stride + eff - in;
-  if (total < 0) total = 0;
-  *pad = total / 2;
-}
-
-void RandomQuant(tfv::Rng& rng, s8_dwconv_params& p, bool force_extremes) {
-  if (force_extremes) {
-    const int32_t in_offsets[] = {128, -127, 0};
-    const int32_t out_offsets[] = {-128, 127};
-    p.input_offset = rng.Pick(in_offsets);
-    p.output_offset = rng.Pick(out_offsets);
-  } else {
-    p.input_offset = rng.Chance(30) ? 0 : rng.Range(-127, 128);
-    p.output_offset = rng.Range(-128, 127);
-  }
-  tfv::RandomClamp(rng, p.output_offset, &p.act_min, &p.act_max);
-}
+// Edge kind names, in EdgeKind order (test names: kernel_variants.<symbol>.<kind>).
+const char* const kKindNames[kNumKinds] = {
+    "3x3_same", "3x3_stride2", "3x3_valid",  "tall",    "wide",         "streamed_row", "one_pixel",
+    "batches",  "all_sides",   "multiplier", "dilated", "mixed_stride", "5x5"};
+const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 struct Case {
   s8_dwconv_params p;
@@ -101,7 +81,7 @@ Case RandomCase(tfv::Rng& rng) {
     if (p.batches * p.in_h * p.in_w * p.in_c > 20000) continue;
     break;
   }
-  RandomQuant(rng, p, rng.Chance(10));
+  tfv::RandomQuant(rng, p, rng.Chance(10), 30);
   if (p.pad_top == 0 && p.pad_left == 0 && rng.Chance(50)) p.input_offset = 0;  // folded
   p.rounding = rng.Chance(50) ? TF_ROUNDING_SINGLE : TF_ROUNDING_DOUBLE;
   c.bias_kind = rng.Chance(10) ? 0 : (rng.Chance(85) ? 1 : (rng.Chance(60) ? 2 : 3));
@@ -197,7 +177,7 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
     Same(p.in_w, p.k_w, p.stride_w, p.dilation_w, &p.out_w, &p.pad_left);
   }
   p.out_c = p.in_c * p.depth_multiplier;
-  RandomQuant(rng, p, (e & 1) != 0);
+  tfv::RandomQuant(rng, p, (e & 1) != 0, 30);
   if (kind == k3x3Valid) p.input_offset = 0;
   p.rounding = pass == 0 ? TF_ROUNDING_DOUBLE : TF_ROUNDING_SINGLE;
   c.bias_kind = (e % 7 == 3) ? 0 : ((e % 5 == 2) ? 2 : ((e % 11 == 4) ? 3 : 1));
@@ -207,7 +187,7 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
 
 }  // namespace
 
-TFV_FAMILY_TEST(dwconv, kEdgeCases) {
+TFV_FAMILY_TEST(dwconv, kEdgeCases, EdgeKindName) {
   Case c = ctx.Edge() ? EdgeCase(ctx.rng, ctx.EdgeIndex()) : RandomCase(ctx.rng);
   s8_dwconv_params& p = c.p;
   const int32_t n_in = p.batches * p.in_h * p.in_w * p.in_c;

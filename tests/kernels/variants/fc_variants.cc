@@ -10,6 +10,10 @@ const int32_t kEdgeOut[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 33};
 constexpr int32_t kNumEdgeIn = sizeof(kEdgeIn) / sizeof(kEdgeIn[0]);
 constexpr int32_t kNumEdgeOut = sizeof(kEdgeOut) / sizeof(kEdgeOut[0]);
 constexpr int32_t kEdgeCases = kNumEdgeIn * 4;
+// Edge kinds: the pass of EdgeCase (test names: kernel_variants.<symbol>.<kind>).
+const char* const kKindNames[4] = {"per_tensor_folded", "per_channel", "batches3",
+                                   "per_channel_batches2"};
+const char* EdgeKindName(int32_t e) { return kKindNames[e / kNumEdgeIn]; }
 
 struct Case {
   s8_fc_params p;
@@ -20,19 +24,6 @@ struct Case {
   bool small = false;
 };
 
-void RandomQuant(tfv::Rng& rng, s8_fc_params& p, bool extremes) {
-  if (extremes) {
-    const int32_t in_offsets[] = {128, -127};
-    const int32_t out_offsets[] = {-128, 127};
-    p.input_offset = rng.Pick(in_offsets);
-    p.output_offset = rng.Pick(out_offsets);
-  } else {
-    p.input_offset = rng.Chance(50) ? 0 : rng.Range(-127, 128);
-    p.output_offset = rng.Range(-128, 127);
-  }
-  tfv::RandomClamp(rng, p.output_offset, &p.act_min, &p.act_max);
-}
-
 Case RandomCase(tfv::Rng& rng) {
   Case c{};
   s8_fc_params& p = c.p;
@@ -42,7 +33,7 @@ Case RandomCase(tfv::Rng& rng) {
   while (p.batches * p.in_features * p.out_features > 40000) p.in_features /= 2;
   if (p.in_features < 1) p.in_features = 1;
   p.per_channel = rng.Chance(50) ? 1 : 0;
-  RandomQuant(rng, p, rng.Chance(10));
+  tfv::RandomQuant(rng, p, rng.Chance(10), 50, false);
   p.rounding = rng.Chance(50) ? TF_ROUNDING_SINGLE : TF_ROUNDING_DOUBLE;
   c.bias_kind = rng.Chance(10) ? 0 : (rng.Chance(85) ? 1 : 2);
   if (c.bias_kind != 0 && rng.Chance(12)) c.bias_kind = 3;
@@ -68,7 +59,7 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
   if (p.in_features >= 256 && pass == 1) p.out_features = 128;  // AD's 640 -> 128
   p.batches = (pass == 2) ? 3 : ((pass == 3) ? 2 : 1);
   p.per_channel = (pass & 1);
-  RandomQuant(rng, p, (e & 1) != 0);
+  tfv::RandomQuant(rng, p, (e & 1) != 0, 50, false);
   if (pass == 0) p.input_offset = 0;
   p.rounding = (e / 2) % 2 == 0 ? TF_ROUNDING_DOUBLE : TF_ROUNDING_SINGLE;
   c.bias_kind = (e % 7 == 3) ? 0 : ((e % 5 == 2) ? 2 : ((e % 11 == 5) ? 3 : 1));
@@ -78,7 +69,7 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
 
 }  // namespace
 
-TFV_FAMILY_TEST(fc, kEdgeCases) {
+TFV_FAMILY_TEST(fc, kEdgeCases, EdgeKindName) {
   Case c = ctx.Edge() ? EdgeCase(ctx.rng, ctx.EdgeIndex()) : RandomCase(ctx.rng);
   s8_fc_params& p = c.p;
   const int32_t n_in = p.batches * p.in_features;

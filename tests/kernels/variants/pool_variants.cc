@@ -4,6 +4,9 @@
 
 namespace {
 
+using tfv::OutSize;
+using tfv::Same;
+
 // Channel counts around the vector widths the variants use (4 / 8 / 16 lanes, 32- and
 // 64-channel passes, SIMD pairs).
 const int32_t kEdgeChannels[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65};
@@ -21,18 +24,11 @@ enum EdgeKind {
   kNumKinds
 };
 constexpr int32_t kEdgeCases = kNumKinds * kNumEdgeChannels * 2;
-
-int32_t OutSize(int32_t in, int32_t k, int32_t stride, int32_t pad_before, int32_t pad_after) {
-  const int32_t span = in + pad_before + pad_after - k;
-  return span < 0 ? 0 : span / stride + 1;
-}
-
-void Same(int32_t in, int32_t k, int32_t stride, int32_t* out, int32_t* pad) {
-  *out = (in + stride - 1) / stride;
-  int32_t total = (*out - 1) * stride + k - in;
-  if (total < 0) total = 0;
-  *pad = total / 2;
-}
+// Edge kind names, in EdgeKind order (test names: kernel_variants.<symbol>.<kind>).
+const char* const kKindNames[kNumKinds] = {"global_kws", "global_small", "global_huge",
+                                           "2x2_stride2", "3x3_stride2_same", "3x3_same",
+                                           "all_sides",   "one_pixel",        "batches"};
+const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 // Valid TFLite pooling: every window overlaps the input (pad < filter).
 s8_pool_params RandomParams(tfv::Rng& rng) {
@@ -54,13 +50,15 @@ s8_pool_params RandomParams(tfv::Rng& rng) {
       p.stride_h = rng.Range(1, 3);
       p.stride_w = rng.Chance(70) ? p.stride_h : rng.Range(1, 3);
       if (rng.Chance(50)) {
-        Same(p.in_h, p.filter_h, p.stride_h, &p.out_h, &p.pad_top);
-        Same(p.in_w, p.filter_w, p.stride_w, &p.out_w, &p.pad_left);
+        Same(p.in_h, p.filter_h, p.stride_h, 1, &p.out_h, &p.pad_top);
+        Same(p.in_w, p.filter_w, p.stride_w, 1, &p.out_w, &p.pad_left);
       } else {
         p.pad_top = rng.Range(0, p.filter_h - 1);
         p.pad_left = rng.Range(0, p.filter_w - 1);
-        p.out_h = OutSize(p.in_h, p.filter_h, p.stride_h, p.pad_top, rng.Range(0, p.filter_h - 1));
-        p.out_w = OutSize(p.in_w, p.filter_w, p.stride_w, p.pad_left, rng.Range(0, p.filter_w - 1));
+        p.out_h =
+            OutSize(p.in_h, p.filter_h, p.stride_h, 1, p.pad_top, rng.Range(0, p.filter_h - 1));
+        p.out_w =
+            OutSize(p.in_w, p.filter_w, p.stride_w, 1, p.pad_left, rng.Range(0, p.filter_w - 1));
       }
     }
     if (p.out_h <= 0 || p.out_w <= 0) continue;
@@ -103,30 +101,30 @@ s8_pool_params EdgeParams(tfv::Rng& rng, int32_t e) {
       p.in_w = rng.Range(2, 9);
       p.filter_h = p.filter_w = 2;
       p.stride_h = p.stride_w = 2;
-      p.out_h = OutSize(p.in_h, 2, 2, 0, 0);
-      p.out_w = OutSize(p.in_w, 2, 2, 0, 0);
+      p.out_h = OutSize(p.in_h, 2, 2, 1, 0, 0);
+      p.out_w = OutSize(p.in_w, 2, 2, 1, 0, 0);
       break;
     case k3x3S2Same:
       p.in_h = rng.Range(3, 9);
       p.in_w = rng.Range(3, 9);
       p.filter_h = p.filter_w = 3;
       p.stride_h = p.stride_w = 2;
-      Same(p.in_h, 3, 2, &p.out_h, &p.pad_top);
-      Same(p.in_w, 3, 2, &p.out_w, &p.pad_left);
+      Same(p.in_h, 3, 2, 1, &p.out_h, &p.pad_top);
+      Same(p.in_w, 3, 2, 1, &p.out_w, &p.pad_left);
       break;
     case k3x3S1Same:
       p.in_h = rng.Range(1, 6);
       p.in_w = rng.Range(1, 6);
       p.filter_h = p.filter_w = 3;
-      Same(p.in_h, 3, 1, &p.out_h, &p.pad_top);
-      Same(p.in_w, 3, 1, &p.out_w, &p.pad_left);
+      Same(p.in_h, 3, 1, 1, &p.out_h, &p.pad_top);
+      Same(p.in_w, 3, 1, 1, &p.out_w, &p.pad_left);
       break;
     case kAllSides:
       p.in_h = p.in_w = 2;
       p.filter_h = p.filter_w = 3 + pass;
       p.pad_top = p.pad_left = 1 + pass;
-      p.out_h = OutSize(2, p.filter_h, 1, p.pad_top, p.filter_h - 1);
-      p.out_w = OutSize(2, p.filter_w, 1, p.pad_left, p.filter_w - 1);
+      p.out_h = OutSize(2, p.filter_h, 1, 1, p.pad_top, p.filter_h - 1);
+      p.out_w = OutSize(2, p.filter_w, 1, 1, p.pad_left, p.filter_w - 1);
       break;
     case kOnePixel:
       p.in_h = p.in_w = 1;
@@ -192,6 +190,6 @@ bool RunPool(tfv::Context& ctx, Fn* ref) {
 
 }  // namespace
 
-TFV_FAMILY_TEST(avgpool, kEdgeCases) { return RunPool(ctx, &s8_avgpool__ref); }
+TFV_FAMILY_TEST(avgpool, kEdgeCases, EdgeKindName) { return RunPool(ctx, &s8_avgpool__ref); }
 
-TFV_FAMILY_TEST(maxpool, kEdgeCases) { return RunPool(ctx, &s8_maxpool__ref); }
+TFV_FAMILY_TEST(maxpool, kEdgeCases, EdgeKindName) { return RunPool(ctx, &s8_maxpool__ref); }

@@ -17,6 +17,12 @@ constexpr int32_t kNumLongDepths = 9;
 const int32_t kLongDepths[kNumLongDepths] = {511, 512, 513, 520, 1024, 2047, 2048, 4095, 4096};
 constexpr int32_t kLongEdgeCases = kNumLongDepths * 2 * 2;
 constexpr int32_t kEdgeCases = kShortEdgeCases + kLongEdgeCases;
+// Edge kinds: the scale kind, or long_rows (test names: kernel_variants.<symbol>.<kind>).
+const char* const kKindNames[kNumScaleKinds] = {"typical", "tiny", "huge", "max_shift",
+                                                "wide_diff_min"};
+const char* EdgeKindName(int32_t e) {
+  return e >= kShortEdgeCases ? "long_rows" : kKindNames[e / (kNumDepths * kNumInputKinds)];
+}
 
 // input_multiplier in [2^30, 2^31), left shift as PreprocessSoftmaxScaling gives, diff_min
 // = -CalculateInputRadius(5, shift) = -floor(31 * 2^26 / 2^shift).
@@ -70,7 +76,7 @@ void FillInput(tfv::Rng& rng, int8_t* in, int32_t n, int32_t depth, int32_t kind
 
 }  // namespace
 
-TFV_FAMILY_TEST(softmax, kEdgeCases) {
+TFV_FAMILY_TEST(softmax, kEdgeCases, EdgeKindName) {
   s8_softmax_params p{};
   int32_t input_kind;
   if (ctx.Edge() && ctx.EdgeIndex() >= kShortEdgeCases) {

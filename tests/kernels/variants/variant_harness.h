@@ -7,8 +7,9 @@
 //
 //   #include "tests/kernels/variants/variant_harness.h"
 //   // op name as in the .inc (TF_KERNEL(op, ...)); optional second argument: the number
-//   // of edge cases, run after the random cases with ctx.Edge() / ctx.EdgeIndex().
-//   TFV_FAMILY_TEST(conv, kNumEdgeCases) {
+//   // of edge cases, run after the random cases with ctx.Edge() / ctx.EdgeIndex(); optional
+//   // third: `const char* EdgeKindName(int32_t edge_index)`, the kind of each edge case.
+//   TFV_FAMILY_TEST(conv, kNumEdgeCases, EdgeKindName) {
 //     s8_conv_params p = ctx.Edge() ? EdgeParams(ctx.EdgeIndex()) : RandomParams(ctx.rng);
 //     ctx.Params("in %dx%dx%d ...", (int)p.in_h, ...);   // printed on failure
 //     int8_t* in = ctx.Alloc<int8_t>(n_in);  ctx.rng.Fill(in, n_in);
@@ -25,6 +26,11 @@
 // pre-filled with alternating junk (0x5A / 0xA5) so an element a variant never writes shows
 // up as a mismatch. Scratch(&p) allocates what the variant's .inc line asks for (junk-filled,
 // canaried) and returns nullptr when it asks for 0 bytes.
+//
+// Results are reported per (variant, kind): "random" for the random cases, else the edge
+// kind EdgeKindName names (one line each, so a failure names what broke); ctest registers one
+// test per (variant, kind) (`kernel_variants --list`, tests/kernels/variants/CMakeLists.txt)
+// and tests/kernels/test_variants_on_target.py one pytest per (board, variant, kind).
 //
 // printf note: int32_t is `long` on arm-none-eabi; cast to int for %d.
 #ifndef TINYFORGE_TESTS_KERNELS_VARIANTS_VARIANT_HARNESS_H_
@@ -142,8 +148,48 @@ inline void RandomClamp(Rng& rng, int32_t output_offset, int32_t* act_min, int32
   }
 }
 
+// Output extent of one spatial axis of a windowed op (conv, dwconv, pool: dilation 1) with
+// explicit padding; 0 when the window does not fit.
+inline int32_t OutSize(int32_t in, int32_t k, int32_t stride, int32_t dilation, int32_t pad_before,
+                       int32_t pad_after) {
+  const int32_t eff = (k - 1) * dilation + 1;
+  const int32_t span = in + pad_before + pad_after - eff;
+  return span < 0 ? 0 : span / stride + 1;
+}
+
+// SAME padding for one axis: out = ceil(in / stride), pad_before = floor(total / 2).
+inline void Same(int32_t in, int32_t k, int32_t stride, int32_t dilation, int32_t* out,
+                 int32_t* pad) {
+  const int32_t eff = (k - 1) * dilation + 1;
+  *out = (in + stride - 1) / stride;
+  int32_t total = (*out - 1) * stride + eff - in;
+  if (total < 0) total = 0;
+  *pad = total / 2;
+}
+
+// Random input / output offsets and activation clamp of a kernel's params (fields
+// input_offset, output_offset, act_min, act_max). extremes: offsets at the ends of their
+// ranges (input offset 0 among them when extreme_zero_input); otherwise the input offset is 0
+// with probability zero_input_percent %.
+template <typename P>
+void RandomQuant(Rng& rng, P& p, bool extremes, int32_t zero_input_percent,
+                 bool extreme_zero_input = true) {
+  if (extremes) {
+    const int32_t in_offsets[] = {128, -127, 0};
+    const int32_t in_offsets_nonzero[] = {128, -127};
+    const int32_t out_offsets[] = {-128, 127};
+    p.input_offset = extreme_zero_input ? rng.Pick(in_offsets) : rng.Pick(in_offsets_nonzero);
+    p.output_offset = rng.Pick(out_offsets);
+  } else {
+    p.input_offset = rng.Chance(zero_input_percent) ? 0 : rng.Range(-127, 128);
+    p.output_offset = rng.Range(-128, 127);
+  }
+  RandomClamp(rng, p.output_offset, &p.act_min, &p.act_max);
+}
+
 class Context;
 using TestFn = bool (*)(Context&);
+using EdgeKindFn = const char* (*)(int32_t edge_index);
 
 // One kernel variant compiled into this build (from the family .inc files).
 struct VariantInfo {
@@ -161,10 +207,15 @@ class Context {
   int32_t case_index = 0;  // 0 .. case_count + edge_count - 1
   int32_t case_count = 0;  // random cases; edge cases follow
   int32_t edge_count = 0;
+  EdgeKindFn edge_kind = nullptr;  // the family's edge kind names (nullptr: all "edge")
   const VariantInfo* variant = nullptr;
 
   bool Edge() const { return case_index >= case_count; }
   int32_t EdgeIndex() const { return case_index - case_count; }
+  // "random", or the family's name for this edge case's kind.
+  const char* Kind() const {
+    return !Edge() ? "random" : (edge_kind != nullptr ? edge_kind(EdgeIndex()) : "edge");
+  }
   const char* op() const { return variant->op; }
   const char* symbol() const { return variant->symbol; }
 
@@ -219,6 +270,7 @@ struct FamilyTest {
   const char* op;
   TestFn fn;
   int32_t edge_count;
+  EdgeKindFn edge_kind;
   FamilyTest* next;
 };
 int Register(FamilyTest* test);
@@ -243,17 +295,20 @@ inline void FillBias(Rng& rng, int32_t* bias, int32_t n, int32_t kind) {
 
 #define TFV_CAT2(a, b) a##b
 #define TFV_CAT(a, b) TFV_CAT2(a, b)
-#define TFV_FAMILY_TEST_2(op, edges)                                                   \
+#define TFV_FAMILY_TEST_3(op, edges, kinds)                                            \
   static bool TFV_CAT(tfv_test_, op)(::tfv::Context & ctx);                            \
   static ::tfv::FamilyTest TFV_CAT(tfv_entry_, op){#op, &TFV_CAT(tfv_test_, op), (edges), \
-                                                   nullptr};                           \
+                                                   (kinds), nullptr};                  \
   static const int TFV_CAT(tfv_registered_, op) __attribute__((unused)) =             \
       ::tfv::Register(&TFV_CAT(tfv_entry_, op));                                       \
   static bool TFV_CAT(tfv_test_, op)(::tfv::Context & ctx)
-#define TFV_FAMILY_TEST_1(op) TFV_FAMILY_TEST_2(op, 0)
-#define TFV_GET_MACRO(_1, _2, NAME, ...) NAME
-// TFV_FAMILY_TEST(op) or TFV_FAMILY_TEST(op, edge_case_count) { body using ctx }
-#define TFV_FAMILY_TEST(...) \
-  TFV_GET_MACRO(__VA_ARGS__, TFV_FAMILY_TEST_2, TFV_FAMILY_TEST_1, unused)(__VA_ARGS__)
+#define TFV_FAMILY_TEST_2(op, edges) TFV_FAMILY_TEST_3(op, edges, nullptr)
+#define TFV_FAMILY_TEST_1(op) TFV_FAMILY_TEST_3(op, 0, nullptr)
+#define TFV_GET_MACRO(_1, _2, _3, NAME, ...) NAME
+// TFV_FAMILY_TEST(op), TFV_FAMILY_TEST(op, edge_case_count) or
+// TFV_FAMILY_TEST(op, edge_case_count, edge_kind_fn) { body using ctx }
+#define TFV_FAMILY_TEST(...)                                                        \
+  TFV_GET_MACRO(__VA_ARGS__, TFV_FAMILY_TEST_3, TFV_FAMILY_TEST_2, TFV_FAMILY_TEST_1, \
+                unused)(__VA_ARGS__)
 
 #endif  // TINYFORGE_TESTS_KERNELS_VARIANTS_VARIANT_HARNESS_H_

@@ -1,14 +1,19 @@
 // Variant test runner (see variant_harness.h):
-//   kernel_variants [seed] [cases] [filter]
+//   kernel_variants [seed] [cases] [filter] [kind]
+//   kernel_variants --list        (op symbol kind) of every variant this build tests
+//   kernel_variants --list-all    (op symbol isa kind) of every .inc variant, any ISA
 // seed: decimal or 0x-hex (default 0x7F4A7C15); cases: random cases per op and variant
 // (default 1000); filter: run only ops / variants whose op name or symbol contains it
-// (__ref variants run only when the filter matches their symbol, e.g. `__ref`).
-// Prints one line per op and variant and returns non-zero on any mismatch, on a canary
-// overwritten, or on a variant no family test covers.
+// (__ref variants run only when the filter matches their symbol, e.g. `__ref`); kind: run
+// only the cases of that kind ("random" or an edge kind name).
+// Prints one line per (op, variant, kind), "<op> <symbol> <kind>: N cases ok" or
+// "<op> <symbol> <kind>: FAILED k of N cases", then one summary line per variant, and returns
+// non-zero on any mismatch, on a canary overwritten, or on a variant no family test covers.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "kernels/common/isa.h"
 #include "tests/kernels/variants/variant_harness.h"
 
 #ifndef TFV_ARENA_BYTES
@@ -33,12 +38,12 @@ P ParamsOf(void (*)(const P*, A...));
   {#op, #symbol, #isa, reinterpret_cast<void (*)()>(&symbol), TFV_SCRATCH_FN(symbol, scratch)},
 #define TFV_ENTRY_ref(op, symbol, scratch) TFV_ENTRY(op, symbol, ref, scratch)
 #define TFV_ENTRY_scalar(op, symbol, scratch) TFV_ENTRY(op, symbol, scalar, scratch)
-#if defined(__ARM_FEATURE_DSP)
+#if TF_HAVE_DSP
 #define TFV_ENTRY_dsp(op, symbol, scratch) TFV_ENTRY(op, symbol, dsp, scratch)
 #else
 #define TFV_ENTRY_dsp(op, symbol, scratch)
 #endif
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#if TF_HAVE_MVE
 #define TFV_ENTRY_mve(op, symbol, scratch) TFV_ENTRY(op, symbol, mve, scratch)
 #else
 #define TFV_ENTRY_mve(op, symbol, scratch)
@@ -50,6 +55,18 @@ const VariantInfo kVariants[] = {
 #undef TF_KERNEL_ALL
 };
 constexpr int32_t kNumVariants = static_cast<int32_t>(sizeof(kVariants) / sizeof(kVariants[0]));
+
+// Every .inc line, whatever this build compiles (names only: --list-all, for the boards).
+struct VariantName {
+  const char* op;
+  const char* symbol;
+  const char* isa;
+};
+const VariantName kAllVariants[] = {
+#define TF_KERNEL_ALL(op, symbol, isa, scratch) {#op, #symbol, #isa},
+#include "tinyforge/all_kernels.inc"
+#undef TF_KERNEL_ALL
+};
 
 // --- arena with canaries ---------------------------------------------------------------
 constexpr int32_t kCanary = 16;
@@ -149,8 +166,8 @@ bool Context::Fail(const char* fmt, ...) {
   va_start(args, fmt);
   vsnprintf(msg, sizeof(msg), fmt, args);
   va_end(args);
-  printf("FAIL %s %s case %d (%s %d) seed 0x%08lx%08lx: %s\n  params: %s\n", variant->op,
-         variant->symbol, (int)case_index, Edge() ? "edge" : "random",
+  printf("FAIL %s %s %s case %d (%s %d) seed 0x%08lx%08lx: %s\n  params: %s\n", variant->op,
+         variant->symbol, Kind(), (int)case_index, Edge() ? "edge" : "random",
          (int)(Edge() ? EdgeIndex() : case_index), (unsigned long)(seed >> 32),
          (unsigned long)(seed & 0xFFFFFFFFu), msg, g_params[0] ? g_params : "(none)");
   return false;
@@ -226,13 +243,63 @@ bool Matches(const char* filter, const tfv::VariantInfo& v) {
   return filter == nullptr || strstr(v.op, filter) != nullptr || strstr(v.symbol, filter) != nullptr;
 }
 
+tfv::FamilyTest* FindTest(const char* op) {
+  for (tfv::FamilyTest* t = tfv::g_tests; t != nullptr; t = t->next) {
+    if (strcmp(t->op, op) == 0) return t;
+  }
+  return nullptr;
+}
+
+// Kind of case c of `test` ("random" or its edge kind name).
+const char* KindOf(const tfv::FamilyTest& test, int32_t cases, int32_t c) {
+  tfv::Context ctx;
+  ctx.case_count = cases;
+  ctx.edge_kind = test.edge_kind;
+  ctx.case_index = c;
+  return ctx.Kind();
+}
+
+// Calls f(kind) once per distinct kind of `test`, "random" first, then edge kinds in order.
+template <typename F>
+void ForEachKind(const tfv::FamilyTest& test, F&& f) {
+  f("random");
+  for (int32_t e = 0; e < test.edge_count; ++e) {
+    const char* kind = KindOf(test, 0, e);
+    bool seen = false;
+    for (int32_t d = 0; d < e && !seen; ++d) seen = strcmp(KindOf(test, 0, d), kind) == 0;
+    if (!seen) f(kind);
+  }
+}
+
+// --list / --list-all: one line per (variant, kind).
+int List(bool all) {
+  using namespace tfv;
+  if (all) {
+    for (const VariantName& v : kAllVariants) {
+      const FamilyTest* t = FindTest(v.op);
+      if (t == nullptr || strcmp(v.isa, "ref") == 0) continue;
+      ForEachKind(*t, [&](const char* kind) { printf("%s %s %s %s\n", v.op, v.symbol, v.isa, kind); });
+    }
+    return 0;
+  }
+  for (int32_t i = 0; i < kNumVariants; ++i) {
+    const VariantInfo& v = kVariants[i];
+    const FamilyTest* t = FindTest(v.op);
+    if (t == nullptr || strcmp(v.isa, "ref") == 0) continue;
+    ForEachKind(*t, [&](const char* kind) { printf("%s %s %s\n", v.op, v.symbol, kind); });
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace tfv;
+  if (argc > 1 && strncmp(argv[1], "--list", 6) == 0) return List(strcmp(argv[1], "--list-all") == 0);
   const uint64_t seed = argc > 1 ? ParseU64(argv[1]) : 0x7F4A7C15ull;
   const int32_t cases = argc > 2 ? static_cast<int32_t>(ParseU64(argv[2])) : 1000;
-  const char* filter = argc > 3 ? argv[3] : nullptr;
+  const char* filter = argc > 3 && argv[3][0] != '\0' ? argv[3] : nullptr;
+  const char* only_kind = argc > 4 ? argv[4] : nullptr;
   printf("kernel variants: seed 0x%08lx%08lx, %d random cases per variant\n",
          (unsigned long)(seed >> 32), (unsigned long)(seed & 0xFFFFFFFFu), (int)cases);
 
@@ -241,13 +308,12 @@ int main(int argc, char** argv) {
   for (int32_t v = 0; v < kNumVariants; ++v) {
     const VariantInfo& info = kVariants[v];
     if (strcmp(info.isa, "ref") == 0 || !Matches(filter, info)) continue;
-    bool covered = false;
-    for (FamilyTest* t = g_tests; t != nullptr; t = t->next) covered |= strcmp(t->op, info.op) == 0;
-    if (!covered) {
+    if (FindTest(info.op) == nullptr) {
       printf("%s %s: UNTESTED (no TFV_FAMILY_TEST(%s))\n", info.op, info.symbol, info.op);
       ++bad;
     }
   }
+  bool kind_known = only_kind == nullptr;
   // Tests in a stable order: by op name.
   for (const char* last = ""; ;) {
     FamilyTest* test = nullptr;
@@ -269,28 +335,43 @@ int main(int argc, char** argv) {
       }
       ++tested;
       ++runs;
-      Context ctx;
-      ctx.seed = seed;
-      ctx.case_count = cases;
-      ctx.edge_count = test->edge_count;
-      ctx.variant = &info;
-      int32_t failed_cases = 0;
-      for (int32_t c = 0; c < cases + test->edge_count; ++c) {
-        ctx.BeginCase(c);
-        const int32_t before = ctx.failures;
-        const bool ok = test->fn(ctx);
-        const bool canaries = ctx.CheckCanaries();
-        if (!ok || !canaries || ctx.failures != before) {
-          if (ctx.failures == before) ctx.Fail("test returned false");
-          ++failed_cases;
+      int32_t variant_failed = 0, variant_cases = 0;
+      ForEachKind(*test, [&](const char* kind) {
+        if (only_kind != nullptr && strcmp(kind, only_kind) != 0) return;
+        kind_known = true;
+        Context ctx;
+        ctx.seed = seed;
+        ctx.case_count = cases;
+        ctx.edge_count = test->edge_count;
+        ctx.edge_kind = test->edge_kind;
+        ctx.variant = &info;
+        int32_t failed_cases = 0, kind_cases = 0;
+        for (int32_t c = 0; c < cases + test->edge_count; ++c) {
+          if (strcmp(KindOf(*test, cases, c), kind) != 0) continue;
+          ++kind_cases;
+          ctx.BeginCase(c);
+          const int32_t before = ctx.failures;
+          const bool ok = test->fn(ctx);
+          const bool canaries = ctx.CheckCanaries();
+          if (!ok || !canaries || ctx.failures != before) {
+            if (ctx.failures == before) ctx.Fail("test returned false");
+            ++failed_cases;
+          }
         }
-      }
-      if (failed_cases == 0) {
-        printf("%s %s: %d cases + %d edge cases ok\n", info.op, info.symbol, (int)cases,
-               (int)test->edge_count);
+        if (failed_cases == 0) {
+          printf("%s %s %s: %d cases ok\n", info.op, info.symbol, kind, (int)kind_cases);
+        } else {
+          printf("%s %s %s: FAILED %d of %d cases\n", info.op, info.symbol, kind,
+                 (int)failed_cases, (int)kind_cases);
+        }
+        variant_failed += failed_cases;
+        variant_cases += kind_cases;
+      });
+      if (variant_failed == 0) {
+        printf("%s %s: %d cases ok\n", info.op, info.symbol, (int)variant_cases);
       } else {
-        printf("%s %s: FAILED %d of %d cases\n", info.op, info.symbol, (int)failed_cases,
-               (int)(cases + test->edge_count));
+        printf("%s %s: FAILED %d of %d cases\n", info.op, info.symbol, (int)variant_failed,
+               (int)variant_cases);
         ++bad;
       }
     }
@@ -300,6 +381,10 @@ int main(int argc, char** argv) {
     } else if (tested == 0 && filter == nullptr) {
       printf("%s: only the reference variant in this build\n", test->op);
     }
+  }
+  if (!kind_known) {
+    printf("kernel variants: FAILED: no case of kind '%s'\n", only_kind);
+    ++bad;
   }
   if (bad == 0) {
     printf("kernel variants: all ok (%d variants tested)\n", (int)runs);

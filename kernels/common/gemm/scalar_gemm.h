@@ -6,12 +6,13 @@
 // stay int8. Blocks of 2 columns x 2 output channels: per input 2 halfword + 2 byte loads and
 // 4 multiply-accumulates (one MLA each on Armv7-M), loop unrolled by 4. Requantization per
 // element in the forms that compile to SMULL/SMLAL, bit-exact with fx::Requantize.
-#ifndef TINYFORGE_KERNELS_CONV_SCALAR_GEMM_H_
-#define TINYFORGE_KERNELS_CONV_SCALAR_GEMM_H_
+#ifndef TINYFORGE_KERNELS_COMMON_GEMM_SCALAR_GEMM_H_
+#define TINYFORGE_KERNELS_COMMON_GEMM_SCALAR_GEMM_H_
 
 #include <cstdint>
 
 #include "kernels/common/fixed_point.h"
+#include "kernels/common/rq_mode.h"
 
 namespace tinyforge::scalar {
 
@@ -19,19 +20,15 @@ inline void Widen(const int8_t* src, int32_t n, int32_t offset, int16_t* dst) {
   for (int32_t i = 0; i < n; ++i) dst[i] = static_cast<int16_t>(src[i] + offset);
 }
 
-enum RqMode : int {
-  kRqDouble = 0,     // double rounding, any shift
-  kRqDoubleNeg = 1,  // double rounding, every shift <= -1
-  kRqSingle = 2,     // single rounding, any shift
-  kRqSingleNeg = 3,  // single rounding, every shift <= -1
-};
-
-inline int ChooseMode(const int32_t* shift, int32_t n, int32_t rounding) {
-  int32_t max_shift = -32;
-  for (int32_t i = 0; i < n; ++i) max_shift = shift[i] > max_shift ? shift[i] : max_shift;
-  if (rounding == TF_ROUNDING_SINGLE) return max_shift <= -1 ? kRqSingleNeg : kRqSingle;
-  return max_shift <= -1 ? kRqDoubleNeg : kRqDouble;
-}
+// The requantization cases (kernels/common/rq_mode.h).
+using rq::ChooseMode;
+using rq::RqMode;
+using rq::kRqDouble;
+using rq::kRqDoubleNeg;
+using rq::kRqDoubleNonPos;
+using rq::kRqPerElement;
+using rq::kRqSingle;
+using rq::kRqSingleNeg;
 
 struct ChanQ {
   int32_t m;
@@ -177,4 +174,4 @@ inline void Tile2(const int16_t* c0, const int16_t* c1, int32_t np, const int8_t
 
 }  // namespace tinyforge::scalar
 
-#endif  // TINYFORGE_KERNELS_CONV_SCALAR_GEMM_H_
+#endif  // TINYFORGE_KERNELS_COMMON_GEMM_SCALAR_GEMM_H_

@@ -1,5 +1,5 @@
 // Armv7E-M / Armv8-M DSP-extension int8 GEMM core shared by s8_conv__dsp and s8_fc__dsp
-// (internal header, only included inside `#if defined(__ARM_FEATURE_DSP)`).
+// (internal header, only included inside `#if TF_HAVE_DSP`, kernels/common/isa.h).
 //
 // Columns (a pixel's inputs, an im2col patch, an FC row) are widened once per call or tile
 // to int16 pairs WITH the input offset added (SXTAB16: x + offset fits int16), in the order
@@ -12,18 +12,17 @@
 // input offset needs no bias correction. K % 4 leftover inputs go through a scalar tail.
 //
 // Requantization per element, bit-exact with fx::Requantize (64-bit SMULL forms).
-#ifndef TINYFORGE_KERNELS_CONV_DSP_GEMM_H_
-#define TINYFORGE_KERNELS_CONV_DSP_GEMM_H_
+#ifndef TINYFORGE_KERNELS_COMMON_GEMM_DSP_GEMM_H_
+#define TINYFORGE_KERNELS_COMMON_GEMM_DSP_GEMM_H_
 
 #include <arm_acle.h>
 
 #include <cstdint>
 
 #include "kernels/common/fixed_point.h"
+#include "kernels/common/rq_mode.h"
 
 namespace tinyforge::dsp {
-
-inline uint32_t Ror8(uint32_t v) { return (v >> 8) | (v << 24); }  // folds into SXTB16 ROR #8
 
 inline uint32_t LoadWord(const int8_t* p) {
   uint32_t v;
@@ -65,20 +64,15 @@ inline void Widen(const int8_t* src, int32_t n, int32_t offset, uint32_t* dst) {
 }
 
 
-// Requantization modes (chosen once per call from the shifts and the rounding field):
-enum RqMode : int {
-  kRqDouble = 0,     // double rounding, general (fx-style, any shift)
-  kRqDoubleNeg = 1,  // double rounding, every shift <= -1
-  kRqSingle = 2,     // single rounding, general
-  kRqSingleNeg = 3,  // single rounding, every shift <= -1
-};
-
-inline int ChooseMode(const int32_t* shift, int32_t n, int32_t rounding) {
-  int32_t max_shift = -32;
-  for (int32_t i = 0; i < n; ++i) max_shift = shift[i] > max_shift ? shift[i] : max_shift;
-  if (rounding == TF_ROUNDING_SINGLE) return max_shift <= -1 ? kRqSingleNeg : kRqSingle;
-  return max_shift <= -1 ? kRqDoubleNeg : kRqDouble;
-}
+// The requantization cases (kernels/common/rq_mode.h).
+using rq::ChooseMode;
+using rq::RqMode;
+using rq::kRqDouble;
+using rq::kRqDoubleNeg;
+using rq::kRqDoubleNonPos;
+using rq::kRqPerElement;
+using rq::kRqSingle;
+using rq::kRqSingleNeg;
 
 // Requantization parameters of one channel, computed per channel pair outside the pixel loop.
 struct ChanQ {
@@ -284,64 +278,12 @@ inline void Tile2(const uint32_t* ext, int32_t np, const int8_t* weights, int32_
   }
 }
 
-// Output channels [0, n_out) of np widened columns stored as pairs (pair j at
-// ext + j * pair_words, columns interleaved as in Tile2): out[i * n_out + c]. Channel pairs
-// outside (their quantization and bias computed once per tile), pixel pairs inside.
-template <int kMode, bool kFull>
-inline void TileN(const uint32_t* ext, int32_t pair_words, int32_t np, const int8_t* weights,
-                  int32_t k, const int32_t* bias, const int32_t* mult, const int32_t* shift,
-                  int32_t n_out, const OutQ& oq, int8_t* out) {
-  const int32_t g = k >> 2;
-  const int32_t r = k & 3;
-  const int32_t pairs = np >> 1;
-  int32_t oc = 0;
-  for (; oc < n_out; oc += 2) {
-    const bool two = oc + 1 < n_out;
-    const int32_t oc1 = two ? oc + 1 : oc;
-    const int8_t* w0 = weights + oc * k;
-    const int8_t* w1 = weights + oc1 * k;
-    const int32_t b0 = bias != nullptr ? bias[oc] : 0;
-    const int32_t b1 = bias != nullptr ? bias[oc1] : 0;
-    const ChanQ q0 = MakeChanQ<kMode>(mult[oc], shift[oc]);
-    const ChanQ q1 = MakeChanQ<kMode>(mult[oc1], shift[oc1]);
-    const uint32_t* c = ext;
-    int8_t* o = out + oc;
-    for (int32_t j = 0; j < pairs; ++j, c += pair_words, o += 2 * n_out) {
-      int32_t a00 = b0, a01 = b1, a10 = b0, a11 = b1;
-      if (g > 0) Dot2x2(c, w0, w1, g, a00, a01, a10, a11);
-      if (r != 0) {
-        const uint32_t* t = c + 4 * g;
-        a00 += TailDot(t, w0 + 4 * g, r);
-        a01 += TailDot(t, w1 + 4 * g, r);
-        a10 += TailDot(t + 2, w0 + 4 * g, r);
-        a11 += TailDot(t + 2, w1 + 4 * g, r);
-      }
-      o[0] = Finish<kMode, kFull>(a00, q0, oq);
-      o[n_out] = Finish<kMode, kFull>(a10, q0, oq);
-      if (two) {
-        o[1] = Finish<kMode, kFull>(a01, q1, oq);
-        o[n_out + 1] = Finish<kMode, kFull>(a11, q1, oq);
-      }
-    }
-    if ((np & 1) != 0) {
-      int32_t a0 = b0, a1 = b1;
-      if (g > 0) Dot1x2(c, w0, w1, g, a0, a1);
-      if (r != 0) {
-        a0 += TailDot(c + 4 * g, w0 + 4 * g, r);
-        a1 += TailDot(c + 4 * g, w1 + 4 * g, r);
-      }
-      o[0] = Finish<kMode, kFull>(a0, q0, oq);
-      if (two) o[1] = Finish<kMode, kFull>(a1, q1, oq);
-    }
-  }
-}
-
 // Calls f.template operator()<kMode, kFull>() for the call's requantization mode and clamp.
 template <typename F>
 inline void Dispatch(const int32_t* shift, int32_t n_shift, int32_t rounding, int32_t act_min,
                      int32_t act_max, F&& f) {
   const bool full = act_min == -128 && act_max == 127;
-  switch (ChooseMode(shift, n_shift, rounding)) {
+  switch (ChooseMode<false>(shift, n_shift, rounding)) {
     case kRqDoubleNeg:
       full ? f.template operator()<kRqDoubleNeg, true>()
            : f.template operator()<kRqDoubleNeg, false>();
@@ -361,4 +303,4 @@ inline void Dispatch(const int32_t* shift, int32_t n_shift, int32_t rounding, in
 
 }  // namespace tinyforge::dsp
 
-#endif  // TINYFORGE_KERNELS_CONV_DSP_GEMM_H_
+#endif  // TINYFORGE_KERNELS_COMMON_GEMM_DSP_GEMM_H_

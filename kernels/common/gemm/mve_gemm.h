@@ -1,5 +1,5 @@
 // Helium (MVE) int8 GEMM core shared by s8_conv__mve and s8_fc__mve (internal header, only
-// included inside `#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)`).
+// included inside `#if TF_HAVE_MVE`, kernels/common/isa.h).
 //
 // out[p][c] = requant(bias[c] + sum_k col_p[k] * w_c[k]) for "columns" col_p (a pixel's
 // input channels, an im2col patch, or an FC input row) of K int8 values and weight rows w_c
@@ -25,45 +25,38 @@
 //     change floor((q*2^31 + f + 2^(-s-1)*2^31) / 2^(-s) / 2^31); VRSHL by s < 0 then rounds
 //     q half up.  Any shift >= 0 under single rounding (a scale >= 0.5, rare) goes through the
 //     scalar fx::Requantize per element instead.
-#ifndef TINYFORGE_KERNELS_CONV_MVE_GEMM_H_
-#define TINYFORGE_KERNELS_CONV_MVE_GEMM_H_
+#ifndef TINYFORGE_KERNELS_COMMON_GEMM_MVE_GEMM_H_
+#define TINYFORGE_KERNELS_COMMON_GEMM_MVE_GEMM_H_
 
 #include <arm_mve.h>
 
 #include <cstdint>
 
 #include "kernels/common/fixed_point.h"
+#include "kernels/common/rq_mode.h"
 
 namespace tinyforge::mve {
 
-enum RqMode : int {
-  kRqDoubleNeg = 0,   // double rounding, every shift <= -1
-  kRqDouble = 1,      // double rounding, every shift <= 0
-  kRqDoubleLeft = 2,  // double rounding, some shift > 0
-  kRqSingle = 3,      // single rounding, every shift <= -1
-  kRqScalar = 4,      // per element, scalar (fx::Requantize; Out4::rounding): single rounding
-                      // with some shift >= 0, and for s8_conv__mve every rare case
-};
-
-// The requantization mode of a call: n = number of (multiplier, shift) entries.
-inline int ChooseMode(const int32_t* shift, int32_t n, int32_t rounding) {
-  int32_t max_shift = -32;
-  for (int32_t i = 0; i < n; ++i) max_shift = shift[i] > max_shift ? shift[i] : max_shift;
-  if (rounding == TF_ROUNDING_SINGLE) return max_shift <= -1 ? kRqSingle : kRqScalar;
-  if (max_shift <= -1) return kRqDoubleNeg;
-  return max_shift <= 0 ? kRqDouble : kRqDoubleLeft;
-}
+// The requantization cases (kernels/common/rq_mode.h).
+using rq::ChooseMode;
+using rq::RqMode;
+using rq::kRqDouble;
+using rq::kRqDoubleNeg;
+using rq::kRqDoubleNonPos;
+using rq::kRqPerElement;
+using rq::kRqSingle;
+using rq::kRqSingleNeg;
 
 template <int kMode>
 inline int32x4_t Requantize(int32x4_t acc, int32x4_t m, int32x4_t s) {
-  if constexpr (kMode == kRqSingle) {
+  if constexpr (kMode == kRqSingleNeg) {
     return vrshlq_s32(vqdmulhq_s32(acc, m), s);
   } else if constexpr (kMode == kRqDoubleNeg) {
     const int32x4_t h = vqrdmulhq_s32(acc, m);
     return vrshlq_s32(vaddq_s32(h, vshrq_n_s32(h, 31)), s);
   } else {
     int32x4_t right = s;
-    if constexpr (kMode == kRqDoubleLeft) {
+    if constexpr (kMode == kRqDouble) {
       const int32x4_t zero = vdupq_n_s32(0);
       acc = vshlq_s32(acc, vmaxq_s32(s, zero));
       right = vminq_s32(s, zero);
@@ -162,11 +155,11 @@ inline int32x4_t Dot1x4(const int8_t* c, const int8_t* w0, const int8_t* w1, con
 template <int kMode>
 struct Out4 {
   int32x4_t m = vdupq_n_s32(0), s = vdupq_n_s32(0);  // per-lane multiplier, shift
-  const int32_t* mult;  // kRqScalar: lane l uses mult[q[l]], shift[q[l]]
+  const int32_t* mult;  // kRqPerElement: lane l uses mult[q[l]], shift[q[l]]
   const int32_t* shift;
   int32_t q[4];
   int32_t output_offset, act_min, act_max;
-  int32_t rounding = TF_ROUNDING_SINGLE;  // kRqScalar
+  int32_t rounding = TF_ROUNDING_SINGLE;  // kRqPerElement
 
   inline int32x4_t Value(int32x4_t acc) const {
     int32x4_t v = Requantize<kMode>(acc, m, s);
@@ -187,7 +180,7 @@ struct Out4 {
     }
   }
   inline void Store(int32x4_t acc, int8_t* out, uint32x4_t o_off) const {
-    if constexpr (kMode == kRqScalar) {
+    if constexpr (kMode == kRqPerElement) {
       Scalar(acc, out, o_off, 0xF);
     } else {
       vstrbq_scatter_offset_s32(out, o_off, Value(acc));
@@ -196,7 +189,7 @@ struct Out4 {
   // lanes: bit l set = store lane l; pred: the same as an MVE predicate.
   inline void StoreP(int32x4_t acc, int8_t* out, uint32x4_t o_off, uint32_t lanes,
                      mve_pred16_t pred) const {
-    if constexpr (kMode == kRqScalar) {
+    if constexpr (kMode == kRqPerElement) {
       Scalar(acc, out, o_off, lanes);
     } else {
       vstrbq_scatter_offset_p_s32(out, o_off, Value(acc), pred);
@@ -204,7 +197,7 @@ struct Out4 {
   }
 };
 
-// Small K (<= 64), kRqDoubleNeg / kRqSingle: "input stationary" rows. One column (a pixel's
+// Small K (<= 64), kRqDoubleNeg / kRqSingleNeg: "input stationary" rows. One column (a pixel's
 // K <= 64 inputs) stays in q4..q7 while every output channel's weights stream past once, 4
 // channels per block: per block 4 * C weight loads + 4 * C VMLADAVAs (C = ceil(K / 16)), two
 // LDRDs of bias, two VLDRWs of multiplier/shift from a per-call packed table, one
@@ -246,7 +239,7 @@ struct alignas(16) SmallK4Args {
   int32_t n;              // #68: channels
 };
 
-#include "kernels/conv/mve_smallk.inc"
+#include "kernels/common/gemm/mve_smallk.inc"
 
 // Runs the assembly row kernel for (mode, C = ceil(k / 16), k % 16 != 0), or (sel 10 / 11) the
 // K = 24 / 40 channel-pair rows. A switch rather
@@ -268,7 +261,7 @@ inline void SmallKRow(int32_t sel, SmallKArgs* s, const int8_t*& w, const int32_
     case 10: SmallKRow_##M##_k24(s, w, pk, o, off, mx); break;      \
     default: SmallKRow_##M##_k40(s, w, pk, o, off, mx); break;      \
   }
-  if constexpr (kMode == kRqSingle) {
+  if constexpr (kMode == kRqSingleNeg) {
     TFM_SWITCH(Single)
   } else {
     TFM_SWITCH(DoubleNeg)
@@ -304,7 +297,7 @@ inline int32_t SmallK4Rows(const int8_t* const* cols, int32_t np, const int8_t* 
   for (; i + 4 <= np; i += 4) {
     for (int j = 0; j < 4; ++j) a.cols[j] = cols[i + j];
     int8_t* o = out + i * n_out;
-    if constexpr (kMode == kRqSingle) {
+    if constexpr (kMode == kRqSingleNeg) {
       if (k == 16) {
         SmallK4_Single(&a, weights, packed, o, output_offset, act_max);
       } else {
@@ -373,10 +366,11 @@ inline void SmallKRows(const int8_t* const* cols, int32_t np, const int8_t* weig
       const int8_t* c = cols[i];
       for (int32_t j = 0; j < k; ++j) acc += static_cast<int32_t>(c[j]) * w[j];
       const int32_t q = oc * q_step;
-      const int32_t r = kMode == kRqSingle
+      const int32_t r = kMode == kRqSingleNeg
                             ? fx::MultiplyByQuantizedMultiplierSingleRounding(acc, mult[q], shift[q])
                             : fx::MultiplyByQuantizedMultiplier(acc, mult[q], shift[q]);
-      out[i * n_out + oc] = static_cast<int8_t>(fx::Clamp(fx::WrapAdd(r, output_offset), act_min, act_max));
+      out[i * n_out + oc] =
+          static_cast<int8_t>(fx::Clamp(fx::WrapAdd(r, output_offset), act_min, act_max));
     }
   }
 }
@@ -409,7 +403,7 @@ inline void Tile(const int8_t* const* cols, int32_t np, const int8_t* weights, i
     o.q[1] = q1;
     o.q[2] = q0;
     o.q[3] = q1;
-    if constexpr (kMode != kRqScalar) {
+    if constexpr (kMode != kRqPerElement) {
       const uint32x4_t q_off = Lanes4u(static_cast<uint32_t>(q0), static_cast<uint32_t>(q1),
                                        static_cast<uint32_t>(q0), static_cast<uint32_t>(q1));
       o.m = vldrwq_gather_shifted_offset_s32(mult, q_off);
@@ -419,7 +413,7 @@ inline void Tile(const int8_t* const* cols, int32_t np, const int8_t* weights, i
     const int8_t* const* c = cols;
     int32_t i = np;
     if (pair) {
-      if constexpr (kMode == kRqDoubleNeg || kMode == kRqSingle) {
+      if constexpr (kMode == kRqDoubleNeg || kMode == kRqSingleNeg) {
         if (i >= 2) {
           TileArgs ta;
           ta.b0 = b0;
@@ -430,7 +424,7 @@ inline void Tile(const int8_t* const* cols, int32_t np, const int8_t* weights, i
           ta.w1 = w1;
           ta.step = 2 * n_out;
           const int32x4_t mn = vdupq_n_s32(act_min), mx = vdupq_n_s32(act_max);
-          if constexpr (kMode == kRqSingle) {
+          if constexpr (kMode == kRqSingleNeg) {
             TileRows_Single(&ta, c, dst, i >> 1, o.m, o.s, o_off, mn, mx);
           } else {
             TileRows_DoubleNeg(&ta, c, dst, i >> 1, o.m, o.s, o_off, mn, mx);
@@ -505,4 +499,4 @@ inline void FillBytes(int8_t* dst, int8_t value, int32_t n) {
 
 }  // namespace tinyforge::mve
 
-#endif  // TINYFORGE_KERNELS_CONV_MVE_GEMM_H_
+#endif  // TINYFORGE_KERNELS_COMMON_GEMM_MVE_GEMM_H_

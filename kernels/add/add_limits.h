@@ -1,0 +1,25 @@
+// ADD parameter ranges (kernels/common/limits.h): s8_add_check, used by the compiler
+// (compiler/quant) and the runtime validator (runtime/ops/add.cc). The broadcast shape is
+// checked against the tensors by the validator (runtime/ops/binary_common.h).
+#ifndef TINYFORGE_KERNELS_ADD_ADD_LIMITS_H_
+#define TINYFORGE_KERNELS_ADD_ADD_LIMITS_H_
+
+#include "kernels/add/add.h"
+#include "kernels/common/limits.h"
+
+inline const char* s8_add_check(const s8_add_params& p) {
+  TF_CHECK_ROUNDING(p);
+  TF_CHECK_RANGE(p, input1_offset, -128, 128);
+  TF_CHECK_RANGE(p, input2_offset, -128, 128);
+  // left_shift <= 20 keeps (x + offset) << left_shift and the sum of the two rescaled
+  // inputs inside int32 (TFLite uses exactly 20 for int8).
+  TF_CHECK_RANGE(p, left_shift, 0, 20);
+  TF_CHECK_RANGE(p, input1_shift, TF_LIMIT_SHIFT_MIN, 0);
+  TF_CHECK_RANGE(p, input2_shift, TF_LIMIT_SHIFT_MIN, 0);
+  TF_CHECK_RANGE(p, output_shift, TF_LIMIT_SHIFT_MIN, 0);
+  TF_CHECK_INT8(p, output_offset);
+  TF_CHECK_CLAMP(p);
+  return nullptr;
+}
+
+#endif  // TINYFORGE_KERNELS_ADD_ADD_LIMITS_H_

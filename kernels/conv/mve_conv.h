@@ -1,0 +1,64 @@
+// Internal header of s8_conv__mve (Helium): the 3 x 2 block routines in assembly
+// (s8_conv__mve_tile23.cc) that the C++ driver (s8_conv__mve.cc) calls.
+// Only included inside `#if TF_HAVE_MVE` (kernels/common/isa.h).
+#ifndef TINYFORGE_KERNELS_CONV_MVE_CONV_H_
+#define TINYFORGE_KERNELS_CONV_MVE_CONV_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tinyforge::conv_mve {
+
+// 3 pixels x 2 channels per block: six accumulators, five 16-byte loads per six VMLADAVAs
+// (0.125 instructions per MAC in the K loop, against 0.14 for 2 x 2). Blocks go in pairs
+// ("hexads": 6 pixels x 2 channels), whose 12 sums are exactly three vectors
+// {p c0, p c1, p+1 c0, p+1 c1}, requantized and scattered with the same per-lane constants.
+// One call runs every channel pair over every hexad of a tile (and one more block of 3 pixels
+// when 3..5 are left); a pair's multipliers, shifts and biases come as three vectors from a
+// table built once per call (PairTable: q3, q4 and the bias words), the store offsets and
+// clamp bounds stay in q5..q7 for the whole call. The first 16-byte chunk (three with the
+// unrolled loop) is peeled with non-accumulating VMLADAVs, the bias added as a vector. A naked
+// function: it needs every core register (accumulators r0, r2, r4, r6, r8, r10 -- VMLADAVA
+// writes even registers only --, columns r1, r3, r5, weight rows r7, r9, the arguments r11,
+// the output r12, the loop lr). Arguments (offsets fixed by the assembly):
+struct alignas(16) Tile23Args {
+  int32_t t[12];             // #0: the hexad's sums (transfer)
+  int32_t bv[4];             // #48: {b0, b1, b0, b1} of the current pair
+  int32_t mv[4];             // #64: {m0, m1, m0, m1}
+  int32_t sv[4];             // #80: {s0, s1, s0, s1}
+  uint32_t oo[4];            // #96: {0, 1, n_out, n_out + 1}
+  int32_t mn[4];             // #112: act_min
+  int32_t mx[4];             // #128: act_max
+  const int8_t* const* c;    // #144: columns of the next block (running)
+  const int8_t* const* c0;   // #148: the tile's columns
+  int8_t* dst0;              // #152: output of the current pair's first hexad (running)
+  int32_t n0;                // #156: hexads (>= 1)
+  int32_t n;                 // #160: hexads left (running)
+  const int8_t* w0;          // #164: the current pair's weight rows (running)
+  const int8_t* w1;          // #168
+  int32_t k16;               // #172: K - 16 (elements of the tail-predicated loop)
+  int32_t kx3;               // #176: K / 48 - 1 (iterations of the unrolled loop)
+  int32_t k2;                // #180: 2 * K
+  int32_t off;               // #184: output offset
+  int32_t n2;                // #188: 2 * n_out (bytes between pixel pairs' outputs)
+  const int32_t* table;      // #192: per pair {m0, m1, m0, m1}, {s0, s1, ..}, {b0, b1, ..}
+  int32_t unused[2];         // #196
+  int32_t pairs;             // #204: channel pairs left (running, >= 1)
+  int32_t tri;               // #208: 1: one more block of 3 pixels after the hexads
+};
+static_assert(offsetof(Tile23Args, c) == 144 && offsetof(Tile23Args, tri) == 208,
+              "Tile23 argument offsets are fixed by its assembly");
+
+// Per rounding (Single: single rounding, DoubleNeg: double rounding, every shift <= -1) and
+// K loop: tail-predicated (any K > 16), _x3: three chunks per iteration (K % 48 == 0,
+// K >= 96), _u9: no loop (K = 144).
+void Tile23_Single(Tile23Args* a);
+void Tile23_Single_x3(Tile23Args* a);
+void Tile23_DoubleNeg(Tile23Args* a);
+void Tile23_DoubleNeg_x3(Tile23Args* a);
+void Tile23_Single_u9(Tile23Args* a);
+void Tile23_DoubleNeg_u9(Tile23Args* a);
+
+}  // namespace tinyforge::conv_mve
+
+#endif  // TINYFORGE_KERNELS_CONV_MVE_CONV_H_

@@ -1,0 +1,22 @@
+# Writes OUT: one ctest per (variant, kind) that `EXE --list` prints ("op symbol kind"),
+# named kernel_variants.<symbol>.<kind>, running `EXE <seed> <cases> <symbol> <kind>`.
+execute_process(COMMAND "${EXE}" --list OUTPUT_VARIABLE _list RESULT_VARIABLE _rc)
+if(NOT _rc EQUAL 0)
+  message(FATAL_ERROR "${EXE} --list failed (${_rc})")
+endif()
+set(_out "")
+string(REPLACE "\n" ";" _lines "${_list}")
+foreach(_line IN LISTS _lines)
+  if(_line STREQUAL "")
+    continue()
+  endif()
+  string(REPLACE " " ";" _f "${_line}")
+  list(GET _f 1 _symbol)
+  list(GET _f 2 _kind)
+  string(APPEND _out "add_test(kernel_variants.${_symbol}.${_kind} \"${EXE}\" 0x7F4A7C15 1000 "
+                     "${_symbol} ${_kind})\n")
+endforeach()
+if(_out STREQUAL "")
+  message(FATAL_ERROR "${EXE} --list printed no variant")
+endif()
+file(WRITE "${OUT}" "${_out}")

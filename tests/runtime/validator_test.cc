@@ -1,0 +1,785 @@
+// Direct tests of the runtime validator (runtime/ops Validate_<op>): every size check and
+// every parameter range of every op, so that removing or loosening any check fails a test.
+//
+//   * Sizes: for each op, a small valid program loads (Status::kOk); then each operand in
+//     turn is one element too small and one too large (int8: one byte), of the wrong dtype,
+//     and (outputs) placed in a constant segment: each must be rejected with kBadParams.
+//   * Ranges: the family's s8_<family>_check (kernels/<family>/<family>_limits.h, the one
+//     definition the compiler uses too) accepts every bound at the limit and rejects one past
+//     it, naming the field; through the runtime, one past each bound is rejected, and at the
+//     limit accepted wherever the limit fits a small program (dims at 2^24 do not).
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <utility>
+
+#include "harness.h"
+#include "kernels/add/add_limits.h"
+#include "kernels/concat/concat_limits.h"
+#include "kernels/conv/conv_limits.h"
+#include "kernels/dwconv/dwconv_limits.h"
+#include "kernels/fc/fc_limits.h"
+#include "kernels/logistic/logistic_limits.h"
+#include "kernels/mean/mean_limits.h"
+#include "kernels/mul/mul_limits.h"
+#include "kernels/pad/pad_limits.h"
+#include "kernels/pool/pool_limits.h"
+#include "kernels/quantize/quantize_limits.h"
+#include "kernels/softmax/softmax_limits.h"
+#include "kernels/tanh/tanh_limits.h"
+
+namespace tinyforge::rt {
+namespace {
+
+using testing::Builder;
+using testing::Loaded;
+
+// ---- A one-op program described operand by operand -------------------------------------
+
+struct Operand {
+  uint8_t dtype = fmt::kInt8;
+  int64_t elements = 0;   // 0: absent (fmt::kNoTensor)
+  bool constant = false;  // in the flash segment (zeros), else in the arena
+  bool output = false;    // declared as the program's output (else, if in the arena, input)
+  bool at_least = false;  // scratch, line buffer, broadcast input: any size >= `elements`
+  int32_t value = 0;      // constants: every int32 element (int8: every byte is 0)
+  bool raw = false;       // scratch / line buffer: bytes of no dtype, never an I/O
+};
+
+struct OpCase {
+  uint32_t kernel = 0;
+  std::vector<Operand> operands;
+  std::vector<int32_t> params;
+  uint32_t flags = 0;
+};
+
+uint32_t DtypeBytes(uint8_t dtype) { return dtype == fmt::kInt8 ? 1 : 4; }
+
+// Loads `c` through Model::Init: constants zero-filled, arena tensors disjoint and 16-aligned.
+Status Load(const OpCase& c) {
+  uint32_t arena = 0;
+  for (const Operand& o : c.operands) {
+    if (o.elements > 0 && !o.constant) {
+      arena += (static_cast<uint32_t>(o.elements) * DtypeBytes(o.dtype) + 31) / 16 * 16;
+    }
+  }
+  Builder b(arena + 16);
+  std::vector<int32_t> ids;
+  uint32_t offset = 0;
+  bool have_input = false;
+  for (const Operand& o : c.operands) {
+    if (o.elements <= 0) {
+      ids.push_back(fmt::kNoTensor);
+      continue;
+    }
+    const uint32_t bytes = static_cast<uint32_t>(o.elements) * DtypeBytes(o.dtype);
+    if (o.constant) {
+      if (o.dtype == fmt::kInt32) {
+        ids.push_back(b.Const(std::vector<int32_t>(static_cast<size_t>(o.elements), o.value),
+                              o.dtype));
+      } else {
+        ids.push_back(b.Const(std::vector<uint8_t>(bytes, 0), o.dtype));
+      }
+      continue;
+    }
+    const int32_t t = b.Arena(o.dtype, offset, bytes);
+    offset += (bytes + 31) / 16 * 16;
+    ids.push_back(t);
+    const std::vector<int32_t> dims = {static_cast<int32_t>(o.elements)};
+    if (o.output) {
+      if (o.dtype == fmt::kFloat32) {
+        b.p.io.push_back({t, true, dims, 0.0f, 0});
+      } else {
+        b.Output(t, dims);
+      }
+    } else if (!have_input && !o.raw) {
+      have_input = true;
+      if (o.dtype == fmt::kFloat32) {
+        b.p.io.push_back({t, false, dims, 0.0f, 0});
+      } else {
+        b.Input(t, dims);
+      }
+    }
+  }
+  b.Op(c.kernel, ids, c.params, c.flags);
+  const std::vector<uint8_t> image = b.Image();
+  if (image.empty()) return Status::kBadHeader;  // the writer refused it
+  Loaded l(image, testing::RegionSizes(b.p));
+  return l.status;
+}
+
+// Expects every size / dtype / placement change of every operand of `c` to be rejected.
+void ExpectSizeChecks(const char* name, const OpCase& c) {
+  ASSERT_EQ(Load(c), Status::kOk) << name << ": the baseline program must load";
+  for (size_t i = 0; i < c.operands.size(); ++i) {
+    const Operand& o = c.operands[i];
+    if (o.elements <= 0) continue;
+    OpCase m = c;
+    m.operands[i].elements = o.elements - 1;
+    if (m.operands[i].elements > 0) {
+      EXPECT_EQ(Load(m), Status::kBadParams) << name << ": operand " << i << " one element short";
+    }
+    m = c;
+    m.operands[i].elements = o.elements + 1;
+    EXPECT_EQ(Load(m), o.at_least ? Status::kOk : Status::kBadParams)
+        << name << ": operand " << i << " one element too many";
+    m = c;
+    m.operands[i].dtype = o.dtype == fmt::kInt8 ? fmt::kInt32 : fmt::kInt8;
+    m.operands[i].elements = o.elements * DtypeBytes(o.dtype) / DtypeBytes(m.operands[i].dtype);
+    if (m.operands[i].elements > 0 && !o.raw) {  // raw bytes have no dtype to get wrong
+      EXPECT_EQ(Load(m), Status::kBadParams) << name << ": operand " << i << " of another dtype";
+    }
+    if (o.output || o.raw) {
+      m = c;
+      m.operands[i].constant = true;
+      m.operands[i].output = false;
+      if (o.output) {  // keep an output declared: the other arena operand
+        for (auto& other : m.operands) {
+          if (!other.constant && other.elements > 0 && !other.raw) {
+            other.output = true;
+            break;
+          }
+        }
+      }
+      EXPECT_NE(Load(m), Status::kOk) << name << ": writable operand " << i << " in flash";
+    }
+  }
+}
+
+// ---- Range tables ----------------------------------------------------------------------
+
+// One bound of one field: `set(p, v)` writes it; [lo, hi] its valid range. runtime_lo /
+// runtime_hi: the limit also fits a small program, so the runtime must accept it there.
+template <class P>
+struct Range {
+  using Setter = std::function<void(P&, int64_t)>;
+  using Prepare = std::function<void(P&)>;
+  Range(const char* f, Setter s, int64_t l, int64_t h, bool rl, bool rh, Prepare pr = Prepare())
+      : field(f), set(std::move(s)), lo(l), hi(h), runtime_lo(rl), runtime_hi(rh),
+        prepare(std::move(pr)) {}
+  const char* field;
+  Setter set;
+  int64_t lo, hi;
+  bool runtime_lo, runtime_hi;
+  Prepare prepare;  // adjusts the baseline for this field's limits (optional)
+};
+
+#define TF_FIELD(P, f) \
+  #f, [](P& p, int64_t v) { p.f = static_cast<decltype(p.f)>(v); }
+
+template <class P>
+void ExpectRanges(const char* name, const P& base, const char* (*check)(const P&),
+                  OpCase (*make)(const P&), const std::vector<Range<P>>& ranges) {
+  ASSERT_EQ(check(base), nullptr) << name << ": baseline rejected: " << check(base);
+  ASSERT_EQ(Load(make(base)), Status::kOk) << name << ": the baseline program must load";
+  for (const Range<P>& r : ranges) {
+    const std::string what = std::string(name) + "." + r.field;
+    P start = base;
+    if (r.prepare) r.prepare(start);
+    struct Probe {
+      int64_t v;
+      bool valid, runtime;
+    };
+    std::vector<Probe> probes = {{r.lo, true, r.runtime_lo}, {r.hi, true, r.runtime_hi}};
+    if (r.lo > INT32_MIN) probes.push_back({r.lo - 1, false, true});
+    if (r.hi < INT32_MAX) probes.push_back({r.hi + 1, false, true});
+    for (const Probe& pr : probes) {
+      P p = start;
+      r.set(p, pr.v);
+      const char* why = check(p);
+      if (pr.valid) {
+        EXPECT_EQ(why, nullptr) << what << " = " << pr.v << " (at the limit) rejected: " << why;
+      } else {
+        EXPECT_NE(why, nullptr) << what << " = " << pr.v << " (one past the limit) accepted";
+        if (why != nullptr) {
+          // The reason names the field (its leading name, before any index).
+          std::string field = r.field;
+          field = field.substr(0, field.find('['));
+          EXPECT_NE(std::string(why).find(field), std::string::npos) << what << ": " << why;
+        }
+      }
+      if (pr.runtime) {
+        EXPECT_EQ(Load(make(p)), pr.valid ? Status::kOk : Status::kBadParams)
+            << what << " = " << pr.v << " through the runtime";
+      }
+    }
+  }
+}
+
+// ---- Per-op baselines ------------------------------------------------------------------
+
+Operand In(int64_t n, uint8_t dtype = fmt::kInt8) { return {dtype, n, false, false, false, 0}; }
+Operand Const(int64_t n, uint8_t dtype = fmt::kInt8) { return {dtype, n, true, false, false, 0}; }
+Operand Out(int64_t n, uint8_t dtype = fmt::kInt8) { return {dtype, n, false, true, false, 0}; }
+Operand None() { return {fmt::kInt8, 0, false, false, false, 0}; }
+Operand Scratch(int64_t n) { return {fmt::kInt8, n, false, false, true, 0, true}; }
+// An ADD / MUL input: it must reach the last index the broadcast strides give; more is fine.
+Operand Broadcast(int64_t n) { return {fmt::kInt8, n, false, false, true, 0}; }
+
+s8_conv_params ConvBase() {
+  s8_conv_params p{};
+  p.batches = 1, p.in_h = 4, p.in_w = 4, p.in_c = 2, p.out_h = 2, p.out_w = 2, p.out_c = 4;
+  p.k_h = 3, p.k_w = 3, p.filter_in_c = 2, p.stride_h = p.stride_w = 1;
+  p.dilation_h = p.dilation_w = 1, p.act_min = -128, p.act_max = 127;
+  return p;
+}
+OpCase ConvCase(const s8_conv_params& p) {
+  const int64_t out_c = p.out_c > 0 && p.out_c < 64 ? p.out_c : 1;
+  auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 4096 ? d : 1; };
+  return {KernelId("s8_conv__ref"),
+          {In(dim(p.batches) * dim(p.in_h) * dim(p.in_w) * dim(p.in_c)),
+           Const(out_c * dim(p.k_h) * dim(p.k_w) * dim(p.filter_in_c)),
+           Const(out_c, fmt::kInt32), Const(out_c, fmt::kInt32), Const(out_c, fmt::kInt32),
+           Out(dim(p.batches) * dim(p.out_h) * dim(p.out_w) * out_c), None()},
+          emit::EncodeParams(p)};
+}
+
+s8_dwconv_params DwconvBase() {
+  s8_dwconv_params p{};
+  p.batches = 1, p.in_h = 4, p.in_w = 4, p.in_c = 2, p.out_h = 2, p.out_w = 2, p.out_c = 4;
+  p.depth_multiplier = 2, p.k_h = 3, p.k_w = 3, p.stride_h = p.stride_w = 1;
+  p.dilation_h = p.dilation_w = 1, p.act_min = -128, p.act_max = 127;
+  return p;
+}
+OpCase DwconvCase(const s8_dwconv_params& p) {
+  const int64_t out_c = p.out_c > 0 && p.out_c < 64 ? p.out_c : 1;
+  auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 4096 ? d : 1; };
+  return {KernelId("s8_dwconv__ref"),
+          {In(dim(p.batches) * dim(p.in_h) * dim(p.in_w) * dim(p.in_c)),
+           Const(dim(p.k_h) * dim(p.k_w) * out_c), Const(out_c, fmt::kInt32),
+           Const(out_c, fmt::kInt32), Const(out_c, fmt::kInt32),
+           Out(dim(p.batches) * dim(p.out_h) * dim(p.out_w) * out_c), None()},
+          emit::EncodeParams(p)};
+}
+
+s8_fc_params FcBase() {
+  s8_fc_params p{};
+  p.batches = 2, p.in_features = 5, p.out_features = 3, p.per_channel = 1;
+  p.act_min = -128, p.act_max = 127;
+  return p;
+}
+OpCase FcCase(const s8_fc_params& p) {
+  auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 4096 ? d : 1; };
+  const int64_t quant = p.per_channel == 1 ? dim(p.out_features) : 1;
+  return {KernelId("s8_fc__ref"),
+          {In(dim(p.batches) * dim(p.in_features)), Const(dim(p.out_features) * dim(p.in_features)),
+           Const(dim(p.out_features), fmt::kInt32), Const(quant, fmt::kInt32),
+           Const(quant, fmt::kInt32), Out(dim(p.batches) * dim(p.out_features)), None()},
+          emit::EncodeParams(p)};
+}
+
+s8_pool_params PoolBase() {
+  s8_pool_params p{};
+  p.batches = 1, p.in_h = 3, p.in_w = 3, p.channels = 2, p.out_h = 1, p.out_w = 1;
+  p.filter_h = 3, p.filter_w = 3, p.stride_h = p.stride_w = 1, p.act_min = -128, p.act_max = 127;
+  return p;
+}
+OpCase PoolCaseOf(const char* kernel, const s8_pool_params& p) {
+  auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 4096 ? d : 1; };
+  return {KernelId(kernel),
+          {In(dim(p.batches) * dim(p.in_h) * dim(p.in_w) * dim(p.channels)),
+           Out(dim(p.batches) * dim(p.out_h) * dim(p.out_w) * dim(p.channels))},
+          emit::EncodeParams(p)};
+}
+OpCase AvgpoolCase(const s8_pool_params& p) { return PoolCaseOf("s8_avgpool__ref", p); }
+OpCase MaxpoolCase(const s8_pool_params& p) { return PoolCaseOf("s8_maxpool__ref", p); }
+
+s8_broadcast_shape Dense(int32_t n) {
+  return {{1, 1, 1, 1, 1, n}, {0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 1}};
+}
+s8_add_params AddBase() {
+  s8_add_params p{};
+  p.shape = Dense(8), p.left_shift = 20, p.input1_multiplier = p.input2_multiplier = 1 << 30;
+  p.output_multiplier = 1 << 30, p.act_min = -128, p.act_max = 127;
+  return p;
+}
+OpCase AddCase(const s8_add_params& p) {
+  return {KernelId("s8_add__ref"), {Broadcast(8), Broadcast(8), Out(8)}, emit::EncodeParams(p)};
+}
+s8_mul_params MulBase() {
+  s8_mul_params p{};
+  p.shape = Dense(8), p.output_multiplier = 1 << 30, p.act_min = -128, p.act_max = 127;
+  return p;
+}
+OpCase MulCase(const s8_mul_params& p) {
+  return {KernelId("s8_mul__ref"), {Broadcast(8), Broadcast(8), Out(8)}, emit::EncodeParams(p)};
+}
+
+s8_softmax_params SoftmaxBase() { return {2, 5, 1 << 30, 3, -100}; }
+OpCase SoftmaxCase(const s8_softmax_params& p) {
+  const int64_t n = (p.rows > 0 && p.rows < 64 ? p.rows : 1) *
+                    (p.depth > 0 && p.depth < 64 ? p.depth : 1);
+  return {KernelId("s8_softmax__ref"), {In(n), Out(n)}, emit::EncodeParams(p)};
+}
+
+s8_mean_params MeanBase() {
+  s8_mean_params p{};
+  p.outer = 2, p.reduce_size = 3, p.inner = 4, p.multiplier = 1 << 30;
+  return p;
+}
+OpCase MeanCase(const s8_mean_params& p) {
+  auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 64 ? d : 1; };
+  return {KernelId("s8_mean__ref"),
+          {In(dim(p.outer) * dim(p.reduce_size) * dim(p.inner)), Out(dim(p.outer) * dim(p.inner))},
+          emit::EncodeParams(p)};
+}
+
+template <class P>
+int64_t SizeOf(const P& p) {
+  return p.size > 0 && p.size < 64 ? p.size : 1;
+}
+s8_logistic_params LogisticBase() { return {10, 0, 57, 1 << 30, 1}; }
+OpCase LogisticCase(const s8_logistic_params& p) {
+  return {KernelId("s8_logistic__ref"), {In(SizeOf(p)), Out(SizeOf(p))}, emit::EncodeParams(p)};
+}
+s8_tanh_params TanhBase() { return {10, 0, 57, 1 << 30, 1}; }
+OpCase TanhCase(const s8_tanh_params& p) {
+  return {KernelId("s8_tanh__ref"), {In(SizeOf(p)), Out(SizeOf(p))}, emit::EncodeParams(p)};
+}
+s8_requantize_params RequantizeBase() {
+  s8_requantize_params p{};
+  p.size = 10, p.multiplier = 1 << 30, p.act_min = -128, p.act_max = 127;
+  return p;
+}
+OpCase RequantizeCase(const s8_requantize_params& p) {
+  return {KernelId("s8_requantize__ref"), {In(SizeOf(p)), Out(SizeOf(p))}, emit::EncodeParams(p)};
+}
+s8_quantize_params QuantizeBase() { return {10, 0.5f, 0}; }
+OpCase QuantizeCase(const s8_quantize_params& p) {
+  return {KernelId("s8_quantize__ref"), {In(SizeOf(p), fmt::kFloat32), Out(SizeOf(p))},
+          emit::EncodeParams(p)};
+}
+s8_dequantize_params DequantizeBase() { return {10, 0.5f, 0}; }
+OpCase DequantizeCase(const s8_dequantize_params& p) {
+  return {KernelId("s8_dequantize__ref"), {In(SizeOf(p)), Out(SizeOf(p), fmt::kFloat32)},
+          emit::EncodeParams(p)};
+}
+
+s8_pad_params PadBase() { return {{1, 1, 2, 3, 2}, {0, 0, 1, 0, 1}, {0, 0, 0, 2, 1}, 0}; }
+OpCase PadCase(const s8_pad_params& p) {
+  int64_t in = 1, out = 1;
+  for (int i = 0; i < kS8PadMaxDims; ++i) {
+    const int64_t d = p.input_dims[i] > 0 && p.input_dims[i] < 64 ? p.input_dims[i] : 1;
+    const int64_t b = p.pad_before[i] >= 0 && p.pad_before[i] < 64 ? p.pad_before[i] : 0;
+    const int64_t a = p.pad_after[i] >= 0 && p.pad_after[i] < 64 ? p.pad_after[i] : 0;
+    in *= d;
+    out *= d + b + a;
+  }
+  return {KernelId("s8_pad__ref"), {In(in), Out(out)}, emit::EncodeParams(p)};
+}
+
+// CONCATENATION of two inputs: the fixed part, then each input's descriptor words.
+struct ConcatSpec {
+  s8_concat_params p;
+  s8_concat_input in[2];
+};
+ConcatSpec ConcatBase() {
+  ConcatSpec c{};
+  c.p.outer = 2, c.p.num_inputs = 2;
+  c.in[0] = {3, 0, 0, 0, 0};
+  c.in[1] = {5, 1, -4, 1 << 30, -1};
+  return c;
+}
+OpCase ConcatCase(const ConcatSpec& c) {
+  std::vector<int32_t> params = emit::EncodeParams(c.p);
+  for (const s8_concat_input& in : c.in) {
+    int32_t w[abi::kConcatInputWords];
+    abi::FieldWriter fw{w};
+    s8_concat_input copy = in;
+    abi::VisitConcatInput(copy, fw);
+    params.insert(params.end(), w, w + abi::kConcatInputWords);
+  }
+  auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 64 ? d : 1; };
+  const int64_t outer = dim(c.p.outer);
+  return {KernelId("s8_concat__ref"),
+          {In(outer * dim(c.in[0].axis_inner)), In(outer * dim(c.in[1].axis_inner)),
+           Out(outer * (dim(c.in[0].axis_inner) + dim(c.in[1].axis_inner)))},
+          params};
+}
+
+// ---- Sizes -----------------------------------------------------------------------------
+
+TEST(Validator, EveryOperandSizeOfEveryOp) {
+  ExpectSizeChecks("conv", ConvCase(ConvBase()));
+  ExpectSizeChecks("dwconv", DwconvCase(DwconvBase()));
+  ExpectSizeChecks("fc", FcCase(FcBase()));
+  s8_fc_params per_tensor = FcBase();
+  per_tensor.per_channel = 0;
+  ExpectSizeChecks("fc per-tensor", FcCase(per_tensor));
+  ExpectSizeChecks("avgpool", AvgpoolCase(PoolBase()));
+  ExpectSizeChecks("maxpool", MaxpoolCase(PoolBase()));
+  ExpectSizeChecks("add", AddCase(AddBase()));
+  ExpectSizeChecks("mul", MulCase(MulBase()));
+  ExpectSizeChecks("softmax", SoftmaxCase(SoftmaxBase()));
+  ExpectSizeChecks("mean", MeanCase(MeanBase()));
+  ExpectSizeChecks("logistic", LogisticCase(LogisticBase()));
+  ExpectSizeChecks("tanh", TanhCase(TanhBase()));
+  ExpectSizeChecks("requantize", RequantizeCase(RequantizeBase()));
+  ExpectSizeChecks("quantize", QuantizeCase(QuantizeBase()));
+  ExpectSizeChecks("dequantize", DequantizeCase(DequantizeBase()));
+  ExpectSizeChecks("pad", PadCase(PadBase()));
+  ExpectSizeChecks("concat", ConcatCase(ConcatBase()));
+}
+
+TEST(Validator, ScratchAndLineBufferSizes) {
+  // s8_conv__scalar asks for 5 * k_h * k_w * in_c + 4 bytes of scratch.
+  const s8_conv_params p = ConvBase();
+  OpCase c = ConvCase(p);
+  c.kernel = KernelId("s8_conv__scalar");
+  c.operands[6] = Scratch(5 * 3 * 3 * 2 + 4);
+  ExpectSizeChecks("conv scratch", c);
+  c.operands[6].elements = 0;
+  EXPECT_EQ(Load(c), Status::kBadParams) << "conv__scalar without its scratch";
+  // fc__scalar: 4 * in_features + 4.
+  OpCase f = FcCase(FcBase());
+  f.kernel = KernelId("s8_fc__scalar");
+  f.operands[6] = Scratch(4 * 5 + 4);
+  ExpectSizeChecks("fc scratch", f);
+  f.operands[6].elements = 0;
+  EXPECT_EQ(Load(f), Status::kBadParams) << "fc__scalar without its scratch";
+  // Streamed ops: the line buffer holds at least one output row (out_w * channels bytes).
+  OpCase s = ConvCase(p);
+  s.flags = fmt::kOpFlagStream;
+  s.operands.push_back(Scratch(2 * 4));
+  ExpectSizeChecks("conv streamed", s);
+  OpCase d = DwconvCase(DwconvBase());
+  d.flags = fmt::kOpFlagStream;
+  d.operands.push_back(Scratch(2 * 4));
+  ExpectSizeChecks("dwconv streamed", d);
+  s8_pool_params pp = PoolBase();
+  pp.in_h = 4, pp.out_h = 2, pp.filter_h = 2, pp.stride_h = 2;
+  for (const char* k : {"s8_avgpool__ref", "s8_maxpool__ref"}) {
+    OpCase q = PoolCaseOf(k, pp);
+    q.flags = fmt::kOpFlagStream;
+    q.operands.push_back(Scratch(1 * 2));
+    ExpectSizeChecks(k, q);
+  }
+}
+
+TEST(Validator, BroadcastShapeReachesIntoInputs) {
+  for (bool add : {true, false}) {
+    auto make = [&](const s8_broadcast_shape& s, int64_t n1, int64_t n2, int64_t n_out) {
+      OpCase c = add ? AddCase(AddBase()) : MulCase(MulBase());
+      if (add) {
+        s8_add_params p = AddBase();
+        p.shape = s;
+        c.params = emit::EncodeParams(p);
+      } else {
+        s8_mul_params p = MulBase();
+        p.shape = s;
+        c.params = emit::EncodeParams(p);
+      }
+      c.operands = {Broadcast(n1), Broadcast(n2), Out(n_out)};
+      return c;
+    };
+    // Input 2 broadcast over 6 rows of 8: it must hold 8 bytes, input 1 48.
+    const s8_broadcast_shape rows = {{1, 1, 1, 1, 6, 8}, {0, 0, 0, 0, 8, 1}, {0, 0, 0, 0, 0, 1}};
+    EXPECT_EQ(Load(make(rows, 48, 8, 48)), Status::kOk);
+    EXPECT_EQ(Load(make(rows, 47, 8, 48)), Status::kBadParams);
+    EXPECT_EQ(Load(make(rows, 48, 7, 48)), Status::kBadParams);
+    EXPECT_EQ(Load(make(rows, 48, 8, 47)), Status::kBadParams);
+    EXPECT_EQ(Load(make(rows, 48, 8, 49)), Status::kBadParams);
+    EXPECT_EQ(Load(make(rows, 49, 9, 48)), Status::kOk) << "inputs larger than read";
+    s8_broadcast_shape bad = rows;
+    bad.out_dims[0] = 0;
+    EXPECT_EQ(Load(make(bad, 48, 8, 48)), Status::kBadParams) << "out_dims 0";
+    bad = rows;
+    bad.out_dims[5] = TF_LIMIT_DIM + 1;
+    EXPECT_EQ(Load(make(bad, 48, 8, 48)), Status::kBadParams) << "out_dims past the limit";
+    bad = rows;
+    bad.in2_strides[4] = -1;
+    EXPECT_EQ(Load(make(bad, 48, 8, 48)), Status::kBadParams) << "negative stride";
+    bad = rows;
+    bad.in1_strides[4] = INT32_MAX;
+    EXPECT_EQ(Load(make(bad, 48, 8, 48)), Status::kBadParams) << "stride reach past int32";
+  }
+}
+
+TEST(Validator, RequantizationShiftArrays) {
+  // Per-channel shifts are read from the program: each must lie in [-31, 30].
+  for (int32_t shift : {-32, -31, 30, 31}) {
+    const Status want = shift >= TF_LIMIT_SHIFT_MIN && shift <= TF_LIMIT_SHIFT_MAX
+                            ? Status::kOk
+                            : Status::kBadParams;
+    for (OpCase c : {ConvCase(ConvBase()), DwconvCase(DwconvBase()), FcCase(FcBase())}) {
+      c.operands[4].value = shift;  // the shift array (every channel)
+      EXPECT_EQ(Load(c), want) << "kernel id " << c.kernel << " shift " << shift;
+    }
+  }
+}
+
+// ---- Ranges ----------------------------------------------------------------------------
+
+// Geometry and quantization fields every convolution struct has.
+template <class P>
+std::vector<Range<P>> ConvRanges() {
+  return {
+      {TF_FIELD(P, rounding), 0, 1, true, true},
+      {TF_FIELD(P, batches), 1, TF_LIMIT_DIM, true, false},
+      {TF_FIELD(P, in_h), 1, TF_LIMIT_DIM, true, false},
+      {TF_FIELD(P, in_w), 1, TF_LIMIT_DIM, true, false},
+      {TF_FIELD(P, out_h), 1, TF_LIMIT_DIM, true, false},
+      {TF_FIELD(P, out_w), 1, TF_LIMIT_DIM, true, false},
+      {TF_FIELD(P, k_h), 1, TF_LIMIT_DIM, true, false},
+      {TF_FIELD(P, k_w), 1, TF_LIMIT_DIM, true, false},
+      {TF_FIELD(P, stride_h), 1, TF_LIMIT_STRIDE, true, true},
+      {TF_FIELD(P, stride_w), 1, TF_LIMIT_STRIDE, true, true},
+      {TF_FIELD(P, dilation_h), 1, TF_LIMIT_STRIDE, true, true},
+      {TF_FIELD(P, dilation_w), 1, TF_LIMIT_STRIDE, true, true},
+      {TF_FIELD(P, pad_top), 0, TF_LIMIT_STRIDE, true, true},
+      {TF_FIELD(P, pad_left), 0, TF_LIMIT_STRIDE, true, true},
+      {TF_FIELD(P, input_offset), -127, 128, true, true},
+      {TF_FIELD(P, output_offset), -128, 127, true, true},
+      {TF_FIELD(P, act_min), -128, 127, true, true},
+      {TF_FIELD(P, act_max), -128, 127, true, true, [](P& p) { p.act_min = -128; }},
+  };
+}
+
+TEST(Validator, ConvRanges) {
+  auto r = ConvRanges<s8_conv_params>();
+  // in_c / filter_in_c: one group (in_c == filter_in_c); a dim at the limit needs both.
+  r.push_back({TF_FIELD(s8_conv_params, in_c), 2, 2, true, true});
+  r.push_back({TF_FIELD(s8_conv_params, filter_in_c), 1, 2, true, true});  // 2 or 1 groups
+  r.push_back({TF_FIELD(s8_conv_params, out_c), 1, TF_LIMIT_DIM, false, false,
+               [](s8_conv_params& p) { p.filter_in_c = p.in_c = 1; }});
+  ExpectRanges<s8_conv_params>("conv", ConvBase(), s8_conv_check, ConvCase, r);
+  // Groups must divide in_c and out_c.
+  s8_conv_params g = ConvBase();
+  g.in_c = 4, g.filter_in_c = 2, g.out_c = 3;
+  EXPECT_NE(s8_conv_check(g), nullptr);
+  g.out_c = 4;
+  EXPECT_EQ(s8_conv_check(g), nullptr);
+  g.filter_in_c = 3;
+  EXPECT_NE(s8_conv_check(g), nullptr);
+  // The largest window position must fit int32.
+  g = ConvBase();
+  g.out_h = 32768, g.stride_h = 65536;
+  EXPECT_NE(s8_conv_check(g), nullptr);
+  g.out_h = 32767, g.k_h = 1;
+  EXPECT_EQ(s8_conv_check(g), nullptr);
+}
+
+TEST(Validator, DwconvRanges) {
+  auto r = ConvRanges<s8_dwconv_params>();
+  r.push_back({TF_FIELD(s8_dwconv_params, depth_multiplier), 2, 2, true, true});
+  r.push_back({TF_FIELD(s8_dwconv_params, in_c), 2, 2, true, true});
+  r.push_back({TF_FIELD(s8_dwconv_params, out_c), 4, 4, true, true});
+  ExpectRanges<s8_dwconv_params>("dwconv", DwconvBase(), s8_dwconv_check, DwconvCase, r);
+  s8_dwconv_params p = DwconvBase();
+  p.depth_multiplier = 0;
+  EXPECT_NE(s8_dwconv_check(p), nullptr);
+  p.depth_multiplier = TF_LIMIT_DIM + 1;
+  EXPECT_NE(s8_dwconv_check(p), nullptr);
+  p = DwconvBase();
+  p.in_c = TF_LIMIT_DIM / 2, p.out_c = TF_LIMIT_DIM;
+  EXPECT_EQ(s8_dwconv_check(p), nullptr);
+}
+
+TEST(Validator, FcRanges) {
+  using P = s8_fc_params;
+  ExpectRanges<P>("fc", FcBase(), s8_fc_check, FcCase,
+                  {{TF_FIELD(P, rounding), 0, 1, true, true},
+                   {TF_FIELD(P, batches), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(P, in_features), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(P, out_features), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(P, per_channel), 0, 1, true, true},
+                   {TF_FIELD(P, input_offset), -127, 128, true, true},
+                   {TF_FIELD(P, output_offset), -128, 127, true, true},
+                   {TF_FIELD(P, act_min), -128, 127, true, true},
+                   {TF_FIELD(P, act_max), -128, 127, true, true, [](P& p) { p.act_min = -128; }}});
+}
+
+std::vector<Range<s8_pool_params>> PoolRanges() {
+  using P = s8_pool_params;
+  // A pad at the limit needs a filter past it (every window covers an input pixel).
+  auto wide = [](P& p) { p.filter_h = p.filter_w = TF_LIMIT_STRIDE + 2; };
+  // An output extent at the limit needs an input as large (stride 1).
+  auto big = [](P& p) { p.in_h = p.in_w = TF_LIMIT_DIM; };
+  return {{TF_FIELD(P, batches), 1, TF_LIMIT_DIM, true, false},
+          {TF_FIELD(P, in_h), 1, TF_LIMIT_DIM, true, false},
+          {TF_FIELD(P, in_w), 1, TF_LIMIT_DIM, true, false},
+          {TF_FIELD(P, channels), 1, TF_LIMIT_DIM, true, false},
+          {TF_FIELD(P, out_h), 1, TF_LIMIT_DIM, false, false, big},
+          {TF_FIELD(P, out_w), 1, TF_LIMIT_DIM, false, false, big},
+          {TF_FIELD(P, filter_h), 1, TF_LIMIT_DIM, true, false},
+          {TF_FIELD(P, filter_w), 1, TF_LIMIT_DIM, true, false},
+          {TF_FIELD(P, stride_h), 1, TF_LIMIT_STRIDE, true, true},
+          {TF_FIELD(P, stride_w), 1, TF_LIMIT_STRIDE, true, true},
+          {TF_FIELD(P, pad_top), 0, TF_LIMIT_STRIDE, true, false, wide},
+          {TF_FIELD(P, pad_left), 0, TF_LIMIT_STRIDE, true, false, wide},
+          {TF_FIELD(P, act_min), -128, 127, true, true},
+          {TF_FIELD(P, act_max), -128, 127, true, true, [](P& p) { p.act_min = -128; }}};
+}
+
+TEST(Validator, PoolRanges) {
+  ExpectRanges<s8_pool_params>("avgpool", PoolBase(), s8_pool_check, AvgpoolCase, PoolRanges());
+  ExpectRanges<s8_pool_params>("maxpool", PoolBase(), s8_pool_check, MaxpoolCase, PoolRanges());
+  // Every window covers at least one input pixel (through the runtime, both pools).
+  for (OpCase (*make)(const s8_pool_params&) : {AvgpoolCase, MaxpoolCase}) {
+    s8_pool_params p = PoolBase();
+    p.pad_top = 2;  // == filter_h - 1: the first window still reaches row 0
+    EXPECT_EQ(Load(make(p)), Status::kOk);
+    p.pad_top = 3;  // == filter_h: a window of padding only
+    EXPECT_EQ(Load(make(p)), Status::kBadParams);
+    p = PoolBase();
+    p.pad_left = 3;
+    EXPECT_EQ(Load(make(p)), Status::kBadParams);
+    p = PoolBase();
+    p.filter_h = 1, p.out_h = 3;  // the last window starts on the last row
+    EXPECT_EQ(Load(make(p)), Status::kOk);
+    p.out_h = 4;  // one more: below the input
+    EXPECT_EQ(Load(make(p)), Status::kBadParams);
+    p = PoolBase();
+    p.filter_w = 1, p.out_w = 3;
+    EXPECT_EQ(Load(make(p)), Status::kOk);
+    p.out_w = 4;
+    EXPECT_EQ(Load(make(p)), Status::kBadParams);
+  }
+}
+
+TEST(Validator, AddMulRanges) {
+  using A = s8_add_params;
+  ExpectRanges<A>("add", AddBase(), s8_add_check, AddCase,
+                  {{TF_FIELD(A, rounding), 0, 1, true, true},
+                   {TF_FIELD(A, input1_offset), -128, 128, true, true},
+                   {TF_FIELD(A, input2_offset), -128, 128, true, true},
+                   {TF_FIELD(A, left_shift), 0, 20, true, true},
+                   {TF_FIELD(A, input1_shift), -31, 0, true, true},
+                   {TF_FIELD(A, input2_shift), -31, 0, true, true},
+                   {TF_FIELD(A, output_shift), -31, 0, true, true},
+                   {TF_FIELD(A, output_offset), -128, 127, true, true},
+                   {TF_FIELD(A, act_min), -128, 127, true, true},
+                   {TF_FIELD(A, act_max), -128, 127, true, true, [](A& p) { p.act_min = -128; }}});
+  using M = s8_mul_params;
+  ExpectRanges<M>("mul", MulBase(), s8_mul_check, MulCase,
+                  {{TF_FIELD(M, rounding), 0, 1, true, true},
+                   {TF_FIELD(M, input1_offset), -128, 128, true, true},
+                   {TF_FIELD(M, input2_offset), -128, 128, true, true},
+                   {TF_FIELD(M, output_shift), -31, 30, true, true},
+                   {TF_FIELD(M, output_offset), -128, 127, true, true},
+                   {TF_FIELD(M, act_min), -128, 127, true, true},
+                   {TF_FIELD(M, act_max), -128, 127, true, true, [](M& p) { p.act_min = -128; }}});
+}
+
+TEST(Validator, ActivationRanges) {
+  using S = s8_softmax_params;
+  ExpectRanges<S>("softmax", SoftmaxBase(), s8_softmax_check, SoftmaxCase,
+                  {{TF_FIELD(S, rows), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(S, depth), 1, (1 << 19) - 1, true, false},
+                   {TF_FIELD(S, input_left_shift), 0, 31, true, true},
+                   {TF_FIELD(S, diff_min), INT32_MIN, 0, true, true}});
+  using L = s8_logistic_params;
+  ExpectRanges<L>("logistic", LogisticBase(), s8_logistic_check, LogisticCase,
+                  {{TF_FIELD(L, size), 1, TF_LIMIT_BYTES, true, false},
+                   {TF_FIELD(L, input_zero_point), -128, 127, true, true},
+                   {TF_FIELD(L, input_range_radius), 0, TF_LIMIT_BYTES, true, true},
+                   {TF_FIELD(L, input_left_shift), -31, 30, true, true}});
+  using T = s8_tanh_params;
+  ExpectRanges<T>("tanh", TanhBase(), s8_tanh_check, TanhCase,
+                  {{TF_FIELD(T, size), 1, TF_LIMIT_BYTES, true, false},
+                   {TF_FIELD(T, input_zero_point), -128, 127, true, true},
+                   {TF_FIELD(T, input_range_radius), 0, TF_LIMIT_BYTES, true, true},
+                   {TF_FIELD(T, input_left_shift), -31, 30, true, true}});
+}
+
+TEST(Validator, MeanPadConcatRanges) {
+  using M = s8_mean_params;
+  ExpectRanges<M>("mean", MeanBase(), s8_mean_check, MeanCase,
+                  {{TF_FIELD(M, rounding), 0, 1, true, true},
+                   {TF_FIELD(M, outer), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(M, reduce_size), 1, 1 << 23, true, false},
+                   {TF_FIELD(M, inner), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(M, input_zero_point), -128, 127, true, true},
+                   {TF_FIELD(M, output_zero_point), -128, 127, true, true},
+                   {TF_FIELD(M, shift), -31, 30, true, true}});
+  using P = s8_pad_params;
+  std::vector<Range<P>> pad;
+  for (int i = 0; i < kS8PadMaxDims; ++i) {
+    pad.push_back({"input_dims[i]", [i](P& p, int64_t v) { p.input_dims[i] = static_cast<int32_t>(v); },
+                   1, TF_LIMIT_DIM, true, false});
+    pad.push_back({"pad_before[i]", [i](P& p, int64_t v) { p.pad_before[i] = static_cast<int32_t>(v); },
+                   0, TF_LIMIT_DIM, true, false});
+    pad.push_back({"pad_after[i]", [i](P& p, int64_t v) { p.pad_after[i] = static_cast<int32_t>(v); },
+                   0, TF_LIMIT_DIM, true, false});
+  }
+  pad.push_back({TF_FIELD(P, pad_value), -128, 127, true, true});
+  ExpectRanges<P>("pad", PadBase(), s8_pad_check, PadCase, pad);
+
+  using C = ConcatSpec;
+  auto check = [](const C& c) -> const char* {
+    if (const char* why = s8_concat_check(c.p)) return why;
+    for (const s8_concat_input& in : c.in) {
+      if (const char* why = s8_concat_input_check(in)) return why;
+    }
+    return nullptr;
+  };
+  std::vector<Range<C>> concat = {
+      {"rounding", [](C& c, int64_t v) { c.p.rounding = static_cast<int32_t>(v); }, 0, 1, true, true},
+      {"outer", [](C& c, int64_t v) { c.p.outer = static_cast<int32_t>(v); }, 1, TF_LIMIT_DIM, true,
+       false},
+      {"output_zero_point", [](C& c, int64_t v) { c.p.output_zero_point = static_cast<int32_t>(v); },
+       -128, 127, true, true}};
+  for (int k = 0; k < 2; ++k) {
+    concat.push_back({"axis_inner", [k](C& c, int64_t v) { c.in[k].axis_inner = static_cast<int32_t>(v); },
+                      1, TF_LIMIT_DIM, true, false});
+    concat.push_back({"requantize", [k](C& c, int64_t v) { c.in[k].requantize = static_cast<int32_t>(v); },
+                      0, 1, true, true});
+    concat.push_back({"input_zero_point",
+                      [k](C& c, int64_t v) { c.in[k].input_zero_point = static_cast<int32_t>(v); },
+                      -128, 127, true, true});
+    concat.push_back({"shift", [k](C& c, int64_t v) { c.in[k].shift = static_cast<int32_t>(v); },
+                      -31, 30, true, true});
+  }
+  ExpectRanges<C>("concat", ConcatBase(), +check, ConcatCase, concat);
+  // num_inputs: the check's own bounds (the runtime then also needs that many operands).
+  s8_concat_params p = ConcatBase().p;
+  for (int32_t n : {0, TF_LIMIT_CONCAT_INPUTS + 1}) {
+    p.num_inputs = n;
+    EXPECT_NE(s8_concat_check(p), nullptr) << n;
+  }
+  for (int32_t n : {1, TF_LIMIT_CONCAT_INPUTS}) {
+    p.num_inputs = n;
+    EXPECT_EQ(s8_concat_check(p), nullptr) << n;
+  }
+}
+
+TEST(Validator, QuantizeRanges) {
+  using R = s8_requantize_params;
+  ExpectRanges<R>("requantize", RequantizeBase(), s8_requantize_check, RequantizeCase,
+                  {{TF_FIELD(R, rounding), 0, 1, true, true},
+                   {TF_FIELD(R, size), 1, TF_LIMIT_BYTES, true, false},
+                   {TF_FIELD(R, input_zero_point), -128, 127, true, true},
+                   {TF_FIELD(R, output_zero_point), -128, 127, true, true},
+                   {TF_FIELD(R, shift), -31, 30, true, true},
+                   {TF_FIELD(R, act_min), -128, 127, true, true},
+                   {TF_FIELD(R, act_max), -128, 127, true, true, [](R& p) { p.act_min = -128; }}});
+  using Q = s8_quantize_params;
+  ExpectRanges<Q>("quantize", QuantizeBase(), s8_quantize_check, QuantizeCase,
+                  {{TF_FIELD(Q, size), 1, TF_LIMIT_BYTES / 4, true, false},
+                   {TF_FIELD(Q, zero_point), -128, 127, true, true}});
+  using D = s8_dequantize_params;
+  ExpectRanges<D>("dequantize", DequantizeBase(), s8_dequantize_check, DequantizeCase,
+                  {{TF_FIELD(D, size), 1, TF_LIMIT_BYTES / 4, true, false},
+                   {TF_FIELD(D, zero_point), -128, 127, true, true}});
+  // Scales: finite and > 0.
+  const float limit = std::nextafter(3.4e38f, 0.0f);
+  for (float scale : {0.0f, -1.0f, NAN, INFINITY, 3.4e38f, FLT_MIN, limit}) {
+    const bool ok = scale == FLT_MIN || scale == limit;
+    Q q = QuantizeBase();
+    q.scale = scale;
+    EXPECT_EQ(s8_quantize_check(q) == nullptr, ok) << scale;
+    EXPECT_EQ(Load(QuantizeCase(q)), ok ? Status::kOk : Status::kBadParams) << scale;
+    D d = DequantizeBase();
+    d.scale = scale;
+    EXPECT_EQ(s8_dequantize_check(d) == nullptr, ok) << scale;
+    EXPECT_EQ(Load(DequantizeCase(d)), ok ? Status::kOk : Status::kBadParams) << scale;
+  }
+}
+
+}  // namespace
+}  // namespace tinyforge::rt
