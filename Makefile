@@ -1,13 +1,14 @@
 # tinyforge: the two commands a newcomer needs.
 #   make demo   installs what is missing, builds, exports the bundled DS-CNN from PyTorch,
 #               compiles it and runs it, printing its outputs next to PyTorch's
-#   make test   the whole suite (C++ unit tests + Python and end-to-end tests)
+#   make test   the whole suite (C++ unit tests, the same under ASan + UBSan, Python and
+#               end-to-end tests)
 SHELL  := /bin/bash
 VENV   := .venv
 PY     := $(VENV)/bin/python
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: all deps build demo test test-cpp test-py bench fuzz examples format clean
+.PHONY: all deps build demo test test-cpp test-san test-py bench fuzz examples format clean
 
 all: build
 
@@ -24,10 +25,20 @@ build: deps
 demo: build
 	@$(PY) examples/demo.py
 
-test: build test-cpp test-py
+test: build test-cpp test-san test-py
 
 test-cpp:
 	@ctest --test-dir build --output-on-failure -j2
+
+# The C++ tests again in their own tree, build-san/, compiled with ASan + UBSan: every check
+# on, the kernels included, -fno-sanitize-recover (a finding fails the test). -O1 -g1 keeps
+# the build and the runs short; the cross-compile checks are left to test-cpp.
+SAN_DIR := build-san
+test-san:
+	@cmake -S . -B $(SAN_DIR) -G Ninja -DTINYFORGE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Release \
+	  "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -g1" "-DCMAKE_C_FLAGS_RELEASE=-O1 -g1" > /dev/null
+	@cmake --build $(SAN_DIR) -j2
+	@ctest --test-dir $(SAN_DIR) --output-on-failure -j2 -E '_cortex_m_compile$$'
 
 test-py:
 	@$(PY) -m pytest -q
@@ -57,4 +68,4 @@ format:
 	@clang-format -i $$(git ls-files '*.cc' '*.h')
 
 clean:
-	rm -rf build
+	rm -rf build $(SAN_DIR)

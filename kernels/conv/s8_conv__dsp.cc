@@ -375,7 +375,8 @@ void FastTile(const Ctx& x, TileFn tile_fn, const Chan* tab, const uint32_t* tai
 inline int8_t Slow(const Ctx& x, int32_t idx, int32_t acc2) {
   const int32_t b = x.bias != nullptr ? x.bias[idx] : 0;
   const int32_t acc = fx::WrapAdd(acc2 >> 1, b);
-  const int32_t v = fx::Requantize(acc, x.mult[idx], x.shift[idx], x.rounding) + x.output_offset;
+  const int32_t v =
+      fx::WrapAdd(fx::Requantize(acc, x.mult[idx], x.shift[idx], x.rounding), x.output_offset);
   return static_cast<int8_t>(fx::Clamp(v, x.lo, x.hi));
 }
 
@@ -443,7 +444,7 @@ Table BuildTable(const s8_conv_params& p, const Ctx& x, Chan* tab, uint32_t* tai
     const int32_t m = x.mult[oc];
     const int32_t s = x.shift[oc];
     if (m == 0 || AllZero(w, x.k)) {  // constant output (multiplier 0: Requantize gives 0)
-      const int32_t v = fx::Requantize(b, m, s, p.rounding) + p.output_offset;
+      const int32_t v = fx::WrapAdd(fx::Requantize(b, m, s, p.rounding), p.output_offset);
       tmpl[oc] = static_cast<int8_t>(fx::Clamp(v, p.act_min, p.act_max));
       ++t.nd;
       continue;

@@ -31,14 +31,14 @@ extern "C" void s8_conv__ref(const s8_conv_params* params, const int8_t* input,
                   in_batch + (in_y * p.in_w + in_x) * p.in_c + group * p.filter_in_c;
               const int8_t* w_px = filter + (ky * p.k_w + kx) * p.filter_in_c;
               for (int32_t ic = 0; ic < p.filter_in_c; ++ic) {
-                acc += static_cast<int32_t>(w_px[ic]) *
-                       (static_cast<int32_t>(in_px[ic]) + p.input_offset);
+                acc = fx::WrapAdd(acc, static_cast<int32_t>(w_px[ic]) *
+                                           (static_cast<int32_t>(in_px[ic]) + p.input_offset));
               }
             }
           }
-          if (bias != nullptr) acc += bias[oc];
+          if (bias != nullptr) acc = fx::WrapAdd(acc, bias[oc]);
           acc = fx::Requantize(acc, p.multiplier[oc], p.shift[oc], p.rounding);
-          acc += p.output_offset;
+          acc = fx::WrapAdd(acc, p.output_offset);
           output[((b * p.out_h + oy) * p.out_w + ox) * p.out_c + oc] =
               static_cast<int8_t>(fx::Clamp(acc, p.act_min, p.act_max));
         }

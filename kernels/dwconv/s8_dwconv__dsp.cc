@@ -78,7 +78,7 @@ inline int32_t Requant(int32_t acc, const Quant& q) {
     if (kSingle) return Smmla(acc, q.mult, q.round) >> q.n;
     return Smmlar(acc, q.mult, q.round + (acc >> 31)) >> q.n;
   }
-  return fx::Requantize(acc, q.mult, q.shift, q.n) + q.off;  // kGeneric: n = rounding
+  return fx::WrapAdd(fx::Requantize(acc, q.mult, q.shift, q.n), q.off);  // kGeneric: n = rounding
 }
 
 template <bool kClamp>
@@ -294,7 +294,7 @@ inline int8_t LaneOut(int32_t acc, int32_t m, int32_t c, int32_t e, const s8_dwc
   if constexpr (kFast) {
     v = kSingle ? (Smmla(acc, m, c) >> e) : (Smmlar(acc, m, c + (acc >> 31)) >> e);
   } else {
-    v = fx::Requantize(acc, p.multiplier[ch], p.shift[ch], p.rounding) + p.output_offset;
+    v = fx::WrapAdd(fx::Requantize(acc, p.multiplier[ch], p.shift[ch], p.rounding), p.output_offset);
   }
   if constexpr (kClamp) return static_cast<int8_t>(fx::Clamp(v, p.act_min, p.act_max));
   return static_cast<int8_t>(__ssat(v, 8));

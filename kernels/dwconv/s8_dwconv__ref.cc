@@ -27,12 +27,12 @@ extern "C" void s8_dwconv__ref(const s8_dwconv_params* params, const int8_t* inp
                 if (in_x < 0 || in_x >= p.in_w) continue;
                 const int32_t in_val = in_batch[(in_y * p.in_w + in_x) * p.in_c + ic];
                 const int32_t w_val = weights[(ky * p.k_w + kx) * p.out_c + oc];
-                acc += w_val * (in_val + p.input_offset);
+                acc = fx::WrapAdd(acc, w_val * (in_val + p.input_offset));
               }
             }
-            if (bias != nullptr) acc += bias[oc];
+            if (bias != nullptr) acc = fx::WrapAdd(acc, bias[oc]);
             acc = fx::Requantize(acc, p.multiplier[oc], p.shift[oc], p.rounding);
-            acc += p.output_offset;
+            acc = fx::WrapAdd(acc, p.output_offset);
             out_px[oc] = static_cast<int8_t>(fx::Clamp(acc, p.act_min, p.act_max));
           }
         }

@@ -60,8 +60,8 @@ void FillPlane(const Geo& g, const int8_t* in, int32_t c, int8_t* plane) {
 
 template <bool kSingle>
 inline int8_t Out(int32_t acc, int32_t mult, int32_t shift, int32_t off, int32_t lo, int32_t hi) {
-  const int32_t v =
-      fx::Requantize(acc, mult, shift, kSingle ? TF_ROUNDING_SINGLE : TF_ROUNDING_DOUBLE) + off;
+  const int32_t v = fx::WrapAdd(
+      fx::Requantize(acc, mult, shift, kSingle ? TF_ROUNDING_SINGLE : TF_ROUNDING_DOUBLE), off);
   return static_cast<int8_t>(fx::Clamp(v, lo, hi));
 }
 

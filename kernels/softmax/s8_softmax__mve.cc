@@ -8,7 +8,7 @@
 // unlike VRSHR, so it is (v + 1 + (v >> 31)) >> 1). Exps of the first kBuffered elements
 // are kept on the stack between the sum and the output pass; longer rows recompute the
 // rest. Rows of 1 or 2 elements take the scalar core (one exp at most). A row whose exps
-// sum to 512 or more runs __ref (softmax_fast.h explains why).
+// sum to 512.0 or more is all -128 (softmax_fast.h explains why).
 #include "kernels/softmax/softmax.h"
 #include "kernels/common/isa.h"
 
@@ -64,20 +64,29 @@ void Row(const s8_softmax_params& p, const int8_t* in, int8_t* out, int32_t max_
   const int32x4_t shift = vdupq_n_s32(p.input_left_shift);
   int32_t exps[kBuffered];
 
-  uint32_t sum_of_exps = 0;  // Q12
-  for (int32_t c = 0; c < depth; c += 4) {
+  // Rescale<12, 0> of four exps: (e + 2^11) >> 12 unsigned (e may be INT32_MAX), summed
+  // into `sum` (Q12, each exp at most 2^19) skipping e = -1 and lanes past the row.
+#define TF_SOFTMAX_ACCUMULATE(sum, e, tail)                                                   \
+  sum = vaddvaq_p_u32(sum, vshrq_n_u32(vaddq_n_u32(vreinterpretq_u32_s32(e), 2048u), 12), \
+                      vcmpgeq_m_n_s32(e, 0, tail))
+  uint32_t sum_of_exps = 0;
+  int32_t c = 0;
+  for (; c < depth && c < kBuffered; c += 4) {
     const mve_pred16_t tail = vctp32q(static_cast<uint32_t>(depth - c));
     const int32x4_t e = Exps(in + c, tail, max_in_row, shift, mult, diff_min);
-    if (c < kBuffered) vst1q_s32(exps + c, e);
-    // Rescale<12, 0>: (e + 2^11) >> 12 unsigned (e may be INT32_MAX); skip e = -1.
-    const uint32x4_t q12 = vshrq_n_u32(vaddq_n_u32(vreinterpretq_u32_s32(e), 2048u), 12);
-    sum_of_exps = vaddvaq_p_u32(sum_of_exps, q12, vcmpgeq_m_n_s32(e, 0, tail));
+    vst1q_s32(exps + c, e);
+    TF_SOFTMAX_ACCUMULATE(sum_of_exps, e, tail);
   }
+  // Past the buffer, stop once the sum reaches kSumAllZero (it then stays below 2^29).
+  for (; c < depth && sum_of_exps < tinyforge::softmax_fast::kSumAllZero; c += 4) {
+    const mve_pred16_t tail = vctp32q(static_cast<uint32_t>(depth - c));
+    const int32x4_t e = Exps(in + c, tail, max_in_row, shift, mult, diff_min);
+    TF_SOFTMAX_ACCUMULATE(sum_of_exps, e, tail);
+  }
+#undef TF_SOFTMAX_ACCUMULATE
 
-  if (tinyforge::softmax_fast::SumNeedsRef(sum_of_exps)) {
-    s8_softmax_params one = p;
-    one.rows = 1;
-    s8_softmax__ref(&one, in, out);
+  if (tinyforge::softmax_fast::RowIsAllZero(sum_of_exps)) {
+    tinyforge::softmax_fast::FillZero(out, depth);
     return;
   }
   int num_bits_over_unit = 0;

@@ -29,27 +29,38 @@ extern "C" void s8_softmax__ref(const s8_softmax_params* params, const int8_t* i
     int32_t max_in_row = -128;
     for (int32_t c = 0; c < p.depth; ++c) max_in_row = fx::Max(max_in_row, in[c]);
 
-    int32_t sum_of_exps = 0;  // Q12
+    // Sum of exps in Q12.19, accumulated in 64 bits and saturated to int32: every exp adds
+    // at most 1.0 (2^19), so rows of 4,096 or more elements can exceed INT32_MAX, where
+    // TFLite's int32 sum overflows (undefined behaviour). Any sum >= 512.0 gives 0 below.
+    int64_t sum = 0;
     for (int32_t c = 0; c < p.depth; ++c) {
       const int32_t diff = in[c] - max_in_row;
-      if (diff >= p.diff_min) {
-        sum_of_exps += fx::Rescale<kAccumulationIntegerBits, 0>(ExpOfDiff(p, diff));
-      }
+      if (diff >= p.diff_min) sum += fx::Rescale<kAccumulationIntegerBits, 0>(ExpOfDiff(p, diff));
     }
+    const int32_t sum_of_exps = sum > fx::kInt32Max ? fx::kInt32Max : static_cast<int32_t>(sum);
 
+    // sum_of_exps == 0 only if diff_min > 0 (outside the contract): every output is -128.
     int num_bits_over_unit = 0;
     const int32_t shifted_scale =
-        fx::GetReciprocal(sum_of_exps, kAccumulationIntegerBits, &num_bits_over_unit);
+        sum_of_exps > 0
+            ? fx::GetReciprocal(sum_of_exps, kAccumulationIntegerBits, &num_bits_over_unit)
+            : 0;
     // 31 - 8 output bits: the int8 result is a Q0.8 probability before the -128 offset.
+    // A sum of exps >= 512.0 makes the exponent 32 or more, which TFLite Micro rejects
+    // (TFLITE_CHECK; older versions shift by it: undefined behaviour). The quotient of the
+    // product below, in [0, 2^31), by 2^32 or more rounds to 0: that is the result here.
     const int exponent = num_bits_over_unit + 31 - 8;
 
     for (int32_t c = 0; c < p.depth; ++c) {
       const int32_t diff = in[c] - max_in_row;
       if (diff >= p.diff_min) {
         const int32_t e = ExpOfDiff(p, diff);
-        const int32_t y = fx::RoundingDivideByPOT(
-                              fx::SaturatingRoundingDoublingHighMul(shifted_scale, e), exponent) -
-                          128;
+        const int32_t q =
+            exponent > 31
+                ? 0
+                : fx::RoundingDivideByPOT(fx::SaturatingRoundingDoublingHighMul(shifted_scale, e),
+                                          exponent);
+        const int32_t y = q - 128;
         out[c] = static_cast<int8_t>(fx::Clamp(y, -128, 127));
       } else {
         out[c] = -128;

@@ -13,8 +13,9 @@
 //     ((2a * b + 2^31) >> 32, the same floor form) on DSP cores;
 //   - the RoundingDivideByPOT calls on values of known sign become add-and-shift;
 //   - the reciprocal of the sum (GetReciprocal's Newton-Raphson) uses the same products.
-// A row whose exps sum to 512 or more (>= 512 elements) runs __ref: there TFLite's output
-// shift exceeds 31 bits and the result is the compiled reference's, not arithmetic's.
+// A row whose exps sum to 512.0 or more (only rows of more than 512 elements) is all -128,
+// as in __ref: every probability is below 1/512 and rounds to 0 (__ref explains it). The
+// sum of a long row is checked as it grows, so it never wraps.
 // Each variant supplies only the row max (the one loop that vectorises without changing
 // any rounding).
 #ifndef TINYFORGE_KERNELS_SOFTMAX_SOFTMAX_FAST_H_
@@ -94,13 +95,21 @@ __attribute__((always_inline)) inline int32_t RescaleQ12(int32_t e) {
   return static_cast<int32_t>((static_cast<uint32_t>(e) + 2048u) >> 12);
 }
 
-// 1 / sum for the Q12 sum of exps (tflite::GetReciprocal(sum, 12, &num_bits_over_unit) with
-// gemmlowp's one_over_one_plus_x_for_x_in_0_1), for 0 < sum < 2^28 (sum < 512.0: the
-// output shift num_bits_over_unit + 23 stays <= 31; callers run __ref otherwise). Every
-// product has a positive operand, so the floor-form SRDHM is exact.
-__attribute__((always_inline)) inline bool SumNeedsRef(uint32_t sum) {
-  return sum == 0 || sum >= (uint32_t{1} << 28);
+// Q12 sums of exps from 2^28 (512.0) on make every output -128: the output shift
+// num_bits_over_unit + 23 would be 32 or more and every quotient rounds to 0 (__ref). A sum
+// of 0 (no element at or above diff_min: diff_min > 0, outside the contract) is all -128 too.
+constexpr uint32_t kSumAllZero = uint32_t{1} << 28;
+__attribute__((always_inline)) inline bool RowIsAllZero(uint32_t sum) {
+  return sum == 0 || sum >= kSumAllZero;
 }
+inline void FillZero(int8_t* out, int32_t depth) {
+  for (int32_t c = 0; c < depth; ++c) out[c] = -128;
+}
+
+// 1 / sum for the Q12 sum of exps (tflite::GetReciprocal(sum, 12, &num_bits_over_unit) with
+// gemmlowp's one_over_one_plus_x_for_x_in_0_1), for 0 < sum < 2^28 (the output shift
+// num_bits_over_unit + 23 stays <= 31). Every product has a positive operand, so the
+// floor-form SRDHM is exact.
 inline int32_t Reciprocal(uint32_t sum, int* num_bits_over_unit) {
   const int headroom_plus_one = __builtin_clz(sum);  // 4 .. 12
   *num_bits_over_unit = 12 - headroom_plus_one;
@@ -126,34 +135,31 @@ inline void Row(const s8_softmax_params& p, const int8_t* in, int8_t* out, int32
   int32_t exps[kBuffered];
   const int32_t buffered = depth < kBuffered ? depth : kBuffered;
 
-  int32_t sum_of_exps = 0;  // Q12
+  uint32_t sum_of_exps = 0;  // Q12; each exp adds at most 2^19
   for (int32_t c = 0; c < buffered; ++c) {
     const int32_t diff = in[c] - max_in_row;
     int32_t e = -1;  // marks "below diff_min"
     if (diff >= diff_min) {
       e = diff == 0 ? fx::kInt32Max : ExpOfDiff(diff, mult, shift);
-      sum_of_exps = Add(sum_of_exps, RescaleQ12(e));
+      sum_of_exps += static_cast<uint32_t>(RescaleQ12(e));
     }
     exps[c] = e;
   }
-  for (int32_t c = buffered; c < depth; ++c) {
+  // Past the buffer, stop once the sum reaches kSumAllZero (it then stays below 2^29).
+  for (int32_t c = buffered; c < depth && sum_of_exps < kSumAllZero; ++c) {
     const int32_t diff = in[c] - max_in_row;
     if (diff >= diff_min) {
       const int32_t e = diff == 0 ? fx::kInt32Max : ExpOfDiff(diff, mult, shift);
-      sum_of_exps = Add(sum_of_exps, RescaleQ12(e));
+      sum_of_exps += static_cast<uint32_t>(RescaleQ12(e));
     }
   }
 
-  if (SumNeedsRef(static_cast<uint32_t>(sum_of_exps))) {
-    // Sum of exps >= 512 (only rows of >= 512 elements): __ref's RoundingDivideByPOT then
-    // shifts by 32 or more, which is whatever the compiled __ref does; run it on this row.
-    s8_softmax_params one = p;
-    one.rows = 1;
-    s8_softmax__ref(&one, in, out);
+  if (RowIsAllZero(sum_of_exps)) {
+    FillZero(out, depth);
     return;
   }
   int num_bits_over_unit = 0;
-  const int32_t shifted_scale = Reciprocal(static_cast<uint32_t>(sum_of_exps), &num_bits_over_unit);
+  const int32_t shifted_scale = Reciprocal(sum_of_exps, &num_bits_over_unit);
   const int exponent = num_bits_over_unit + 31 - 8;  // 23 .. 31
   const uint32_t round = uint32_t{1} << (exponent - 1);
 

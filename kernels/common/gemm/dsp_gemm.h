@@ -131,7 +131,7 @@ struct OutQ {
 // kFull: the clamp is [-128, 127] (one SSAT).
 template <int kMode, bool kFull>
 inline int8_t Finish(int32_t acc, const ChanQ& q, const OutQ& o) {
-  int32_t v = Requant<kMode>(acc, q) + o.output_offset;
+  int32_t v = fx::WrapAdd(Requant<kMode>(acc, q), o.output_offset);
   if constexpr (kFull) {
     return static_cast<int8_t>(__ssat(v, 8));
   } else {

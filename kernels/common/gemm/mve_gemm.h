@@ -175,7 +175,7 @@ struct Out4 {
     for (int l = 0; l < 4; ++l) {
       if (((lanes >> l) & 1u) == 0) continue;
       int32_t v = fx::Requantize(a[l], mult[q[l]], shift[q[l]], rounding);
-      v += output_offset;
+      v = fx::WrapAdd(v, output_offset);
       out[o[l]] = static_cast<int8_t>(fx::Clamp(v, act_min, act_max));
     }
   }
@@ -369,7 +369,8 @@ inline void SmallKRows(const int8_t* const* cols, int32_t np, const int8_t* weig
       const int32_t r = kMode == kRqSingleNeg
                             ? fx::MultiplyByQuantizedMultiplierSingleRounding(acc, mult[q], shift[q])
                             : fx::MultiplyByQuantizedMultiplier(acc, mult[q], shift[q]);
-      out[i * n_out + oc] = static_cast<int8_t>(fx::Clamp(r + output_offset, act_min, act_max));
+      out[i * n_out + oc] =
+          static_cast<int8_t>(fx::Clamp(fx::WrapAdd(r, output_offset), act_min, act_max));
     }
   }
 }

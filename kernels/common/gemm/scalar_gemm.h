@@ -77,7 +77,7 @@ struct OutQ {
 
 template <int kMode>
 inline int8_t Finish(int32_t acc, const ChanQ& q, const OutQ& o) {
-  int32_t v = Requant<kMode>(acc, q) + o.output_offset;
+  int32_t v = fx::WrapAdd(Requant<kMode>(acc, q), o.output_offset);
   v = v < o.act_min ? o.act_min : v;
   v = v > o.act_max ? o.act_max : v;
   return static_cast<int8_t>(v);

@@ -5,13 +5,24 @@ namespace {
 
 constexpr int32_t kNumDepths = 16;
 const int32_t kDepths[kNumDepths] = {1, 2, 3, 4, 5, 10, 12, 15, 16, 17, 31, 32, 33, 64, 255, 1000};
-enum InputKind { kRandom, kExtremes, kAllEqual, kNarrow, kNumInputKinds };
+enum InputKind { kRandom, kExtremes, kAllEqual, kNarrow, kNumInputKinds, kNearlyEqual };
 enum ScaleKind { kTypical, kTiny, kHuge, kMaxShift, kWideDiffMin, kNumScaleKinds };
-constexpr int32_t kEdgeCases = kNumDepths * kNumInputKinds * kNumScaleKinds;
-// Edge kinds: the scale kind (test names: kernel_variants.<symbol>.<kind>).
+constexpr int32_t kShortEdgeCases = kNumDepths * kNumInputKinds * kNumScaleKinds;
+// Long rows (issue 19): more than 512 near-equal values make the sum of exps reach 512.0,
+// where TFLite's output shift is 32 or more (every output -128), and 4,096 equal values
+// make it 2^31 in Q12.19 (an int32 sum would wrap). One row each, all equal or within
+// 0 .. 2 of each other, typical and tiny scales; __ref itself is checked against a float
+// softmax on the host (tests/kernels/softmax_rows_test.cc).
+constexpr int32_t kNumLongDepths = 9;
+const int32_t kLongDepths[kNumLongDepths] = {511, 512, 513, 520, 1024, 2047, 2048, 4095, 4096};
+constexpr int32_t kLongEdgeCases = kNumLongDepths * 2 * 2;
+constexpr int32_t kEdgeCases = kShortEdgeCases + kLongEdgeCases;
+// Edge kinds: the scale kind, or long_rows (test names: kernel_variants.<symbol>.<kind>).
 const char* const kKindNames[kNumScaleKinds] = {"typical", "tiny", "huge", "max_shift",
                                                 "wide_diff_min"};
-const char* EdgeKindName(int32_t e) { return kKindNames[e / (kNumDepths * kNumInputKinds)]; }
+const char* EdgeKindName(int32_t e) {
+  return e >= kShortEdgeCases ? "long_rows" : kKindNames[e / (kNumDepths * kNumInputKinds)];
+}
 
 // input_multiplier in [2^30, 2^31), left shift as PreprocessSoftmaxScaling gives, diff_min
 // = -CalculateInputRadius(5, shift) = -floor(31 * 2^26 / 2^shift).
@@ -48,6 +59,11 @@ void FillInput(tfv::Rng& rng, int8_t* in, int32_t n, int32_t depth, int32_t kind
         for (int32_t c = 0; c < depth; ++c) in[i + c] = v;
       }
       break;
+    case kNearlyEqual: {  // within 0 .. 2 of each other (long rows only)
+      const int32_t lo = rng.Range(-128, 125);
+      rng.Fill(in, n, lo, lo + 2);
+      break;
+    }
     case kNarrow: {  // logits close together (many equal diffs)
       const int32_t lo = rng.Range(-128, 120);
       rng.Fill(in, n, lo, lo + rng.Range(0, 7));
@@ -63,7 +79,13 @@ void FillInput(tfv::Rng& rng, int8_t* in, int32_t n, int32_t depth, int32_t kind
 TFV_FAMILY_TEST(softmax, kEdgeCases, EdgeKindName) {
   s8_softmax_params p{};
   int32_t input_kind;
-  if (ctx.Edge()) {
+  if (ctx.Edge() && ctx.EdgeIndex() >= kShortEdgeCases) {
+    const int32_t e = ctx.EdgeIndex() - kShortEdgeCases;
+    p.depth = kLongDepths[e % kNumLongDepths];
+    p.rows = 1;
+    Scale(ctx.rng, p, (e / kNumLongDepths) % 2 == 0 ? int32_t{kTypical} : int32_t{kTiny});
+    input_kind = e / (kNumLongDepths * 2) == 0 ? int32_t{kAllEqual} : int32_t{kNearlyEqual};
+  } else if (ctx.Edge()) {
     const int32_t e = ctx.EdgeIndex();
     p.depth = kDepths[e % kNumDepths];
     input_kind = (e / kNumDepths) % kNumInputKinds;
