@@ -28,6 +28,7 @@ import pytest
 
 import tinyforge
 from tinyforge import board as tfboard
+from tinyforge import board_run
 from tinyforge import models
 
 from e2e_util import randomize, random_inputs, run_cli
@@ -202,11 +203,11 @@ def test_dump_comparison_names_first_differing_op(graphs, tmp_path):
     x = tfboard.random_inputs(compiled, seed=3)
     elf = tfboard.BoardTree("an386").elf
     # Equal dumps on a correct run: no differing op.
-    result = tfboard._locate(compiled, elf, "an386", x, tmp_path, 0, 60)
+    result = board_run._locate(compiled, elf, "an386", x, tmp_path, 0, 60)
     assert result["op"] is None
     # Flip one byte of op 3's output in the board's dump: op 3 is named.
-    bufs = tfboard._op_outputs(compiled.report)[3]
-    regions = [r["region"] for r in tfboard._program_regions(compiled)]
+    bufs = board_run._op_outputs(compiled.report)[3]
+    regions = [r["region"] for r in board_run._program_regions(compiled)]
     b = bufs[0]
     path = tmp_path / "bdump" / f"003_{regions.index(b['region'])}.bin"
     data = bytearray(path.read_bytes())
