@@ -253,20 +253,12 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         eo.spec.macs = Elements(g, x);
         break;
       }
-      case OpType::kQLogistic:
-      case OpType::kQTanh: {
-        const bool logistic = op.type == OpType::kQLogistic;
-        TF_RETURN_IF_ERROR(kernel(logistic ? rt::OpKind::kLogistic : rt::OpKind::kTanh));
-        if (logistic) {
-          auto p = quant::LogisticParams(g, op);
-          TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
-          eo.params = EncodeParams(*p);
-        } else {
-          auto p = quant::TanhParams(g, op);
-          TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
-          eo.params = EncodeParams(*p);
-        }
-        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+      case OpType::kQLut: {
+        auto p = quant::LutParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kLut));
+        eo.params = EncodeParams(*p);
+        eo.operands = {enc.ActOp(x), enc.ConstOf(op.inputs[1]), enc.ActOp(y)};
         eo.spec.macs = Elements(g, x);
         eo.spec.in_place = plan::InPlace::kAlias;  // element i read before it is written
         break;

@@ -44,10 +44,14 @@ Status RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<Hos
       Hardtanh(op.attrs_as<ir::HardtanhAttrs>(), *in[0], y);
       break;
     case OpType::kSigmoid:
-      Sigmoid(*in[0], y);
-      break;
     case OpType::kTanh:
-      Tanh(*in[0], y);
+    case OpType::kHardswish:
+    case OpType::kHardsigmoid:
+    case OpType::kSilu:
+    case OpType::kGelu:
+    case OpType::kElu:
+    case OpType::kLeakyRelu:
+      UnaryFn(op.type, op.attrs, *in[0], y);
       break;
     case OpType::kMaxPool2d:
       MaxPool2d(op.attrs_as<ir::MaxPool2dAttrs>(), *in[0], y);

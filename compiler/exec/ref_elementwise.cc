@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "exec/ref_ops.h"
+#include "ir/unary_fn.h"
 
 namespace tinyforge::exec {
 namespace {
@@ -27,12 +28,8 @@ void Hardtanh(const ir::HardtanhAttrs& a, const HostTensor& x, HostTensor& y) {
   Map(x, y, [&](float v) { return v < lo ? lo : (v > hi ? hi : v); });
 }
 
-void Sigmoid(const HostTensor& x, HostTensor& y) {
-  Map(x, y, [](float v) { return 1.0f / (1.0f + std::exp(-v)); });
-}
-
-void Tanh(const HostTensor& x, HostTensor& y) {
-  Map(x, y, [](float v) { return std::tanh(v); });
+void UnaryFn(ir::OpType type, const ir::Attrs& attrs, const HostTensor& x, HostTensor& y) {
+  Map(x, y, [&](float v) { return ir::EvalUnaryFn(type, attrs, v); });
 }
 
 void Add(const HostTensor& a, const HostTensor& b, HostTensor& y) {

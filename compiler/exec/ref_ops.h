@@ -19,6 +19,7 @@
 
 #include "exec/host_tensor.h"
 #include "ir/attrs.h"
+#include "ir/op.h"
 #include "ir/quant.h"
 
 namespace tinyforge::exec {
@@ -31,8 +32,8 @@ void Linear(const HostTensor& x, const HostTensor& w, const HostTensor* b, HostT
 
 void Relu(const HostTensor& x, HostTensor& y);
 void Hardtanh(const ir::HardtanhAttrs& a, const HostTensor& x, HostTensor& y);
-void Sigmoid(const HostTensor& x, HostTensor& y);
-void Tanh(const HostTensor& x, HostTensor& y);
+// The float functions of one input (ir/unary_fn.h: sigmoid, tanh, hardswish, silu, ...).
+void UnaryFn(ir::OpType type, const ir::Attrs& attrs, const HostTensor& x, HostTensor& y);
 void Add(const HostTensor& a, const HostTensor& b, HostTensor& y);
 
 // x [N,C,H,W] or [C,H,W]; padding [top, left, bottom, right].

@@ -126,14 +126,9 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       y = Permuted(yk, inv);
       return OkStatus();
     }
-    case OpType::kQLogistic: {
-      TF_ASSIGN_OR_RETURN(const s8_logistic_params p, quant::LogisticParams(g, op));
-      s8_logistic__ref(&p, x.i8().data(), y.i8().data());
-      return OkStatus();
-    }
-    case OpType::kQTanh: {
-      TF_ASSIGN_OR_RETURN(const s8_tanh_params p, quant::TanhParams(g, op));
-      s8_tanh__ref(&p, x.i8().data(), y.i8().data());
+    case OpType::kQLut: {
+      TF_ASSIGN_OR_RETURN(const s8_lut_params p, quant::LutParams(g, op));
+      s8_lut__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data());
       return OkStatus();
     }
     case OpType::kRequantize: {

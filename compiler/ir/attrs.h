@@ -70,6 +70,40 @@ struct HardtanhAttrs {
   friend bool operator==(const HardtanhAttrs&, const HardtanhAttrs&) = default;
 };
 
+// The float activations that lower to a table (qlut): attributes as PyTorch names them.
+struct LeakyReluAttrs {
+  double negative_slope = 0.01;  // y = x > 0 ? x : x * negative_slope (as float32)
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("negative_slope", s.negative_slope);
+  }
+  friend bool operator==(const LeakyReluAttrs&, const LeakyReluAttrs&) = default;
+};
+
+struct EluAttrs {
+  // y = x > 0 ? x * scale : (exp(x * input_scale) - 1) * alpha * scale (aten.elu; SELU and
+  // CELU are the same function with other constants).
+  double alpha = 1.0;
+  double scale = 1.0;
+  double input_scale = 1.0;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("alpha", s.alpha);
+    f("scale", s.scale);
+    f("input_scale", s.input_scale);
+  }
+  friend bool operator==(const EluAttrs&, const EluAttrs&) = default;
+};
+
+struct GeluAttrs {
+  bool approximate_tanh = false;  // PyTorch's approximate='tanh' (else the exact erf form)
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("approximate_tanh", s.approximate_tanh);
+  }
+  friend bool operator==(const GeluAttrs&, const GeluAttrs&) = default;
+};
+
 struct MaxPool2dAttrs {
   Vec2 kernel{1, 1};
   Vec2 stride{1, 1};
@@ -265,6 +299,6 @@ struct TransposeAttrs {
 using Attrs = std::variant<NoAttrs, Conv2dAttrs, HardtanhAttrs, MaxPool2dAttrs, AvgPool2dAttrs,
                            MeanAttrs, ReshapeAttrs, CatAttrs, SoftmaxAttrs, QConv2dAttrs,
                            QDwConv2dAttrs, QFcAttrs, QPool2dAttrs, ClampAttrs, QPadAttrs,
-                           TransposeAttrs>;
+                           TransposeAttrs, LeakyReluAttrs, EluAttrs, GeluAttrs>;
 
 }  // namespace tinyforge::ir

@@ -1,4 +1,5 @@
 #include "ir/shape_inference.h"
+#include "ir/unary_fn.h"
 
 #include <algorithm>
 #include <cmath>
@@ -261,6 +262,16 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
       }
       return std::vector<Shape>{in[0]};
     }
+    case OpType::kHardswish:
+    case OpType::kHardsigmoid:
+    case OpType::kSilu:
+    case OpType::kGelu:
+    case OpType::kElu:
+    case OpType::kLeakyRelu: {
+      const std::string why = CheckUnaryFnAttrs(type, attrs);
+      if (!why.empty()) return Error("attrs: " + why);
+      return std::vector<Shape>{in[0]};
+    }
     case OpType::kRelu:
     case OpType::kSigmoid:
     case OpType::kTanh:
@@ -309,8 +320,7 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
     case OpType::kQMul:
     case OpType::kQMean:
     case OpType::kQSoftmax:
-    case OpType::kQLogistic:
-    case OpType::kQTanh:
+    case OpType::kQLut:
     case OpType::kQConcat:
     case OpType::kQPad:
     case OpType::kRequantize:

@@ -219,9 +219,10 @@ Expected<std::vector<Shape>> InferLoweredShapes(OpType type, const Attrs& attrs,
     case OpType::kQSoftmax:
       TF_RETURN_IF_ERROR(CheckRequantInputs(in, 1, 1));
       return InferShapes(OpType::kSoftmax, attrs, in.subspan(0, 1));
-    case OpType::kQLogistic:
-    case OpType::kQTanh:
-      TF_RETURN_IF_ERROR(CheckRequantInputs(in, 1, 1));
+    case OpType::kQLut:
+      if (in[1] != Shape{256}) {  // one entry per int8 value (kernels/lut/lut.h)
+        return Error("inputs[1]: the table must have shape [256], got " + Str(in[1]));
+      }
       return std::vector<Shape>{in[0]};
     case OpType::kRequantize: {
       const auto& a = std::get<ClampAttrs>(attrs);

@@ -100,15 +100,17 @@ Status CheckLoweredDTypes(const Graph& g, const Op& op) {
       return Act("outputs", 0, y);
     case OpType::kQMean:
     case OpType::kRequantize:
-    case OpType::kQLogistic:
-    case OpType::kQTanh:
     case OpType::kQSoftmax:
       TF_RETURN_IF_ERROR(Act("inputs", 0, in(0)));
       TF_RETURN_IF_ERROR(requant(1));
-      if (op.type == OpType::kQSoftmax || op.type == OpType::kQLogistic) {
-        return FixedOutput(y, 1.0 / 256.0, -128);
-      }
-      if (op.type == OpType::kQTanh) return FixedOutput(y, 1.0 / 128.0, 0);
+      if (op.type == OpType::kQSoftmax) return FixedOutput(y, 1.0 / 256.0, -128);
+      return Act("outputs", 0, y);
+    case OpType::kQLut:
+      // The table holds the whole function, quantization included: any output parameters.
+      TF_RETURN_IF_ERROR(Act("inputs", 0, in(0)));
+      TF_RETURN_IF_ERROR(Want("inputs", 1, in(1), in(1).dtype == DType::kInt8 &&
+                                                      in(1).is_constant(),
+                              "an int8 constant (the table)"));
       return Act("outputs", 0, y);
     case OpType::kQConcat:
       for (size_t i = 0; i < op.inputs.size(); ++i) {

@@ -3,9 +3,12 @@
 #include <cmath>
 #include <tuple>
 
+#include "exec/ref_ops.h"
 #include "ir/shape_inference.h"
+#include "ir/unary_fn.h"
 #include "passes/fold_qdq_internal.h"
 #include "passes/util.h"
+#include "quant/kernel_params.h"
 
 namespace tinyforge::passes::fold {
 namespace {
@@ -185,6 +188,42 @@ Status Unary(Context& c, OpType type, std::optional<ir::QuantParams> fixed) {
   return OkStatus();
 }
 
+// A function of one input between dequantize and quantize (ir/unary_fn.h): a 256-entry
+// table, qlut (docs/numerics.md "Table lookups"). sigmoid / tanh keep TFLite's fixed output
+// parameters (a requantize follows when the graph labels the output otherwise) and their
+// table is TFLite's integer algorithm run on every input; the others write the quantize's
+// parameters and their table is quantize(f(dequantize(q))) with PyTorch's arithmetic.
+Status Lut(Context& c) {
+  const ir::Op& op = c.op();
+  TF_ASSIGN_OR_RETURN(TensorId x, Activation(c, op.inputs[0]));
+  TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
+  std::vector<ir::Op> after;
+  TensorId out = y;
+  if (op.type == OpType::kSigmoid) out = Through(c, y, Fixed(1.0 / 256.0, -128), after);
+  if (op.type == OpType::kTanh) out = Through(c, y, Fixed(1.0 / 128.0, 0), after);
+  const ir::QuantParams xq = *c.g.tensor(x).quant;
+  const ir::QuantParams yq = *c.g.tensor(out).quant;
+  const quant::TensorQuant xt{static_cast<float>(xq.scale[0]), static_cast<int32_t>(xq.zero_point[0])};
+  const quant::TensorQuant yt{static_cast<float>(yq.scale[0]), static_cast<int32_t>(yq.zero_point[0])};
+  quant::LutTable table{};
+  if (op.type == OpType::kSigmoid || op.type == OpType::kTanh) {
+    auto t = op.type == OpType::kSigmoid ? quant::LogisticTable(xt, yt) : quant::TanhTable(xt, yt);
+    if (!t.ok()) return c.Fail(t.error().message());
+    table = *t;
+  } else {
+    for (int i = 0; i < TF_LUT_ENTRIES; ++i) {
+      const float v = exec::DequantizeValue(static_cast<int8_t>(i), xq.scale[0], xq.zero_point[0]);
+      const float f = ir::EvalUnaryFn(op.type, op.attrs, v);
+      table[static_cast<size_t>(i)] = static_cast<int8_t>(
+          exec::QuantizeValue(f, yq.scale[0], yq.zero_point[0], yq.qmin, yq.qmax));
+    }
+  }
+  const TensorId t = AddConstant(c.g, c.tensor_names, op.name + ".table", ir::DType::kInt8,
+                                 {TF_LUT_ENTRIES}, Bytes<int8_t>(std::span<const int8_t>(table)), yq);
+  Emit(c, OpType::kQLut, {x, t}, out, ir::NoAttrs{}, after);
+  return OkStatus();
+}
+
 Status Clamp(Context& c) {
   const ir::Op& op = c.op();
   TF_ASSIGN_OR_RETURN(TensorId x, Activation(c, op.inputs[0]));
@@ -284,9 +323,14 @@ Status FoldOne(Context& c) {
     case OpType::kSoftmax:
       return Unary(c, OpType::kQSoftmax, Fixed(1.0 / 256.0, -128));
     case OpType::kSigmoid:
-      return Unary(c, OpType::kQLogistic, Fixed(1.0 / 256.0, -128));
     case OpType::kTanh:
-      return Unary(c, OpType::kQTanh, Fixed(1.0 / 128.0, 0));
+    case OpType::kHardswish:
+    case OpType::kHardsigmoid:
+    case OpType::kSilu:
+    case OpType::kGelu:
+    case OpType::kElu:
+    case OpType::kLeakyRelu:
+      return Lut(c);
     case OpType::kRelu:
     case OpType::kHardtanh:
       return Clamp(c);

@@ -168,7 +168,7 @@ struct Rewriter {
       case OpType::kQFc:
         WrapNchw(std::move(op));
         break;
-      default:  // elementwise: requantize, qlogistic, qtanh, quantize, dequantize
+      default:  // elementwise: requantize, qlut, quantize, dequantize
         out.push_back(std::move(op));
         break;
     }

@@ -9,6 +9,7 @@
 #ifndef TINYFORGE_COMPILER_QUANT_KERNEL_PARAMS_H_
 #define TINYFORGE_COMPILER_QUANT_KERNEL_PARAMS_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -22,6 +23,7 @@
 #include "kernels/dwconv/dwconv.h"
 #include "kernels/fc/fc.h"
 #include "kernels/logistic/logistic.h"
+#include "kernels/lut/lut.h"
 #include "kernels/mean/mean.h"
 #include "kernels/mul/mul.h"
 #include "kernels/pad/pad.h"
@@ -193,6 +195,27 @@ Expected<s8_logistic_params> MakeLogisticParams(int32_t size, TensorQuant input,
 // TFLM tanh CalculateArithmeticOpData (int8): same arithmetic as LOGISTIC; output must be
 // scale 1/128, zero point 0.
 Expected<s8_tanh_params> MakeTanhParams(int32_t size, TensorQuant input, TensorQuant output);
+
+// ---- Table lookups (LUT): every int8 -> int8 function of one input ------------------------
+
+// 256 int8 outputs, entry i for the input (int8_t)i (kernels/lut/lut.h).
+using LutTable = std::array<int8_t, TF_LUT_ENTRIES>;
+
+Expected<s8_lut_params> MakeLutParams(int32_t size);
+
+// LOGISTIC / TANH: the parameters above, and s8_logistic__ref / s8_tanh__ref run on all 256
+// inputs (so the table is TFLM's integer algorithm, entry by entry).
+Expected<LutTable> LogisticTable(TensorQuant input, TensorQuant output);
+Expected<LutTable> TanhTable(TensorQuant input, TensorQuant output);
+// HARD_SWISH: TFLM's HardSwishPrepare (float ratios, QuantizeMultiplier, int16 multipliers)
+// and reference_ops::HardSwish's int16 fixed-point arithmetic.
+Expected<LutTable> HardSwishTable(TensorQuant input, TensorQuant output);
+// LEAKY_RELU: CalculateOpDataLeakyRelu's two multipliers (in_scale * alpha / out_scale and
+// in_scale / out_scale, in float) and QuantizeLeakyRelu (double-rounding requantization).
+Expected<LutTable> LeakyReluTable(TensorQuant input, TensorQuant output, float alpha);
+// ELU: TFLM's own float lookup table (PopulateLookupTable: x < 0 ? exp(x) - 1 : x, round
+// half away from zero).
+Expected<LutTable> EluTable(TensorQuant input, TensorQuant output);
 
 // ---- CONCATENATION / PAD / QUANTIZE / DEQUANTIZE ----------------------------------------
 

@@ -196,18 +196,6 @@ Expected<s8_softmax_params> Softmax(const Graph& g, const Op& op, bool use_input
   return p;
 }
 
-template <class P, class Make>
-Expected<P> Sigmoidal(const Graph& g, const Op& op, bool use_inputs, Make make) {
-  const Tensor& x = g.tensor(op.inputs[0]);
-  TF_ASSIGN_OR_RETURN(P p, make(I32(x.num_elements()), TensorQuantOf(x),
-                                TensorQuantOf(g.tensor(op.outputs[0]))));
-  if (auto c = Stored(g, op, use_inputs)) {
-    p.input_multiplier = c->multiplier[0], p.input_left_shift = c->shift[0];
-    p.input_range_radius = quant::CalculateInputRadius(4, c->shift[0], 31);
-  }
-  return p;
-}
-
 Expected<s8_requantize_params> Requantize(const Graph& g, const Op& op, bool use_inputs) {
   const auto& a = op.attrs_as<ir::ClampAttrs>();
   const Tensor& x = g.tensor(op.inputs[0]);
@@ -238,8 +226,6 @@ size_t RequantBaseInputs(OpType type) {
       return 2;
     case OpType::kQMean:
     case OpType::kQSoftmax:
-    case OpType::kQLogistic:
-    case OpType::kQTanh:
     case OpType::kRequantize:
       return 1;
     default:
@@ -284,15 +270,6 @@ Expected<RequantConstants> ComputeRequantConstants(const Graph& g, const Op& op)
       TF_ASSIGN_OR_RETURN(auto p, Softmax(g, op, false));
       return one(p.input_multiplier, p.input_left_shift);
     }
-    case OpType::kQLogistic: {
-      TF_ASSIGN_OR_RETURN(auto p, Sigmoidal<s8_logistic_params>(g, op, false,
-                                                                quant::MakeLogisticParams));
-      return one(p.input_multiplier, p.input_left_shift);
-    }
-    case OpType::kQTanh: {
-      TF_ASSIGN_OR_RETURN(auto p, Sigmoidal<s8_tanh_params>(g, op, false, quant::MakeTanhParams));
-      return one(p.input_multiplier, p.input_left_shift);
-    }
     case OpType::kRequantize: {
       TF_ASSIGN_OR_RETURN(auto p, Requantize(g, op, false));
       return one(p.multiplier, p.shift);
@@ -315,11 +292,8 @@ Expected<s8_mean_params> MeanParams(const Graph& g, const Op& op) { return Mean(
 Expected<s8_softmax_params> SoftmaxParams(const Graph& g, const Op& op) {
   return Softmax(g, op, true);
 }
-Expected<s8_logistic_params> LogisticParams(const Graph& g, const Op& op) {
-  return Sigmoidal<s8_logistic_params>(g, op, true, quant::MakeLogisticParams);
-}
-Expected<s8_tanh_params> TanhParams(const Graph& g, const Op& op) {
-  return Sigmoidal<s8_tanh_params>(g, op, true, quant::MakeTanhParams);
+Expected<s8_lut_params> LutParams(const Graph& g, const Op& op) {
+  return quant::MakeLutParams(I32(g.tensor(op.inputs[0]).num_elements()));
 }
 Expected<s8_requantize_params> RequantizeParams(const Graph& g, const Op& op) {
   return Requantize(g, op, true);

@@ -25,7 +25,7 @@ namespace tinyforge::quant {
 // The int32 constants an op's requantization needs, in the order the op's `multiplier` and
 // `shift` inputs hold them: per output channel (qconv2d, qdwconv2d, qfc: 1 entry when the
 // weights are per-tensor), [input1, input2, output] (qadd), one entry otherwise (qmul,
-// qmean with 1/count folded in, qsoftmax / qlogistic / qtanh input scaling, requantize).
+// qmean with 1/count folded in, qsoftmax input scaling, requantize).
 struct RequantConstants {
   std::vector<int32_t> multiplier;
   std::vector<int32_t> shift;
@@ -49,8 +49,7 @@ Expected<s8_add_params> AddParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_mul_params> MulParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_mean_params> MeanParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_softmax_params> SoftmaxParams(const ir::Graph& g, const ir::Op& op);
-Expected<s8_logistic_params> LogisticParams(const ir::Graph& g, const ir::Op& op);
-Expected<s8_tanh_params> TanhParams(const ir::Graph& g, const ir::Op& op);
+Expected<s8_lut_params> LutParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_requantize_params> RequantizeParams(const ir::Graph& g, const ir::Op& op);
 Expected<quant::ConcatKernelParams> ConcatParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_pad_params> PadParams(const ir::Graph& g, const ir::Op& op);

@@ -100,14 +100,42 @@ def _clamp(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     raise UnsupportedOpError(target_name(node), source_of(node), "clamp needs both bounds (or min=0)")
 
 
-@_handles(aten.sigmoid.default)
-def _sigmoid(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
-    return "sigmoid", [a["self"]], {}
+def _gelu_attrs(node: Node, a: dict[str, Any]) -> dict[str, Any]:
+    if a["approximate"] not in ("none", "tanh"):
+        raise UnsupportedOpError(target_name(node), source_of(node),
+                                 f"gelu approximate={a['approximate']!r} (use 'none' or 'tanh')")
+    return {"approximate_tanh": a["approximate"] == "tanh"}
 
 
-@_handles(aten.tanh.default)
-def _tanh(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
-    return "tanh", [a["self"]], {}
+def _no_attrs(node: Node, a: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+# The float functions of one input, each compiled to a 256-entry table (`qlut`): graph op ->
+# (ATen overloads, graph attrs from the bound arguments). The one Python list: the handler
+# below and quantizer.py read it; compiler/ir/unary_fn.cc is the C++ side (interp.py, the
+# independent reference, spells each out again on purpose).
+UNARY_FNS: dict[str, tuple[tuple[Any, ...], Callable[[Node, dict[str, Any]], dict[str, Any]]]] = {
+    "sigmoid": ((aten.sigmoid.default, aten.sigmoid_.default), _no_attrs),
+    "tanh": ((aten.tanh.default, aten.tanh_.default), _no_attrs),
+    "hardswish": ((aten.hardswish.default, aten.hardswish_.default), _no_attrs),
+    "hardsigmoid": ((aten.hardsigmoid.default, aten.hardsigmoid_.default), _no_attrs),
+    "silu": ((aten.silu.default, aten.silu_.default), _no_attrs),
+    "gelu": ((aten.gelu.default, aten.gelu_.default), _gelu_attrs),
+    "elu": ((aten.elu.default, aten.elu_.default),
+            lambda n, a: {k: float(a[k]) for k in ("alpha", "scale", "input_scale")}),
+    "leaky_relu": ((aten.leaky_relu.default, aten.leaky_relu_.default),
+                   lambda n, a: {"negative_slope": float(a["negative_slope"])}),
+}
+UNARY_FN_TARGETS = {t: name for name, (targets, _) in UNARY_FNS.items() for t in targets}
+
+
+def _unary_fn(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    name = UNARY_FN_TARGETS[node.target]
+    return name, [a["self"]], UNARY_FNS[name][1](node, a)
+
+
+_handles(*UNARY_FN_TARGETS)(_unary_fn)
 
 
 @_handles(aten.max_pool2d.default)

@@ -44,6 +44,12 @@ OP_TYPES: dict[str, tuple[int, int, int, tuple[str, ...]]] = {
     "hardtanh": (1, 1, 1, ("min", "max")),
     "sigmoid": (1, 1, 1, ()),
     "tanh": (1, 1, 1, ()),
+    "hardswish": (1, 1, 1, ()),
+    "hardsigmoid": (1, 1, 1, ()),
+    "silu": (1, 1, 1, ()),
+    "gelu": (1, 1, 1, ("approximate_tanh",)),
+    "elu": (1, 1, 1, ("alpha", "scale", "input_scale")),
+    "leaky_relu": (1, 1, 1, ("negative_slope",)),
     "max_pool2d": (1, 1, 1, ("kernel", "stride", "padding", "dilation", "ceil_mode")),
     "avg_pool2d": (
         1, 1, 1,

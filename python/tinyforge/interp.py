@@ -86,6 +86,12 @@ FLOAT_OPS = {
     "hardtanh": lambda ins, a: F.hardtanh(_t(ins[0]), a["min"], a["max"]),
     "sigmoid": lambda ins, a: torch.sigmoid(_t(ins[0])),
     "tanh": lambda ins, a: torch.tanh(_t(ins[0])),
+    "hardswish": lambda ins, a: F.hardswish(_t(ins[0])),
+    "hardsigmoid": lambda ins, a: F.hardsigmoid(_t(ins[0])),
+    "silu": lambda ins, a: F.silu(_t(ins[0])),
+    "gelu": lambda ins, a: F.gelu(_t(ins[0]), approximate="tanh" if a["approximate_tanh"] else "none"),
+    "elu": lambda ins, a: torch.ops.aten.elu(_t(ins[0]), a["alpha"], a["scale"], a["input_scale"]),
+    "leaky_relu": lambda ins, a: F.leaky_relu(_t(ins[0]), a["negative_slope"]),
     "max_pool2d": lambda ins, a: F.max_pool2d(
         _t(ins[0]), a["kernel"], a["stride"], _pool_pad(a), a["dilation"], a["ceil_mode"]),
     "avg_pool2d": lambda ins, a: F.avg_pool2d(

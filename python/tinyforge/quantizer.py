@@ -15,6 +15,8 @@ Contract (what :class:`TinyforgeQuantizer` annotates, on a graph from
   inputs and the output share one set);
 * softmax and sigmoid output fixed at scale 1/256, zero point -128; tanh output fixed at
   scale 1/128, zero point 0 (TFLite's fixed parameters);
+* hardswish, hardsigmoid, silu, gelu, elu, leaky_relu: input and output with their own
+  observers (the compiled table requantizes);
 * everything else that carries activations (standalone activations, add, mean): inputs and
   output with their own observers.
 """
@@ -27,6 +29,7 @@ import torch.fx
 from torch.fx import Node
 
 from . import _quiet  # noqa: F401  (quiet torchao import)
+from .aten_ops import UNARY_FN_TARGETS
 from torchao.quantization.pt2e import MinMaxObserver, PerChannelMinMaxObserver
 from torchao.quantization.pt2e.quantizer import (
     DerivedQuantizationSpec,
@@ -69,13 +72,16 @@ SHARED_OPS = {
     aten.unsqueeze.default,
 }
 CAT_OPS = {aten.cat.default}
-OWN_OUTPUT_OPS = {aten.mean.dim}
 FIXED_OUTPUT = {
     aten.softmax.int: (1.0 / 256.0, -128),
     aten._softmax.default: (1.0 / 256.0, -128),
     aten.sigmoid.default: (1.0 / 256.0, -128),
+    aten.sigmoid_.default: (1.0 / 256.0, -128),
     aten.tanh.default: (1.0 / 128.0, 0),
+    aten.tanh_.default: (1.0 / 128.0, 0),
 }
+# The table-lookup activations (hardswish, silu, gelu, ...) requantize: own output observer.
+OWN_OUTPUT_OPS = {aten.mean.dim} | (set(UNARY_FN_TARGETS) - set(FIXED_OUTPUT))
 
 
 def act_qspec(observer: type = MinMaxObserver) -> QuantizationSpec:

@@ -39,14 +39,37 @@ TEST(RefElementwise, ReluHardtanhPropagateNaN) {
   EXPECT_TRUE(std::isnan(yn.f32()[0]));
 }
 
+// The table-lookup activations (ir/unary_fn.cc) at points with exact or known values.
+TEST(RefElementwise, UnaryFns) {
+  using ir::OpType;
+  HostTensor y = Out({4});
+  const HostTensor x = HostTensor::Float({4}, {-4, -1.5f, 0, 2});
+  UnaryFn(OpType::kHardswish, ir::NoAttrs{}, x, y);
+  EXPECT_EQ(Values(y), (std::vector<float>{0.0f, -0.375f, 0.0f, 5.0f / 3.0f}));
+  UnaryFn(OpType::kHardsigmoid, ir::NoAttrs{}, x, y);
+  EXPECT_EQ(Values(y), (std::vector<float>{0.0f, 0.25f, 0.5f, 5.0f / 6.0f}));
+  UnaryFn(OpType::kLeakyRelu, ir::LeakyReluAttrs{0.25}, x, y);
+  EXPECT_EQ(Values(y), (std::vector<float>{-1.0f, -0.375f, 0.0f, 2.0f}));
+  UnaryFn(OpType::kElu, ir::EluAttrs{2.0, 1.0, 1.0}, x, y);
+  EXPECT_NEAR(y.f32()[0], 2.0 * std::expm1(-4.0), 1e-6);
+  EXPECT_EQ(y.f32()[3], 2.0f);
+  UnaryFn(OpType::kSilu, ir::NoAttrs{}, x, y);
+  EXPECT_NEAR(y.f32()[3], 2.0 / (1.0 + std::exp(-2.0)), 1e-6);
+  EXPECT_EQ(y.f32()[2], 0.0f);
+  UnaryFn(OpType::kGelu, ir::GeluAttrs{false}, x, y);
+  EXPECT_NEAR(y.f32()[3], 1.9544997, 1e-6);  // 2 * Phi(2)
+  UnaryFn(OpType::kGelu, ir::GeluAttrs{true}, x, y);
+  EXPECT_NEAR(y.f32()[3], 1.9545977, 1e-6);  // tanh form
+}
+
 TEST(RefElementwise, SigmoidTanhAdd) {
   HostTensor y = Out({3});
-  Sigmoid(HostTensor::Float({3}, {0, 100, -100}), y);
+  UnaryFn(ir::OpType::kSigmoid, ir::NoAttrs{}, HostTensor::Float({3}, {0, 100, -100}), y);
   EXPECT_EQ(Values(y), (std::vector<float>{0.5f, 1.0f, 0.0f}));
-  Tanh(HostTensor::Float({3}, {0, 20, -20}), y);
+  UnaryFn(ir::OpType::kTanh, ir::NoAttrs{}, HostTensor::Float({3}, {0, 20, -20}), y);
   EXPECT_EQ(Values(y), (std::vector<float>{0.0f, 1.0f, -1.0f}));
   // sigmoid(ln 3) = 1 / (1 + 1/3) = 0.75
-  Sigmoid(HostTensor::Float({3}, {std::log(3.0f), 0, 0}), y);
+  UnaryFn(ir::OpType::kSigmoid, ir::NoAttrs{}, HostTensor::Float({3}, {std::log(3.0f), 0, 0}), y);
   EXPECT_NEAR(y.f32()[0], 0.75f, 1e-7);
   Add(HostTensor::Float({3}, {1, 2, 3}), HostTensor::Float({3}, {0.5f, -2, 10}), y);
   EXPECT_EQ(Values(y), (std::vector<float>{1.5f, 0, 13}));

@@ -106,7 +106,7 @@ def _first(doc: dict, type_: str) -> dict:
         (lambda d: d.pop("ops"), "ops: missing"),
         (lambda d: _first(d, "conv2d")["inputs"].__setitem__(0, 999), "inputs: 999 out of range"),
         (lambda d: d["ops"].reverse(), "not available yet"),
-        (lambda d: _first(d, "conv2d").update(type="gelu"), "unknown op type 'gelu'"),
+        (lambda d: _first(d, "conv2d").update(type="no_such_op"), "unknown op type 'no_such_op'"),
         (lambda d: _first(d, "conv2d")["attrs"].pop("groups"), "attrs.groups: missing"),
         (lambda d: _w(d)["data"].update(size=1), "data.size"),
         (lambda d: _w(d)["quant"]["scale"].__setitem__(0, 0.0), "not finite > 0"),

@@ -11,15 +11,14 @@ from torch import nn
 import tinyforge
 
 
-class WithGelu(nn.Module):
+class WithCumsum(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.fc = nn.Linear(8, 8)
-        self.act = nn.GELU()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = self.fc(x)
-        return self.act(x)  # GELU-LINE
+        return torch.cumsum(x, dim=1)  # CUMSUM-LINE
 
 
 class BroadcastAdd(nn.Module):
@@ -43,14 +42,14 @@ def _never_iterated():
 
 
 @pytest.mark.parametrize("quantize", [False, True])
-def test_gelu_names_op_and_line(quantize: bool) -> None:
+def test_unsupported_op_names_op_and_line(quantize: bool) -> None:
     calib = _never_iterated() if quantize else None
     with pytest.raises(tinyforge.UnsupportedOpError) as e:
-        tinyforge.export(WithGelu(), torch.randn(1, 8), calib)
+        tinyforge.export(WithCumsum(), torch.randn(1, 8), calib)
     msg = str(e.value)
-    assert "aten.gelu.default" in msg
-    assert f"test_unsupported.py:{_line(WithGelu, 'GELU-LINE')}" in msg
-    assert e.value.op == "aten.gelu.default"
+    assert "aten.cumsum.default" in msg
+    assert f"test_unsupported.py:{_line(WithCumsum, 'CUMSUM-LINE')}" in msg
+    assert e.value.op == "aten.cumsum.default"
 
 
 @pytest.mark.parametrize(

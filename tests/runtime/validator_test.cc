@@ -25,6 +25,7 @@
 #include "kernels/dwconv/dwconv_limits.h"
 #include "kernels/fc/fc_limits.h"
 #include "kernels/logistic/logistic_limits.h"
+#include "kernels/lut/lut_limits.h"
 #include "kernels/mean/mean_limits.h"
 #include "kernels/mul/mul_limits.h"
 #include "kernels/pad/pad_limits.h"
@@ -341,6 +342,14 @@ s8_tanh_params TanhBase() { return {10, 0, 57, 1 << 30, 1}; }
 OpCase TanhCase(const s8_tanh_params& p) {
   return {KernelId("s8_tanh__ref"), {In(SizeOf(p)), Out(SizeOf(p))}, emit::EncodeParams(p)};
 }
+s8_lut_params LutBase() { return {10}; }
+// input, the table (an int8 constant of exactly 256 entries), output.
+OpCase LutCase(const s8_lut_params& p) {
+  Operand table;
+  table.elements = TF_LUT_ENTRIES;
+  table.constant = true;
+  return {KernelId("s8_lut__ref"), {In(SizeOf(p)), table, Out(SizeOf(p))}, emit::EncodeParams(p)};
+}
 s8_requantize_params RequantizeBase() {
   s8_requantize_params p{};
   p.size = 10, p.multiplier = 1 << 30, p.act_min = -128, p.act_max = 127;
@@ -419,6 +428,7 @@ TEST(Validator, EveryOperandSizeOfEveryOp) {
   ExpectSizeChecks("mean", MeanCase(MeanBase()));
   ExpectSizeChecks("logistic", LogisticCase(LogisticBase()));
   ExpectSizeChecks("tanh", TanhCase(TanhBase()));
+  ExpectSizeChecks("lut", LutCase(LutBase()));
   ExpectSizeChecks("requantize", RequantizeCase(RequantizeBase()));
   ExpectSizeChecks("quantize", QuantizeCase(QuantizeBase()));
   ExpectSizeChecks("dequantize", DequantizeCase(DequantizeBase()));
@@ -679,6 +689,9 @@ TEST(Validator, ActivationRanges) {
                    {TF_FIELD(L, input_zero_point), -128, 127, true, true},
                    {TF_FIELD(L, input_range_radius), 0, TF_LIMIT_BYTES, true, true},
                    {TF_FIELD(L, input_left_shift), -31, 30, true, true}});
+  using U = s8_lut_params;
+  ExpectRanges<U>("lut", LutBase(), s8_lut_check, LutCase,
+                  {{TF_FIELD(U, size), 1, TF_LIMIT_BYTES, true, false}});
   using T = s8_tanh_params;
   ExpectRanges<T>("tanh", TanhBase(), s8_tanh_check, TanhCase,
                   {{TF_FIELD(T, size), 1, TF_LIMIT_BYTES, true, false},

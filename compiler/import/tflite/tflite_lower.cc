@@ -30,19 +30,22 @@ constexpr OpEntry kOps[] = {
     {op::kDepthwiseConv2d, 7, LowerDepthwiseConv2d},
     {op::kDequantize, 6, LowerDequantize},
     {op::kFullyConnected, 12, LowerFullyConnected},
-    {op::kLogistic, 3, LowerLogisticTanh},
+    {op::kLogistic, 3, LowerLut},
     {op::kMaxPool2d, 3, LowerPool},
     {op::kMul, 7, LowerAddMul},
     {op::kRelu, 3, LowerRelu},
     {op::kRelu6, 3, LowerRelu},
     {op::kReshape, 1, LowerReshape},
     {op::kSoftmax, 3, LowerSoftmax},
-    {op::kTanh, 3, LowerLogisticTanh},
+    {op::kTanh, 3, LowerLut},
     {op::kPad, 4, LowerPad},
     {op::kMean, 3, LowerMean},
     {op::kSqueeze, 2, LowerReshape},
     {op::kPadV2, 4, LowerPad},
     {op::kQuantize, 4, LowerQuantize},
+    {op::kLeakyRelu, 2, LowerLut},
+    {op::kElu, 2, LowerLut},
+    {op::kHardSwish, 1, LowerLut},
 };
 
 std::string SupportedList() {
@@ -285,6 +288,18 @@ ir::TensorId Lowering::AddInt32(const std::string& name, std::vector<int32_t> va
     t.quant = ir::PerTensorQuant(1.0, 0, ir::DTypeMin(ir::DType::kInt32),
                                  ir::DTypeMax(ir::DType::kInt32));
   }
+  return g_.AddTensor(std::move(t));
+}
+
+ir::TensorId Lowering::AddInt8Table(const std::string& name, const quant::LutTable& table,
+                                    const TfTensor& like) {
+  ir::Tensor t;
+  t.name = UniqueName(name);
+  t.shape = {static_cast<int64_t>(table.size())};
+  t.dtype = ir::DType::kInt8;
+  t.data = std::vector<uint8_t>(table.size());
+  std::memcpy(t.data->data(), table.data(), table.size());
+  t.quant = ir::PerTensorQuant(like.quant->scale[0], like.quant->zero_point[0], -128, 127);
   return g_.AddTensor(std::move(t));
 }
 

@@ -56,6 +56,9 @@ class Lowering {
   // A new constant int32 tensor of raw integers (no quantization): multipliers, shifts.
   ir::TensorId AddInt32(const std::string& name, std::vector<int32_t> values,
                         bool with_zero_quant = false);
+  // A new constant int8 [256] table (qlut) quantized like `like` (its output).
+  ir::TensorId AddInt8Table(const std::string& name, const quant::LutTable& table,
+                            const TfTensor& like);
   // A new int8 activation tensor (per-tensor quant like `like`).
   ir::TensorId AddActivation(const std::string& name, std::vector<int64_t> shape,
                              const TfTensor& like);
@@ -103,7 +106,8 @@ Status LowerPool(Lowering& l);  // AVERAGE_POOL_2D, MAX_POOL_2D
 Status LowerMean(Lowering& l);
 Status LowerAddMul(Lowering& l);  // ADD, MUL
 Status LowerSoftmax(Lowering& l);
-Status LowerLogisticTanh(Lowering& l);
+// LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, ELU: a 256-entry table (qlut).
+Status LowerLut(Lowering& l);
 Status LowerRelu(Lowering& l);              // RELU, RELU6
 Status LowerReshape(Lowering& l);           // RESHAPE, SQUEEZE
 Status LowerPad(Lowering& l);               // PAD, PADV2

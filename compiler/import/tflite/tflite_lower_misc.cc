@@ -1,4 +1,5 @@
-// Pools, MEAN, ADD/MUL, SOFTMAX, LOGISTIC/TANH and standalone RELU/RELU6: each checked as
+// Pools, MEAN, ADD/MUL, SOFTMAX, the table lookups (LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU,
+// ELU) and standalone RELU/RELU6: each checked as
 // TFLite Micro's Prepare() would, lowered to its int8 op with the integer parameters
 // compiler/quant computes (TFLM arithmetic) as int32 constant inputs.
 #include <algorithm>
@@ -11,6 +12,8 @@ namespace tinyforge::import::tflite::internal {
 namespace {
 
 constexpr int8_t kPool2DOptions = 5;
+constexpr int8_t kLeakyReluOptions = 75;
+constexpr int8_t kHardSwishOptions = 91;
 constexpr int8_t kSoftmaxOptions = 9;
 constexpr int8_t kAddOptions = 11;
 constexpr int8_t kMulOptions = 21;
@@ -195,36 +198,39 @@ Status LowerSoftmax(Lowering& l) {
   return OkStatus();
 }
 
-Status LowerLogisticTanh(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(0, true));
+// Each entry is TFLite Micro's own integer algorithm (or, for ELU, its own float table)
+// evaluated on that input at compile time (compiler/quant/params_lut.cc).
+Status LowerLut(Lowering& l) {
+  const int32_t code = l.op().code;
+  TF_RETURN_IF_ERROR(l.ExpectOptions(code == op::kLeakyRelu   ? kLeakyReluOptions
+                                     : code == op::kHardSwish ? kHardSwishOptions
+                                                              : 0,
+                                     code != op::kLeakyRelu));
   TF_RETURN_IF_ERROR(CheckUnary(l));
   const TfTensor& x = *l.In(0);
   const TfTensor& y = *l.Out(0);
-  // TFLM's input radius, 15 * 2^27 / 2^left_shift with left_shift = exponent of
-  // in_scale * 2^27, only fits int32 (TFLM casts it unchecked) when in_scale >= 2^-28.
-  if (static_cast<double>(x.quant->scale[0]) < std::ldexp(1.0, -28)) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(x.quant->scale[0]));
-    return l.Fail(std::string("inputs[0]: scale ") + buf +
-                  " is below 2^-28: the kernel's input range radius would overflow int32");
-  }
-  int32_t mult = 0, shift = 0;
-  if (l.op().code == op::kLogistic) {
-    auto p = quant::MakeLogisticParams(Size32(x), Q(x), Q(y));
-    if (!p.ok()) return l.Fail(p.error().message());
-    mult = p->input_multiplier;
-    shift = p->input_left_shift;
+  Expected<quant::LutTable> table = Error{""};
+  if (code == op::kLogistic || code == op::kTanh) {
+    // TFLM's input radius, 15 * 2^27 / 2^left_shift with left_shift = exponent of
+    // in_scale * 2^27, only fits int32 (TFLM casts it unchecked) when in_scale >= 2^-28.
+    if (static_cast<double>(x.quant->scale[0]) < std::ldexp(1.0, -28)) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(x.quant->scale[0]));
+      return l.Fail(std::string("inputs[0]: scale ") + buf +
+                    " is below 2^-28: the kernel's input range radius would overflow int32");
+    }
+    table = code == op::kLogistic ? quant::LogisticTable(Q(x), Q(y)) : quant::TanhTable(Q(x), Q(y));
+  } else if (code == op::kHardSwish) {
+    table = quant::HardSwishTable(Q(x), Q(y));
+  } else if (code == op::kLeakyRelu) {
+    table = quant::LeakyReluTable(Q(x), Q(y), l.op().options.alpha);
   } else {
-    auto p = quant::MakeTanhParams(Size32(x), Q(x), Q(y));
-    if (!p.ok()) return l.Fail(p.error().message());
-    mult = p->input_multiplier;
-    shift = p->input_left_shift;
+    table = quant::EluTable(Q(x), Q(y));
   }
-  const ir::OpType type =
-      l.op().code == op::kLogistic ? ir::OpType::kQLogistic : ir::OpType::kQTanh;
-  ir::Op& op = l.AddOp(type, {l.Tensor(l.InIndex(0))}, {l.Tensor(l.op().outputs[0])},
-                       ir::NoAttrs{});
-  l.AddRequantInputs(op, {mult}, {shift});
+  if (!table.ok()) return l.Fail(table.error().message());
+  const ir::TensorId t = l.AddInt8Table(l.UniqueName(y.name + ".table"), *table, y);
+  l.AddOp(ir::OpType::kQLut, {l.Tensor(l.InIndex(0)), t}, {l.Tensor(l.op().outputs[0])},
+          ir::NoAttrs{});
   return OkStatus();
 }
 

@@ -59,6 +59,9 @@ inline constexpr int32_t kMean = 40;
 inline constexpr int32_t kSqueeze = 43;
 inline constexpr int32_t kPadV2 = 60;
 inline constexpr int32_t kQuantize = 114;
+inline constexpr int32_t kLeakyRelu = 98;
+inline constexpr int32_t kElu = 111;
+inline constexpr int32_t kHardSwish = 117;
 inline constexpr int32_t kPlaceholderForGreaterOpCodes = 127;
 }  // namespace op
 
@@ -107,6 +110,7 @@ struct TfOptions {
   int32_t depth_multiplier = 0;
   int8_t activation = 0;  // TfActivation code
   float beta = 0.0f;
+  float alpha = 0.0f;  // LeakyReluOptions
   int32_t axis = 0;
   bool keep_dims = false;
   int8_t weights_format = 0;

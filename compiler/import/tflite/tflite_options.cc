@@ -87,7 +87,11 @@ bool DecodeOptions(const fb::Operator* o, TfOptions& opt) {
     case T::SqueezeOptions:
       opt.squeeze_dims = Ints(o->builtin_options_as_SqueezeOptions()->squeeze_dims());
       break;
+    case T::LeakyReluOptions:
+      opt.alpha = o->builtin_options_as_LeakyReluOptions()->alpha();
+      break;
     case T::NONE:
+    case T::HardSwishOptions:
     case T::PadOptions:
     case T::PadV2Options:
     case T::DequantizeOptions:

@@ -44,6 +44,8 @@ constexpr InPlaceRule InPlaceRuleOf(OpKind op) {
     case OpKind::kLogistic:
     case OpKind::kTanh:
       return {InPlaceMode::kExact, 1u << abi::kUnIn, abi::kUnOut};
+    case OpKind::kLut:
+      return {InPlaceMode::kExact, 1u << abi::kLutIn, abi::kLutOut};
     default:
       return {};
   }

@@ -22,6 +22,7 @@ namespace tinyforge::rt::abi {
 //   avgpool, maxpool: input, output; + line buffer with kOpFlagStream
 //   add, mul:         input1, input2, output
 //   concat:           input 0 .. input n-1, output
+//   lut:              input, table (256 int8, constant), output
 //   others:           input, output
 enum ConvSlot : int {
   kConvIn,
@@ -36,6 +37,7 @@ enum ConvSlot : int {
 enum PoolSlot : int { kPoolIn, kPoolOut, kPoolOperands };
 enum BinarySlot : int { kBinIn1, kBinIn2, kBinOut, kBinOperands };
 enum UnarySlot : int { kUnIn, kUnOut, kUnOperands };
+enum LutSlot : int { kLutIn, kLutTable, kLutOut, kLutOperands };
 inline constexpr int kMaxConcatInputs = TF_LIMIT_CONCAT_INPUTS;
 
 // ---- Parameter visitors: v(int32_t&) / v(float&) for each field, in record order. -------
@@ -203,6 +205,10 @@ constexpr void VisitParams(s8_tanh_params& p, V& v) {
   v(p.input_range_radius);
   v(p.input_multiplier);
   v(p.input_left_shift);
+}
+template <class V>
+constexpr void VisitParams(s8_lut_params& p, V& v) {
+  v(p.size);
 }
 template <class V>
 constexpr void VisitParams(s8_pad_params& p, V& v) {

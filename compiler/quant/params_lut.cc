@@ -1,0 +1,176 @@
+// Table lookups (kernels/lut): the 256-entry tables of the int8 activations that TFLite
+// computes with an integer algorithm or a float lookup table, each entry computed exactly as
+// TFLite Micro's reference kernel computes that input (written from the documented
+// algorithms; docs/numerics.md "Table lookups").
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "kernels/common/fixed_point.h"
+#include "kernels/logistic/logistic.h"
+#include "kernels/tanh/tanh.h"
+#include "quant/kernel_params.h"
+#include "quant/params_check.h"
+
+namespace tinyforge::quant {
+namespace {
+
+namespace fx = tinyforge::fx;
+
+// All 256 int8 inputs in table order (entry i holds the input (int8_t)i).
+std::array<int8_t, TF_LUT_ENTRIES> TableInputs() {
+  std::array<int8_t, TF_LUT_ENTRIES> in{};
+  for (int i = 0; i < TF_LUT_ENTRIES; ++i) in[static_cast<size_t>(i)] = static_cast<int8_t>(i);
+  return in;
+}
+
+int8_t ClampInt8(int64_t v) {
+  return static_cast<int8_t>(std::clamp<int64_t>(v, -128, 127));
+}
+
+// ---- HARD_SWISH: TFLM's int16 fixed-point arithmetic (reference_ops::HardSwish) ----------
+
+int16_t SaturatingLeftShift16(int16_t v, int amount) {
+  const int64_t r = static_cast<int64_t>(v) * (int64_t{1} << amount);
+  return static_cast<int16_t>(std::clamp<int64_t>(r, INT16_MIN, INT16_MAX));
+}
+
+// gemmlowp::SaturatingRoundingDoublingHighMul for int16.
+int16_t Srdhm16(int16_t a, int16_t b) {
+  if (a == b && a == INT16_MIN) return INT16_MAX;
+  const int32_t ab = int32_t{a} * int32_t{b};
+  const int32_t nudge = ab >= 0 ? (1 << 14) : (1 - (1 << 14));
+  return static_cast<int16_t>((ab + nudge) / (1 << 15));  // truncating division
+}
+
+// Like Srdhm16, rounding toward zero (TFLite's SaturatingDoublingHighMul).
+int16_t Sdhm16(int16_t a, int16_t b) {
+  if (a == b && a == INT16_MIN) return INT16_MAX;
+  return static_cast<int16_t>((int32_t{a} * int32_t{b}) / (1 << 15));
+}
+
+// gemmlowp::RoundingDivideByPOT for int16, exponent in [0, 15].
+int16_t Rdbp16(int16_t x, int exponent) {
+  const int32_t mask = (1 << exponent) - 1;
+  const int32_t remainder = x & mask;
+  const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return static_cast<int16_t>((x >> exponent) + (remainder > threshold ? 1 : 0));
+}
+
+// tflite::DownScaleInt32ToInt16Multiplier.
+int16_t DownScale16(int32_t m) {
+  constexpr int32_t kRound = 1 << 15;
+  if (m >= std::numeric_limits<int32_t>::max() - kRound) return INT16_MAX;
+  return static_cast<int16_t>((m + kRound) >> 16);
+}
+
+}  // namespace
+
+Expected<s8_lut_params> MakeLutParams(int32_t size) {
+  s8_lut_params p{};
+  p.size = size;
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams("lut", s8_lut_check(p)));
+  return p;
+}
+
+Expected<LutTable> LogisticTable(TensorQuant input, TensorQuant output) {
+  TF_ASSIGN_OR_RETURN(s8_logistic_params p,
+                      MakeLogisticParams(TF_LUT_ENTRIES, input, output));
+  const auto in = TableInputs();
+  LutTable t{};
+  s8_logistic__ref(&p, in.data(), t.data());
+  return t;
+}
+
+Expected<LutTable> TanhTable(TensorQuant input, TensorQuant output) {
+  TF_ASSIGN_OR_RETURN(s8_tanh_params p, MakeTanhParams(TF_LUT_ENTRIES, input, output));
+  const auto in = TableInputs();
+  LutTable t{};
+  s8_tanh__ref(&p, in.data(), t.data());
+  return t;
+}
+
+Expected<LutTable> HardSwishTable(TensorQuant input, TensorQuant output) {
+  constexpr const char* kOp = "hard_swish";
+  TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "input", input));
+  TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "output", output));
+  // HardSwishPrepare: float scales, the ratios rounded to float, then QuantizeMultiplier.
+  const float hires_input_scale = (1.0f / 128.0f) * input.scale;
+  const float reluish_scale = 3.0f / 32768.0f;
+  const QuantizedMultiplier out_m =
+      QuantizeMultiplier(static_cast<double>(hires_input_scale / output.scale));
+  const QuantizedMultiplier relu_m =
+      QuantizeMultiplier(static_cast<double>(hires_input_scale / reluish_scale));
+  if (out_m.shift > 0) {
+    return Error{"hard_swish: input scale / output scale must be below 128 (TFLite's "
+                 "output multiplier exponent <= 0)"};
+  }
+  if (out_m.shift < -15 || relu_m.shift < -15 || relu_m.shift > 16) {
+    return Error{"hard_swish: input / output scale ratio out of the int16 arithmetic's range"};
+  }
+  const int16_t out_m16 = DownScale16(out_m.multiplier);
+  const int16_t relu_m16 = DownScale16(relu_m.multiplier);
+  LutTable t{};
+  for (int i = 0; i < TF_LUT_ENTRIES; ++i) {
+    const int32_t x = static_cast<int8_t>(i);
+    const auto hires = static_cast<int16_t>((x - input.zero_point) * (1 << 7));
+    const int16_t preshift_out = Srdhm16(hires, out_m16);
+    int16_t reluish = hires;
+    if (relu_m.shift > 0) reluish = SaturatingLeftShift16(reluish, relu_m.shift - 1);
+    reluish = Srdhm16(reluish, relu_m16);
+    if (relu_m.shift > 0) reluish = SaturatingLeftShift16(reluish, 1);
+    if (relu_m.shift < 0) reluish = Rdbp16(reluish, -relu_m.shift);
+    reluish = static_cast<int16_t>((int32_t{reluish} + (1 << 15)) >> 1);
+    const int16_t preshift = Sdhm16(reluish, preshift_out);
+    const int32_t y = int32_t{Rdbp16(preshift, -out_m.shift)} + output.zero_point;
+    t[static_cast<size_t>(i)] = ClampInt8(y);
+  }
+  return t;
+}
+
+Expected<LutTable> LeakyReluTable(TensorQuant input, TensorQuant output, float alpha) {
+  constexpr const char* kOp = "leaky_relu";
+  TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "input", input));
+  TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "output", output));
+  if (!std::isfinite(alpha)) return Error{"leaky_relu: alpha must be finite"};
+  // LeakyReluPrepare: the products and quotients in float, then QuantizeMultiplier.
+  const QuantizedMultiplier m_alpha =
+      QuantizeMultiplier(static_cast<double>(input.scale * alpha / output.scale));
+  const QuantizedMultiplier m_id =
+      QuantizeMultiplier(static_cast<double>(input.scale / output.scale));
+  if (m_alpha.shift > 30 || m_id.shift > 30) {
+    return Error{"leaky_relu: input scale / output scale too large"};
+  }
+  LutTable t{};
+  for (int i = 0; i < TF_LUT_ENTRIES; ++i) {
+    const int32_t d = int32_t{static_cast<int8_t>(i)} - input.zero_point;
+    const QuantizedMultiplier& m = d >= 0 ? m_id : m_alpha;
+    const int32_t y = fx::MultiplyByQuantizedMultiplier(d, m.multiplier, m.shift);
+    t[static_cast<size_t>(i)] = ClampInt8(int64_t{output.zero_point} + y);
+  }
+  return t;
+}
+
+Expected<LutTable> EluTable(TensorQuant input, TensorQuant output) {
+  constexpr const char* kOp = "elu";
+  TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "input", input));
+  TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "output", output));
+  // PopulateLookupTable in float: dequantize, transform, round half away, add the zero point.
+  const float inverse_scale = 1.0f / output.scale;
+  LutTable t{};
+  for (int i = 0; i < TF_LUT_ENTRIES; ++i) {
+    const int32_t q = static_cast<int8_t>(i);
+    const float x = input.scale * static_cast<float>(q - input.zero_point);
+    const float y = x < 0.0f ? std::exp(x) - 1.0f : x;
+    const float rescaled = std::round(y * inverse_scale);
+    const float shifted = rescaled + static_cast<float>(output.zero_point);
+    const int64_t v = std::isfinite(shifted)
+                          ? static_cast<int64_t>(std::clamp(shifted, -1e9f, 1e9f))
+                          : 0;
+    t[static_cast<size_t>(i)] = ClampInt8(v);
+  }
+  return t;
+}
+
+}  // namespace tinyforge::quant

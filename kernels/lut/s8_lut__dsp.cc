@@ -1,0 +1,47 @@
+// LUT for Cortex-M4/M7/M33 (DSP extension), bit-exact with __ref. There is no SIMD table
+// lookup below MVE: four elements per word load, each byte's table address formed with one
+// UXTAB (table + rotated byte), four table byte loads, the results packed and stored as one
+// word.
+#include "kernels/lut/lut.h"
+#include "kernels/common/isa.h"
+
+#if TF_HAVE_DSP
+
+namespace {
+
+inline uint32_t LoadWord(const int8_t* p) {
+  uint32_t v;
+  __builtin_memcpy(&v, p, 4);
+  return v;
+}
+
+inline void StoreWord(int8_t* p, uint32_t v) { __builtin_memcpy(p, &v, 4); }
+
+// table + ((w ror rot) & 0xFF): one UXTAB.
+template <int kRot>
+inline const uint8_t* Entry(const uint8_t* table, uint32_t w) {
+  uint32_t a;
+  if constexpr (kRot == 0) {
+    __asm__("uxtab %0, %1, %2" : "=r"(a) : "r"(table), "r"(w));
+  } else {
+    __asm__("uxtab %0, %1, %2, ror %3" : "=r"(a) : "r"(table), "r"(w), "i"(kRot));
+  }
+  return reinterpret_cast<const uint8_t*>(a);
+}
+
+}  // namespace
+
+extern "C" void s8_lut__dsp(const s8_lut_params* params, const int8_t* input,
+                            const int8_t* table, int8_t* output) {
+  const uint8_t* t = reinterpret_cast<const uint8_t*>(table);
+  int32_t n = params->size;
+  for (; n >= 4; n -= 4, input += 4, output += 4) {
+    const uint32_t w = LoadWord(input);
+    const uint32_t y = *Entry<0>(t, w) | (uint32_t{*Entry<8>(t, w)} << 8) |
+                       (uint32_t{*Entry<16>(t, w)} << 16) | (uint32_t{*Entry<24>(t, w)} << 24);
+    StoreWord(output, y);
+  }
+  for (int32_t i = 0; i < n; ++i) output[i] = table[static_cast<uint8_t>(input[i])];
+}
+
+#endif  // TF_HAVE_DSP

@@ -1,0 +1,35 @@
+// LUT op glue: input, a 256-byte int8 table, output. The kernels read element i before
+// writing it: in-place (output == input, exactly) is allowed; the table may alias nothing.
+#include "kernels/lut/lut_limits.h"
+#include "op_util.h"
+
+namespace tinyforge::rt::ops {
+namespace {
+using LutFn = void (*)(const s8_lut_params*, const int8_t*, const int8_t*, int8_t*);
+}  // namespace
+
+Status Validate_lut(const OpContext& op) {
+  TF_RT_TRY(ExpectCounts(op, abi::kLutOperands, abi::ParamCount<s8_lut_params>()));
+  if (op.streamed()) return Status::kBadOp;
+  s8_lut_params p{};
+  abi::DecodeParams(op, &p);
+  TF_RT_TRY(CheckParams(s8_lut_check(p)));
+  if (ScratchBytes<OpKind::kLut>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
+  TF_RT_TRY(Expect(op, abi::kLutIn, fmt::kInt8, p.size));
+  TF_RT_TRY(Expect(op, abi::kLutTable, fmt::kInt8, TF_LUT_ENTRIES));
+  TF_RT_TRY(Expect(op, abi::kLutOut, fmt::kInt8, p.size, true));
+  TF_RT_TRY(Disjoint(op.tensor(abi::kLutTable), op.tensor(abi::kLutOut)));
+  return DisjointOrSame(op.tensor(abi::kLutIn), op.tensor(abi::kLutOut));
+}
+
+Status Run_lut(const OpContext& op) {
+  s8_lut_params p{};
+  abi::DecodeParams(op, &p);
+  reinterpret_cast<LutFn>(op.entry().kernel)(
+      &p, reinterpret_cast<const int8_t*>(op.tensor(abi::kLutIn).data),
+      reinterpret_cast<const int8_t*>(op.tensor(abi::kLutTable).data),
+      reinterpret_cast<int8_t*>(op.tensor(abi::kLutOut).data));
+  return Status::kOk;
+}
+
+}  // namespace tinyforge::rt::ops
