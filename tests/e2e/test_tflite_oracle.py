@@ -42,7 +42,22 @@ def _add_mul_no_relu6():
     return tflite_cases.tf.keras.Model(x, outs)
 
 
+def _lut_model():
+    """The table-lookup builtins the converter quantizes: HARD_SWISH (fused from
+    x * relu6(x + 3) / 6 and from Keras' hard_silu) and LEAKY_RELU (two slopes)."""
+    layers, tf = tflite_cases.layers, tflite_cases.tf
+    x = tflite_cases._inp((6, 5, 8))
+    a = layers.Conv2D(8, 3, padding="same")(x)
+    b = layers.Conv2D(8, 1)(x)
+    hs = layers.Lambda(lambda t: t * tf.nn.relu6(t + 3.0) * (1.0 / 6.0))(a)
+    outs = [hs, layers.Activation("hard_silu")(b), layers.LeakyReLU(0.1)(a),
+            layers.LeakyReLU(0.3)(b), layers.Activation("sigmoid")(a), layers.Activation("tanh")(b)]
+    return tf.keras.Model(x, outs)
+
+
 SPECS += [
+    tflite_cases.ModelSpec("lut", _lut_model, {"HARD_SWISH": 2, "LEAKY_RELU": 2, "LOGISTIC": 1,
+                                               "TANH": 1}),
     tflite_cases.ModelSpec("add_mul", _add_mul_no_relu6, {"ADD": 4, "MUL": 3, "RELU": 1}),
     tflite_cases.ModelSpec("add_mul_wide", _add_mul_no_relu6, {"ADD": 4, "MUL": 3},
                            calib_scale=25.0),
@@ -100,6 +115,59 @@ def test_keras_model_matches_tf_interpreter(spec, converted, cli, tmp_path):
     assert total.compared > 0
     print(f"{spec.name}: {total.compared} op outputs equal, {total.fc_ties} FC tie elements, "
           f"{total.skipped} downstream of a tie")
+
+
+def test_int8_elu_matches_tf_interpreter(converted, cli, tmp_path):
+    """The converter leaves ELU in float (DEQUANTIZE, ELU, QUANTIZE), but TFLite's int8 ELU
+    kernel exists (its own lookup table): the `lut` model with every LEAKY_RELU turned into
+    an int8 ELU (no options) checks the importer's ELU table against it. BUILTIN_REF has no
+    ELU, so TF runs its default kernels (its optimized CONV_2D may round 1 element apart
+    from the reference): each ELU output is compared where our ELU input equals TF's."""
+    import flatbuffers  # noqa: PLC0415
+
+    data, _ = converted(next(s for s in SPECS if s.name == "lut"))
+    model = oracle.parse(data)
+    elu = oracle.schema.OperatorCodeT()
+    elu.builtinCode = elu.deprecatedBuiltinCode = oracle.schema.BuiltinOperator.ELU
+    elu.version = 1  # this TF registers ELU version 1 only (every type)
+    model.operatorCodes.append(elu)
+    changed = 0
+    for op in model.subgraphs[0].operators:
+        if oracle.op_name(model, op) == "LEAKY_RELU":
+            op.opcodeIndex = len(model.operatorCodes) - 1
+            op.builtinOptionsType, op.builtinOptions = 0, None
+            changed += 1
+    assert changed == 2
+    b = flatbuffers.Builder(4096)
+    b.Finish(model.Pack(b), file_identifier=b"TFL3")
+    data = bytes(b.Output())
+    path = tmp_path / "elu.tflite"
+    path.write_bytes(data)
+    outputs = op_outputs(inspect_json(cli, path))
+    model = oracle.parse(data)
+    graph = model.subgraphs[0]
+    details = oracle.tf.lite.Interpreter(model_content=data).get_input_details()
+    compared = 0
+    for k in range(N_INPUTS):
+        xs = _inputs(details, 200 + k)
+        interp = oracle.tf.lite.Interpreter(model_content=data,
+                                            experimental_preserve_all_tensors=True)
+        interp.allocate_tensors()
+        interp.set_tensor(details[0]["index"], xs[0])
+        interp.invoke()
+        dumped = run_dump(cli, path, xs[0], tmp_path / f"in{k}")
+        ours = {int(op.outputs[0]): dumped[outputs[i]] for i, op in enumerate(graph.operators)}
+        for op in graph.operators:
+            if oracle.op_name(model, op) != "ELU":
+                continue
+            x_ours = ours[int(op.inputs[0])].ravel()
+            same_in = x_ours == interp.get_tensor(int(op.inputs[0])).ravel()
+            y_tf = interp.get_tensor(int(op.outputs[0])).ravel()
+            y_ours = ours[int(op.outputs[0])].ravel()
+            np.testing.assert_array_equal(y_ours[same_in], y_tf[same_in])
+            assert same_in.mean() > 0.95
+            compared += int(same_in.sum())
+    assert compared > 1000
 
 
 @pytest.mark.skipif(not available(), reason="../shared MLPerf Tiny goldens missing")

@@ -1,0 +1,64 @@
+"""The table-lookup activations from PyTorch (hardswish, hardsigmoid, silu, gelu erf/tanh,
+elu, leaky_relu, sigmoid, tanh): conv -> act -> conv exported with PT2E, compiled, and the
+compiled program compared with PyTorch's converted int8 model (`compare --against pytorch`,
+whose reference reproduces it bit for bit). docs/numerics.md "Table lookups": every table
+entry is quantize(f(dequantize(q))) with PyTorch's arithmetic, so the activation alone is
+within 1 LSB (equal except float ties) and nothing diverges downstream.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+from torch import nn
+
+import tinyforge
+from tinyforge import interp
+
+from e2e_util import random_inputs, run_cli, save_npy
+
+ACTS = {
+    "hardswish": nn.Hardswish(),
+    "hardsigmoid": nn.Hardsigmoid(),
+    "silu": nn.SiLU(),
+    "gelu": nn.GELU(),
+    "gelu_tanh": nn.GELU(approximate="tanh"),
+    "elu": nn.ELU(alpha=0.7),
+    "leaky_relu": nn.LeakyReLU(0.1),
+    "sigmoid": nn.Sigmoid(),
+    "tanh": nn.Tanh(),
+}
+GRAPH_OP = {"gelu_tanh": "gelu"}
+
+
+class ConvActConv(nn.Module):
+    def __init__(self, act: nn.Module) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.act = act
+        self.conv2 = nn.Conv2d(8, 4, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.conv2(self.act(self.conv1(x)))
+
+
+@pytest.mark.parametrize("name", list(ACTS))
+def test_activation_compiles_to_a_table_within_1_lsb(name, cli, tmp_path):
+    torch.manual_seed(3)
+    model = ConvActConv(ACTS[name]).eval()
+    shape = (1, 3, 10, 10)
+    calib = [(x * 2,) for x in random_inputs(shape, 4, seed=1)]
+    res = tinyforge.export(model, calib[0], calibration=calib, path=tmp_path / f"{name}.tfg")
+    assert any(op["type"] == GRAPH_OP.get(name, name) for op in res.graph["ops"])
+    text = run_cli(cli, "compile", res.path, "--print-after=dce").stdout
+    assert text.count("= qlut(") == 1, text
+    x = save_npy(tmp_path / "x.npy", random_inputs(shape, 1, seed=2)[0] * 2)
+    dump = tmp_path / "torch_dump"
+    assert interp.main([str(res.path), "--input", str(x), "--dump-dir", str(dump)]) == 0
+    proc = run_cli(cli, "compare", res.path, "--against", "pytorch", "--reference-dump", dump,
+                   "-i", x, "--json")
+    report = json.loads(proc.stdout)
+    assert report["first_divergence"] is None, report
+    for row in report["ops"]:
+        assert row["alone_max_diff_lsb"] <= 1.0 + 1e-6, row
