@@ -62,3 +62,48 @@ def test_activation_compiles_to_a_table_within_1_lsb(name, cli, tmp_path):
     assert report["first_divergence"] is None, report
     for row in report["ops"]:
         assert row["alone_max_diff_lsb"] <= 1.0 + 1e-6, row
+
+
+class EfficientNetBlock(nn.Module):
+    """Stem conv, SiLU, 1x1 expand, SiLU, depthwise 3x3, SiLU, 1x1 project (MBConv without
+    SE): before `qlut`, SiLU did not export, and x * sigmoid(x) ran s8_logistic__ref at ~300
+    instructions per element on the M55."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stem, self.a1 = nn.Conv2d(3, 16, 3, stride=2, padding=1), nn.SiLU()
+        self.expand, self.a2 = nn.Conv2d(16, 64, 1), nn.SiLU()
+        self.dw, self.a3 = nn.Conv2d(64, 64, 3, padding=1, groups=64), nn.SiLU()
+        self.project = nn.Conv2d(64, 24, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.a1(self.stem(x))
+        return self.project(self.a3(self.dw(self.a2(self.expand(x)))))
+
+
+def test_efficientnet_block_on_an547(cli, tmp_path, monkeypatch):
+    """One QEMU run (tinyforge profile): board == host, and every table lookup within the
+    issue's target of 2 instructions per element on the M55 (measured 0.26)."""
+    import shutil  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    from tinyforge import board as tfboard  # noqa: PLC0415
+
+    for tool in ("arm-none-eabi-gcc", "qemu-system-arm", "ninja"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} not found")
+    monkeypatch.setenv("TINYFORGE_BIN", cli)
+    monkeypatch.setenv("TINYFORGE_PYTHON", sys.executable)
+    torch.manual_seed(0)
+    shape = (1, 3, 32, 32)
+    calib = [(x,) for x in random_inputs(shape, 4, seed=1)]
+    res = tinyforge.export(EfficientNetBlock().eval(), calib[0], calibration=calib,
+                           path=tmp_path / "effnet_block.tfg")
+    assert tfboard.run_model(res.path, "an547", seed=1).bit_exact
+    p = tfboard.profile(res.path, "an547")
+    luts = [o for o in p["ops"] if o["type"] == "qlut"]
+    assert len(luts) == 3 and all(o["kernel"] == "s8_lut__mve" for o in luts)
+    for o in luts:
+        assert o["insns"] <= 2 * o["macs"], o  # macs = elements
+    print(f"effnet block on an547: {p['insns_per_inference']} instructions; SiLU tables "
+          + ", ".join(f"{o['insns'] / o['macs']:.2f}" for o in luts) + " per element")
