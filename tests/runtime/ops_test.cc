@@ -416,6 +416,33 @@ TEST(Ops, UnaryKernelsMatch) {
              false);
 }
 
+// lut: input, a 256-byte constant table, output; in place and out of place, every host variant
+// against __ref and against the table read directly.
+TEST(Ops, LutMatchesTheTable) {
+  Rng r(11);
+  const auto table = r.Int8s(TF_LUT_ENTRIES);
+  const auto input = r.Int8s(300);
+  std::vector<int8_t> want(input.size());
+  for (size_t i = 0; i < input.size(); ++i) want[i] = table[static_cast<uint8_t>(input[i])];
+  for (const char* symbol : {"s8_lut__ref", "s8_lut__scalar"}) {
+    for (bool in_place : {false, true}) {
+      Builder b(1024);
+      const int32_t t_in = b.Arena(fmt::kInt8, 0, 300);
+      const int32_t t_out = b.Arena(fmt::kInt8, in_place ? 0 : 512, 300);
+      const int32_t t_table =
+          b.Const(std::vector<uint8_t>(table.begin(), table.end()), fmt::kInt8);
+      b.Input(t_in, {300});
+      b.Output(t_out, {300});
+      b.Op(KernelId(symbol), {t_in, t_table, t_out}, emit::EncodeParams(s8_lut_params{300}));
+      Loaded l(b.Image(), testing::RegionSizes(b.p));
+      ASSERT_EQ(l.status, Status::kOk) << symbol << ": " << StatusText(l.status);
+      Put(l, t_in, input);
+      ASSERT_EQ(l.model.Run(), Status::kOk);
+      EXPECT_EQ(Bytes(l, t_out), want) << symbol << (in_place ? " in place" : "");
+    }
+  }
+}
+
 TEST(Ops, ConcatQuantizeDequantize) {
   Rng r(5);
   // concat of two inputs (one requantized) along the inner axis.
