@@ -136,7 +136,7 @@ std::vector<uint8_t> Cnn() {
 }
 
 // ADD (RELU6) -> MUL -> PAD -> MAX_POOL_2D -> CONCATENATION -> MEAN -> LOGISTIC ->
-// QUANTIZE (int8 -> int8).
+// QUANTIZE (int8 -> int8) -> HARD_SWISH -> LEAKY_RELU -> ELU.
 std::vector<uint8_t> Elementwise() {
   Builder m;
   auto& b = m.fbb();
@@ -164,7 +164,14 @@ std::vector<uint8_t> Elementwise() {
   m.Op(14, {g}, {h});
   const int i = m.Act("requant", {1, 1, 1, 4}, 0.01f, 0);
   m.Op(114, {h}, {i});
-  return m.Finish({a}, {i});
+  const int j = m.Act("hard_swish", {1, 1, 1, 4}, 0.008f, -5);
+  m.Op(117, {i}, {j});
+  const int k = m.Act("leaky_relu", {1, 1, 1, 4}, 0.01f, 10);
+  m.Op(98, {j}, {k}, fb::BuiltinOptions::LeakyReluOptions,
+       fb::CreateLeakyReluOptions(b, 0.2f).Union());
+  const int l = m.Act("elu", {1, 1, 1, 4}, 0.01f, 20);
+  m.Op(111, {k}, {l});
+  return m.Finish({a}, {l});
 }
 
 // Float edges: QUANTIZE (float input) -> TANH -> RELU -> RELU6 -> PADV2 -> SQUEEZE ->
