@@ -1,7 +1,7 @@
 // layout: NCHW -> NHWC, once, at compile time. Every rank-4 activation tensor gets the NHWC
 // shape; conv weights OIHW -> OHWI and depthwise weights [C*m,1,kh,kw] -> 1HWC
 // [1,kh,kw,C*m] are rewritten as constants; spatial ops switch to layout=NHWC and ops with
-// an axis (mean, softmax, concat, pad) get it renumbered. A flatten [N,C,H,W] -> [N,C*H*W]
+// an axis (mean, softmax, concat, pad, slice) get it renumbered. A flatten [N,C,H,W] -> [N,C*H*W]
 // read only by qfc ops (conv -> flatten -> linear) stays a view of the NHWC data: the qfc
 // weights' columns are permuted from C,H,W to H,W,C order instead. Other ops whose meaning
 // depends on the element order (reshape, qfc on a rank-4 input, transpose) are wrapped in
@@ -149,6 +149,15 @@ struct Rewriter {
           for (size_t i = 0; i < 4; ++i) {
             p[2 * i] = old[2 * static_cast<size_t>(kNchwToNhwc[i])];
             p[2 * i + 1] = old[2 * static_cast<size_t>(kNchwToNhwc[i]) + 1];
+          }
+        }
+        out.push_back(std::move(op));
+        break;
+      case OpType::kSlice:
+        if (x4) {
+          auto& a = op.attrs_as<ir::SliceAttrs>();
+          for (std::vector<int64_t>* v : {&a.begin, &a.end, &a.stride}) {
+            *v = PermuteShape(*v, kNchwToNhwc);
           }
         }
         out.push_back(std::move(op));

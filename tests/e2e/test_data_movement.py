@@ -92,3 +92,60 @@ def test_lenet_flatten_into_linear(cli, tmp_path):
     assert host_vs_torch(cli, res, shape, tmp_path) <= 1
     lowered = run_cli(cli, "compile", res.path, "--print-after", "all").stdout
     assert "= transpose(" not in lowered.split("// ---- after")[-1]
+
+
+def _lowered_ops(cli: str, graph: Path) -> list[str]:
+    """The op types of the final lowered graph (`compile --print-after all`, last stage)."""
+    text = run_cli(cli, "compile", graph, "--print-after", "all").stdout.split("// ---- after")[-1]
+    return [line.split("= ", 1)[1].split("(")[0] for line in text.splitlines()
+            if line.startswith("  %") and "= " in line and "(" in line.split("= ", 1)[1]]
+
+
+def channel_shuffle(x: torch.Tensor, groups: int) -> torch.Tensor:
+    """torchvision's ShuffleNetV2 channel shuffle, written the same way."""
+    n, c, h, w = x.size()
+    x = x.view(n, groups, c // groups, h, w)
+    x = torch.transpose(x, 1, 2).contiguous()
+    return x.view(n, -1, h, w)
+
+
+class Shuffle(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(3, 12, 1)
+        self.head = nn.Conv2d(12, 4, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(channel_shuffle(torch.relu(self.conv(x)), 3))
+
+
+class Permutes(nn.Module):
+    """NCHW -> NHWC permute feeding a linear over channels, and a [N, C, L] transpose."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.fc = nn.Linear(8, 5)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = torch.relu(self.conv(x)).permute(0, 2, 3, 1)  # [N, H, W, C]
+        y = self.fc(y).reshape(1, 5 * 6, 7)                # [N, H*W... as a sequence]
+        return y.transpose(1, 2).contiguous().view(1, 7, 30)
+
+
+def test_channel_shuffle_is_one_transpose(cli, tmp_path):
+    """view -> transpose -> view between the layout pass's NCHW transposes folds to one
+    transpose of the NHWC data, run by the transpose kernel; host within 1 LSB of PyTorch."""
+    shape = (1, 3, 6, 5)
+    res = export_quantized(Shuffle(), shape, tmp_path / "shuffle.tfg")
+    assert _lowered_ops(cli, res.path).count("transpose") == 1
+    assert host_vs_torch(cli, res, shape, tmp_path) <= 1
+    report = (tmp_path / "an547" / "report.json").read_text()
+    assert "s8_transpose__mve" in report
+
+
+def test_permute_and_transpose(cli, tmp_path):
+    shape = (1, 3, 6, 7)
+    res = export_quantized(Permutes(), shape, tmp_path / "permutes.tfg")
+    assert "transpose" in _lowered_ops(cli, res.path)
+    assert host_vs_torch(cli, res, shape, tmp_path) <= 1

@@ -28,6 +28,7 @@
 #include "kernels/mean/mean_limits.h"
 #include "kernels/mul/mul_limits.h"
 #include "kernels/pad/pad_limits.h"
+#include "kernels/transpose/transpose_limits.h"
 #include "kernels/pool/pool_limits.h"
 #include "kernels/quantize/quantize_limits.h"
 #include "kernels/softmax/softmax_limits.h"
@@ -373,6 +374,15 @@ OpCase PadCase(const s8_pad_params& p) {
   return {KernelId("s8_pad__ref"), {In(in), Out(out)}, emit::EncodeParams(p)};
 }
 
+s8_transpose_params TransposeBase() { return {{1, 1, 1, 2, 3, 4}, {0, 1, 2, 5, 3, 4}}; }
+OpCase TransposeCase(const s8_transpose_params& p) {
+  int64_t n = 1;
+  for (int i = 0; i < kS8TransposeMaxDims; ++i) {
+    n *= p.input_dims[i] > 0 && p.input_dims[i] < 64 ? p.input_dims[i] : 1;
+  }
+  return {KernelId("s8_transpose__ref"), {In(n), Out(n)}, emit::EncodeParams(p)};
+}
+
 // CONCATENATION of two inputs: the fixed part, then each input's descriptor words.
 struct ConcatSpec {
   s8_concat_params p;
@@ -424,6 +434,7 @@ TEST(Validator, EveryOperandSizeOfEveryOp) {
   ExpectSizeChecks("dequantize", DequantizeCase(DequantizeBase()));
   ExpectSizeChecks("pad", PadCase(PadBase()));
   ExpectSizeChecks("concat", ConcatCase(ConcatBase()));
+  ExpectSizeChecks("transpose", TransposeCase(TransposeBase()));
 }
 
 TEST(Validator, ScratchAndLineBufferSizes) {
@@ -685,6 +696,30 @@ TEST(Validator, ActivationRanges) {
                    {TF_FIELD(T, input_zero_point), -128, 127, true, true},
                    {TF_FIELD(T, input_range_radius), 0, TF_LIMIT_BYTES, true, true},
                    {TF_FIELD(T, input_left_shift), -31, 30, true, true}});
+}
+
+TEST(Validator, TransposeRanges) {
+  using T = s8_transpose_params;
+  std::vector<Range<T>> dims;
+  for (int i = 0; i < kS8TransposeMaxDims; ++i) {
+    dims.push_back({"input_dims[i]",
+                    [i](T& p, int64_t v) { p.input_dims[i] = static_cast<int32_t>(v); }, 1,
+                    TF_LIMIT_DIM, true, false});
+  }
+  ExpectRanges<T>("transpose", TransposeBase(), s8_transpose_check, TransposeCase, dims);
+  // perm: every entry in [0, 5] and each dim once; the runtime refuses the program otherwise.
+  const T bad[] = {{{1, 1, 1, 2, 3, 4}, {0, 1, 2, 5, 3, 3}},   // 3 twice, 4 missing
+                   {{1, 1, 1, 2, 3, 4}, {0, 1, 2, 5, 3, 6}},   // out of range
+                   {{1, 1, 1, 2, 3, 4}, {-1, 1, 2, 5, 3, 4}}};  // negative
+  for (const T& p : bad) {
+    ASSERT_NE(s8_transpose_check(p), nullptr);
+    EXPECT_NE(std::string(s8_transpose_check(p)).find("perm"), std::string::npos);
+    EXPECT_EQ(Load(TransposeCase(p)), Status::kBadParams);
+  }
+  T reversed = TransposeBase();
+  for (int i = 0; i < kS8TransposeMaxDims; ++i) reversed.perm[i] = kS8TransposeMaxDims - 1 - i;
+  EXPECT_EQ(s8_transpose_check(reversed), nullptr);
+  EXPECT_EQ(Load(TransposeCase(reversed)), Status::kOk);
 }
 
 TEST(Validator, MeanPadConcatRanges) {

@@ -1,0 +1,17 @@
+// SLICE for Cortex-M55 (Helium / MVE), bit-identical to s8_slice__ref: the loop nest of
+// kernels/common/strided_copy.h with the vector rows of strided_copy_mve.h.
+#include "kernels/common/isa.h"
+#include "kernels/slice/slice.h"
+
+#if TF_HAVE_MVE
+
+#include "kernels/common/strided_copy_mve.h"
+
+extern "C" void s8_slice__mve(const s8_slice_params* params, const int8_t* input,
+                              int8_t* output) {
+  namespace sc = tinyforge::strided;
+  const sc::Plan plan = sc::MakeSlicePlan(*params);
+  sc::ForEachRow(plan, input + sc::SliceOffset(*params), output, sc::RowMve);
+}
+
+#endif  // TF_HAVE_MVE
