@@ -266,13 +266,33 @@ class Lowering:
         name = self.op_name[node]
         value = self.values[node]
         if keep_dim:  # select / unbind: the one-element slice, then a reshape without the dim
-            sliced = self._new_tensor(f"{name}.slice", value.reshape([e - b for b, e in zip(attrs["begin"], attrs["end"])]))
-            self.builder.add_op(op_type, self._unique(f"{name}.slice", self._op_names), in_idx, [sliced],
-                                attrs, source_of(node))
+            kept = value.reshape([e - b for b, e in zip(attrs["begin"], attrs["end"])])
+            sliced = self._new_tensor(f"{name}.slice", kept)
+            self.builder.add_op(op_type, self._unique(f"{name}.slice", self._op_names), in_idx,
+                                [sliced], attrs, source_of(node))
+            sliced = self._requantized(node, sliced, kept)
             op_type, in_idx, attrs = "reshape", [sliced], {"shape": [int(d) for d in value.shape]}
         out = self._new_tensor(name, value)
         self.tensor_of[node] = out
         self.builder.add_op(op_type, name, in_idx, [out], attrs, source_of(node))
+
+    def _requantized(self, node: Node, t: int, value: torch.Tensor) -> int:
+        """In a QDQ graph, tensor ``t`` (an extra float op's output, computed for ``node``)
+        through a quantize / dequantize pair with the parameters of the quantize reading
+        ``node``: every float op then sits between dequantize and quantize, as PT2E
+        writes them. Lossless: ``t`` holds values of that grid already."""
+        users = [u for u in node.users if u.target in QUANTIZE_OPS]
+        if self.builder.kind != "qdq" or len(users) != 1:
+            return t
+        q = self._qparams(users[0], _bind(users[0]), False)
+        name = self.builder.tensors[t].name
+        qt = self._new_tensor(f"{name}.q", value.to(torch.int8), quant=q)
+        self.builder.add_op("quantize", self._unique(f"{name}.q", self._op_names), [t], [qt], {},
+                            source_of(node))
+        dq = self._new_tensor(f"{name}.q.dq", value)
+        self.builder.add_op("dequantize", self._unique(f"{name}.q.dq", self._op_names), [qt], [dq],
+                            {}, source_of(node))
+        return dq
 
     def _qparams(self, node: Node, a: dict[str, Any], per_channel: bool) -> Quant:
         def val(v: Any) -> Any:

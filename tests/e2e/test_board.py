@@ -226,3 +226,12 @@ def test_lenet_flatten_into_linear_on_board(tmp_path):
     res = export_quantized(LeNet(), (1, 1, 28, 28), tmp_path / "lenet.tfg")
     o = tfboard.run_model(res.path, "an547", seed=3)
     assert o.bit_exact, o.mismatch
+
+
+@pytest.mark.parametrize("board", ["an547", "an386"])
+def test_shuffle_unit_on_board(board, tmp_path):
+    """The transpose and slice kernels (MVE on the an547, scalar on the an386) == host."""
+    from test_data_movement import ShuffleUnit, export_quantized
+    res = export_quantized(ShuffleUnit(), (1, 3, 8, 8), tmp_path / "shuffle_unit.tfg")
+    o = tfboard.run_model(res.path, board, seed=4)
+    assert o.bit_exact, o.mismatch

@@ -119,6 +119,29 @@ class Shuffle(nn.Module):
         return self.head(channel_shuffle(torch.relu(self.conv(x)), 3))
 
 
+class ShuffleUnit(nn.Module):
+    """A ShuffleNetV2 unit (stride 1): chunk the channels, convolve one half, concat,
+    channel shuffle; then a strided slice, a select and a narrow before the head."""
+
+    def __init__(self, c: int = 16) -> None:
+        super().__init__()
+        self.stem = nn.Conv2d(3, c, 3, padding=1)
+        self.pw1 = nn.Conv2d(c // 2, c // 2, 1)
+        self.dw = nn.Conv2d(c // 2, c // 2, 3, padding=1, groups=c // 2)
+        self.pw2 = nn.Conv2d(c // 2, c // 2, 1)
+        self.head = nn.Linear(c + 3 + 4 * 3, 6)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = torch.relu(self.stem(x))
+        a, b = x.chunk(2, dim=1)
+        b = torch.relu(self.pw2(self.dw(torch.relu(self.pw1(b)))))
+        y = channel_shuffle(torch.cat([a, b], dim=1), 2)        # [1, 16, 8, 8]
+        p = torch.mean(y[:, :, ::3, 1::3], dim=(2, 3))           # [1, 16]
+        q = torch.narrow(y, 1, 4, 3).mean(dim=(2, 3))            # [1, 3]
+        r = y.select(2, 7)[:, :4, :3].flatten(1)                 # [1, 12]
+        return self.head(torch.cat([p, q, r], dim=1))
+
+
 class Permutes(nn.Module):
     """NCHW -> NHWC permute feeding a linear over channels, and a [N, C, L] transpose."""
 
@@ -142,6 +165,17 @@ def test_channel_shuffle_is_one_transpose(cli, tmp_path):
     assert host_vs_torch(cli, res, shape, tmp_path) <= 1
     report = (tmp_path / "an547" / "report.json").read_text()
     assert "s8_transpose__mve" in report
+
+
+def test_shuffle_unit(cli, tmp_path):
+    """chunk / cat / shuffle / strided slice / select / narrow: host within 1 LSB of PyTorch."""
+    shape = (1, 3, 8, 8)
+    res = export_quantized(ShuffleUnit(), shape, tmp_path / "shuffle_unit.tfg")
+    ops = _lowered_ops(cli, res.path)
+    # One transpose for the shuffle, one where the select's rank-4 result (an NHWC slice)
+    # is reshaped in NCHW order; the slices run the slice kernel.
+    assert ops.count("transpose") == 2 and ops.count("slice") >= 6
+    assert host_vs_torch(cli, res, shape, tmp_path) <= 1
 
 
 def test_permute_and_transpose(cli, tmp_path):
