@@ -13,7 +13,7 @@
 
 namespace tinyforge::strided {
 
-inline void RowMve(const int8_t* in, int8_t* out, int32_t n, int32_t si, int32_t so) {
+[[gnu::noinline]] inline void RowMve(const int8_t* in, int8_t* out, int32_t n, int32_t si, int32_t so) {
   if (si == 1 && so == 1) {
     for (int32_t i = 0; i < n; i += 16) {
       const mve_pred16_t p = vctp8q(static_cast<uint32_t>(n - i));
@@ -65,6 +65,35 @@ inline void RowMve(const int8_t* in, int8_t* out, int32_t n, int32_t si, int32_t
     return;
   }
   RowScalar(in, out, n, si, so);
+}
+
+// One block: 16 elements per 8-bit-offset gather (max offset < 256), else 8 per 16-bit one;
+// whole vectors unpredicated, the tail predicated.
+[[gnu::noinline]] inline void BlockMve(const int8_t* in, int8_t* out, const Blocks& b) {
+  const uint8_t* src = reinterpret_cast<const uint8_t*>(in);
+  uint8_t* dst = reinterpret_cast<uint8_t*>(out);
+  const int32_t len = b.len;
+  if (b.max_offset < 256) {
+    const uint8_t* off = b.off8;
+    int32_t j = 0;
+    for (; j + 16 <= len; j += 16) {
+      vstrbq_u8(dst + j, vldrbq_gather_offset_u8(src, vldrbq_u8(off + j)));
+    }
+    if (j < len) {
+      const mve_pred16_t p = vctp8q(static_cast<uint32_t>(len - j));
+      vstrbq_p_u8(dst + j, vldrbq_gather_offset_z_u8(src, vldrbq_z_u8(off + j, p), p), p);
+    }
+    return;
+  }
+  const uint16_t* off = b.off;
+  int32_t j = 0;
+  for (; j + 8 <= len; j += 8) {
+    vstrbq_u16(dst + j, vldrbq_gather_offset_u16(src, vldrhq_u16(off + j)));
+  }
+  if (j < len) {
+    const mve_pred16_t p = vctp16q(static_cast<uint32_t>(len - j));
+    vstrbq_p_u16(dst + j, vldrbq_gather_offset_z_u16(src, vldrhq_z_u16(off + j, p), p), p);
+  }
 }
 
 }  // namespace tinyforge::strided

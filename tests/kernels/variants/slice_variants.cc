@@ -1,4 +1,6 @@
 // slice family (kernels/slice): every variant vs s8_slice__ref.
+#include <initializer_list>
+
 #include "tests/kernels/variants/variant_harness.h"
 
 namespace {

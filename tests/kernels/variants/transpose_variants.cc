@@ -1,4 +1,6 @@
 // transpose family (kernels/transpose): every variant vs s8_transpose__ref.
+#include <initializer_list>
+
 #include "tests/kernels/variants/variant_harness.h"
 
 namespace {
