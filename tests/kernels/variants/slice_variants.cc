@@ -75,7 +75,7 @@ s8_slice_params EdgeCase(tfv::Rng& rng, int32_t e) {
     case kSelect:
       return Make({3, 4, n}, {0, 2, 0}, {3, 3, n}, {1, 1, 1});
     default:
-      return Make({n, 9400 + rng.Range(0, 9)}, {0, 0}, {n, 9400}, {1, 1});
+      return Make({n % 4 + 1, 9401 + rng.Range(0, 9)}, {0, 1}, {n % 4 + 1, 9401}, {1, 1});
   }
 }
 
