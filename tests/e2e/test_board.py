@@ -29,7 +29,7 @@ import pytest
 import tinyforge
 from tinyforge import board as tfboard
 from tinyforge import board_run
-from tinyforge import models
+from tinyforge import models, reference_models
 
 from e2e_util import randomize, random_inputs, run_cli
 
@@ -92,6 +92,18 @@ def test_zoo_bit_exact_with_host(graphs, board, tmp_path, cli):
     assert tfboard.allocator_symbols(tfboard.BoardTree(board).elf) == []
 
 
+@pytest.mark.parametrize("board", ["an547", "an386"])
+def test_float_io_bit_exact_with_host(graphs, board):
+    """--io float: the QUANTIZE at the input runs s8_quantize__mve / __dsp on the board (a
+    product and two FMAs instead of a division) and __ref on the host; the outputs (after
+    s8_dequantize__mve on the M55) must be the same floats."""
+    for seed in (0, 1):
+        o = tfboard.run_model(graphs["ds_cnn"], board, seed=seed,
+                              compile_args=["--io", "float"])
+        assert o.bit_exact, (board, o.mismatch)
+        assert o.outputs[0].dtype == np.float32
+
+
 def test_cli_run_board_by_cpu_name(graphs, cli, tmp_path):
     x = np.random.default_rng(5).integers(-128, 128, size=(1, 49, 10, 1), dtype=np.int8)
     np.save(tmp_path / "x.npy", x)
@@ -108,10 +120,9 @@ def test_cli_run_board_by_cpu_name(graphs, cli, tmp_path):
 
 def test_tflite_model_on_board(tmp_path):
     """A .tflite model (MLPerf Tiny KWS reference) goes the same way."""
-    tflite = Path(__file__).resolve().parents[3] / "shared" / "models" / "mlperf-tiny" / \
-        "kws_ref_model.tflite"
-    if not tflite.is_file():
-        pytest.skip(f"{tflite} not found")
+    if reference_models.models_dir() is None:
+        pytest.skip(f"MLPerf Tiny models missing: {reference_models.HOW_TO}")
+    tflite = reference_models.path("kws")
     o = tfboard.run_model(tflite, "an386", seed=1)
     assert o.bit_exact and o.outputs[0].dtype == np.int8
 
