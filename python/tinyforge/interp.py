@@ -101,6 +101,8 @@ FLOAT_OPS = {
     "reshape": lambda ins, a: _t(ins[0]).reshape(a["shape"]),
     "add": lambda ins, a: _t(ins[0]) + _t(ins[1]),
     "cat": lambda ins, a: torch.cat([_t(i) for i in ins], a["axis"]),
+    "transpose": lambda ins, a: _t(ins[0]).permute(a["perm"]),
+    "slice": lambda ins, a: _t(ins[0])[tuple(slice(b, e, s) for b, e, s in zip(a["begin"], a["end"], a["stride"]))],
     "softmax": lambda ins, a: torch.softmax(_t(ins[0]), a["axis"]),
 }
 

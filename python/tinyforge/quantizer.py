@@ -70,6 +70,12 @@ SHARED_OPS = {
     aten.squeeze.dims,
     aten.squeeze.default,
     aten.unsqueeze.default,
+    aten.permute.default,
+    aten.transpose.int,
+    aten.t.default,
+    aten.slice.Tensor,
+    aten.narrow.default,
+    aten.select.int,
 }
 CAT_OPS = {aten.cat.default}
 FIXED_OUTPUT = {
