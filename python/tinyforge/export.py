@@ -22,6 +22,7 @@ import torch
 import torch.fx
 
 from . import _quiet  # noqa: F401  (quiet torchao import)
+from .binary_ops import canonicalize_binary
 from .fold import fold_batchnorm, remove_noops
 from .graph_file import serialize
 from .lower import Lowering
@@ -83,6 +84,7 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
         model.train(was_training)
     remove_noops(gm)
     fold_batchnorm(gm)
+    canonicalize_binary(gm)
     return gm
 
 

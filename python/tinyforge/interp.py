@@ -94,6 +94,10 @@ FLOAT_OPS = {
     "mean": lambda ins, a: torch.mean(_t(ins[0]), a["dims"], a["keepdim"]),
     "reshape": lambda ins, a: _t(ins[0]).reshape(a["shape"]),
     "add": lambda ins, a: _t(ins[0]) + _t(ins[1]),
+    "sub": lambda ins, a: _t(ins[0]) - _t(ins[1]),
+    "mul": lambda ins, a: _t(ins[0]) * _t(ins[1]),
+    "maximum": lambda ins, a: torch.maximum(_t(ins[0]), _t(ins[1])),
+    "minimum": lambda ins, a: torch.minimum(_t(ins[0]), _t(ins[1])),
     "cat": lambda ins, a: torch.cat([_t(i) for i in ins], a["axis"]),
     "softmax": lambda ins, a: torch.softmax(_t(ins[0]), a["axis"]),
 }

@@ -43,6 +43,10 @@ constexpr OpEntry kOps[] = {
     {op::kSqueeze, 2, LowerReshape},
     {op::kPadV2, 4, LowerPad},
     {op::kQuantize, 4, LowerQuantize},
+    {op::kSub, 5, LowerAddMul},
+    {op::kMaximum, 4, LowerMinMax},
+    {op::kMinimum, 4, LowerMinMax},
+    {op::kSquaredDifference, 2, LowerSquaredDifference},
 };
 
 std::string SupportedList() {

@@ -101,7 +101,9 @@ Status LowerDepthwiseConv2d(Lowering& l);
 Status LowerFullyConnected(Lowering& l);
 Status LowerPool(Lowering& l);  // AVERAGE_POOL_2D, MAX_POOL_2D
 Status LowerMean(Lowering& l);
-Status LowerAddMul(Lowering& l);  // ADD, MUL
+Status LowerAddMul(Lowering& l);  // ADD, SUB, MUL
+Status LowerMinMax(Lowering& l);  // MAXIMUM, MINIMUM
+Status LowerSquaredDifference(Lowering& l);
 Status LowerSoftmax(Lowering& l);
 Status LowerLogisticTanh(Lowering& l);
 Status LowerRelu(Lowering& l);              // RELU, RELU6

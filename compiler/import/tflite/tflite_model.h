@@ -56,8 +56,13 @@ inline constexpr int32_t kTanh = 28;
 inline constexpr int32_t kCustom = 32;
 inline constexpr int32_t kPad = 34;
 inline constexpr int32_t kMean = 40;
+inline constexpr int32_t kSub = 41;
+inline constexpr int32_t kDiv = 42;
+inline constexpr int32_t kMaximum = 55;
+inline constexpr int32_t kMinimum = 57;
 inline constexpr int32_t kSqueeze = 43;
 inline constexpr int32_t kPadV2 = 60;
+inline constexpr int32_t kSquaredDifference = 99;
 inline constexpr int32_t kQuantize = 114;
 inline constexpr int32_t kPlaceholderForGreaterOpCodes = 127;
 }  // namespace op
