@@ -78,8 +78,12 @@ inline void Table(const Consts& c, int32_t o, int32_t b15, int8_t* t) {
 constexpr int32_t kLutMinRow = 384;
 
 // n outputs; input k advances by sk elements per output (0: constant along the row).
-inline void Row(const Consts& c, const int8_t* in1, int32_t s1, const int8_t* in2, int32_t s2,
-                int8_t* out, int32_t n) {
+// Out of line, the constants copied to locals: the byte stores cannot alias them, so they
+// stay in registers.
+__attribute__((noinline)) inline void Row(const Consts& cc, const int8_t* in1, int32_t s1,
+                                          const int8_t* in2, int32_t s2, int8_t* out,
+                                          int32_t n) {
+  const Consts c = cc;
   if (s1 == 0 || s2 == 0) {
     // One operand constant: multiplication commutes, so call it b.
     const int8_t* x = s2 == 0 ? in1 : in2;
