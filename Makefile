@@ -8,7 +8,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: all deps build demo test test-cpp test-san test-py bench fuzz examples format clean
+.PHONY: all deps build demo models test test-cpp test-san test-py bench fuzz examples format clean
 
 all: build
 
@@ -25,7 +25,13 @@ build: deps
 demo: build
 	@$(PY) examples/demo.py
 
-test: build test-cpp test-san test-py
+# The MLPerf Tiny reference models the tests and benchmarks read: ../shared's copy, else
+# fetched into .models/ (checksummed; $$TINYFORGE_MODELS_MIRROR: a folder or URL instead of
+# GitHub). python/tinyforge/reference_models.py.
+models: build
+	@$(PY) -m tinyforge.reference_models fetch
+
+test: build models test-cpp test-san test-py
 
 test-cpp:
 	@ctest --test-dir build --output-on-failure -j2
@@ -45,7 +51,7 @@ test-py:
 
 # Instructions / RAM / flash of the 4 MLPerf Tiny models and the 4 zoo models on the 4
 # emulated boards, beside TFLite Micro + CMSIS-NN; rewrites benchmarks/RESULTS.md (~15 min).
-bench: build
+bench: build models
 	@$(PY) benchmarks/bench.py --write
 
 # The real-data examples end to end: generate data, train, export, evaluate (~15-25 min).

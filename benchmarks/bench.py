@@ -24,9 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from tinyforge import reference_models
+
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-MLPERF = SHARED / "models" / "mlperf-tiny"
+SHARED = reference_models.shared_dir()
+MLPERF = reference_models.fetch()  # ../shared's copy, or fetched (checksums checked)
 ANCHORS = SHARED / "anchors"
 
 BOARDS = ["an385", "an386", "an505", "an547"]

@@ -90,7 +90,7 @@ Status CheckConstantsFit(const target::Board& board, const Program& p, uint32_t 
 Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   Emitted out;
   out.model_name = g.name;
-  TF_ASSIGN_OR_RETURN(out.board, target::LoadBoard(options.target));
+  TF_ASSIGN_OR_RETURN(out.board, target::LoadBoard(options.target, "", options.memory));
   const target::Board& board = out.board;
   std::string isa = board.isa_class;
   if (options.kernels != "auto") {

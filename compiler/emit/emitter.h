@@ -24,6 +24,7 @@ namespace tinyforge::emit {
 
 struct EmitOptions {
   std::string target = "cortex-m55";  // board name, CPU, or board.json path
+  std::string memory;  // with a CPU target: the board's regions (target::LoadBoard)
   // --place TENSOR=REGION: the tensor's buffer goes to that RAM region.
   std::vector<std::pair<std::string, std::string>> place;
   // --weights-in OP=REGION: the op's constants go to that code/ROM region.

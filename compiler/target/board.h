@@ -29,15 +29,19 @@ struct Board {
   std::string isa_class;  // "scalar", "dsp", "mve"
   std::string code_region, weights_region, data_region, stack_region;
   int64_t stack_size = 0;
+  bool emulated = false;  // has a "qemu" section: tinyforge can build and run firmware for it
   std::vector<MemoryRegion> memory;
 
   const MemoryRegion* Find(std::string_view region) const;
 };
 
-// `target` is a board name ("an547"), a CPU the boards carry ("cortex-m55"), or a path to
-// a board.json. Boards are looked up in `boards_dir` (targets/boards of this source tree
-// unless given).
-Expected<Board> LoadBoard(std::string_view target, std::string boards_dir = "");
+// `target` is a board name ("an547", "stm32h743"), a CPU an emulated board carries
+// ("cortex-m55": that board), or a path to a board.json (a user's board). With `memory`
+// (`--memory name:size@addr[:rank][:kind],...`, docs/boards.md) `target` is a CPU of
+// targets/cpus.json and the board is made from the spec. Boards are looked up in
+// `boards_dir` (targets/boards of this source tree unless given).
+Expected<Board> LoadBoard(std::string_view target, std::string boards_dir = "",
+                          std::string_view memory = "");
 std::vector<std::string> KnownTargets(std::string boards_dir = "");
 
 }  // namespace tinyforge::target

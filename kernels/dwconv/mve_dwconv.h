@@ -94,9 +94,11 @@ inline int32x4_t RequantVector(int32x4_t x, int32x4_t mult, int32x4_t shift) {
   }
 }
 
-// The plane path (plan.fast, scratch: s8_dwconv_mve_scratch_bytes).
-void Plane(const s8_dwconv_params& p, const s8_dwconv_mve_plan& plan, const int8_t* input,
-           const int8_t* weights, const int32_t* bias, int8_t* output, void* scratch);
+// The plane path (scratch: s8_dwconv_mve_scratch_bytes): false, having done nothing, when
+// the plan says the kernel does not fit it (or there is no scratch). The plan is made
+// here, not by the dispatcher: passing it across the call cost 30 instructions per op.
+bool Plane(const s8_dwconv_params& p, const int8_t* input, const int8_t* weights,
+           const int32_t* bias, int8_t* output, void* scratch);
 // The general path (any kernel, no scratch).
 void General(const s8_dwconv_params& p, const int8_t* input, const int8_t* weights,
              const int32_t* bias, int8_t* output);

@@ -17,10 +17,7 @@ extern "C" void s8_dwconv__mve(const s8_dwconv_params* params, const int8_t* inp
                                void* scratch) {
   namespace dw = tinyforge::dwconv_mve;
   const s8_dwconv_params& p = *params;
-  const s8_dwconv_mve_plan plan = s8_dwconv_mve_make_plan(p);
-  if (plan.fast && scratch != nullptr) {
-    dw::Plane(p, plan, input, weights, bias, output, scratch);
-  } else {
+  if (!dw::Plane(p, input, weights, bias, output, scratch)) {
     dw::General(p, input, weights, bias, output);
   }
 }

@@ -406,8 +406,10 @@ void RunFast(const FastCtx& x, const int8_t* in, int8_t* out, uint8x16_t taps) {
 
 }  // namespace
 
-void Plane(const s8_dwconv_params& p, const s8_dwconv_mve_plan& plan, const int8_t* input,
-           const int8_t* weights, const int32_t* bias, int8_t* output, void* scratch) {
+bool Plane(const s8_dwconv_params& p, const int8_t* input, const int8_t* weights,
+           const int32_t* bias, int8_t* output, void* scratch) {
+  const s8_dwconv_mve_plan plan = s8_dwconv_mve_make_plan(p);
+  if (!plan.fast || scratch == nullptr) return false;
   const int32_t C = p.out_c;
   int8_t* const wpack = static_cast<int8_t*>(scratch);
   const bool y = plan.b_is_y;
@@ -495,6 +497,7 @@ void Plane(const s8_dwconv_params& p, const s8_dwconv_mve_plan& plan, const int8
       RunFast<false>(x, in, out, taps);
     }
   }
+  return true;
 }
 
 

@@ -70,8 +70,9 @@ void Row(const s8_softmax_params& p, const int8_t* in, int8_t* out, int32_t max_
   sum = vaddvaq_p_u32(sum, vshrq_n_u32(vaddq_n_u32(vreinterpretq_u32_s32(e), 2048u), 12), \
                       vcmpgeq_m_n_s32(e, 0, tail))
   uint32_t sum_of_exps = 0;
+  const int32_t buffered = depth < kBuffered ? depth : kBuffered;
   int32_t c = 0;
-  for (; c < depth && c < kBuffered; c += 4) {
+  for (; c < buffered; c += 4) {
     const mve_pred16_t tail = vctp32q(static_cast<uint32_t>(depth - c));
     const int32x4_t e = Exps(in + c, tail, max_in_row, shift, mult, diff_min);
     vst1q_s32(exps + c, e);

@@ -102,6 +102,9 @@ def load(path: str | Path) -> dict:
         validate(doc)
     except BoardError as e:
         raise BoardError(f"{path}: {e}", e.kind) from None
+    if ("qemu" in doc) != ("linker_script" in doc):
+        raise BoardError(f"{path}: an emulated board has both 'qemu' and 'linker_script', a "
+                         "compile-only board neither", ErrorKind.INVALID_INPUT)
     if doc["name"] != path.parent.name:
         raise BoardError(f"{path}: name '{doc['name']}' is not the directory's name",
                          ErrorKind.INVALID_INPUT)
@@ -109,7 +112,17 @@ def load(path: str | Path) -> dict:
 
 
 def names() -> list[str]:
+    """Every board: the emulated ones and the compile-only vendor boards."""
     return sorted(p.parent.name for p in boards_dir().glob("*/board.json"))
+
+
+def emulated_names() -> list[str]:
+    """The boards tinyforge builds firmware for and runs under QEMU (they have "qemu")."""
+    return [n for n in names() if is_emulated(board(n))]
+
+
+def is_emulated(doc: dict) -> bool:
+    return "qemu" in doc
 
 
 def boards() -> dict[str, dict]:
@@ -132,12 +145,24 @@ def board(name: str) -> dict:
 
 
 def resolve_board(name: str) -> str:
-    """A board name, or the CPU of exactly one board (as `compile --target` maps them)."""
+    """A board name, or the CPU of exactly one emulated board (as `compile --target` maps
+    them)."""
     known = boards()
     if name in known:
         return name
-    by_cpu = [b for b, j in known.items() if j["cpu"] == name.lower()]
+    by_cpu = [b for b, j in known.items() if is_emulated(j) and j["cpu"] == name.lower()]
     if len(by_cpu) == 1:
         return by_cpu[0]
     listing = ", ".join(f"{b} ({j['cpu']})" for b, j in known.items())
     raise BoardError(f"unknown board '{name}' (known: {listing})", ErrorKind.INVALID_INPUT)
+
+
+def resolve_emulated_board(name: str) -> str:
+    """resolve_board, for running: a compile-only board is refused, naming the ones that run."""
+    resolved = resolve_board(name)
+    if not is_emulated(board(resolved)):
+        raise BoardError(f"board '{resolved}' is compile-only (no emulator): use `tinyforge "
+                         f"compile --target {resolved}` and your own firmware (docs/boards.md); "
+                         f"boards that run here: {', '.join(emulated_names())}",
+                         ErrorKind.INVALID_INPUT)
+    return resolved

@@ -18,7 +18,7 @@ from . import qemu
 from .board_build import (BoardTree, CompiledModel, TensorSpec, cli, compile_for_board,
                           require_tools, step)
 from .board_catalog import board as board_json
-from .board_catalog import resolve_board
+from .board_catalog import resolve_emulated_board
 from .board_flash import flash_split
 from .errors import BoardError, ErrorKind
 
@@ -244,7 +244,7 @@ def run_model(model, board: str, inputs=None, *, seed: int = 0, timeout: float =
               check: bool = True, compile_args=()) -> RunOutcome:
     """Compiles, builds and runs MODEL on BOARD; with `check`, compares with the host.
     compile_args: extra `tinyforge compile` options (e.g. ["--rounding", "double"])."""
-    board = resolve_board(board)
+    board = resolve_emulated_board(board)
     t0 = time.monotonic()
     with BoardTree(board) as tree, tempfile.TemporaryDirectory(prefix="tf-board-") as tmpname:
         tmp = Path(tmpname)
@@ -331,7 +331,7 @@ def _mismatch_text(o: RunOutcome) -> str:
 def profile(model, board: str, inputs=None, *, seed: int = 0, timeout: float = RUN_TIMEOUT,
             compile_args=()) -> dict:
     """Per-op instructions, stack, RAM and flash of one inference of MODEL on BOARD."""
-    board = resolve_board(board)
+    board = resolve_emulated_board(board)
     with BoardTree(board) as tree, tempfile.TemporaryDirectory(prefix="tf-board-") as tmpname:
         tmp = Path(tmpname)
         compiled, arrays, st, elf = _prepare(model, board, tree, inputs, seed, compile_args)

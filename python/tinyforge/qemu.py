@@ -107,7 +107,7 @@ class RunResult:
 
 
 def boards() -> list[str]:
-    return board_catalog.names()
+    return board_catalog.emulated_names()
 
 
 def load_board(name: str) -> dict:

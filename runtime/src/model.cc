@@ -35,7 +35,9 @@ OpContext::OpContext(const Model& model, int32_t index, const uint8_t* record,
 
 TensorRef OpContext::tensor(int32_t slot) const { return model_.Tensor(operand(slot)); }
 
-TensorRef Model::TensorRecord(int32_t index) const {
+// Inlined: Tensor() is on every op's path (about 7 calls per op); as a call it cost 8
+// instructions each (ad on the M55: +56 per op).
+[[gnu::always_inline]] inline TensorRef Model::TensorRecord(int32_t index) const {
   const uint8_t* r = tensors_ + static_cast<uint32_t>(index) * fmt::kTensorRecordSize;
   TensorRef t;
   t.location = r[0];
@@ -327,7 +329,8 @@ const KernelEntry* Model::FindEntry(uint32_t id) const {
   return nullptr;
 }
 
-uint32_t Model::RecordSize(const uint8_t* rec) {
+// Inlined: Run() steps through the records with it.
+[[gnu::always_inline]] inline uint32_t Model::RecordSize(const uint8_t* rec) {
   return fmt::kOpHeaderSize + 4 * (uint32_t{fmt::LoadU16(rec + 4)} + fmt::LoadU16(rec + 6));
 }
 

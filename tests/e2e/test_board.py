@@ -29,7 +29,7 @@ import pytest
 import tinyforge
 from tinyforge import board as tfboard
 from tinyforge import board_run
-from tinyforge import models
+from tinyforge import models, reference_models
 
 from e2e_util import randomize, random_inputs, run_cli
 
@@ -108,10 +108,9 @@ def test_cli_run_board_by_cpu_name(graphs, cli, tmp_path):
 
 def test_tflite_model_on_board(tmp_path):
     """A .tflite model (MLPerf Tiny KWS reference) goes the same way."""
-    tflite = Path(__file__).resolve().parents[3] / "shared" / "models" / "mlperf-tiny" / \
-        "kws_ref_model.tflite"
-    if not tflite.is_file():
-        pytest.skip(f"{tflite} not found")
+    if reference_models.models_dir() is None:
+        pytest.skip(f"MLPerf Tiny models missing: {reference_models.HOW_TO}")
+    tflite = reference_models.path("kws")
     o = tfboard.run_model(tflite, "an386", seed=1)
     assert o.bit_exact and o.outputs[0].dtype == np.int8
 

@@ -23,13 +23,13 @@ import numpy as np
 import pytest
 
 import tinyforge
-from tinyforge import models
+from tinyforge import models, reference_models
 
 from e2e_util import randomize, random_inputs, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
-GOLDEN = ROOT.parent / "shared" / "golden" / "mlperf-tiny"
-MLPERF = ROOT.parent / "shared" / "models" / "mlperf-tiny"
+GOLDEN = reference_models.shared_dir() / "golden" / "mlperf-tiny"
+MLPERF = reference_models.models_dir() or reference_models.cache_dir()
 
 # zoo name -> (MLPerf Tiny benchmark, peak RAM target in bytes from issue #4)
 ZOO = {
@@ -188,7 +188,8 @@ def test_mlperf_tflite_matches_tflm_golden_on_runtime(bench, cli, tmp_path):
     model = MLPERF / f"{TFLITE[bench]}.tflite"
     manifest = GOLDEN / "manifest.json"
     if not model.exists() or not manifest.exists():
-        pytest.skip("../shared MLPerf Tiny models or goldens not present")
+        pytest.skip("../shared MLPerf Tiny goldens or models not present (models: "
+                    f"{reference_models.HOW_TO})")
     proc = run_cli(cli, "compile", model, "--target", "cortex-m55", "-o", tmp_path / "out",
                    "--json")
     summary = json.loads(proc.stdout)

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import numpy as np
 
-from e2e_util import ROOT, run_cli
+from e2e_util import run_cli
+from tinyforge import reference_models
 
-SHARED = Path(os.environ.get("TINYFORGE_SHARED", ROOT.parent / "shared"))
-MODELS = SHARED / "models" / "mlperf-tiny"
+SHARED = reference_models.shared_dir()  # the goldens live only there
+MODELS = reference_models.models_dir() or reference_models.cache_dir()
 GOLDEN = SHARED / "golden" / "mlperf-tiny"
 
 _OP_NAME = re.compile(r"^op(\d+)_([A-Z0-9_]+)$")

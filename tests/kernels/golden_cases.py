@@ -22,10 +22,11 @@ from tensorflow.lite.python import schema_py_generated as schema  # noqa: E402
 
 from tflite_cases import _options  # noqa: E402  (same option normalization)
 
-SHARED = pathlib.Path(os.environ.get("TINYFORGE_SHARED",
-                                     pathlib.Path(__file__).resolve().parents[3] / "shared"))
+from tinyforge import reference_models  # noqa: E402
+
+SHARED = reference_models.shared_dir()
 GOLDEN = SHARED / "golden" / "mlperf-tiny"
-MODELS = SHARED / "models" / "mlperf-tiny"
+MODELS = reference_models.models_dir() or reference_models.cache_dir()
 
 _NUMPY_TYPES = {
     schema.TensorType.INT8: np.int8,

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 
 #include "emit/emitter.h"
@@ -166,9 +167,15 @@ TEST(Lifetimes, InspectChecksTheProgramWithoutArenas) {
 
 // ---- Head-flip campaign -------------------------------------------------------------------
 
-std::string SharedDir() {
-  const char* env = std::getenv("TINYFORGE_SHARED");
-  return env != nullptr ? env : TF_SOURCE_DIR "/../shared";
+// The MLPerf Tiny models, where python/tinyforge/reference_models.py looks for them:
+// $TINYFORGE_MODELS_DIR, ../shared (or $TINYFORGE_SHARED), .models/ (`make models`).
+std::string ModelsDir() {
+  if (const char* dir = std::getenv("TINYFORGE_MODELS_DIR")) return dir;
+  const char* shared = std::getenv("TINYFORGE_SHARED");
+  const std::string from_shared =
+      std::string(shared != nullptr ? shared : TF_SOURCE_DIR "/../shared") + "/models/mlperf-tiny";
+  std::ifstream probe(from_shared + "/kws_ref_model.tflite");
+  return probe ? from_shared : std::string(TF_SOURCE_DIR "/.models/mlperf-tiny");
 }
 
 void RepairHeadCrc(std::vector<uint8_t>& image) {
@@ -224,7 +231,7 @@ bool RunProgram(const std::vector<uint8_t>& image, const std::vector<int8_t>& in
 }
 
 void FlipCampaign(bool min_ram) {
-  const std::string path = SharedDir() + "/models/mlperf-tiny/kws_ref_model.tflite";
+  const std::string path = ModelsDir() + "/kws_ref_model.tflite";
   auto g = import::ReadTfliteFile(path);
   ASSERT_TRUE(g.ok()) << g.error().message();
   emit::EmitOptions o;

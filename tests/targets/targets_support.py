@@ -19,7 +19,7 @@ from tinyforge import qemu as runner  # noqa: F401  (conftest and the tests use 
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS = ROOT / "targets"
-BOARDS = board_catalog.names()
+BOARDS = board_catalog.emulated_names()  # the ones with firmware and QEMU
 # Build trees: <BUILD_ROOT>/arm-<board> (firmware) and <BUILD_ROOT>/qemu-plugin, the same as
 # the root Makefile's, so either reuses what the other built.
 BUILD_ROOT = Path(os.environ.get("TINYFORGE_TARGETS_BUILD", ROOT / "build"))

@@ -84,6 +84,7 @@ struct CompileArgs {
   // --target (compile_target.cc): plan memory and emit a program for a board; -o is then
   // the output directory (program.bin, model.h, model.cc, report.json).
   std::string target;
+  std::string memory;  // --memory: with a CPU --target, the board's regions
   std::vector<std::string> place;       // --place TENSOR=REGION
   std::vector<std::string> weights_in;  // --weights-in OP=REGION
   bool json = false;                    // --json: print the plan summary as JSON

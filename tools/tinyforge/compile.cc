@@ -43,6 +43,9 @@ int Compile(const CompileArgs& args) {
     return Fail(Error("--print-after: unknown pass '" + args.print_after + "'"));
   }
   options->verify_each = options->verify_each || args.verify_each;
+  if (!args.memory.empty() && args.target.empty()) {
+    return Fail(Error("--memory needs --target CPU (e.g. --target cortex-m7)"));
+  }
   auto graph = LoadGraph(args.graph, args.rounding);
   if (!graph.ok()) return Fail(graph.error());
 

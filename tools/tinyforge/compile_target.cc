@@ -40,6 +40,7 @@ Status WriteFile(const std::filesystem::path& path, const void* data, size_t siz
 int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
   emit::EmitOptions options;
   options.target = args.target;
+  options.memory = args.memory;
   auto place = Pairs(args.place, "--place");
   if (!place.ok()) return Fail(place.error());
   auto weights = Pairs(args.weights_in, "--weights-in");

@@ -81,9 +81,13 @@ int main(int argc, char** argv) {
   compile->add_option("--layout", compile_args.layout,
                       "Program input/output layout: NHWC (default) or NCHW");
   compile->add_option("--target", compile_args.target,
-                      "Plan memory and emit a program for a board (an547, ...) or CPU "
-                      "(cortex-m55, ...); -o is then a directory: program.bin, model.h, "
-                      "model.cc, report.json");
+                      "Plan memory and emit a program for a board (an547, stm32h743, ...), "
+                      "a board description file (board.json), or a CPU (cortex-m55, ...); -o "
+                      "is then a directory: program.bin, model.h, model.cc, report.json");
+  compile->add_option("--memory", compile_args.memory,
+                      "With --target CPU: the board's memory as "
+                      "name:size@address[:speed_rank][:ram|rom|code],... "
+                      "(e.g. sram:320K@0x20000000:0,flash:1M@0x08000000; docs/boards.md)");
   compile->add_option("--place", compile_args.place,
                       "With --target: put TENSOR's buffer in a RAM region (TENSOR=REGION)")
       ->allow_extra_args(false);
