@@ -21,6 +21,10 @@
 
 #include <cstdint>
 
+#if defined(__ARM_FEATURE_SAT)
+#include <arm_acle.h>
+#endif
+
 #include "kernels/mul/mul.h"
 
 namespace tinyforge::mul_rows {
@@ -58,20 +62,25 @@ inline int32_t HighMul(int32_t x, int32_t m) {
   return static_cast<int32_t>((static_cast<int64_t>(x) * m) >> 32);
 }
 
-// a: x1 + o1; b15: (x2 + o2) << 15.
+// a: x1 + o1; b15: (x2 + o2) << 15. kCorr: the double-rounding sign correction (mask != 0);
+// kClamp: act_min / act_max narrower than int8 (else a saturation, SSAT on Arm).
+template <bool kCorr = true, bool kClamp = true>
 inline int8_t Elem(const Consts& c, int32_t a, int32_t b15) {
   const int32_t h = HighMul(a * b15, c.mult);
-  const int32_t t = h + c.k0;
-  int32_t y = ((h + c.k - ((t >> 31) & c.mask)) >> c.sh) + c.out_off;
+  int32_t y = h + c.k;
+  if (kCorr) y -= ((h + c.k0) >> 31) & c.mask;
+  y = (y >> c.sh) + c.out_off;
+  if (!kClamp) {
+#if defined(__ARM_FEATURE_SAT)
+    return static_cast<int8_t>(__ssat(y, 8));
+#else
+    y = y < -128 ? -128 : y;
+    return static_cast<int8_t>(y > 127 ? 127 : y);
+#endif
+  }
   y = y < c.lo ? c.lo : y;
   y = y > c.hi ? c.hi : y;
   return static_cast<int8_t>(y);
-}
-
-// The 256 results of x * (const operand value b15) for x = int8(u), u = 0..255, input k's
-// offset `o` (the table of one constant operand).
-inline void Table(const Consts& c, int32_t o, int32_t b15, int8_t* t) {
-  for (int32_t u = 0; u < 256; ++u) t[u] = Elem(c, static_cast<int8_t>(u) + o, b15);
 }
 
 // Rows of n outputs at least this long with one constant operand use a table.
@@ -80,9 +89,9 @@ constexpr int32_t kLutMinRow = 384;
 // n outputs; input k advances by sk elements per output (0: constant along the row).
 // Out of line, the constants copied to locals: the byte stores cannot alias them, so they
 // stay in registers.
-__attribute__((noinline)) inline void Row(const Consts& cc, const int8_t* in1, int32_t s1,
-                                          const int8_t* in2, int32_t s2, int8_t* out,
-                                          int32_t n) {
+template <bool kCorr, bool kClamp>
+__attribute__((noinline)) void RowT(const Consts& cc, const int8_t* in1, int32_t s1,
+                                    const int8_t* in2, int32_t s2, int8_t* out, int32_t n) {
   const Consts c = cc;
   if (s1 == 0 || s2 == 0) {
     // One operand constant: multiplication commutes, so call it b.
@@ -92,21 +101,42 @@ __attribute__((noinline)) inline void Row(const Consts& cc, const int8_t* in1, i
     const int32_t b15 = ((s2 == 0 ? *in2 + c.o2 : *in1 + c.o1)) * (1 << 15);
     if (n >= kLutMinRow) {
       int8_t t[256];
-      Table(c, ox, b15, t);
+      for (int32_t u = 0; u < 256; ++u) {
+        t[u] = Elem<kCorr, kClamp>(c, static_cast<int8_t>(u) + ox, b15);
+      }
       for (int32_t i = 0; i < n; ++i, x += sx) out[i] = t[static_cast<uint8_t>(*x)];
       return;
     }
-    for (int32_t i = 0; i < n; ++i, x += sx) out[i] = Elem(c, *x + ox, b15);
+    for (int32_t i = 0; i < n; ++i, x += sx) out[i] = Elem<kCorr, kClamp>(c, *x + ox, b15);
     return;
   }
   if (s1 == 1 && s2 == 1) {
+    const int32_t o2s = c.o2 * (1 << 15);
     for (int32_t i = 0; i < n; ++i) {
-      out[i] = Elem(c, in1[i] + c.o1, (in2[i] + c.o2) * (1 << 15));
+      out[i] = Elem<kCorr, kClamp>(c, in1[i] + c.o1, in2[i] * (1 << 15) + o2s);
     }
     return;
   }
   for (int32_t i = 0; i < n; ++i, in1 += s1, in2 += s2) {
-    out[i] = Elem(c, *in1 + c.o1, (*in2 + c.o2) * (1 << 15));
+    out[i] = Elem<kCorr, kClamp>(c, *in1 + c.o1, (*in2 + c.o2) * (1 << 15));
+  }
+}
+
+inline void Row(const Consts& c, const int8_t* in1, int32_t s1, const int8_t* in2, int32_t s2,
+                int8_t* out, int32_t n) {
+  // Direct calls (a table of function pointers would be data the compiler may place in a
+  // writable section).
+  const bool clamp = c.lo > -128 || c.hi < 127;
+  if (c.mask != 0) {
+    if (clamp) {
+      RowT<true, true>(c, in1, s1, in2, s2, out, n);
+    } else {
+      RowT<true, false>(c, in1, s1, in2, s2, out, n);
+    }
+  } else if (clamp) {
+    RowT<false, true>(c, in1, s1, in2, s2, out, n);
+  } else {
+    RowT<false, false>(c, in1, s1, in2, s2, out, n);
   }
 }
 

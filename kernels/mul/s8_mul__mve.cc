@@ -231,9 +231,15 @@ extern "C" void s8_mul__mve(const s8_mul_params* params, const int8_t* input1,
   }
   const bool single = p.rounding == TF_ROUNDING_SINGLE;
   if (p.output_shift < 0) {
-    (single ? Run<kSingleRight> : Run<kDoubleRight>)(p, input1, input2, output);
+    if (single) {
+      Run<kSingleRight>(p, input1, input2, output);
+    } else {
+      Run<kDoubleRight>(p, input1, input2, output);
+    }
+  } else if (single) {
+    Run<kSingleLeft>(p, input1, input2, output);
   } else {
-    (single ? Run<kSingleLeft> : Run<kDoubleLeft>)(p, input1, input2, output);
+    Run<kDoubleLeft>(p, input1, input2, output);
   }
 }
 
