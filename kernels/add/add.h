@@ -66,6 +66,9 @@ void s8_sub__mve(const s8_add_params* params, const int8_t* input1, const int8_t
 // SQUARED_DIFFERENCE: (input1 - input2)^2 (TFLite's int8 algorithm above).
 void s8_squared_difference__ref(const s8_add_params* params, const int8_t* input1,
                                 const int8_t* input2, int8_t* output);
+// Every core: lookup tables of the rescaled inputs for long outputs.
+void s8_squared_difference__scalar(const s8_add_params* params, const int8_t* input1,
+                                   const int8_t* input2, int8_t* output);
 }
 
 #endif  // TINYFORGE_KERNELS_ADD_ADD_H_

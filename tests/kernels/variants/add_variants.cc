@@ -1,5 +1,5 @@
-// add family (kernels/add): every add and sub variant vs s8_add__ref / s8_sub__ref (sub has
-// the same parameters and cases). Shapes: bcast_cases.h.
+// add family (kernels/add): every add, sub and squared_difference variant vs its reference
+// (the same parameters and cases; squared_difference with its own shift ranges). Shapes: bcast_cases.h.
 #include <cstdio>
 
 #include "tests/kernels/variants/bcast_cases.h"
@@ -53,7 +53,13 @@ s8_add_params MakeParams(tfv::Context& ctx, const tfv::bcast::Shapes& c) {
 bool AddOrSub(tfv::Context& ctx,
               void (*ref)(const s8_add_params*, const int8_t*, const int8_t*, int8_t*)) {
   const tfv::bcast::Shapes c = tfv::bcast::AnyShapes(ctx);
-  const s8_add_params p = MakeParams(ctx, c);
+  s8_add_params p = MakeParams(ctx, c);
+  if (ref == &s8_squared_difference__ref) {
+    // TFLite's int8 squared difference: left shift 7 (below: the range the kernel allows),
+    // an output multiplier of either magnitude.
+    p.left_shift = ctx.rng.Chance(85) ? 7 : ctx.rng.Range(0, 7);
+    tfv::RandomMultiplier(ctx.rng, &p.output_multiplier, &p.output_shift);
+  }
   char quant[200];
   snprintf(quant, sizeof quant,
            "off %d,%d,%d ls %d m1 %d s1 %d m2 %d s2 %d mo %d so %d act [%d,%d] rounding %d",
@@ -73,4 +79,8 @@ TFV_FAMILY_TEST(add, tfv::bcast::kEdgeCases, tfv::bcast::EdgeKindName) {
 
 TFV_FAMILY_TEST(sub, tfv::bcast::kEdgeCases, tfv::bcast::EdgeKindName) {
   return AddOrSub(ctx, &s8_sub__ref);
+}
+
+TFV_FAMILY_TEST(squared_difference, tfv::bcast::kEdgeCases, tfv::bcast::EdgeKindName) {
+  return AddOrSub(ctx, &s8_squared_difference__ref);
 }
