@@ -12,6 +12,20 @@
 #define TF_HAVE_MVE 0
 #endif
 
+// Helium floating point (MVE-F: bit 1; the Cortex-M55's default with -mfloat-abi=hard).
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+#define TF_HAVE_MVE_FLOAT 1
+#else
+#define TF_HAVE_MVE_FLOAT 0
+#endif
+
+// A single-precision FPU (bit 2 of __ARM_FP: Cortex-M4F/M7/M33/M55 built hard- or softfp).
+#if defined(__ARM_FP) && (__ARM_FP & 4)
+#define TF_HAVE_FPU 1
+#else
+#define TF_HAVE_FPU 0
+#endif
+
 // The DSP extension (SIMD32, SMLAD, SSAT16, ...: Cortex-M4/M7/M33/M55).
 #if defined(__ARM_FEATURE_DSP)
 #define TF_HAVE_DSP 1

@@ -47,6 +47,10 @@ extern "C" {
 void s8_quantize__ref(const s8_quantize_params* params, const float* input, int8_t* output);
 void s8_requantize__ref(const s8_requantize_params* params, const int8_t* input, int8_t* output);
 void s8_dequantize__ref(const s8_dequantize_params* params, const int8_t* input, float* output);
+// Cortex-M4F/M7/M33 (DSP + FPU; __ref without an FPU) and Cortex-M55 (Helium float).
+void s8_quantize__dsp(const s8_quantize_params* params, const float* input, int8_t* output);
+void s8_quantize__mve(const s8_quantize_params* params, const float* input, int8_t* output);
+void s8_dequantize__mve(const s8_dequantize_params* params, const int8_t* input, float* output);
 }
 
 #endif  // TINYFORGE_KERNELS_QUANTIZE_QUANTIZE_H_

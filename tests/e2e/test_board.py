@@ -92,6 +92,18 @@ def test_zoo_bit_exact_with_host(graphs, board, tmp_path, cli):
     assert tfboard.allocator_symbols(tfboard.BoardTree(board).elf) == []
 
 
+@pytest.mark.parametrize("board", ["an547", "an386"])
+def test_float_io_bit_exact_with_host(graphs, board):
+    """--io float: the QUANTIZE at the input runs s8_quantize__mve / __dsp on the board (a
+    product and two FMAs instead of a division) and __ref on the host; the outputs (after
+    s8_dequantize__mve on the M55) must be the same floats."""
+    for seed in (0, 1):
+        o = tfboard.run_model(graphs["ds_cnn"], board, seed=seed,
+                              compile_args=["--io", "float"])
+        assert o.bit_exact, (board, o.mismatch)
+        assert o.outputs[0].dtype == np.float32
+
+
 def test_cli_run_board_by_cpu_name(graphs, cli, tmp_path):
     x = np.random.default_rng(5).integers(-128, 128, size=(1, 49, 10, 1), dtype=np.int8)
     np.save(tmp_path / "x.npy", x)

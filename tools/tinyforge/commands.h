@@ -43,6 +43,11 @@ inline int Fail(const Error& e) {
   return ExitCode(e.kind());
 }
 
+struct OpsArgs {
+  bool json = false;
+};
+int Ops(const OpsArgs& args);  // ops.cc
+
 struct InspectArgs {
   std::string graph;
   bool json = false;

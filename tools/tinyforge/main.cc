@@ -34,6 +34,12 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("tinyforge ") + TINYFORGE_VERSION);
   app.require_subcommand(1);
 
+  OpsArgs ops_args;
+  CLI::App* ops = app.add_subcommand(
+      "ops", "List the graph-file ops, .tflite builtins and kernel variants this build supports "
+             "(docs/ops.md).");
+  ops->add_flag("--json", ops_args.json, "Print JSON");
+
   InspectArgs inspect_args;
   CLI::App* inspect = app.add_subcommand(
       "inspect", "Show a graph file: per op type, shapes, dtypes, quantization, MACs, params.");
@@ -146,9 +152,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // CLI11 reports `tinyforge bogus` as "A subcommand is required"; name the culprit.
     if (argc > 1 && argv[1][0] != '-' && !inspect->parsed() && !run->parsed() &&
-        !compile->parsed() && !compare->parsed() && !profile->parsed()) {
+        !compile->parsed() && !compare->parsed() && !profile->parsed() && !ops->parsed()) {
       std::cerr << "error: unknown subcommand '" << argv[1]
-                << "' (expected inspect, run, compile, compare or profile)\n"
+                << "' (expected inspect, run, compile, compare, profile or ops)\n"
                 << "Run with --help for more information.\n";
       return kExitInvalidInput;
     }
@@ -161,6 +167,7 @@ int main(int argc, char** argv) {
     if (run->parsed()) return Run(run_args);
     if (compile->parsed()) return Compile(compile_args);
     if (compare->parsed()) return Compare(compare_args);
+    if (ops->parsed()) return Ops(ops_args);
   } catch (const std::bad_alloc&) {
     // Memory ran out: an input (graph, .npy, program) asks for more than this machine has.
     // The readers bound what they allocate; this is the last line for what they missed.

@@ -50,4 +50,8 @@ std::string TfliteOpName(size_t op_index, std::string_view tflite_type) {
   return "op" + digits + "_" + std::string(tflite_type);
 }
 
+std::vector<std::pair<std::string, int>> SupportedTfliteBuiltins() {
+  return tflite::internal::SupportedBuiltins();
+}
+
 }  // namespace tinyforge::import

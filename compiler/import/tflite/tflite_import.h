@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 #include <string_view>
 
 #include "ir/graph.h"
@@ -33,5 +35,9 @@ bool IsTfliteFile(const std::string& path);
 // The IR op lowered from TFLite operator K is named "opKK_<TYPE>" (e.g. "op03_CONV_2D",
 // as in the TFLM golden dumps), extra ops get a suffix ("op11_FULLY_CONNECTED.flatten").
 std::string TfliteOpName(size_t op_index, std::string_view tflite_type);
+
+// The builtin operators the importer lowers and the highest version of each it accepts,
+// sorted by name (`tinyforge ops`, docs/ops.md).
+std::vector<std::pair<std::string, int>> SupportedTfliteBuiltins();
 
 }  // namespace tinyforge::import

@@ -60,6 +60,13 @@ std::string SupportedList() {
 
 }  // namespace
 
+std::vector<std::pair<std::string, int>> SupportedBuiltins() {
+  std::vector<std::pair<std::string, int>> out;
+  for (const OpEntry& e : kOps) out.emplace_back(BuiltinOpName(e.code), e.max_version);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 // Graph inputs and outputs: int8 with per-tensor quantization, or float32 (then a QUANTIZE
 // reads the input / a DEQUANTIZE writes the output; the op checks see to that).
 Status CheckEdges(const TfliteModel& m) {

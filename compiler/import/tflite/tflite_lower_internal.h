@@ -96,6 +96,9 @@ Expected<Dim> SpatialDim(const Lowering& l, const char* axis, int64_t in, int64_
 std::vector<int64_t> IntValues(const TfTensor& t);
 
 // ---- one function per op family ---------------------------------------------------------
+// The importer's builtins and their highest accepted version, sorted by name.
+std::vector<std::pair<std::string, int>> SupportedBuiltins();
+
 Status LowerConv2d(Lowering& l);
 Status LowerDepthwiseConv2d(Lowering& l);
 Status LowerFullyConnected(Lowering& l);
