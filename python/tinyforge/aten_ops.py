@@ -161,9 +161,10 @@ def _reshape(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     return "reshape", [a["self"]], {"shape": lw.shape(node)}
 
 
-def _binary(op_type: str, lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
-    """Binary elementwise op with NumPy broadcasting; scalars and constant operands were made
-    tensors of the output's rank before (binary_ops.canonicalize_binary)."""
+def _binary(op_type: str, lw: Shapes, node: Node, a: dict[str, Any]) -> list[Any]:
+    """The operands of a binary elementwise op with NumPy broadcasting; scalars and constant
+    operands were made tensors of the output's rank before (binary_ops.canonicalize_binary),
+    division by a constant became mul (division by an activation stays unsupported)."""
     x, y = a["self"], a["other"]
     if not isinstance(x, Node) or not isinstance(y, Node):
         raise UnsupportedOpError(target_name(node), source_of(node), f"{op_type} of two scalars")
@@ -175,38 +176,32 @@ def _binary(op_type: str, lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
         if sx[-i] != sy[-i] and sx[-i] != 1 and sy[-i] != 1:
             raise UnsupportedOpError(
                 target_name(node), source_of(node), f"shapes {sx} and {sy} do not broadcast")
-    return op_type, [x, y], {}
+    return [x, y]
 
 
 @_handles(aten.add.Tensor, aten.add_.Tensor)
 def _add(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
-    return _binary("add", lw, node, a)
+    return "add", _binary("add", lw, node, a), {}
 
 
 @_handles(aten.sub.Tensor, aten.sub_.Tensor)
 def _sub(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
-    return _binary("sub", lw, node, a)
+    return "sub", _binary("sub", lw, node, a), {}
 
 
 @_handles(aten.mul.Tensor, aten.mul_.Tensor)
 def _mul(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
-    return _binary("mul", lw, node, a)
+    return "mul", _binary("mul", lw, node, a), {}
 
 
 @_handles(aten.maximum.default)
 def _maximum(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
-    return _binary("maximum", lw, node, a)
+    return "maximum", _binary("maximum", lw, node, a), {}
 
 
 @_handles(aten.minimum.default)
 def _minimum(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
-    return _binary("minimum", lw, node, a)
-
-
-@_handles(aten.div.Tensor, aten.div_.Tensor)
-def _div(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
-    raise UnsupportedOpError(
-        target_name(node), source_of(node), "division by a tensor that is not a constant")
+    return "minimum", _binary("minimum", lw, node, a), {}
 
 
 @_handles(aten.cat.default)
