@@ -325,6 +325,24 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         eo.spec.macs = Elements(g, y);
         break;
       }
+      case OpType::kSlice: {
+        auto p = quant::SliceParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kSlice));
+        eo.params = EncodeParams(*p);
+        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, y);
+        break;
+      }
+      case OpType::kTranspose: {
+        auto p = quant::TransposeParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kTranspose));
+        eo.params = EncodeParams(*p);
+        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, y);
+        break;
+      }
       case OpType::kQuantize:
       case OpType::kDequantize: {
         const bool q = op.type == OpType::kQuantize;
@@ -344,8 +362,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
       }
       default:
         return Error::Unsupported(OpLabel(g, k) + ": " + std::string(ir::OpTypeName(op.type)) +
-                                  " has no runtime kernel" +
-                     (op.type == OpType::kTranspose ? " (compile with --layout=NHWC)" : ""));
+                                  " has no runtime kernel");
     }
     for (ir::TensorId in : op.inputs) {
       if (!g.tensor(in).is_constant()) eo.spec.inputs.push_back(enc.Act(in));

@@ -79,6 +79,12 @@ Status RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<Hos
     case OpType::kCat:
       Cat(op.attrs_as<ir::CatAttrs>(), in, y);
       break;
+    case OpType::kTranspose:
+      Transpose(op.attrs_as<ir::TransposeAttrs>().perm, *in[0], y);
+      break;
+    case OpType::kSlice:
+      Slice(op.attrs_as<ir::SliceAttrs>(), *in[0], y);
+      break;
     case OpType::kSoftmax:
       Softmax(op.attrs_as<ir::SoftmaxAttrs>(), *in[0], y);
       break;

@@ -49,6 +49,7 @@ void Reshape(const HostTensor& x, HostTensor& y);
 void Cat(const ir::CatAttrs& a, std::span<const HostTensor* const> xs, HostTensor& y);
 // y = x.permute(perm); y is allocated with the permuted shape.
 void Transpose(std::span<const int64_t> perm, const HostTensor& x, HostTensor& y);
+void Slice(const ir::SliceAttrs& a, const HostTensor& x, HostTensor& y);
 
 // x float32 -> y int8/int32 with `q` (y's parameters); per-channel along q.axis of y.
 void Quantize(const ir::QuantParams& q, const HostTensor& x, HostTensor& y);

@@ -71,6 +71,29 @@ void Transpose(std::span<const int64_t> perm, const HostTensor& x, HostTensor& y
   y = HostTensor::FromBytes(x.dtype(), out, dst).value();
 }
 
+void Slice(const ir::SliceAttrs& a, const HostTensor& x, HostTensor& y) {
+  const ir::Shape& in = x.shape();
+  const size_t rank = in.size();
+  std::vector<int64_t> in_strides(rank, 1);
+  for (size_t d = rank; d-- > 1;) in_strides[d - 1] = in_strides[d] * in[d];
+  const size_t esize = static_cast<size_t>(ir::DTypeSize(x.dtype()));
+  const std::vector<uint8_t> src = x.ToBytes();
+  std::vector<uint8_t> dst(static_cast<size_t>(y.num_elements()) * esize);
+  std::vector<int64_t> idx(rank, 0);
+  const ir::Shape& out = y.shape();
+  for (int64_t i = 0; i < y.num_elements(); ++i) {
+    int64_t off = 0;
+    for (size_t d = 0; d < rank; ++d) off += (a.begin[d] + idx[d] * a.stride[d]) * in_strides[d];
+    std::memcpy(&dst[static_cast<size_t>(i) * esize], &src[static_cast<size_t>(off) * esize],
+                esize);
+    for (size_t d = rank; d-- > 0;) {
+      if (++idx[d] < out[d]) break;
+      idx[d] = 0;
+    }
+  }
+  y = HostTensor::FromBytes(x.dtype(), out, dst).value();
+}
+
 void Cat(const ir::CatAttrs& a, std::span<const HostTensor* const> xs, HostTensor& y) {
   const int64_t axis = *ir::NormalizeAxis(a.axis, static_cast<int64_t>(y.shape().size()));
   switch (y.dtype()) {

@@ -174,6 +174,9 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
     case OpType::kTranspose:
       Transpose(op.attrs_as<ir::TransposeAttrs>().perm, x, y);
       return OkStatus();
+    case OpType::kSlice:
+      Slice(op.attrs_as<ir::SliceAttrs>(), x, y);
+      return OkStatus();
     case OpType::kReshape:
       Reshape(x, y);
       return OkStatus();

@@ -262,9 +262,25 @@ struct TransposeAttrs {
   friend bool operator==(const TransposeAttrs&, const TransposeAttrs&) = default;
 };
 
+// A strided slice with one (begin, end, stride) per input dim: 0 <= begin < end <= dim,
+// stride >= 1; output dim d is ceil((end - begin) / stride) (torch slice, narrow, select
+// before its reshape, split, chunk; TFLite SLICE and STRIDED_SLICE once resolved).
+struct SliceAttrs {
+  std::vector<int64_t> begin;
+  std::vector<int64_t> end;
+  std::vector<int64_t> stride;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("begin", s.begin);
+    f("end", s.end);
+    f("stride", s.stride);
+  }
+  friend bool operator==(const SliceAttrs&, const SliceAttrs&) = default;
+};
+
 using Attrs = std::variant<NoAttrs, Conv2dAttrs, HardtanhAttrs, MaxPool2dAttrs, AvgPool2dAttrs,
                            MeanAttrs, ReshapeAttrs, CatAttrs, SoftmaxAttrs, QConv2dAttrs,
                            QDwConv2dAttrs, QFcAttrs, QPool2dAttrs, ClampAttrs, QPadAttrs,
-                           TransposeAttrs>;
+                           TransposeAttrs, SliceAttrs>;
 
 }  // namespace tinyforge::ir

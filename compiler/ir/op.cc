@@ -29,7 +29,8 @@ std::optional<OpType> ParseOpType(std::string_view name) {
 bool IsGraphFileOp(OpType) { return true; }
 
 bool IsLoweredOp(OpType type) {
-  return type >= OpType::kQuantize || type == OpType::kReshape;
+  return type >= OpType::kQuantize || type == OpType::kReshape || type == OpType::kTranspose ||
+         type == OpType::kSlice;
 }
 
 std::string_view LayoutName(Layout layout) { return layout == Layout::kNHWC ? "NHWC" : "NCHW"; }

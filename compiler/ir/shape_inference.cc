@@ -138,6 +138,24 @@ Expected<std::vector<Shape>> Mean(const MeanAttrs& a, const Shape& x) {
   return std::vector<Shape>{y};
 }
 
+Expected<std::vector<Shape>> Slice(const SliceAttrs& a, const Shape& x) {
+  if (a.begin.size() != x.size() || a.end.size() != x.size() || a.stride.size() != x.size()) {
+    return AttrError("begin", "begin, end and stride need one entry per dim of " + Str(x));
+  }
+  Shape y(x.size());
+  for (size_t d = 0; d < x.size(); ++d) {
+    if (a.begin[d] < 0 || a.begin[d] >= a.end[d] || a.end[d] > x[d] || a.stride[d] < 1 ||
+        a.stride[d] > kMaxElements) {
+      return AttrError("begin", "dim " + std::to_string(d) + ": needs 0 <= begin < end <= " +
+                                    std::to_string(x[d]) + " and stride >= 1, got " +
+                                    std::to_string(a.begin[d]) + ":" + std::to_string(a.end[d]) +
+                                    ":" + std::to_string(a.stride[d]));
+    }
+    y[d] = (a.end[d] - a.begin[d] + a.stride[d] - 1) / a.stride[d];
+  }
+  return std::vector<Shape>{y};
+}
+
 Expected<std::vector<Shape>> Reshape(const ReshapeAttrs& a, const Shape& x) {
   if (a.shape.size() > static_cast<size_t>(kMaxRank)) {
     return AttrError("shape", FormatInts(a.shape) + " has more than 6 dims");
@@ -302,6 +320,8 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
     }
     case OpType::kCat:
       return Cat(std::get<CatAttrs>(attrs), in);
+    case OpType::kSlice:
+      return Slice(std::get<SliceAttrs>(attrs), in[0]);
     case OpType::kQConv2d:
     case OpType::kQDwConv2d:
     case OpType::kQFc:

@@ -20,7 +20,7 @@ std::string Desc(const Tensor& t) { return std::string(DTypeName(t.dtype)) + For
 
 // Per-op dtype rules. Compute ops are float32 in and out (in a QDQ graph they run between
 // dequantize and quantize); reshape and cat only move data, so they take any dtype, the
-// same on every input and the output, with identical quantization.
+// same on every input and the output (so does transpose), with identical quantization.
 Status CheckDTypes(const Graph& g, const Op& op) {
   auto in = [&](size_t i) -> const Tensor& { return g.tensor(op.inputs[i]); };
   auto out = [&](size_t i) -> const Tensor& { return g.tensor(op.outputs[i]); };
@@ -41,6 +41,8 @@ Status CheckDTypes(const Graph& g, const Op& op) {
                  "int8 or int32 (with quant)"));
       return expect("outputs", 0, out(0), out(0).dtype == DType::kFloat32, "float32");
     case OpType::kReshape:
+    case OpType::kTranspose:
+    case OpType::kSlice:
     case OpType::kCat: {
       const Tensor& ref = out(0);
       for (size_t i = 0; i < op.inputs.size(); ++i) {

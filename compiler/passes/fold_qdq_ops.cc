@@ -310,6 +310,10 @@ Status FoldOne(Context& c) {
       return Mean(c);
     case OpType::kReshape:
       return Unary(c, OpType::kReshape, std::nullopt);
+    case OpType::kTranspose:
+      return Unary(c, OpType::kTranspose, std::nullopt);
+    case OpType::kSlice:
+      return Unary(c, OpType::kSlice, std::nullopt);
     case OpType::kSoftmax:
       return Unary(c, OpType::kQSoftmax, Fixed(1.0 / 256.0, -128));
     case OpType::kSigmoid:

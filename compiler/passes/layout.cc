@@ -1,9 +1,12 @@
 // layout: NCHW -> NHWC, once, at compile time. Every rank-4 activation tensor gets the NHWC
 // shape; conv weights OIHW -> OHWI and depthwise weights [C*m,1,kh,kw] -> 1HWC
 // [1,kh,kw,C*m] are rewritten as constants; spatial ops switch to layout=NHWC and ops with
-// an axis (mean, softmax, concat, pad) get it renumbered. Ops whose meaning depends on the
-// element order (reshape, qfc on a rank-4 input, transpose) are wrapped in transposes back
-// to NCHW, which remove-noops turns into views where they move only size-1 dims.
+// an axis (mean, softmax, concat, pad, slice) get it renumbered. A flatten [N,C,H,W] -> [N,C*H*W]
+// read only by qfc ops (conv -> flatten -> linear) stays a view of the NHWC data: the qfc
+// weights' columns are permuted from C,H,W to H,W,C order instead. Other ops whose meaning
+// depends on the element order (reshape, qfc on a rank-4 input, transpose) are wrapped in
+// transposes back to NCHW, which remove-noops turns into views where they move only
+// size-1 dims.
 //
 // The model's inputs and outputs follow --layout (PassOptions::io_layout): NHWC (default)
 // makes them NHWC too; NCHW keeps them and inserts a transpose at each rank-4 edge.
@@ -150,6 +153,15 @@ struct Rewriter {
         }
         out.push_back(std::move(op));
         break;
+      case OpType::kSlice:
+        if (x4) {
+          auto& a = op.attrs_as<ir::SliceAttrs>();
+          for (std::vector<int64_t>* v : {&a.begin, &a.end, &a.stride}) {
+            *v = PermuteShape(*v, kNchwToNhwc);
+          }
+        }
+        out.push_back(std::move(op));
+        break;
       case OpType::kQAdd:
       case OpType::kQSub:
       case OpType::kQSquaredDifference:
@@ -168,6 +180,12 @@ struct Rewriter {
         break;
       }
       case OpType::kReshape:
+        if (flatten_into_fc.count(op.name)) {
+          out.push_back(std::move(op));  // the qfc weights were permuted instead
+          break;
+        }
+        WrapNchw(std::move(op));
+        break;
       case OpType::kTranspose:
       case OpType::kQFc:
         WrapNchw(std::move(op));
@@ -184,6 +202,7 @@ struct Rewriter {
     return OkStatus();
   }
 
+  std::set<std::string> flatten_into_fc;  // reshapes whose qfc weights take the permutation
   std::set<TensorId> permuted_weights;
   TensorNames tensor_names{{&g.tensors}};
   NameIndex<ir::Op> op_names{{&out}};  // (the input ops are moved out of g.ops meanwhile)
@@ -214,6 +233,47 @@ struct Rewriter {
   }
 };
 
+// A reshape [N,C,H,W] -> [N,C*H*W] of an interior NHWC activation whose only readers are
+// qfc ops (as x) with constant weights [out, C*H*W] read by no other op: permutes those
+// weights' columns from (c,h,w) to (h,w,c) order, so that the flatten of the NHWC data
+// computes the same products. Returns the names of the reshapes that need no transpose.
+std::set<std::string> FlattenIntoFc(ir::Graph& g, const std::vector<bool>& permuted) {
+  std::set<std::string> done;
+  const auto consumers = ir::ComputeConsumers(g);
+  std::vector<bool> is_output(g.tensors.size(), false);
+  for (TensorId t : g.outputs) is_output[static_cast<size_t>(t)] = true;
+  for (const ir::Op& op : g.ops) {
+    if (op.type != OpType::kReshape) continue;
+    const TensorId x = op.inputs[0], y = op.outputs[0];
+    const ir::Shape& xs = g.tensor(x).shape;
+    const ir::Shape& ys = g.tensor(y).shape;
+    if (xs.size() != 4 || !permuted[static_cast<size_t>(x)] || ys.size() != 2 ||
+        ys[0] != xs[0] || ys[1] != xs[1] * xs[2] * xs[3] || is_output[static_cast<size_t>(y)]) {
+      continue;
+    }
+    const auto& readers = consumers[static_cast<size_t>(y)];
+    bool ok = !readers.empty();
+    for (int r : readers) {
+      const ir::Op& fc = g.ops[static_cast<size_t>(r)];
+      ok = ok && fc.type == OpType::kQFc && fc.inputs[0] == y && fc.inputs[1] != y;
+      if (!ok) break;
+      const ir::Tensor& w = g.tensor(fc.inputs[1]);
+      ok = w.is_constant() && w.shape.size() == 2 && w.shape[1] == ys[1] &&
+           consumers[static_cast<size_t>(fc.inputs[1])].size() == 1;
+    }
+    if (!ok) continue;
+    for (int r : readers) {
+      ir::Tensor& w = g.tensor(g.ops[static_cast<size_t>(r)].inputs[1]);
+      const int64_t rows = w.shape[0];
+      w.shape = {rows, xs[1], xs[2], xs[3]};
+      PermuteConstant(w, kNchwToNhwc);  // [out,C,H,W] -> [out,H,W,C]; axis 0 unchanged
+      w.shape = {rows, ys[1]};
+    }
+    done.insert(op.name);
+  }
+  return done;
+}
+
 }  // namespace
 
 Status ToNhwc(ir::Graph& g, const PassOptions& options) {
@@ -223,7 +283,7 @@ Status ToNhwc(ir::Graph& g, const PassOptions& options) {
   if (g.layout == ir::Layout::kNHWC) return OkStatus();  // already done (or a .tflite import)
   const size_t n = g.tensors.size();
   Rewriter r{g, options, std::vector<bool>(n, false), std::vector<bool>(n, false),
-             std::vector<TensorId>(n, -1), {}, {}};
+             std::vector<TensorId>(n, -1), {}, {}, {}};
   const std::vector<bool> at_edge = EdgeTensors(g);
   // Conv weights are rewritten by their ops; every other rank-4 tensor is an activation.
   std::vector<bool> weight(n, false);
@@ -238,6 +298,7 @@ Status ToNhwc(ir::Graph& g, const PassOptions& options) {
     r.edge[t] = keep_nchw;
     r.permute[t] = !keep_nchw;
   }
+  r.flatten_into_fc = FlattenIntoFc(g, r.permute);
   std::vector<ir::Op> ops = std::move(g.ops);
   g.ops.clear();
   for (ir::Op& op : ops) {

@@ -1,8 +1,12 @@
 // remove-noops: ops that move no data disappear by aliasing tensors instead of copying.
+//  - a chain of reshapes and transposes with two or more transposes (a channel shuffle
+//    view -> transpose -> view between the layout pass's NCHW transposes): one transpose
+//    between two reshapes, found by splitting the dims into the common factors all shapes
+//    of the chain are made of ("atoms"); fails (chain kept) when a dim straddles two atoms;
 //  - transpose of a transpose: one transpose with the composed permutation;
 //  - transpose that moves only size-1 dims (C order unchanged): a reshape;
 //  - reshape of a reshape: one reshape;
-//  - identity transpose, same-shape reshape, requantize with equal quantization and a
+//  - identity transpose, same-shape reshape or slice, requantize with equal quantization and a
 //    clamp that clamps nothing, single-input qconcat: removed (readers read the input).
 // What stays is data movement that is real (edge transposes of an NCHW program) and
 // reshape views: a reshape's output aliases its input's bytes, the planner gives both one
@@ -38,6 +42,159 @@ bool IsIdentity(const std::vector<int64_t>& perm) {
     if (perm[i] != static_cast<int64_t>(i)) return false;
   }
   return true;
+}
+
+// ---- reshape/transpose chains -------------------------------------------------------------
+// A tensor as a list of dims, each a run of atoms (indices into `size`) in C order.
+struct Atoms {
+  std::vector<int64_t> size;
+  std::vector<int> input_order;  // the chain input's atoms in C order
+  std::vector<std::vector<int>> dims;
+
+  explicit Atoms(const ir::Shape& shape) {
+    for (int64_t d : shape) {
+      dims.emplace_back();
+      if (d == 1) continue;
+      dims.back().push_back(static_cast<int>(size.size()));
+      input_order.push_back(static_cast<int>(size.size()));
+      size.push_back(d);
+    }
+  }
+  void Transpose(const std::vector<int64_t>& perm) {
+    std::vector<std::vector<int>> out;
+    for (int64_t p : perm) out.push_back(dims[static_cast<size_t>(p)]);
+    dims = std::move(out);
+  }
+  // Splits atom a into (first, size / first) wherever it appears; returns the first part.
+  int Split(int a, int64_t first, std::vector<int>& pending) {
+    const int b = static_cast<int>(size.size());
+    size.push_back(size[static_cast<size_t>(a)] / first);
+    size[static_cast<size_t>(a)] = first;
+    for (std::vector<int>* list : {&input_order, &pending}) {
+      auto it = std::find(list->begin(), list->end(), a);
+      if (it != list->end()) list->insert(it + 1, b);
+    }
+    return a;
+  }
+  bool Reshape(const ir::Shape& shape) {
+    std::vector<int> seq;  // (front at the back: pop from there)
+    for (auto d = dims.rbegin(); d != dims.rend(); ++d) seq.insert(seq.end(), d->rbegin(), d->rend());
+    std::vector<std::vector<int>> out;
+    for (int64_t want : shape) {
+      out.emplace_back();
+      int64_t have = 1;
+      while (have < want) {
+        if (seq.empty()) return false;
+        const int a = seq.back();
+        const int64_t s = size[static_cast<size_t>(a)];
+        if (want % (have * s) == 0) {
+          seq.pop_back();
+          out.back().push_back(a);
+          have *= s;
+        } else if (s % (want / have) == 0 && want % have == 0) {
+          std::vector<int> rev(seq.rbegin(), seq.rend());  // Split inserts in C order
+          Split(a, want / have, rev);
+          seq.assign(rev.rbegin(), rev.rend());
+        } else {
+          return false;
+        }
+      }
+    }
+    if (!seq.empty()) return false;
+    dims = std::move(out);
+    return true;
+  }
+};
+
+// Rewrites each chain x -> (reshape | transpose)* -> y holding two or more transposes, whose
+// inner tensors have one reader and are no graph outputs, into reshape -> transpose ->
+// reshape(s); the reshape rules below then merge the reshapes.
+void FoldMovementChains(ir::Graph& g) {
+  const auto readers = ir::ComputeConsumers(g);
+  const auto producers = ir::ComputeProducers(g);
+  std::vector<bool> is_output(g.tensors.size(), false);
+  for (ir::TensorId t : g.outputs) is_output[static_cast<size_t>(t)] = true;
+  auto movement = [&](int i) {
+    const OpType t = g.ops[static_cast<size_t>(i)].type;
+    return t == OpType::kReshape || t == OpType::kTranspose;
+  };
+  auto next = [&](int i) -> int {  // the chain's next op after op i, or -1
+    const ir::TensorId y = g.ops[static_cast<size_t>(i)].outputs[0];
+    const auto& r = readers[static_cast<size_t>(y)];
+    if (r.size() != 1 || is_output[static_cast<size_t>(y)] || !movement(r[0])) return -1;
+    return r[0];
+  };
+  for (int i = 0; i < static_cast<int>(g.ops.size()); ++i) {
+    if (!movement(i)) continue;
+    const int p = producers[static_cast<size_t>(g.ops[static_cast<size_t>(i)].inputs[0])];
+    if (p != ir::kNoProducer && movement(p) && next(p) == i) continue;  // not a chain head
+    std::vector<int> chain{i};
+    for (int k = next(i); k >= 0; k = next(k)) chain.push_back(k);
+    int transposes = 0;
+    for (int k : chain) transposes += g.ops[static_cast<size_t>(k)].type == OpType::kTranspose;
+    if (transposes < 2) continue;
+    const ir::Op& first = g.ops[static_cast<size_t>(chain[0])];
+    Atoms atoms(g.tensor(first.inputs[0]).shape);
+    bool ok = true;
+    for (int k : chain) {
+      const ir::Op& op = g.ops[static_cast<size_t>(k)];
+      if (op.type == OpType::kTranspose) {
+        atoms.Transpose(op.attrs_as<ir::TransposeAttrs>().perm);
+      } else {
+        ok = ok && atoms.Reshape(g.tensor(op.outputs[0]).shape);
+      }
+    }
+    if (!ok) continue;
+    // Atoms in output order, merged where they are also adjacent in input order.
+    std::vector<int> out_order;
+    for (const auto& d : atoms.dims) out_order.insert(out_order.end(), d.begin(), d.end());
+    std::vector<size_t> pos(atoms.size.size());
+    for (size_t k = 0; k < atoms.input_order.size(); ++k) {
+      pos[static_cast<size_t>(atoms.input_order[k])] = k;
+    }
+    std::vector<std::vector<int>> runs;  // in output order
+    for (int a : out_order) {
+      if (!runs.empty() && pos[static_cast<size_t>(runs.back().back())] + 1 == pos[static_cast<size_t>(a)]) {
+        runs.back().push_back(a);
+      } else {
+        runs.push_back({a});
+      }
+    }
+    if (runs.size() > 6) continue;
+    std::vector<size_t> by_input(runs.size());
+    std::iota(by_input.begin(), by_input.end(), 0);
+    std::sort(by_input.begin(), by_input.end(), [&](size_t a, size_t b) {
+      return pos[static_cast<size_t>(runs[a][0])] < pos[static_cast<size_t>(runs[b][0])];
+    });
+    ir::Shape in_shape, out_shape;
+    std::vector<int64_t> perm(runs.size()), where(runs.size());
+    for (size_t k = 0; k < by_input.size(); ++k) {
+      int64_t n = 1;
+      for (int a : runs[by_input[k]]) n *= atoms.size[static_cast<size_t>(a)];
+      in_shape.push_back(n);
+      where[by_input[k]] = static_cast<int64_t>(k);
+    }
+    for (size_t k = 0; k < runs.size(); ++k) {
+      perm[k] = where[k];
+      out_shape.push_back(in_shape[static_cast<size_t>(where[k])]);
+    }
+    if (in_shape.empty()) in_shape = out_shape = {1}, perm = {0};
+    // chain[0]: reshape to in_shape; chain[1]: transpose; the rest: reshapes to their shapes.
+    ir::Op& a = g.ops[static_cast<size_t>(chain[0])];
+    a.type = OpType::kReshape;
+    a.attrs = ir::ReshapeAttrs{in_shape};
+    g.tensor(a.outputs[0]).shape = in_shape;
+    ir::Op& b = g.ops[static_cast<size_t>(chain[1])];
+    b.type = OpType::kTranspose;
+    b.attrs = ir::TransposeAttrs{perm};
+    g.tensor(b.outputs[0]).shape = out_shape;
+    for (size_t k = 2; k < chain.size(); ++k) {
+      ir::Op& c = g.ops[static_cast<size_t>(chain[k])];
+      c.type = OpType::kReshape;
+      c.attrs = ir::ReshapeAttrs{g.tensor(c.outputs[0]).shape};
+    }
+    i = chain.back();
+  }
 }
 
 // The graph being simplified, with what the rewrites need kept current: removed ops stay
@@ -146,6 +303,9 @@ bool Simplify(State& st, size_t i) {
     case OpType::kQConcat:
       if (op.inputs.size() == 1 && SameQuant(x, y)) return st.AliasAway(i);
       return false;
+    case OpType::kSlice:  // the whole tensor
+      if (x.shape == y.shape) return st.AliasAway(i);
+      return false;
     default:
       return false;
   }
@@ -158,6 +318,7 @@ bool Simplify(State& st, size_t i) {
 // output tensor of its input's producer, none of which decides whether a rule applies to
 // an earlier op: so this does what restarting from the first op after every rewrite did.
 Status RemoveNoops(ir::Graph& g, const PassOptions&) {
+  FoldMovementChains(g);
   State st{g, ir::ComputeProducers(g), ir::ComputeConsumers(g),
            std::vector<bool>(g.ops.size(), false)};
   for (size_t i = 0; i < g.ops.size(); ++i) {

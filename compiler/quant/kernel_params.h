@@ -28,7 +28,9 @@
 #include "kernels/pad/pad.h"
 #include "kernels/pool/pool.h"
 #include "kernels/quantize/quantize.h"
+#include "kernels/slice/slice.h"
 #include "kernels/softmax/softmax.h"
+#include "kernels/transpose/transpose.h"
 #include "kernels/tanh/tanh.h"
 #include "quant/quant_util.h"
 #include "support/expected.h"
@@ -237,6 +239,21 @@ Expected<s8_pad_params> MakePadParams(std::span<const int32_t> input_dims,
                                       std::span<const std::pair<int32_t, int32_t>> paddings,
                                       TensorQuant input, TensorQuant output,
                                       std::optional<int8_t> pad_value = std::nullopt);
+
+// TRANSPOSE of a tensor of any rank by perm (output dim d is input dim perm[d]): the
+// smallest equivalent problem (size-1 dims dropped, dims adjacent in both orders merged),
+// which must fit 6 dims. Data movement: input and output share scale and zero point.
+Expected<s8_transpose_params> MakeTransposeParams(std::span<const int32_t> input_dims,
+                                                  std::span<const int64_t> perm,
+                                                  TensorQuant input, TensorQuant output);
+
+// SLICE of a tensor of <= 6 dims: begin and stride per dim, the output dims. Data
+// movement: input and output share scale and zero point.
+Expected<s8_slice_params> MakeSliceParams(std::span<const int32_t> input_dims,
+                                          std::span<const int32_t> output_dims,
+                                          std::span<const int64_t> begin,
+                                          std::span<const int64_t> stride, TensorQuant input,
+                                          TensorQuant output);
 
 Expected<s8_quantize_params> MakeQuantizeParams(int32_t size, TensorQuant output);
 // TFLM PrepareQuantizeReference int8->int8: (double)in_scale / (double)out_scale.

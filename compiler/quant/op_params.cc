@@ -410,6 +410,20 @@ Expected<s8_pad_params> PadParams(const Graph& g, const Op& op) {
                               static_cast<int8_t>(a.value));
 }
 
+Expected<s8_transpose_params> TransposeParams(const Graph& g, const Op& op) {
+  const Tensor& x = g.tensor(op.inputs[0]);
+  return quant::MakeTransposeParams(Dims(x.shape), op.attrs_as<ir::TransposeAttrs>().perm,
+                                    TensorQuantOf(x), TensorQuantOf(g.tensor(op.outputs[0])));
+}
+
+Expected<s8_slice_params> SliceParams(const Graph& g, const Op& op) {
+  const Tensor& x = g.tensor(op.inputs[0]);
+  const Tensor& y = g.tensor(op.outputs[0]);
+  const auto& a = op.attrs_as<ir::SliceAttrs>();
+  return quant::MakeSliceParams(Dims(x.shape), Dims(y.shape), a.begin, a.stride,
+                                TensorQuantOf(x), TensorQuantOf(y));
+}
+
 Expected<s8_quantize_params> QuantizeParams(const Graph& g, const Op& op) {
   const Tensor& y = g.tensor(op.outputs[0]);
   return quant::MakeQuantizeParams(I32(y.num_elements()), TensorQuantOf(y));

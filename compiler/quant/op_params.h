@@ -59,6 +59,8 @@ Expected<s8_tanh_params> TanhParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_requantize_params> RequantizeParams(const ir::Graph& g, const ir::Op& op);
 Expected<quant::ConcatKernelParams> ConcatParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_pad_params> PadParams(const ir::Graph& g, const ir::Op& op);
+Expected<s8_transpose_params> TransposeParams(const ir::Graph& g, const ir::Op& op);
+Expected<s8_slice_params> SliceParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_quantize_params> QuantizeParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_dequantize_params> DequantizeParams(const ir::Graph& g, const ir::Op& op);
 

@@ -81,6 +81,99 @@ Expected<ConcatKernelParams> MakeConcatParams(const std::vector<std::vector<int3
   return r;
 }
 
+Expected<s8_transpose_params> MakeTransposeParams(std::span<const int32_t> input_dims,
+                                                  std::span<const int64_t> perm,
+                                                  TensorQuant input, TensorQuant output) {
+  constexpr const char* kOp = "transpose";
+  constexpr int kMax = kS8TransposeMaxDims;
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input", input));
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "output", output));
+  if (input.scale != output.scale || input.zero_point != output.zero_point) {
+    return Error{"transpose: input and output must share scale and zero point"};
+  }
+  const size_t rank = input_dims.size();
+  std::vector<bool> seen(rank, false);
+  for (int64_t d : perm) {
+    if (perm.size() != rank || d < 0 || d >= static_cast<int64_t>(rank) ||
+        seen[static_cast<size_t>(d)]) {
+      return Error{"transpose: perm is not a permutation of the input's dims"};
+    }
+    seen[static_cast<size_t>(d)] = true;
+  }
+  // Output dims (as input dims) without the size-1 ones; runs adjacent in both orders merge.
+  std::vector<int64_t> kept;
+  for (int64_t d : perm) {
+    TF_QUANT_TRY_CHECK(CheckPositive(kOp, "input_dims", input_dims[static_cast<size_t>(d)]));
+    if (input_dims[static_cast<size_t>(d)] > 1) kept.push_back(d);
+  }
+  std::vector<std::vector<int64_t>> groups;  // in output order, each a run of input dims
+  for (int64_t d : kept) {
+    if (!groups.empty()) {
+      int64_t next = groups.back().back() + 1;  // the input dim after the run, size-1 skipped
+      while (next < static_cast<int64_t>(rank) && input_dims[static_cast<size_t>(next)] == 1) {
+        ++next;
+      }
+      if (next == d) {
+        groups.back().push_back(d);
+        continue;
+      }
+    }
+    groups.push_back({d});
+  }
+  if (groups.size() > static_cast<size_t>(kMax)) {
+    return Error{"transpose: needs more than 6 dimensions after merging"};
+  }
+  // Input order of the groups: sorted by their first input dim.
+  std::vector<size_t> by_input(groups.size());
+  for (size_t i = 0; i < groups.size(); ++i) by_input[i] = i;
+  std::sort(by_input.begin(), by_input.end(),
+            [&](size_t a, size_t b) { return groups[a][0] < groups[b][0]; });
+  s8_transpose_params p{};
+  const int lead = kMax - static_cast<int>(groups.size());
+  for (int i = 0; i < kMax; ++i) p.input_dims[i] = 1, p.perm[i] = i;
+  std::vector<int32_t> position(groups.size());  // group -> its input position
+  for (size_t k = 0; k < by_input.size(); ++k) {
+    int64_t n = 1;
+    for (int64_t d : groups[by_input[k]]) n *= input_dims[static_cast<size_t>(d)];
+    p.input_dims[lead + static_cast<int>(k)] = static_cast<int32_t>(n);
+    position[by_input[k]] = lead + static_cast<int32_t>(k);
+  }
+  for (size_t i = 0; i < groups.size(); ++i) p.perm[lead + static_cast<int>(i)] = position[i];
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_transpose_check(p)));
+  return p;
+}
+
+Expected<s8_slice_params> MakeSliceParams(std::span<const int32_t> input_dims,
+                                          std::span<const int32_t> output_dims,
+                                          std::span<const int64_t> begin,
+                                          std::span<const int64_t> stride, TensorQuant input,
+                                          TensorQuant output) {
+  constexpr const char* kOp = "slice";
+  constexpr int kMax = kS8SliceMaxDims;
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input", input));
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "output", output));
+  if (input.scale != output.scale || input.zero_point != output.zero_point) {
+    return Error{"slice: input and output must share scale and zero point"};
+  }
+  const size_t rank = input_dims.size();
+  if (rank > static_cast<size_t>(kMax) || output_dims.size() != rank || begin.size() != rank ||
+      stride.size() != rank) {
+    return Error{"slice: needs <= 6 dimensions and a begin and stride per dimension"};
+  }
+  s8_slice_params p{};
+  const int lead = kMax - static_cast<int>(rank);
+  for (int i = 0; i < kMax; ++i) p.input_dims[i] = p.output_dims[i] = 1, p.stride[i] = 1;
+  for (size_t i = 0; i < rank; ++i) {
+    p.input_dims[lead + static_cast<int>(i)] = input_dims[i];
+    p.output_dims[lead + static_cast<int>(i)] = output_dims[i];
+    p.begin[lead + static_cast<int>(i)] = static_cast<int32_t>(begin[i]);
+    // A dim the output takes one element of reads no second one: any stride is right.
+    p.stride[lead + static_cast<int>(i)] = output_dims[i] == 1 ? 1 : static_cast<int32_t>(stride[i]);
+  }
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_slice_check(p)));
+  return p;
+}
+
 Expected<s8_pad_params> MakePadParams(std::span<const int32_t> input_dims,
                                       std::span<const std::pair<int32_t, int32_t>> paddings,
                                       TensorQuant input, TensorQuant output,

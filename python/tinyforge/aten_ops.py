@@ -179,6 +179,85 @@ def _binary(op_type: str, lw: Shapes, node: Node, a: dict[str, Any]) -> list[Any
     return [x, y]
 
 
+@_handles(aten.permute.default, aten.transpose.int, aten.t.default)
+def _transpose(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    rank = len(lw.shape(a["self"]))
+    if node.target == aten.permute.default:
+        perm = [int(d) % rank for d in a["dims"]]
+    else:
+        perm = list(range(rank))
+        if rank >= 2:  # t(): the two dims of a matrix
+            d0, d1 = (int(a["dim0"]) % rank, int(a["dim1"]) % rank) if "dim0" in a else (0, 1)
+            perm[d0], perm[d1] = perm[d1], perm[d0]
+    return "transpose", [a["self"]], {"perm": perm}
+
+
+def slice_attrs(shape: list[int], dim: int, start: int, end: int, step: int = 1) -> dict[str, Any]:
+    """The graph file's slice of ``shape`` along ``dim`` (PyTorch's clamping of start/end)."""
+    n = shape[dim]
+    start = max(0, min(n, start + n if start < 0 else start))
+    end = max(start, min(n, end + n if end < 0 else end))
+    begin, stop = [0] * len(shape), list(shape)
+    stride = [1] * len(shape)
+    begin[dim], stop[dim], stride[dim] = start, end, step
+    return {"begin": begin, "end": stop, "stride": stride}
+
+
+@_handles(aten.slice.Tensor)
+def _slice(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    shape = lw.shape(a["self"])
+    dim = int(a["dim"]) % len(shape)
+    start = 0 if a["start"] is None else int(a["start"])
+    end = shape[dim] if a["end"] is None else min(int(a["end"]), shape[dim])
+    if int(a["step"]) < 1 or min(end, shape[dim]) <= (start + shape[dim] if start < 0 else start):
+        raise UnsupportedOpError(target_name(node), source_of(node), "an empty slice or a step < 1")
+    return "slice", [a["self"]], slice_attrs(shape, dim, start, end, int(a["step"]))
+
+
+@_handles(aten.narrow.default)
+def _narrow(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    shape = lw.shape(a["self"])
+    dim = int(a["dim"]) % len(shape)
+    start = int(a["start"]) % shape[dim]
+    return "slice", [a["self"]], slice_attrs(shape, dim, start, start + int(a["length"]))
+
+
+@_handles(aten.select.int)
+def _select(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    """A slice of one element along ``dim``; the lowering adds the reshape that drops it."""
+    shape = lw.shape(a["self"])
+    dim = int(a["dim"]) % len(shape)
+    index = int(a["index"]) % shape[dim]
+    return "slice", [a["self"]], slice_attrs(shape, dim, index, index + 1)
+
+
+# Ops with several outputs read through getitem: each output is a slice of the input.
+SPLIT_OPS = {aten.split.Tensor, aten.split_with_sizes.default, aten.chunk.default,
+             aten.unbind.int}
+
+
+def split_slice(lw: Shapes, split: Node, index: int) -> OpSpec:
+    """The slice that output ``index`` of a split / chunk / unbind node is."""
+    x = split.args[0]
+    shape = lw.shape(x)
+    if split.target == aten.unbind.int:
+        dim = int(split.args[1]) % len(shape) if len(split.args) > 1 else 0
+        return "slice", [x], slice_attrs(shape, dim, index, index + 1)
+    dim = int(split.args[2] if len(split.args) > 2 else split.kwargs.get("dim", 0)) % len(shape)
+    n = shape[dim]
+    if split.target == aten.split_with_sizes.default:
+        sizes = [int(s) for s in split.args[1]]
+    else:
+        if split.target == aten.chunk.default:
+            chunks = int(split.args[1])
+            size = -(-n // chunks)
+        else:
+            size = int(split.args[1])
+        sizes = [min(size, n - k) for k in range(0, n, size)]
+    start = sum(sizes[:index])
+    return "slice", [x], slice_attrs(shape, dim, start, start + sizes[index])
+
+
 @_handles(aten.add.Tensor, aten.add_.Tensor)
 def _add(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     return "add", _binary("add", lw, node, a), {}

@@ -67,17 +67,37 @@ class UnsupportedOpError(ExportError):
     """The captured graph contains an op the graph file cannot express.
 
     The message names the ATen op (e.g. ``aten.gelu.default``) and, when PyTorch recorded
-    it, the ``file.py:LINE`` of the model source the op came from.
+    them, the ``file.py:LINE`` of the model source the op came from and its nn.Module path.
+    A model with several unsupported ops gets one error listing them all (``errors``).
     """
 
     kind = ErrorKind.UNSUPPORTED
 
-    def __init__(self, op: str, source: str | None, detail: str = "") -> None:
+    def __init__(self, op: str, source: str | None, detail: str = "", module: str = "") -> None:
         self.op = op
         self.source = source
-        where = f" at {source}" if source else " (source line unknown)"
-        extra = f": {detail}" if detail else ""
-        super().__init__(f"unsupported op {op}{where}{extra}")
+        self.detail = detail
+        self.module = module  # the nn.Module path ("features.3.conv"), "" when unknown
+        self.errors: list[UnsupportedOpError] = [self]  # every op, when several are reported
+        super().__init__(f"unsupported op {self.describe()}")
+
+    def describe(self) -> str:
+        where = f" at {self.source}" if self.source else " (source line unknown)"
+        mod = f" in module '{escape(self.module)}'" if self.module else ""
+        extra = f": {self.detail}" if self.detail else ""
+        return f"{self.op}{where}{mod}{extra}"
+
+    @classmethod
+    def combine(cls, errors: list[UnsupportedOpError]) -> UnsupportedOpError:
+        """One error listing every unsupported op (one line); `op` is the first one's."""
+        if len(errors) == 1:
+            return errors[0]
+        first = errors[0]
+        combined = cls(first.op, first.source, first.detail, first.module)
+        combined.errors = list(errors)
+        listed = "; ".join(f"{i + 1}) {e.describe()}" for i, e in enumerate(errors))
+        combined.args = (f"{len(errors)} unsupported ops: {listed}",)
+        return combined
 
 
 class BoardError(TinyforgeError):

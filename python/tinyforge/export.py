@@ -25,7 +25,7 @@ from . import _quiet  # noqa: F401  (quiet torchao import)
 from .binary_ops import canonicalize_binary
 from .fold import fold_batchnorm, remove_noops
 from .graph_file import serialize
-from .lower import Lowering
+from .lower import Lowering, check_supported
 from .quantizer import TinyforgeQuantizer
 from .version import __version__
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
@@ -83,6 +83,7 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
     finally:
         model.train(was_training)
     remove_noops(gm)
+    check_supported(gm)  # every unsupported op at once, before folding or calibration
     fold_batchnorm(gm)
     canonicalize_binary(gm)
     return gm

@@ -47,9 +47,16 @@ def _is_noop(node: Node) -> bool:
 
 
 def remove_noops(gm: torch.fx.GraphModule) -> None:
-    """Replace dropout / clone / contiguous / alias / detach with their input tensor."""
+    """Replace dropout / clone / contiguous / alias / detach with their input tensor.
+
+    A view that read the copy a contiguous / clone made (``x.transpose(1, 2).contiguous()
+    .view(...)``, ShuffleNet's channel shuffle) may not be a view of the strided input:
+    it becomes a reshape, which has the same values and copies where needed."""
     for node in list(gm.graph.nodes):
         if _is_noop(node):
+            for user in node.users:
+                if user.op == "call_function" and user.target == aten.view.default:
+                    user.target = aten.reshape.default
             node.replace_all_uses_with(node.args[0])
             gm.graph.erase_node(node)
     gm.recompile()
@@ -93,15 +100,24 @@ def _new_const(gm: torch.fx.GraphModule, before: Node, stem: str, value: torch.T
     return node
 
 
-def _fold_one(gm: torch.fx.GraphModule, bn: Node) -> None:
+def batchnorm_problem(bn: Node) -> UnsupportedOpError | None:
+    """Why this BatchNorm cannot be folded into the op before it, or None."""
     producer = bn.args[0]
     if not isinstance(producer, Node) or producer.target not in _CONV_OPS | _LINEAR_OPS:
         what = target_name(producer) if isinstance(producer, Node) else "a graph input"
-        raise _bn_error(bn, f"its input comes from {what}")
+        return _bn_error(bn, f"its input comes from {what}")
     if len(producer.users) != 1:
-        raise _bn_error(bn, "the conv/linear output has other users too")
+        return _bn_error(bn, "the conv/linear output has other users too")
     if bn.target == aten.batch_norm.default and bn.args[5]:
-        raise _bn_error(bn, "BatchNorm is in training mode")
+        return _bn_error(bn, "BatchNorm is in training mode")
+    return None
+
+
+def _fold_one(gm: torch.fx.GraphModule, bn: Node) -> None:
+    problem = batchnorm_problem(bn)
+    if problem is not None:
+        raise problem
+    producer = bn.args[0]
 
     # batch_norm(x, w, b, mean, var, training, momentum, eps, cudnn)
     # _native_batch_norm_legit_no_training(x, w, b, mean, var, momentum, eps)

@@ -57,6 +57,8 @@ OP_TYPES: dict[str, tuple[int, int, int, tuple[str, ...]]] = {
     "maximum": (2, 2, 1, ()),
     "minimum": (2, 2, 1, ()),
     "cat": (1, 1 << 30, 1, ("axis",)),
+    "transpose": (1, 1, 1, ("perm",)),
+    "slice": (1, 1, 1, ("begin", "end", "stride")),
     "softmax": (1, 1, 1, ("axis",)),
     "quantize": (1, 1, 1, ()),
     "dequantize": (1, 1, 1, ()),

@@ -99,6 +99,8 @@ FLOAT_OPS = {
     "maximum": lambda ins, a: torch.maximum(_t(ins[0]), _t(ins[1])),
     "minimum": lambda ins, a: torch.minimum(_t(ins[0]), _t(ins[1])),
     "cat": lambda ins, a: torch.cat([_t(i) for i in ins], a["axis"]),
+    "transpose": lambda ins, a: _t(ins[0]).permute(a["perm"]),
+    "slice": lambda ins, a: _t(ins[0])[tuple(slice(b, e, s) for b, e, s in zip(a["begin"], a["end"], a["stride"]))],
     "softmax": lambda ins, a: torch.softmax(_t(ins[0]), a["axis"]),
 }
 

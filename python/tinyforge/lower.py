@@ -14,6 +14,7 @@ with the parameters its input already has.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import torch
@@ -22,8 +23,8 @@ from torch.fx import Node
 
 from . import _quiet  # noqa: F401  (torchao registers the quantized_decomposed ops)
 from .errors import UnsupportedOpError
-from .aten_ops import HANDLERS
-from .fold import NOOP_OPS
+from .aten_ops import HANDLERS, SPLIT_OPS, split_slice
+from .fold import BATCH_NORM_OPS, NOOP_OPS, batchnorm_problem
 from .graph_file import GraphBuilder, Quant
 from .nodeinfo import module_path_of, source_of, target_name
 
@@ -59,6 +60,65 @@ def _bind(node: Node) -> dict[str, Any]:
         else:
             out[arg.name] = None
     return out
+
+
+class _MetaShapes:
+    """Shapes from torch.export's recorded fake tensors (``meta["val"]``)."""
+
+    def shape(self, node: Node) -> list[int]:
+        val = node.meta.get("val") if isinstance(node, Node) else None
+        if not isinstance(val, torch.Tensor):
+            raise UnsupportedOpError(f"non-tensor operand {node!r}", None)
+        return [int(d) for d in val.shape]
+
+
+def _factory(node: Node) -> bool:
+    """An op computing a tensor from no tensor (aten.zeros, aten.full, ...)."""
+    return not any(isinstance(a, Node) for a in node.all_input_nodes)
+
+
+def check_supported(gm: torch.fx.GraphModule) -> None:
+    """Raise one UnsupportedOpError listing every op of the captured graph that the graph
+    file cannot express (op, source line, module path), before any folding or calibration.
+
+    Not reported on their own: a BatchNorm after an unsupported op (the op is), the
+    ``getitem`` of an unsupported op's outputs, and a factory op (``aten.zeros``) whose
+    readers are all unsupported (a GRU's initial hidden state: the GRU is named)."""
+    shapes = _MetaShapes()
+    bad: dict[Node, UnsupportedOpError] = {}
+    for node in gm.graph.nodes:
+        if node.op != "call_function" or node.target in NOOP_OPS:
+            continue
+        if node.target in QUANTIZE_OPS | DEQUANTIZE_OPS:
+            continue
+        producer = node.args[0] if node.args and isinstance(node.args[0], Node) else None
+        if node.target in SPLIT_OPS:
+            continue  # its outputs (getitem) are slices
+        if node.target is operator.getitem:
+            if producer in bad or (producer is not None and producer.target in BATCH_NORM_OPS):
+                continue
+            if producer is not None and producer.target in SPLIT_OPS:
+                continue
+            err: UnsupportedOpError | None = UnsupportedOpError(target_name(node), source_of(node))
+        elif node.target in BATCH_NORM_OPS:
+            err = None if producer in bad else batchnorm_problem(node)
+        elif node.target not in HANDLERS:
+            err = UnsupportedOpError(target_name(node), source_of(node))
+        else:
+            try:
+                HANDLERS[node.target](shapes, node, _bind(node))
+                err = None
+            except UnsupportedOpError as e:
+                err = e
+        if err is not None:
+            if not err.module:
+                err = UnsupportedOpError(err.op, err.source, err.detail, module_path_of(node))
+            bad[node] = err
+    for node in list(bad):
+        if _factory(node) and node.users and all(u in bad for u in node.users):
+            del bad[node]
+    if bad:
+        raise UnsupportedOpError.combine(list(bad.values()))
 
 
 class _Recorder(torch.fx.Interpreter):
@@ -190,15 +250,49 @@ class Lowering:
         if node.target in QUANTIZE_OPS or node.target in DEQUANTIZE_OPS:
             self._lower_qdq(node)
             return
-        handler = HANDLERS.get(node.target)
-        if handler is None:
-            raise UnsupportedOpError(target_name(node), source_of(node))
-        op_type, inputs, attrs = handler(self, node, _bind(node))
+        if node.target in SPLIT_OPS:
+            return  # each output read (getitem) becomes a slice of the input
+        producer = node.args[0] if node.args else None
+        if node.target is operator.getitem and isinstance(producer, Node) and producer.target in SPLIT_OPS:
+            op_type, inputs, attrs = split_slice(self, producer, int(node.args[1]))
+            keep_dim = producer.target == aten.unbind.int
+        else:
+            handler = HANDLERS.get(node.target) if node.target is not operator.getitem else None
+            if handler is None:
+                raise UnsupportedOpError(target_name(node), source_of(node))
+            op_type, inputs, attrs = handler(self, node, _bind(node))
+            keep_dim = node.target == aten.select.int
         in_idx = [self.tensor(i) for i in inputs]
         name = self.op_name[node]
-        out = self._new_tensor(name, self.values[node])
+        value = self.values[node]
+        if keep_dim:  # select / unbind: the one-element slice, then a reshape without the dim
+            kept = value.reshape([e - b for b, e in zip(attrs["begin"], attrs["end"])])
+            sliced = self._new_tensor(f"{name}.slice", kept)
+            self.builder.add_op(op_type, self._unique(f"{name}.slice", self._op_names), in_idx,
+                                [sliced], attrs, source_of(node))
+            sliced = self._requantized(node, sliced, kept)
+            op_type, in_idx, attrs = "reshape", [sliced], {"shape": [int(d) for d in value.shape]}
+        out = self._new_tensor(name, value)
         self.tensor_of[node] = out
         self.builder.add_op(op_type, name, in_idx, [out], attrs, source_of(node))
+
+    def _requantized(self, node: Node, t: int, value: torch.Tensor) -> int:
+        """In a QDQ graph, tensor ``t`` (an extra float op's output, computed for ``node``)
+        through a quantize / dequantize pair with the parameters of the quantize reading
+        ``node``: every float op then sits between dequantize and quantize, as PT2E
+        writes them. Lossless: ``t`` holds values of that grid already."""
+        users = [u for u in node.users if u.target in QUANTIZE_OPS]
+        if self.builder.kind != "qdq" or len(users) != 1:
+            return t
+        q = self._qparams(users[0], _bind(users[0]), False)
+        name = self.builder.tensors[t].name
+        qt = self._new_tensor(f"{name}.q", value.to(torch.int8), quant=q)
+        self.builder.add_op("quantize", self._unique(f"{name}.q", self._op_names), [t], [qt], {},
+                            source_of(node))
+        dq = self._new_tensor(f"{name}.q.dq", value)
+        self.builder.add_op("dequantize", self._unique(f"{name}.q.dq", self._op_names), [qt], [dq],
+                            {}, source_of(node))
+        return dq
 
     def _qparams(self, node: Node, a: dict[str, Any], per_channel: bool) -> Quant:
         def val(v: Any) -> Any:

@@ -76,6 +76,12 @@ SHARED_OPS = {
     aten.squeeze.dims,
     aten.squeeze.default,
     aten.unsqueeze.default,
+    aten.permute.default,
+    aten.transpose.int,
+    aten.t.default,
+    aten.slice.Tensor,
+    aten.narrow.default,
+    aten.select.int,
 }
 CAT_OPS = {aten.cat.default}
 OWN_OUTPUT_OPS = {aten.mean.dim}

@@ -51,7 +51,7 @@ std::string VerifyEdited(std::string_view from, std::string_view to) {
 
 TEST(LoweredIr, VerifierRules) {
   EXPECT_EQ(VerifyEdited("kind=int8", "kind=qdq"),
-            "op 'in' (#0): type: transpose is a lowered op; it needs a graph of kind \"int8\", "
+            "op 'conv' (#1): type: qconv2d is a lowered op; it needs a graph of kind \"int8\", "
             "not \"qdq\"");
   EXPECT_EQ(VerifyEdited("layout=NHWC, input_zp_folded=true", "layout=NCHW, input_zp_folded=true"),
             "op 'conv' (#1): inputs[1]: weight shape [2,1,1,3] needs dim 1 = C/groups = 4 for "

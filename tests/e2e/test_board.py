@@ -227,3 +227,22 @@ def test_dump_comparison_names_first_differing_op(graphs, tmp_path):
     found = tfboard.first_difference(compiled, tmp_path / "bdump", tmp_path / "hdump")
     assert found["op"] == 3 and found["name"] == compiled.report["ops"][3]["name"]
     assert found["bytes_differing"] == 1
+
+
+def test_lenet_flatten_into_linear_on_board(tmp_path):
+    """conv -> flatten (NCHW order) -> linear compiles for a board and runs there as on the
+    host (the layout pass permutes the linear's weight columns; test_data_movement.py
+    compares the host program with PyTorch)."""
+    from test_data_movement import LeNet, export_quantized
+    res = export_quantized(LeNet(), (1, 1, 28, 28), tmp_path / "lenet.tfg")
+    o = tfboard.run_model(res.path, "an547", seed=3)
+    assert o.bit_exact, o.mismatch
+
+
+@pytest.mark.parametrize("board", ["an547", "an386"])
+def test_shuffle_unit_on_board(board, tmp_path):
+    """The transpose and slice kernels (MVE on the an547, scalar on the an386) == host."""
+    from test_data_movement import ShuffleUnit, export_quantized
+    res = export_quantized(ShuffleUnit(), (1, 3, 8, 8), tmp_path / "shuffle_unit.tfg")
+    o = tfboard.run_model(res.path, board, seed=4)
+    assert o.bit_exact, o.mismatch

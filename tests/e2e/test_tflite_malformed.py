@@ -43,9 +43,27 @@ def _leaky():
     return tflite_cases.tf.keras.Model(x, layers.LeakyReLU(0.1)(layers.Conv2D(4, 3)(x)))
 
 
-def _transpose():
-    x = tflite_cases._inp((6, 5, 3))
-    return tflite_cases.tf.keras.Model(x, layers.Permute((2, 1, 3))(layers.Conv2D(4, 1)(x)))
+def _cumsum_float():
+    """A model whose CUMSUM stays float (no int8 kernel): DEQUANTIZE -> CUMSUM -> QUANTIZE."""
+    tf = tflite_cases.tf
+    x = tflite_cases._inp((6, 6, 3))
+    h = layers.Lambda(lambda t: tf.math.cumsum(t, axis=2))(layers.Conv2D(4, 1)(x))
+    model = tf.keras.Model(x, layers.Conv2D(2, 1)(h))
+    tflite_cases._randomize(model, 3)
+
+    def representative():
+        rng = np.random.default_rng(3)
+        for _ in range(8):
+            yield [rng.normal(size=(1, 6, 6, 3)).astype(np.float32)]
+
+    conv = tf.lite.TFLiteConverter.from_keras_model(model)
+    conv.optimizations = [tf.lite.Optimize.DEFAULT]
+    conv.representative_dataset = representative
+    conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8,
+                                      tf.lite.OpsSet.TFLITE_BUILTINS]
+    conv.inference_input_type = tf.int8
+    conv.inference_output_type = tf.int8
+    return conv.convert()
 
 
 @pytest.fixture(scope="module")
@@ -298,9 +316,13 @@ def test_field_edit(name, edit, pattern, base, cli, tmp_path):
 
 # ---- unsupported ops from real converted models ----------------------------------------
 
-@pytest.mark.parametrize("build,op", [(_leaky, "LEAKY_RELU"), (_transpose, "TRANSPOSE")])
+@pytest.mark.parametrize("build,op", [(_leaky, "LEAKY_RELU"), (_cumsum_float, "CUMSUM")])
 def test_unsupported_op_named_with_index(build, op, cli, tmp_path):
-    data = _convert(build)
+    """The unsupported op is named, not a neighbour (CUMSUM's DEQUANTIZE comes first)."""
+    data = build() if build is _cumsum_float else _convert(build)
+    if op == "CUMSUM":
+        ops = [oracle.op_name(oracle.parse(data), o) for o in oracle.parse(data).subgraphs[0].operators]
+        assert "DEQUANTIZE" in ops[:ops.index("CUMSUM")], ops
     index = _op_index(oracle.parse(data), op)
     err = _check(cli, tmp_path, data, rf"op #{index} \({op}\): unsupported operator \(the "
                                       r"importer handles ADD, AVERAGE_POOL_2D, ")

@@ -152,3 +152,94 @@ def test_calibration_batches_are_split() -> None:
     assert one.graph == many.graph
     with pytest.raises(ValueError, match="do not match"):
         tinyforge.export(model, data[:1], [torch.randn(2, 3, 6, 6)])
+
+
+def channel_shuffle(x: torch.Tensor, groups: int) -> torch.Tensor:
+    """torchvision's ShuffleNetV2 channel shuffle, written the same way."""
+    n, c, h, w = x.size()
+    x = x.view(n, groups, c // groups, h, w)
+    x = torch.transpose(x, 1, 2).contiguous()
+    return x.view(n, -1, h, w)
+
+
+class ShuffleBlock(nn.Module):
+    """A ShuffleNetV2 unit (stride 1): split channels, branch, concat, shuffle."""
+
+    def __init__(self, c: int = 8) -> None:
+        super().__init__()
+        h = c // 2
+        self.pw1 = nn.Conv2d(h, h, 1)
+        self.dw = nn.Conv2d(h, h, 3, padding=1, groups=h)
+        self.pw2 = nn.Conv2d(h, h, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        a, b = x.chunk(2, dim=1)
+        b = torch.relu(self.pw2(self.dw(torch.relu(self.pw1(b)))))
+        return channel_shuffle(torch.cat([a, b], dim=1), 2)
+
+
+class Shuffle(nn.Module):
+    """Only the shuffle (view / transpose / contiguous / view) after a conv."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return channel_shuffle(torch.relu(self.conv(x)), 4)
+
+
+@pytest.mark.parametrize("kind", ["float", "qdq"])
+def test_channel_shuffle_exports(kind: str) -> None:
+    """The .contiguous() before the second view is dropped as a no-op; the view becomes a
+    reshape (torch's view of the strided transpose would fail: "view size is not
+    compatible"). The file reproduces the reference."""
+    torch.manual_seed(3)
+    model = Shuffle().eval()
+    x = torch.randn(1, 3, 5, 6)
+    res = tinyforge.export(model, x, [x] if kind == "qdq" else None)
+    types = [op["type"] for op in res.graph["ops"] if op["type"] not in ("quantize", "dequantize")]
+    assert types == ["conv2d", "relu", "reshape", "transpose", "reshape"]
+    assert _ops(res.graph, "transpose")[0]["attrs"] == {"perm": [0, 2, 1, 3, 4]}
+    doc, consts = parse(res.data)
+    (got,), _ = run_graph(doc, consts, [x.numpy()])
+    with torch.no_grad():
+        want = res.reference(x).numpy()
+        np.testing.assert_allclose(res.reference(x).numpy(), want)
+        if kind == "float":
+            np.testing.assert_allclose(got, model(x).numpy(), rtol=1e-6, atol=1e-6)
+    np.testing.assert_array_equal(got, want)
+
+
+class Slices(nn.Module):
+    """chunk, split, narrow, strided slices, select and unbind, joined by cat."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = torch.relu(self.conv(x))                   # [1, 8, 6, 6]
+        a, b = y.chunk(2, dim=1)                       # 4 + 4 channels
+        c, _, d = torch.split(y, [3, 2, 3], dim=1)
+        e = torch.narrow(y, 2, 1, 4)[:, :, :, 0:6:2]   # [1, 8, 4, 3]
+        f = y.select(3, 5).unsqueeze(3)                # [1, 8, 6, 1]
+        g = torch.unbind(y, dim=3)[1].unsqueeze(3)     # [1, 8, 6, 1]
+        return torch.cat([(a + b)[:, :, 1:5, :3], e, c[:, :, 2:, 3:], d[:, :, :4, -3:],
+                          torch.cat([f, g, f], dim=3)[:, :, 2:]], dim=1)
+
+
+def test_slices_export_and_reproduce() -> None:
+    torch.manual_seed(5)
+    model = Slices().eval()
+    x = torch.randn(1, 3, 6, 6)
+    for kind in ("float", "qdq"):
+        try:
+            res = tinyforge.export(model, x, [x] if kind == "qdq" else None)
+        except tinyforge.UnsupportedOpError as e:
+            raise AssertionError(str(e)) from e
+        doc, consts = parse(res.data)
+        (got,), _ = run_graph(doc, consts, [x.numpy()])
+        with torch.no_grad():
+            want = res.reference(x).numpy()
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)

@@ -68,3 +68,83 @@ def test_quantize_without_calibration_is_an_error() -> None:
         tinyforge.export(nn.Linear(4, 4), torch.randn(1, 4), quantize=True)
     with pytest.raises(ValueError, match="no batches"):
         tinyforge.export(nn.Linear(4, 4), torch.randn(1, 4), [])
+
+
+class Several(nn.Module):
+    """Three unsupported ops in three modules (and supported ops between them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first = Cumsum()
+        self.conv = nn.Conv2d(4, 4, 1)
+        self.second = nn.Sequential(nn.ReLU(), FlipAndClamp())
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.second(self.conv(self.first(x)))
+
+
+class Cumsum(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.cumsum(x, dim=1)  # CUMSUM-LINE
+
+
+class FlipAndClamp(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = torch.flip(x, dims=[3])  # FLIP-LINE
+        return torch.clamp(y, max=1.0)  # CLAMP2-LINE
+
+
+def test_every_unsupported_op_in_one_error() -> None:
+    with pytest.raises(tinyforge.UnsupportedOpError) as e:
+        tinyforge.export(Several(), torch.randn(1, 4, 3, 3), _never_iterated())
+    msg = str(e.value)
+    assert "\n" not in msg and msg.startswith("3 unsupported ops: ")
+    want = [
+        ("aten.cumsum.default", "first", _line(Cumsum, "CUMSUM-LINE")),
+        ("aten.flip.default", "second.1", _line(FlipAndClamp, "FLIP-LINE")),
+        ("aten.clamp.default", "second.1", _line(FlipAndClamp, "CLAMP2-LINE")),
+    ]
+    assert [(err.op, err.module, err.source) for err in e.value.errors] == [
+        (op, module, f"test_unsupported.py:{line}") for op, module, line in want
+    ]
+    positions = [msg.index(f"{op} at test_unsupported.py:{line} in module '{module}'")
+                 for op, module, line in want]
+    assert positions == sorted(positions)
+    assert e.value.exit_code == 2 and e.value.op == "aten.cumsum.default"
+
+
+class Conv3dBN(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv3d(2, 4, 3)  # an op with no mapping
+        self.bn = nn.BatchNorm3d(4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.bn(self.conv(x))
+
+
+def test_batchnorm_after_an_unsupported_op_is_not_blamed() -> None:
+    """The conv is what to change; the BatchNorm after it would fold into a supported one."""
+    with pytest.raises(tinyforge.UnsupportedOpError) as e:
+        tinyforge.export(Conv3dBN(), torch.randn(1, 2, 5, 5, 5))
+    assert [err.op for err in e.value.errors] == ["aten.conv3d.default"]
+    assert "BatchNorm" not in str(e.value) and "module 'conv'" in str(e.value)
+
+
+class Gru(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.rnn = nn.GRU(4, 8, batch_first=True)
+        self.fc = nn.Linear(8, 2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y, _ = self.rnn(x)
+        return self.fc(y[:, -1])
+
+
+def test_gru_is_named_not_its_initial_state() -> None:
+    with pytest.raises(tinyforge.UnsupportedOpError) as e:
+        tinyforge.export(Gru(), torch.randn(1, 5, 4))
+    ops = [err.op for err in e.value.errors]
+    assert "aten.gru.input" in ops and "aten.zeros.default" not in ops
+    assert "module 'rnn'" in str(e.value)

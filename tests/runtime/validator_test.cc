@@ -29,6 +29,8 @@
 #include "kernels/minmax/minmax_limits.h"
 #include "kernels/mul/mul_limits.h"
 #include "kernels/pad/pad_limits.h"
+#include "kernels/slice/slice_limits.h"
+#include "kernels/transpose/transpose_limits.h"
 #include "kernels/pool/pool_limits.h"
 #include "kernels/quantize/quantize_limits.h"
 #include "kernels/softmax/softmax_limits.h"
@@ -395,6 +397,27 @@ OpCase PadCase(const s8_pad_params& p) {
   return {KernelId("s8_pad__ref"), {In(in), Out(out)}, emit::EncodeParams(p)};
 }
 
+s8_transpose_params TransposeBase() { return {{1, 1, 1, 2, 3, 4}, {0, 1, 2, 5, 3, 4}}; }
+OpCase TransposeCase(const s8_transpose_params& p) {
+  int64_t n = 1;
+  for (int i = 0; i < kS8TransposeMaxDims; ++i) {
+    n *= p.input_dims[i] > 0 && p.input_dims[i] < 64 ? p.input_dims[i] : 1;
+  }
+  return {KernelId("s8_transpose__ref"), {In(n), Out(n)}, emit::EncodeParams(p)};
+}
+
+s8_slice_params SliceBase() {
+  return {{1, 1, 1, 4, 5, 6}, {1, 1, 1, 2, 3, 2}, {0, 0, 0, 1, 0, 1}, {1, 1, 1, 2, 2, 3}};
+}
+OpCase SliceCase(const s8_slice_params& p) {
+  int64_t in = 1, out = 1;
+  for (int i = 0; i < kS8SliceMaxDims; ++i) {
+    in *= p.input_dims[i] > 0 && p.input_dims[i] < 64 ? p.input_dims[i] : 1;
+    out *= p.output_dims[i] > 0 && p.output_dims[i] < 64 ? p.output_dims[i] : 1;
+  }
+  return {KernelId("s8_slice__ref"), {In(in), Out(out)}, emit::EncodeParams(p)};
+}
+
 // CONCATENATION of two inputs: the fixed part, then each input's descriptor words.
 struct ConcatSpec {
   s8_concat_params p;
@@ -450,6 +473,8 @@ TEST(Validator, EveryOperandSizeOfEveryOp) {
   ExpectSizeChecks("dequantize", DequantizeCase(DequantizeBase()));
   ExpectSizeChecks("pad", PadCase(PadBase()));
   ExpectSizeChecks("concat", ConcatCase(ConcatBase()));
+  ExpectSizeChecks("transpose", TransposeCase(TransposeBase()));
+  ExpectSizeChecks("slice", SliceCase(SliceBase()));
 }
 
 TEST(Validator, ScratchAndLineBufferSizes) {
@@ -739,6 +764,59 @@ TEST(Validator, ActivationRanges) {
                    {TF_FIELD(T, input_zero_point), -128, 127, true, true},
                    {TF_FIELD(T, input_range_radius), 0, TF_LIMIT_BYTES, true, true},
                    {TF_FIELD(T, input_left_shift), -31, 30, true, true}});
+}
+
+TEST(Validator, TransposeRanges) {
+  using T = s8_transpose_params;
+  std::vector<Range<T>> dims;
+  for (int i = 0; i < kS8TransposeMaxDims; ++i) {
+    dims.push_back({"input_dims[i]",
+                    [i](T& p, int64_t v) { p.input_dims[i] = static_cast<int32_t>(v); }, 1,
+                    TF_LIMIT_DIM, true, false});
+  }
+  ExpectRanges<T>("transpose", TransposeBase(), s8_transpose_check, TransposeCase, dims);
+  // perm: every entry in [0, 5] and each dim once; the runtime refuses the program otherwise.
+  const T bad[] = {{{1, 1, 1, 2, 3, 4}, {0, 1, 2, 5, 3, 3}},   // 3 twice, 4 missing
+                   {{1, 1, 1, 2, 3, 4}, {0, 1, 2, 5, 3, 6}},   // out of range
+                   {{1, 1, 1, 2, 3, 4}, {-1, 1, 2, 5, 3, 4}}};  // negative
+  for (const T& p : bad) {
+    ASSERT_NE(s8_transpose_check(p), nullptr);
+    EXPECT_NE(std::string(s8_transpose_check(p)).find("perm"), std::string::npos);
+    EXPECT_EQ(Load(TransposeCase(p)), Status::kBadParams);
+  }
+  T reversed = TransposeBase();
+  for (int i = 0; i < kS8TransposeMaxDims; ++i) reversed.perm[i] = kS8TransposeMaxDims - 1 - i;
+  EXPECT_EQ(s8_transpose_check(reversed), nullptr);
+  EXPECT_EQ(Load(TransposeCase(reversed)), Status::kOk);
+}
+
+TEST(Validator, SliceRanges) {
+  using S = s8_slice_params;
+  std::vector<Range<S>> r;
+  for (int i = 0; i < 3; ++i) {  // the unused leading dims: every field at its limits
+    r.push_back({"input_dims[i]", [i](S& p, int64_t v) { p.input_dims[i] = static_cast<int32_t>(v); },
+                 1, TF_LIMIT_DIM, true, false});
+    r.push_back({"stride[i]", [i](S& p, int64_t v) { p.stride[i] = static_cast<int32_t>(v); }, 1,
+                 TF_LIMIT_DIM, true, true});
+  }
+  ExpectRanges<S>("slice", SliceBase(), s8_slice_check, SliceCase, r);
+  // The last element read must lie inside the input: begin, output dims and stride.
+  const auto reads_past = [](void (*edit)(S&)) {
+    S p = SliceBase();
+    edit(p);
+    return p;
+  };
+  const S bad[] = {reads_past([](S& p) { p.begin[5] = 2; }),        // 2 + 1 * 3 = 5 < 6: ok
+                   reads_past([](S& p) { p.begin[5] = 3; }),        // 3 + 3 = 6: past
+                   reads_past([](S& p) { p.output_dims[4] = 4; }),  // 0 + 3 * 2 = 6 > 4
+                   reads_past([](S& p) { p.stride[3] = 4; }),       // 1 + 4 = 5 > 3
+                   reads_past([](S& p) { p.begin[3] = -1; })};
+  EXPECT_EQ(s8_slice_check(bad[0]), nullptr);
+  EXPECT_EQ(Load(SliceCase(bad[0])), Status::kOk);
+  for (size_t k = 1; k < sizeof bad / sizeof bad[0]; ++k) {
+    EXPECT_NE(s8_slice_check(bad[k]), nullptr) << k;
+    EXPECT_EQ(Load(SliceCase(bad[k])), Status::kBadParams) << k;
+  }
 }
 
 TEST(Validator, MeanPadConcatRanges) {

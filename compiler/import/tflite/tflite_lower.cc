@@ -47,6 +47,15 @@ constexpr OpEntry kOps[] = {
     {op::kMaximum, 4, LowerMinMax},
     {op::kMinimum, 4, LowerMinMax},
     {op::kSquaredDifference, 2, LowerSquaredDifference},
+    {op::kTranspose, 6, LowerTranspose},
+    {op::kSlice, 6, LowerSlice},
+    {op::kStridedSlice, 8, LowerSlice},
+    {op::kSplit, 4, LowerSplit},
+    {op::kSplitV, 2, LowerSplit},
+    {op::kPack, 4, LowerPack},
+    {op::kUnpack, 4, LowerUnpack},
+    {op::kExpandDims, 1, LowerExpandDims},
+    {op::kShape, 1, LowerShape},
 };
 
 std::string SupportedList() {
@@ -90,18 +99,26 @@ Status CheckEdges(const TfliteModel& m) {
 Expected<ir::Graph> LowerTfliteModel(const TfliteModel& m) {
   TF_RETURN_IF_ERROR(CheckEdges(m));
   Lowering l(m);
+  auto entry_of = [](int32_t code) -> const OpEntry* {
+    for (const OpEntry& e : kOps) {
+      if (e.code == code) return &e;
+    }
+    return nullptr;
+  };
+  // An operator the importer does not take is named before any other op is checked (a
+  // float op between DEQUANTIZE and QUANTIZE is the problem, not its DEQUANTIZE).
+  for (size_t k = 0; k < m.ops.size(); ++k) {
+    if (!entry_of(m.ops[k].code)) {
+      l.Begin(k);
+      return l.Fail("unsupported operator (the importer handles " + SupportedList() + ")")
+          .WithKind(ErrorKind::kUnsupported);
+    }
+  }
   for (int32_t t : m.inputs) l.graph().inputs.push_back(l.Tensor(t));
   for (size_t k = 0; k < m.ops.size(); ++k) {
     l.Begin(k);
     const TfOp& o = m.ops[k];
-    const OpEntry* entry = nullptr;
-    for (const OpEntry& e : kOps) {
-      if (e.code == o.code) entry = &e;
-    }
-    if (!entry) {
-      return l.Fail("unsupported operator (the importer handles " + SupportedList() + ")")
-          .WithKind(ErrorKind::kUnsupported);
-    }
+    const OpEntry* entry = entry_of(o.code);
     if (o.version > entry->max_version) {
       return l.Fail("version: " + std::to_string(o.version) +
                     " is newer than this importer knows (" + std::to_string(entry->max_version) +
@@ -393,6 +410,20 @@ std::string ShapeText(const std::vector<int32_t>& shape) {
 
 std::vector<int64_t> Shape64(const std::vector<int32_t>& shape) {
   return std::vector<int64_t>(shape.begin(), shape.end());
+}
+
+std::optional<std::vector<int64_t>> Lowering::KnownInts(int32_t index) const {
+  if (index < 0 || static_cast<size_t>(index) >= m_.tensors.size()) return std::nullopt;
+  if (auto it = known_.find(index); it != known_.end()) return it->second;
+  const TfTensor& t = m_.tensors[static_cast<size_t>(index)];
+  const bool ints = t.type == static_cast<int8_t>(TfType::kInt32) ||
+                    t.type == static_cast<int8_t>(TfType::kInt64);
+  if (!ints || !t.is_constant()) return std::nullopt;
+  return IntValues(t);
+}
+
+void Lowering::SetKnownInts(int32_t index, std::vector<int64_t> values) {
+  known_[index] = std::move(values);
 }
 
 std::vector<int64_t> IntValues(const TfTensor& t) {

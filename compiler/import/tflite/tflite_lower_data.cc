@@ -89,12 +89,12 @@ Status LowerReshape(Lowering& l) {
     // output tensor's shape must agree with it (it is what TFLite allocates).
     std::vector<int64_t> spec;
     std::string field;
-    if (const TfTensor* s = l.In(1); s && s->is_constant()) {
+    if (const TfTensor* s = l.In(1); s && (s->is_constant() || l.KnownInts(l.InIndex(1)))) {
       if (s->type != static_cast<int8_t>(TfType::kInt32) &&
           s->type != static_cast<int8_t>(TfType::kInt64)) {
         return l.Fail("inputs[1]: shape type " + TfTypeName(s->type) + ", expected INT32");
       }
-      spec = IntValues(*s);
+      spec = *l.KnownInts(l.InIndex(1));  // a constant, or folded from SHAPE (batch 1)
       field = "inputs[1]";
     } else if (!l.op().options.new_shape.empty()) {
       spec.assign(l.op().options.new_shape.begin(), l.op().options.new_shape.end());

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -67,11 +69,18 @@ class Lowering {
   // Unique tensor name derived from `base`.
   std::string UniqueName(const std::string& base);
 
+  // The integer values of TFLite tensor `index`: its constant data, or what the importer
+  // computed for it (SHAPE of a static tensor and the arithmetic on it: a dynamic-batch
+  // graph's reshape target, folded for batch 1); nullopt if neither.
+  std::optional<std::vector<int64_t>> KnownInts(int32_t index) const;
+  void SetKnownInts(int32_t index, std::vector<int64_t> values);
+
  private:
   const TfliteModel& m_;
   ir::Graph g_;
   std::vector<ir::TensorId> ids_;  // TFLite tensor index -> IR id, -1 = not created yet
   std::unordered_set<std::string> names_;  // names of the IR tensors so far
+  std::map<int32_t, std::vector<int64_t>> known_;  // folded int32 tensors (KnownInts)
   size_t index_ = 0;
 };
 
@@ -115,5 +124,13 @@ Status LowerPad(Lowering& l);               // PAD, PADV2
 Status LowerConcatenation(Lowering& l);
 Status LowerQuantize(Lowering& l);
 Status LowerDequantize(Lowering& l);
+// tflite_lower_shape.cc: data movement with a runtime kernel and the shape arithmetic.
+Status LowerTranspose(Lowering& l);
+Status LowerSlice(Lowering& l);         // SLICE, STRIDED_SLICE
+Status LowerSplit(Lowering& l);         // SPLIT, SPLIT_V
+Status LowerPack(Lowering& l);
+Status LowerUnpack(Lowering& l);
+Status LowerExpandDims(Lowering& l);
+Status LowerShape(Lowering& l);
 
 }  // namespace tinyforge::import::tflite::internal

@@ -55,14 +55,23 @@ inline constexpr int32_t kSoftmax = 25;
 inline constexpr int32_t kTanh = 28;
 inline constexpr int32_t kCustom = 32;
 inline constexpr int32_t kPad = 34;
+inline constexpr int32_t kTranspose = 39;
 inline constexpr int32_t kMean = 40;
 inline constexpr int32_t kSub = 41;
 inline constexpr int32_t kDiv = 42;
 inline constexpr int32_t kMaximum = 55;
 inline constexpr int32_t kMinimum = 57;
 inline constexpr int32_t kSqueeze = 43;
+inline constexpr int32_t kStridedSlice = 45;
+inline constexpr int32_t kSplit = 49;
 inline constexpr int32_t kPadV2 = 60;
 inline constexpr int32_t kSquaredDifference = 99;
+inline constexpr int32_t kSlice = 65;
+inline constexpr int32_t kExpandDims = 70;
+inline constexpr int32_t kShape = 77;
+inline constexpr int32_t kPack = 83;
+inline constexpr int32_t kUnpack = 88;
+inline constexpr int32_t kSplitV = 102;
 inline constexpr int32_t kQuantize = 114;
 inline constexpr int32_t kPlaceholderForGreaterOpCodes = 127;
 }  // namespace op
@@ -120,6 +129,14 @@ struct TfOptions {
   int8_t quantized_bias_type = 0;
   std::vector<int32_t> new_shape;     // RESHAPE (may be empty)
   std::vector<int32_t> squeeze_dims;  // SQUEEZE
+  // STRIDED_SLICE masks (bit d: dim d) and offset; PACK/UNPACK count (values_count / num);
+  // SPLIT/SPLIT_V num_splits; SHAPE out_type.
+  int32_t begin_mask = 0, end_mask = 0, ellipsis_mask = 0, new_axis_mask = 0;
+  int32_t shrink_axis_mask = 0;
+  bool offset = false;
+  int32_t count = 0;
+  int32_t num_splits = 0;
+  int8_t out_type = 2;  // INT32
 };
 
 inline constexpr int32_t kNoTensor = -1;  // an omitted optional input (e.g. no bias)

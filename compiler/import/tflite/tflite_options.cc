@@ -91,6 +91,40 @@ bool DecodeOptions(const fb::Operator* o, TfOptions& opt) {
     case T::SqueezeOptions:
       opt.squeeze_dims = Ints(o->builtin_options_as_SqueezeOptions()->squeeze_dims());
       break;
+    case T::StridedSliceOptions: {
+      const auto* p = o->builtin_options_as_StridedSliceOptions();
+      opt.begin_mask = p->begin_mask();
+      opt.end_mask = p->end_mask();
+      opt.ellipsis_mask = p->ellipsis_mask();
+      opt.new_axis_mask = p->new_axis_mask();
+      opt.shrink_axis_mask = p->shrink_axis_mask();
+      opt.offset = p->offset();
+      break;
+    }
+    case T::SplitOptions:
+      opt.num_splits = o->builtin_options_as_SplitOptions()->num_splits();
+      break;
+    case T::SplitVOptions:
+      opt.num_splits = o->builtin_options_as_SplitVOptions()->num_splits();
+      break;
+    case T::PackOptions: {
+      const auto* p = o->builtin_options_as_PackOptions();
+      opt.count = p->values_count();
+      opt.axis = p->axis();
+      break;
+    }
+    case T::UnpackOptions: {
+      const auto* p = o->builtin_options_as_UnpackOptions();
+      opt.count = p->num();
+      opt.axis = p->axis();
+      break;
+    }
+    case T::ShapeOptions:
+      opt.out_type = static_cast<int8_t>(o->builtin_options_as_ShapeOptions()->out_type());
+      break;
+    case T::TransposeOptions:
+    case T::SliceOptions:
+    case T::ExpandDimsOptions:
     case T::NONE:
     case T::PadOptions:
     case T::PadV2Options:

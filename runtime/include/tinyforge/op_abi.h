@@ -216,6 +216,18 @@ constexpr void VisitParams(s8_pad_params& p, V& v) {
   v(p.pad_value);
 }
 template <class V>
+constexpr void VisitParams(s8_transpose_params& p, V& v) {
+  for (int i = 0; i < kS8TransposeMaxDims; ++i) v(p.input_dims[i]);
+  for (int i = 0; i < kS8TransposeMaxDims; ++i) v(p.perm[i]);
+}
+template <class V>
+constexpr void VisitParams(s8_slice_params& p, V& v) {
+  for (int i = 0; i < kS8SliceMaxDims; ++i) v(p.input_dims[i]);
+  for (int i = 0; i < kS8SliceMaxDims; ++i) v(p.output_dims[i]);
+  for (int i = 0; i < kS8SliceMaxDims; ++i) v(p.begin[i]);
+  for (int i = 0; i < kS8SliceMaxDims; ++i) v(p.stride[i]);
+}
+template <class V>
 constexpr void VisitParams(s8_quantize_params& p, V& v) {
   v(p.size);
   v(p.scale);

@@ -1,0 +1,19 @@
+// SLICE for any core (no SIMD), bit-identical to s8_slice__ref: the loop nest of
+// kernels/common/strided_copy.h (rows along the last dim, four elements per iteration).
+#include "kernels/common/strided_copy.h"
+#include "kernels/slice/slice.h"
+
+extern "C" void s8_slice__scalar(const s8_slice_params* params, const int8_t* input,
+                                 int8_t* output) {
+  namespace sc = tinyforge::strided;
+  const sc::Plan plan = sc::Merged(sc::MakeSlicePlan(*params));
+  const int8_t* first = input + sc::SliceOffset(*params);
+  if (plan.n[5] < sc::kShortRow) {  // short rows: blocks through an offset table
+    sc::Blocks blocks;
+    if (sc::MakeBlocks(plan.n, plan.si, &blocks)) {
+      sc::ForEachBlock(blocks, first, output, sc::BlockScalar);
+      return;
+    }
+  }
+  sc::ForEachRow(plan, first, output, sc::RowScalar);
+}

@@ -1,0 +1,125 @@
+"""Data-movement builtins of .tflite models (TRANSPOSE, SLICE, STRIDED_SLICE, SPLIT, SPLIT_V,
+PACK, UNPACK, EXPAND_DIMS, SQUEEZE) and a Keras model saved with a dynamic batch (SHAPE ->
+STRIDED_SLICE -> PACK -> RESHAPE in front of its Flatten), converted to full-int8 .tflite
+and compared with TensorFlow's interpreter (BUILTIN_REF) on every graph output: bit-exact.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tflite_oracle as oracle
+import tflite_cases
+from e2e_util import run_cli
+
+tf = tflite_cases.tf
+layers = tflite_cases.layers
+inp = tflite_cases._inp
+
+
+def _lambda(fn):
+    return layers.Lambda(fn)
+
+
+def _transpose():
+    x = inp((6, 5, 3))
+    h = layers.Conv2D(4, 1)(x)
+    t = layers.Permute((2, 1, 3))(h)                   # [5, 6, 4]
+    c = layers.Permute((3, 1, 2))(h)                   # [4, 6, 5]: NHWC -> NCHW
+    return tf.keras.Model(x, [layers.Conv2D(3, 1)(t), layers.Flatten()(c)])
+
+
+def _slices():
+    x = inp((8, 7, 6))
+    h = layers.Conv2D(6, 1)(x)
+    a = _lambda(lambda t: t[:, 1:7:2, ::3, 1:5])(h)        # STRIDED_SLICE
+    b = _lambda(lambda t: tf.slice(t, [0, 2, 1, 0], [1, 3, 3, 4]))(h)  # SLICE
+    c = _lambda(lambda t: t[:, 3, :, :])(h)                 # shrink axis
+    return tf.keras.Model(x, [layers.Concatenate()([a, b]), c])
+
+
+def _splits():
+    x = inp((5, 4, 8))
+    h = layers.Conv2D(8, 1)(x)
+    # (Keras 3 Lambda layers have one output: each reads the split's parts it needs.)
+    pq = _lambda(lambda t: tf.concat(tf.split(t, 2, axis=-1)[::-1], axis=-1))(h)  # SPLIT
+    rsu = _lambda(lambda t: tf.concat([tf.split(t, [1, 1, 2], axis=-2)[k] for k in (2, 0, 1)],
+                                      axis=2))(h)                                 # SPLIT_V
+    return tf.keras.Model(x, [pq, rsu])
+
+
+def _pack():
+    x = inp((4, 3, 5))
+    h = layers.Conv2D(5, 1)(x)
+    st = _lambda(lambda t: tf.stack(tf.unstack(t, axis=2)[::-1], axis=1))(h)  # UNPACK, PACK
+    e = _lambda(lambda t: tf.expand_dims(t, 3))(h)                 # [4, 3, 1, 5]
+    return tf.keras.Model(x, [st, e])
+
+
+def _dynamic_batch_flatten():
+    x = tf.keras.Input((8, 8, 3))                      # batch None: saved dynamic
+    h = layers.Conv2D(4, 3, strides=2, activation="relu")(x)
+    return tf.keras.Model(x, layers.Dense(5)(layers.Flatten()(h)))
+
+
+def _convert(build) -> bytes:
+    """Full-int8 conversion (tflite_cases.convert, but calibrating batch-1 samples also for
+    a model whose batch is dynamic)."""
+    model = build()
+    tflite_cases._randomize(model, 7)
+    shapes = [(1,) + tuple(i.shape[1:]) for i in model.inputs]
+
+    def representative():
+        rng = np.random.default_rng(1007)
+        for _ in range(16):
+            yield [rng.normal(size=s).astype(np.float32) for s in shapes]
+
+    conv = tf.lite.TFLiteConverter.from_keras_model(model)
+    conv.optimizations = [tf.lite.Optimize.DEFAULT]
+    conv.representative_dataset = representative
+    conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+    conv.inference_input_type = tf.int8
+    conv.inference_output_type = tf.int8
+    return conv.convert()
+
+
+CASES = {
+    "transpose": (_transpose, ["TRANSPOSE"]),
+    "slices": (_slices, ["STRIDED_SLICE", "SLICE"]),
+    "splits": (_splits, ["SPLIT", "SPLIT_V"]),
+    "pack": (_pack, ["UNPACK", "PACK"]),  # (the converter writes RESHAPE for expand_dims)
+    "dynamic_batch": (_dynamic_batch_flatten, ["SHAPE", "STRIDED_SLICE", "PACK", "RESHAPE"]),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_matches_tf_interpreter(name, cli, tmp_path):
+    build, expect = CASES[name]
+    tf.keras.backend.clear_session()  # (the converter's result depended on earlier models)
+    tf.keras.utils.set_random_seed(7)
+    data = _convert(build)
+    model = oracle.parse(data)
+    ops = [oracle.op_name(model, op) for op in model.subgraphs[0].operators]
+    for op in expect:
+        assert op in ops, f"converter produced {ops}, expected {op}"
+    path = tmp_path / f"{name}.tflite"
+    path.write_bytes(data)
+    interp = tf.lite.Interpreter(model_content=data)
+    ins, outs = interp.get_input_details(), interp.get_output_details()
+    if name == "dynamic_batch":
+        assert ins[0]["shape_signature"][0] == -1  # saved with a dynamic batch
+    rng = np.random.default_rng(3)
+    for k in range(2):
+        xs = [rng.integers(-128, 128, size=d["shape"], dtype=np.int8) for d in ins]
+        ref = oracle.tf_run(data, xs)
+        np.save(tmp_path / "x.npy", xs[0])
+        args = ["run", path, "--input", tmp_path / "x.npy"]
+        for j in range(len(outs)):
+            args += ["--output", tmp_path / f"y{j}.npy"]
+        run_cli(cli, *args)
+        for j, d in enumerate(outs):
+            want = ref.get_tensor(d["index"])
+            got = np.load(tmp_path / f"y{j}.npy")
+            assert np.array_equal(got.reshape(want.shape), want), (name, k, j)
+    # A board program too (the data-movement kernels, not only the host executor).
+    run_cli(cli, "compile", path, "--target", "an547", "-o", tmp_path / "an547")
