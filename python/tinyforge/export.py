@@ -83,9 +83,9 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
     finally:
         model.train(was_training)
     remove_noops(gm)
+    canonicalize_binary(gm)  # scalars / constants as tensors: the handlers see nodes
     check_supported(gm)  # every unsupported op at once, before folding or calibration
     fold_batchnorm(gm)
-    canonicalize_binary(gm)
     return gm
 
 
