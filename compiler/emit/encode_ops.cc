@@ -207,15 +207,31 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         break;
       }
       case OpType::kQAdd:
+      case OpType::kQSub:
+      case OpType::kQSquaredDifference:
+      case OpType::kQMaximum:
+      case OpType::kQMinimum:
       case OpType::kQMul: {
-        const bool add = op.type == OpType::kQAdd;
-        TF_RETURN_IF_ERROR(kernel(add ? rt::OpKind::kAdd : rt::OpKind::kMul));
-        if (add) {
+        if (op.type == OpType::kQAdd || op.type == OpType::kQSub) {
+          TF_RETURN_IF_ERROR(
+              kernel(op.type == OpType::kQAdd ? rt::OpKind::kAdd : rt::OpKind::kSub));
           auto p = quant::AddParams(g, op);
           TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
           eo.params = EncodeParams(*p);
-        } else {
+        } else if (op.type == OpType::kQSquaredDifference) {
+          TF_RETURN_IF_ERROR(kernel(rt::OpKind::kSquaredDifference));
+          auto p = quant::SquaredDifferenceParams(g, op);
+          TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+          eo.params = EncodeParams(*p);
+        } else if (op.type == OpType::kQMul) {
+          TF_RETURN_IF_ERROR(kernel(rt::OpKind::kMul));
           auto p = quant::MulParams(g, op);
+          TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+          eo.params = EncodeParams(*p);
+        } else {
+          TF_RETURN_IF_ERROR(kernel(op.type == OpType::kQMaximum ? rt::OpKind::kMaximum
+                                                                 : rt::OpKind::kMinimum));
+          auto p = quant::MinMaxParams(g, op);
           TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
           eo.params = EncodeParams(*p);
         }

@@ -66,7 +66,19 @@ Status RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<Hos
       Reshape(*in[0], y);
       break;
     case OpType::kAdd:
-      Add(*in[0], *in[1], y);
+      Binary(BinaryOp::kAdd, *in[0], *in[1], y);
+      break;
+    case OpType::kSub:
+      Binary(BinaryOp::kSub, *in[0], *in[1], y);
+      break;
+    case OpType::kMul:
+      Binary(BinaryOp::kMul, *in[0], *in[1], y);
+      break;
+    case OpType::kMaximum:
+      Binary(BinaryOp::kMaximum, *in[0], *in[1], y);
+      break;
+    case OpType::kMinimum:
+      Binary(BinaryOp::kMinimum, *in[0], *in[1], y);
       break;
     case OpType::kCat:
       Cat(op.attrs_as<ir::CatAttrs>(), in, y);

@@ -34,7 +34,9 @@ void Relu(const HostTensor& x, HostTensor& y);
 void Hardtanh(const ir::HardtanhAttrs& a, const HostTensor& x, HostTensor& y);
 // The float functions of one input (ir/unary_fn.h: sigmoid, tanh, hardswish, silu, ...).
 void UnaryFn(ir::OpType type, const ir::Attrs& attrs, const HostTensor& x, HostTensor& y);
-void Add(const HostTensor& a, const HostTensor& b, HostTensor& y);
+// y = a op b with NumPy broadcasting (y has the broadcast shape).
+enum class BinaryOp { kAdd, kSub, kMul, kMaximum, kMinimum };
+void Binary(BinaryOp op, const HostTensor& a, const HostTensor& b, HostTensor& y);
 
 // x [N,C,H,W] or [C,H,W]; padding [top, left, bottom, right].
 void MaxPool2d(const ir::MaxPool2dAttrs& a, const HostTensor& x, HostTensor& y);

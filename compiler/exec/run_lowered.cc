@@ -93,6 +93,23 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       s8_add__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data());
       return OkStatus();
     }
+    case OpType::kQSub: {
+      TF_ASSIGN_OR_RETURN(const s8_add_params p, quant::AddParams(g, op));
+      s8_sub__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data());
+      return OkStatus();
+    }
+    case OpType::kQSquaredDifference: {
+      TF_ASSIGN_OR_RETURN(const s8_add_params p, quant::SquaredDifferenceParams(g, op));
+      s8_squared_difference__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data());
+      return OkStatus();
+    }
+    case OpType::kQMaximum:
+    case OpType::kQMinimum: {
+      TF_ASSIGN_OR_RETURN(const s8_minmax_params p, quant::MinMaxParams(g, op));
+      (op.type == OpType::kQMaximum ? s8_maximum__ref : s8_minimum__ref)(
+          &p, x.i8().data(), in[1]->i8().data(), y.i8().data());
+      return OkStatus();
+    }
     case OpType::kQMul: {
       TF_ASSIGN_OR_RETURN(const s8_mul_params p, quant::MulParams(g, op));
       s8_mul__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data());

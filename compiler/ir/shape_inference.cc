@@ -322,11 +322,13 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
     case OpType::kReshape:
       return Reshape(std::get<ReshapeAttrs>(attrs), in[0]);
     case OpType::kAdd:
-      if (in[0] != in[1]) {
-        return Error("inputs[1]: shape " + Str(in[1]) + " differs from inputs[0] " + Str(in[0]) +
-                     " (add does not broadcast)");
-      }
-      return std::vector<Shape>{in[0]};
+    case OpType::kSub:
+    case OpType::kMul:
+    case OpType::kMaximum:
+    case OpType::kMinimum: {
+      TF_ASSIGN_OR_RETURN(Shape y, internal::Broadcast(in[0], in[1]));
+      return std::vector<Shape>{y};
+    }
     case OpType::kCat:
       return Cat(std::get<CatAttrs>(attrs), in);
     case OpType::kSlice:
@@ -338,6 +340,10 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
     case OpType::kQMaxPool2d:
     case OpType::kQAdd:
     case OpType::kQMul:
+    case OpType::kQSub:
+    case OpType::kQMaximum:
+    case OpType::kQMinimum:
+    case OpType::kQSquaredDifference:
     case OpType::kQMean:
     case OpType::kQSoftmax:
     case OpType::kQLut:

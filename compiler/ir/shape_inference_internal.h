@@ -15,6 +15,9 @@ namespace tinyforge::ir::internal {
 Expected<std::vector<Shape>> InferLoweredShapes(OpType type, const Attrs& attrs,
                                                 std::span<const Shape> in);
 
+// NumPy broadcasting of two shapes (the binary elementwise ops, float and lowered).
+Expected<Shape> Broadcast(const Shape& a, const Shape& b);
+
 // Dtype and quantization rules of a lowered op (int8 per-tensor activations, symmetric
 // weights, raw int32 multiplier/shift, fixed output parameters of softmax/logistic/tanh).
 Status CheckLoweredDTypes(const Graph& g, const Op& op);

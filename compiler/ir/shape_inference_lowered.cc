@@ -141,21 +141,6 @@ Expected<std::vector<Shape>> Pool(const QPool2dAttrs& a, const Shape& x) {
   return std::vector<Shape>{nhwc ? ToNhwc(y) : y};
 }
 
-// NumPy broadcasting of two shapes.
-Expected<Shape> Broadcast(const Shape& a, const Shape& b) {
-  const size_t rank = std::max(a.size(), b.size());
-  Shape y(rank, 1);
-  for (size_t i = 0; i < rank; ++i) {
-    const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1) {
-      return Error("inputs[1]: shape " + Str(b) + " does not broadcast with inputs[0] " + Str(a));
-    }
-    y[i] = std::max(da, db);
-  }
-  return y;
-}
-
 Expected<std::vector<Shape>> Pad(const QPadAttrs& a, const Shape& x) {
   if (x.size() > 5) return Error("inputs[0]: qpad supports up to 5 dims, got " + Str(x));
   if (a.padding.size() != 2 * x.size()) {
@@ -191,6 +176,20 @@ Expected<std::vector<Shape>> Transpose(const TransposeAttrs& a, const Shape& x) 
 
 }  // namespace
 
+Expected<Shape> Broadcast(const Shape& a, const Shape& b) {
+  const size_t rank = std::max(a.size(), b.size());
+  Shape y(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1) {
+      return Error("inputs[1]: shape " + Str(b) + " does not broadcast with inputs[0] " + Str(a));
+    }
+    y[i] = std::max(da, db);
+  }
+  return y;
+}
+
 Expected<std::vector<Shape>> InferLoweredShapes(OpType type, const Attrs& attrs,
                                                 std::span<const Shape> in) {
   switch (type) {
@@ -204,10 +203,18 @@ Expected<std::vector<Shape>> InferLoweredShapes(OpType type, const Attrs& attrs,
     case OpType::kQMaxPool2d:
       return Pool(std::get<QPool2dAttrs>(attrs), in[0]);
     case OpType::kQAdd:
+    case OpType::kQSub:
+    case OpType::kQSquaredDifference:
     case OpType::kQMul: {
       const auto& a = std::get<ClampAttrs>(attrs);
       TF_RETURN_IF_ERROR(CheckActRange(a.act_min, a.act_max));
-      TF_RETURN_IF_ERROR(CheckRequantInputs(in, 2, type == OpType::kQAdd ? 3 : 1));
+      TF_RETURN_IF_ERROR(CheckRequantInputs(in, 2, type == OpType::kQMul ? 1 : 3));
+      TF_ASSIGN_OR_RETURN(Shape y, Broadcast(in[0], in[1]));
+      if (y.size() > 6) return Error("inputs: broadcasting supports up to 6 dims");
+      return std::vector<Shape>{y};
+    }
+    case OpType::kQMaximum:
+    case OpType::kQMinimum: {
       TF_ASSIGN_OR_RETURN(Shape y, Broadcast(in[0], in[1]));
       if (y.size() > 6) return Error("inputs: broadcasting supports up to 6 dims");
       return std::vector<Shape>{y};

@@ -93,10 +93,21 @@ Status CheckLoweredDTypes(const Graph& g, const Op& op) {
                   "quantized like the input (TFLite: no rescaling in " +
                       std::string(OpTypeName(op.type)) + ")");
     case OpType::kQAdd:
+    case OpType::kQSub:
     case OpType::kQMul:
+    case OpType::kQSquaredDifference:
       TF_RETURN_IF_ERROR(Act("inputs", 0, in(0)));
       TF_RETURN_IF_ERROR(Act("inputs", 1, in(1)));
       TF_RETURN_IF_ERROR(requant(2));
+      return Act("outputs", 0, y);
+    case OpType::kQMaximum:
+    case OpType::kQMinimum:
+      // TFLite's MAXIMUM / MINIMUM compare the raw int8 values: one set of parameters.
+      for (size_t i = 0; i < 2; ++i) {
+        TF_RETURN_IF_ERROR(Act("inputs", i, in(i)));
+        TF_RETURN_IF_ERROR(Want("inputs", i, in(i), SameQuant(in(i), y),
+                                "quantized like the output (max/min compare raw int8 values)"));
+      }
       return Act("outputs", 0, y);
     case OpType::kQMean:
     case OpType::kRequantize:

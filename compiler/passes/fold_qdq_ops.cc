@@ -242,14 +242,43 @@ Status Clamp(Context& c) {
   return OkStatus();
 }
 
-Status Add(Context& c) {
+// add / sub / mul: both inputs (activations or int8 constants) and the output keep their
+// own parameters; the kernels requantize (TFLite's ADD / SUB / MUL).
+Status Binary(Context& c, OpType type) {
   const ir::Op& op = c.op();
   TF_ASSIGN_OR_RETURN(TensorId a, Activation(c, op.inputs[0]));
   TF_ASSIGN_OR_RETURN(TensorId b, Activation(c, op.inputs[1]));
   TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
   const auto [lo, hi] = FullRange(c.g.tensor(y));
   std::vector<ir::Op> none;
-  Emit(c, OpType::kQAdd, {a, b}, y, ir::ClampAttrs{lo, hi}, none);
+  Emit(c, type, {a, b}, y, ir::ClampAttrs{lo, hi}, none);
+  return OkStatus();
+}
+
+// maximum / minimum compare raw int8 values (TFLite's MAXIMUM / MINIMUM): input 2 and the
+// output take input 1's parameters, with a requantize where they differ.
+Status MinMax(Context& c, OpType type) {
+  const ir::Op& op = c.op();
+  TF_ASSIGN_OR_RETURN(TensorId a, Activation(c, op.inputs[0]));
+  TF_ASSIGN_OR_RETURN(TensorId b, Activation(c, op.inputs[1]));
+  TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
+  const ir::QuantParams aq = *c.g.tensor(a).quant;
+  const ir::Tensor& bt = c.g.tensor(b);
+  if (bt.quant->scale != aq.scale || bt.quant->zero_point != aq.zero_point) {
+    ir::Tensor r = bt;
+    r.quant = aq;
+    r.data.reset();
+    r.name = c.tensor_names.Unique(bt.name + ".requantized");
+    const TensorId rid = c.g.AddTensor(std::move(r));
+    ir::Op rq = ir::MakeOp(OpType::kRequantize, c.UniqueOpName(op.name + ".requantize"), {b},
+                           {rid}, ir::ClampAttrs{-128, 127});
+    rq.source = op.source;
+    c.out.push_back(std::move(rq));
+    b = rid;
+  }
+  std::vector<ir::Op> after;
+  const TensorId out = Through(c, y, aq, after);
+  Emit(c, type, {a, b}, out, ir::NoAttrs{}, after);
   return OkStatus();
 }
 
@@ -339,7 +368,15 @@ Status FoldOne(Context& c) {
     case OpType::kHardtanh:
       return Clamp(c);
     case OpType::kAdd:
-      return Add(c);
+      return Binary(c, OpType::kQAdd);
+    case OpType::kSub:
+      return Binary(c, OpType::kQSub);
+    case OpType::kMul:
+      return Binary(c, OpType::kQMul);
+    case OpType::kMaximum:
+      return MinMax(c, OpType::kQMaximum);
+    case OpType::kMinimum:
+      return MinMax(c, OpType::kQMinimum);
     case OpType::kCat:
       return Cat(c);
     case OpType::kQuantize:

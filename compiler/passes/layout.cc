@@ -163,6 +163,10 @@ struct Rewriter {
         out.push_back(std::move(op));
         break;
       case OpType::kQAdd:
+      case OpType::kQSub:
+      case OpType::kQSquaredDifference:
+      case OpType::kQMaximum:
+      case OpType::kQMinimum:
       case OpType::kQMul: {
         const size_t r0 = g.tensor(op.inputs[0]).shape.size();
         const size_t r1 = g.tensor(op.inputs[1]).shape.size();

@@ -21,6 +21,7 @@
 #include "kernels/concat/concat.h"
 #include "kernels/conv/conv.h"
 #include "kernels/dwconv/dwconv.h"
+#include "kernels/minmax/minmax.h"
 #include "kernels/fc/fc.h"
 #include "kernels/logistic/logistic.h"
 #include "kernels/lut/lut.h"
@@ -171,6 +172,18 @@ Expected<s8_add_params> MakeAddParams(std::span<const int32_t> dims1,
                                       std::span<const int32_t> dims2, TensorQuant input1,
                                       TensorQuant input2, TensorQuant output,
                                       Activation activation);
+
+// TFLM squared_difference.cc PrepareQuantized (int8): left_shift 7; twice_max as for ADD;
+// input multipliers s_k / twice_max (SmallerThanOneExp), output multiplier
+// twice_max^2 / (2^14 * s_out) (QuantizeMultiplier, may exceed 1); full int8 output range.
+Expected<s8_add_params> MakeSquaredDifferenceParams(std::span<const int32_t> dims1,
+                                                    std::span<const int32_t> dims2,
+                                                    TensorQuant input1, TensorQuant input2,
+                                                    TensorQuant output);
+
+// MAXIMUM / MINIMUM: the broadcast shape only (inputs and output share their parameters).
+Expected<s8_minmax_params> MakeMinMaxParams(std::span<const int32_t> dims1,
+                                            std::span<const int32_t> dims2);
 
 // TFLM CalculateOpDataMul: (double)s1 * (double)s2 / (double)s_out, QuantizeMultiplier.
 Expected<s8_mul_params> MakeMulParams(std::span<const int32_t> dims1,

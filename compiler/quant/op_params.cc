@@ -145,6 +145,24 @@ Expected<s8_add_params> Add(const Graph& g, const Op& op, bool use_inputs) {
   return p;
 }
 
+Expected<s8_add_params> SquaredDifference(const Graph& g, const Op& op, bool use_inputs) {
+  const auto& a = op.attrs_as<ir::ClampAttrs>();
+  const Tensor& x1 = g.tensor(op.inputs[0]);
+  const Tensor& x2 = g.tensor(op.inputs[1]);
+  TF_ASSIGN_OR_RETURN(
+      s8_add_params p,
+      quant::MakeSquaredDifferenceParams(Dims(x1.shape), Dims(x2.shape), TensorQuantOf(x1),
+                                         TensorQuantOf(x2), TensorQuantOf(g.tensor(op.outputs[0]))));
+  p.act_min = I32(a.act_min), p.act_max = I32(a.act_max);
+  if (auto c = Stored(g, op, use_inputs)) {
+    p.input1_multiplier = c->multiplier[0], p.input1_shift = c->shift[0];
+    p.input2_multiplier = c->multiplier[1], p.input2_shift = c->shift[1];
+    p.output_multiplier = c->multiplier[2], p.output_shift = c->shift[2];
+  }
+  p.rounding = RoundingWord(g);
+  return p;
+}
+
 Expected<s8_mul_params> Mul(const Graph& g, const Op& op, bool use_inputs) {
   const auto& a = op.attrs_as<ir::ClampAttrs>();
   const Tensor& x1 = g.tensor(op.inputs[0]);
@@ -222,6 +240,8 @@ size_t RequantBaseInputs(OpType type) {
     case OpType::kQFc:
       return 3;
     case OpType::kQAdd:
+    case OpType::kQSub:
+    case OpType::kQSquaredDifference:
     case OpType::kQMul:
       return 2;
     case OpType::kQMean:
@@ -253,8 +273,12 @@ Expected<RequantConstants> ComputeRequantConstants(const Graph& g, const Op& op)
       TF_ASSIGN_OR_RETURN(auto r, Fc(g, op, false));
       return RequantConstants{r.multiplier, r.shift};
     }
-    case OpType::kQAdd: {
-      TF_ASSIGN_OR_RETURN(auto p, Add(g, op, false));
+    case OpType::kQAdd:
+    case OpType::kQSub:
+    case OpType::kQSquaredDifference: {
+      TF_ASSIGN_OR_RETURN(auto p, op.type == OpType::kQSquaredDifference
+                                      ? SquaredDifference(g, op, false)
+                                      : Add(g, op, false));
       return RequantConstants{{p.input1_multiplier, p.input2_multiplier, p.output_multiplier},
                               {p.input1_shift, p.input2_shift, p.output_shift}};
     }
@@ -288,6 +312,13 @@ Expected<quant::DwConvKernelParams> DwConvParams(const Graph& g, const Op& op) {
 Expected<quant::FcKernelParams> FcParams(const Graph& g, const Op& op) { return Fc(g, op, true); }
 Expected<s8_add_params> AddParams(const Graph& g, const Op& op) { return Add(g, op, true); }
 Expected<s8_mul_params> MulParams(const Graph& g, const Op& op) { return Mul(g, op, true); }
+Expected<s8_add_params> SquaredDifferenceParams(const Graph& g, const Op& op) {
+  return SquaredDifference(g, op, true);
+}
+Expected<s8_minmax_params> MinMaxParams(const Graph& g, const Op& op) {
+  return quant::MakeMinMaxParams(Dims(g.tensor(op.inputs[0]).shape),
+                                 Dims(g.tensor(op.inputs[1]).shape));
+}
 Expected<s8_mean_params> MeanParams(const Graph& g, const Op& op) { return Mean(g, op, true); }
 Expected<s8_softmax_params> SoftmaxParams(const Graph& g, const Op& op) {
   return Softmax(g, op, true);

@@ -45,8 +45,13 @@ Expected<quant::ConvKernelParams> ConvParams(const ir::Graph& g, const ir::Op& o
 Expected<quant::DwConvKernelParams> DwConvParams(const ir::Graph& g, const ir::Op& op);
 Expected<quant::FcKernelParams> FcParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_pool_params> PoolParams(const ir::Graph& g, const ir::Op& op);
+// qadd and qsub (the same parameters).
 Expected<s8_add_params> AddParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_mul_params> MulParams(const ir::Graph& g, const ir::Op& op);
+// qsquared_difference (s8_add_params with TFLite's squared-difference constants).
+Expected<s8_add_params> SquaredDifferenceParams(const ir::Graph& g, const ir::Op& op);
+// qmaximum / qminimum.
+Expected<s8_minmax_params> MinMaxParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_mean_params> MeanParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_softmax_params> SoftmaxParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_lut_params> LutParams(const ir::Graph& g, const ir::Op& op);

@@ -1,4 +1,5 @@
-// ADD and MUL parameter builders (with NumPy broadcasting).
+// ADD / SUB, SQUARED_DIFFERENCE, MUL and MAXIMUM / MINIMUM parameter builders (NumPy
+// broadcasting).
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -111,6 +112,48 @@ Expected<s8_mul_params> MakeMulParams(std::span<const int32_t> dims1,
   p.output_multiplier = m.multiplier, p.output_shift = m.shift;
   p.act_min = range->min, p.act_max = range->max;
   TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_mul_check(p)));
+  return p;
+}
+
+Expected<s8_add_params> MakeSquaredDifferenceParams(std::span<const int32_t> dims1,
+                                                    std::span<const int32_t> dims2,
+                                                    TensorQuant input1, TensorQuant input2,
+                                                    TensorQuant output) {
+  constexpr const char* kOp = "squared_difference";
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input1", input1));
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input2", input2));
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "output", output));
+  auto shape = MakeBroadcastShape(dims1, dims2);
+  if (!shape) return shape.error().WithPrefix(kOp);
+  s8_add_params p{};
+  p.shape = *shape;
+  p.input1_offset = -input1.zero_point;
+  p.input2_offset = -input2.zero_point;
+  p.output_offset = output.zero_point;
+  p.left_shift = 7;
+  const double twice_max =
+      2.0 * static_cast<double>(std::max(input1.scale, input2.scale));
+  auto m1 = QuantizeMultiplierSmallerThanOneExp(static_cast<double>(input1.scale) / twice_max);
+  auto m2 = QuantizeMultiplierSmallerThanOneExp(static_cast<double>(input2.scale) / twice_max);
+  if (!m1) return Error{"squared_difference: input1 multiplier: " + m1.error().message()};
+  if (!m2) return Error{"squared_difference: input2 multiplier: " + m2.error().message()};
+  // TFLM computes (1 << 14) * s_out as a float product, then widens it to double.
+  const float denom = static_cast<float>(1 << (2 * p.left_shift)) * output.scale;
+  const QuantizedMultiplier mo = QuantizeMultiplier(twice_max * twice_max / static_cast<double>(denom));
+  p.input1_multiplier = m1->multiplier, p.input1_shift = m1->shift;
+  p.input2_multiplier = m2->multiplier, p.input2_shift = m2->shift;
+  p.output_multiplier = mo.multiplier, p.output_shift = mo.shift;
+  p.act_min = -128, p.act_max = 127;
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_squared_difference_check(p)));
+  return p;
+}
+
+Expected<s8_minmax_params> MakeMinMaxParams(std::span<const int32_t> dims1,
+                                            std::span<const int32_t> dims2) {
+  auto shape = MakeBroadcastShape(dims1, dims2);
+  if (!shape) return shape.error().WithPrefix("maximum/minimum");
+  s8_minmax_params p{};
+  p.shape = *shape;
   return p;
 }
 

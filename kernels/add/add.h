@@ -1,10 +1,18 @@
-// ADD of two int8 tensors with different scales and zero points, NumPy broadcasting.
+// ADD, SUB and SQUARED_DIFFERENCE of two int8 tensors with different scales and zero points,
+// NumPy broadcasting (one parameter struct: SUB and SQUARED_DIFFERENCE rescale their inputs
+// exactly as ADD does).
 // Numerics: TFLite Micro reference_integer_ops::Add / BroadcastAdd6DSlow (AddFunc):
 //   a = (x1 + input1_offset) << left_shift      b = (x2 + input2_offset) << left_shift
 //   a = MBQM_SmallerThanOne(a, input1_multiplier, input1_shift)   (same for b)
 //   y = MBQM_SmallerThanOne(a + b, output_multiplier, output_shift) + output_offset
 //   y = clamp(y, act_min, act_max)
 // where MBQM_SmallerThanOne(x, m, s) = RoundingDivideByPOT(SRDHM(x, m), -s), s <= 0.
+// SUB (TFLite Micro reference_ops::Sub / SubElementwise): a - b in place of a + b, same
+// parameters. SQUARED_DIFFERENCE (TFLite Micro squared_difference.cc): left_shift 7,
+//   d = a - b;  y = MBQM(d * d, output_multiplier, output_shift) + output_offset
+// with the full MultiplyByQuantizedMultiplier (output_shift may be > 0), real output
+// multiplier twice_max^2 / (2^(2 * left_shift) * s_out) (compiler/quant
+// MakeSquaredDifferenceParams).
 // With twice_max = 2 * max(s1, s2), the real multipliers are s1 / twice_max,
 // s2 / twice_max and twice_max / (2^left_shift * s_out) (compiler/quant MakeAddParams).
 #ifndef TINYFORGE_KERNELS_ADD_ADD_H_
@@ -44,6 +52,23 @@ void s8_add__dsp(const s8_add_params* params, const int8_t* input1, const int8_t
 // Cortex-M55 (Helium).
 void s8_add__mve(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
                  int8_t* output);
+
+// SUB: input1 - input2; same variants and aliasing rules as ADD.
+void s8_sub__ref(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
+                 int8_t* output);
+void s8_sub__scalar(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
+                    int8_t* output);
+void s8_sub__dsp(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
+                 int8_t* output);
+void s8_sub__mve(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
+                 int8_t* output);
+
+// SQUARED_DIFFERENCE: (input1 - input2)^2 (TFLite's int8 algorithm above).
+void s8_squared_difference__ref(const s8_add_params* params, const int8_t* input1,
+                                const int8_t* input2, int8_t* output);
+// Every core: lookup tables of the rescaled inputs for long outputs.
+void s8_squared_difference__scalar(const s8_add_params* params, const int8_t* input1,
+                                   const int8_t* input2, int8_t* output);
 }
 
 #endif  // TINYFORGE_KERNELS_ADD_ADD_H_

@@ -22,4 +22,19 @@ inline const char* s8_add_check(const s8_add_params& p) {
   return nullptr;
 }
 
+// SQUARED_DIFFERENCE: left_shift <= 7 keeps (a - b)^2 inside int32 (TFLite uses 7 for int8);
+// the output multiplier may exceed 1 (a positive output shift).
+inline const char* s8_squared_difference_check(const s8_add_params& p) {
+  TF_CHECK_ROUNDING(p);
+  TF_CHECK_RANGE(p, input1_offset, -128, 128);
+  TF_CHECK_RANGE(p, input2_offset, -128, 128);
+  TF_CHECK_RANGE(p, left_shift, 0, 7);
+  TF_CHECK_RANGE(p, input1_shift, TF_LIMIT_SHIFT_MIN, 0);
+  TF_CHECK_RANGE(p, input2_shift, TF_LIMIT_SHIFT_MIN, 0);
+  TF_CHECK_SHIFT(p, output_shift);
+  TF_CHECK_INT8(p, output_offset);
+  TF_CHECK_CLAMP(p);
+  return nullptr;
+}
+
 #endif  // TINYFORGE_KERNELS_ADD_ADD_LIMITS_H_

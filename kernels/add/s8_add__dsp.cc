@@ -57,16 +57,16 @@ struct Consts {
   int32_t out_off, lo, hi;
 };
 
-template <bool kSingle, bool kClamp>
+template <bool kSingle, bool kClamp, bool kSub>
 inline int8_t AddOne(const Consts& k, int32_t x1, int32_t x2) {
   const int32_t a = Apply<kSingle>(k.c1 + (x1 << k.left_shift), k.in1);
   const int32_t b = Apply<kSingle>(k.c2 + (x2 << k.left_shift), k.in2);
-  const int32_t y = Apply<kSingle>(a + b, k.out) + k.out_off;
+  const int32_t y = Apply<kSingle>(kSub ? a - b : a + b, k.out) + k.out_off;
   if (kClamp) return static_cast<int8_t>(fx::Clamp(y, k.lo, k.hi));
   return static_cast<int8_t>(__ssat(y, 8));
 }
 
-template <bool kSingle, bool kClamp>
+template <bool kSingle, bool kClamp, bool kSub>
 void Run(const s8_add_params& p, const Consts& consts, const int8_t* in1, const int8_t* in2,
          int8_t* out) {
   const Consts k = consts;  // a local copy: the byte stores below cannot alias it
@@ -84,7 +84,8 @@ void Run(const s8_add_params& p, const Consts& consts, const int8_t* in1, const 
     for (int32_t v = 0; v < 256; ++v) {
       const int32_t x = static_cast<int8_t>(v);
       lut1[v] = Apply<kSingle>(k.c1 + (x << k.left_shift), k.in1);
-      lut2[v] = Apply<kSingle>(k.c2 + (x << k.left_shift), k.in2);
+      const int32_t b = Apply<kSingle>(k.c2 + (x << k.left_shift), k.in2);
+      lut2[v] = kSub ? -b : b;  // sub: the table holds -b
     }
     const uint8_t* u1 = reinterpret_cast<const uint8_t*>(in1);
     const uint8_t* u2 = reinterpret_cast<const uint8_t*>(in2);
@@ -98,27 +99,29 @@ void Run(const s8_add_params& p, const Consts& consts, const int8_t* in1, const 
   if (plain) {
     int32_t i = 0;
     for (; i + 2 <= total; i += 2) {
-      const int8_t y0 = AddOne<kSingle, kClamp>(k, in1[i], in2[i]);
-      const int8_t y1 = AddOne<kSingle, kClamp>(k, in1[i + 1], in2[i + 1]);
+      const int8_t y0 = AddOne<kSingle, kClamp, kSub>(k, in1[i], in2[i]);
+      const int8_t y1 = AddOne<kSingle, kClamp, kSub>(k, in1[i + 1], in2[i + 1]);
       out[i] = y0;
       out[i + 1] = y1;
     }
-    if (i < total) out[i] = AddOne<kSingle, kClamp>(k, in1[i], in2[i]);
+    if (i < total) out[i] = AddOne<kSingle, kClamp, kSub>(k, in1[i], in2[i]);
     return;
   }
   tinyforge::kernels::ForEachBroadcast(s, [&](int32_t i1, int32_t i2, int32_t o) {
-    out[o] = AddOne<kSingle, kClamp>(k, in1[i1], in2[i2]);
+    out[o] = AddOne<kSingle, kClamp, kSub>(k, in1[i1], in2[i2]);
   });
 }
 
 }  // namespace
 
-extern "C" void s8_add__dsp(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
-                            int8_t* output) {
+namespace {
+template <bool kSub>
+void Dispatch(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
+              int8_t* output) {
   const s8_add_params& p = *params;
   // The doubled / quadrupled operands must fit: |(x + offset) << left_shift| < 2^28.
   if (p.left_shift > 20 || p.input1_shift > 0 || p.input2_shift > 0 || p.output_shift > 0) {
-    s8_add__ref(params, input1, input2, output);
+    (kSub ? s8_sub__ref : s8_add__ref)(params, input1, input2, output);
     return;
   }
   Consts k;
@@ -135,18 +138,31 @@ extern "C" void s8_add__dsp(const s8_add_params* params, const int8_t* input1, c
     k.in2 = MakeStage<true>(p.input2_multiplier, p.input2_shift);
     k.out = MakeStage<true>(p.output_multiplier, p.output_shift);
     if (clamp)
-      Run<true, true>(p, k, input1, input2, output);
+      Run<true, true, kSub>(p, k, input1, input2, output);
     else
-      Run<true, false>(p, k, input1, input2, output);
+      Run<true, false, kSub>(p, k, input1, input2, output);
   } else {
     k.in1 = MakeStage<false>(p.input1_multiplier, p.input1_shift);
     k.in2 = MakeStage<false>(p.input2_multiplier, p.input2_shift);
     k.out = MakeStage<false>(p.output_multiplier, p.output_shift);
     if (clamp)
-      Run<false, true>(p, k, input1, input2, output);
+      Run<false, true, kSub>(p, k, input1, input2, output);
     else
-      Run<false, false>(p, k, input1, input2, output);
+      Run<false, false, kSub>(p, k, input1, input2, output);
   }
+}
+
+}  // namespace
+
+extern "C" void s8_add__dsp(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
+                            int8_t* output) {
+  Dispatch<false>(params, input1, input2, output);
+}
+
+// SUB: the same stages with input 2's rescaled value subtracted (TFLite Micro's SUB).
+extern "C" void s8_sub__dsp(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
+                            int8_t* output) {
+  Dispatch<true>(params, input1, input2, output);
 }
 
 #endif  // TF_HAVE_DSP

@@ -44,11 +44,11 @@ struct AddConsts {
   int32x4_t vmin, vmax;
 };
 
-template <bool kSingle>
+template <bool kSingle, bool kSub>
 inline int32x4_t AddLanes(const AddConsts& k, int32x4_t x1, int32x4_t x2) {
   const int32x4_t a = Requant<kSingle>(vmlaq_n_s32(k.c1, x1, k.scale), k.m1, k.s1);
   const int32x4_t b = Requant<kSingle>(vmlaq_n_s32(k.c2, x2, k.scale), k.m2, k.s2);
-  int32x4_t y = Requant<kSingle>(vaddq_s32(a, b), k.mo, k.so);
+  int32x4_t y = Requant<kSingle>(kSub ? vsubq_s32(a, b) : vaddq_s32(a, b), k.mo, k.so);
   y = vaddq_n_s32(y, k.out_off);
   return vminq_s32(vmaxq_s32(y, k.vmin), k.vmax);
 }
@@ -60,7 +60,7 @@ constexpr int32_t kLutMinElements = 1024;
 // only: two 256-entry tables (2 KiB of stack, built 4 lanes at a time with the same
 // arithmetic as AddLanes), then per 4 elements two widening byte loads, two gathers, the
 // output stage.
-template <bool kSingle>
+template <bool kSingle, bool kSub>
 void LutRow(const AddConsts& k, const int8_t* in1, const int8_t* in2, int8_t* out, int32_t n) {
   alignas(16) int32_t lut1[256];
   alignas(16) int32_t lut2[256];
@@ -69,7 +69,8 @@ void LutRow(const AddConsts& k, const int8_t* in1, const int8_t* in2, int8_t* ou
     // Bytes v..v+3 as int8: (v << 24) >> 24.
     const int32x4_t xs = vshrq_n_s32(vshlq_n_s32(x, 24), 24);
     vst1q_s32(lut1 + v, Requant<kSingle>(vmlaq_n_s32(k.c1, xs, k.scale), k.m1, k.s1));
-    vst1q_s32(lut2 + v, Requant<kSingle>(vmlaq_n_s32(k.c2, xs, k.scale), k.m2, k.s2));
+    const int32x4_t r2 = Requant<kSingle>(vmlaq_n_s32(k.c2, xs, k.scale), k.m2, k.s2);
+    vst1q_s32(lut2 + v, kSub ? vnegq_s32(r2) : r2);  // sub: the table holds -b
     x = vaddq_n_s32(x, 4);
   }
   const uint8_t* u1 = reinterpret_cast<const uint8_t*>(in1);
@@ -107,18 +108,18 @@ void LutRow(const AddConsts& k, const int8_t* in1, const int8_t* in2, int8_t* ou
 }
 
 // n elements; stride 1 or 0 (broadcast) per input.
-template <bool kSingle>
+template <bool kSingle, bool kSub>
 __attribute__((noinline)) void Row(const AddConsts& k, const int8_t* in1, int32_t st1, const int8_t* in2, int32_t st2,
          int8_t* out, int32_t n) {
   if (st1 == 1 && st2 == 1) {
     int32_t i = 0;
     for (; i + 4 <= n; i += 4) {
-      vstrbq_s32(out + i, AddLanes<kSingle>(k, vldrbq_s32(in1 + i), vldrbq_s32(in2 + i)));
+      vstrbq_s32(out + i, (AddLanes<kSingle, kSub>)(k, vldrbq_s32(in1 + i), vldrbq_s32(in2 + i)));
     }
     if (i < n) {
       const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
       vstrbq_p_s32(out + i,
-                   AddLanes<kSingle>(k, vldrbq_z_s32(in1 + i, p), vldrbq_z_s32(in2 + i, p)), p);
+                   (AddLanes<kSingle, kSub>)(k, vldrbq_z_s32(in1 + i, p), vldrbq_z_s32(in2 + i, p)), p);
     }
     return;
   }
@@ -127,11 +128,11 @@ __attribute__((noinline)) void Row(const AddConsts& k, const int8_t* in1, int32_
     const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
     const int32x4_t x1 = st1 == 0 ? b1 : vldrbq_z_s32(in1 + i, p);
     const int32x4_t x2 = st2 == 0 ? b2 : vldrbq_z_s32(in2 + i, p);
-    vstrbq_p_s32(out + i, AddLanes<kSingle>(k, x1, x2), p);
+    vstrbq_p_s32(out + i, (AddLanes<kSingle, kSub>)(k, x1, x2), p);
   }
 }
 
-template <bool kSingle>
+template <bool kSingle, bool kSub>
 void Run(const s8_add_params& p, const int8_t* input1, const int8_t* input2, int8_t* output) {
   AddConsts k;
   k.scale = fx::WrapShiftLeft(1, p.left_shift);
@@ -158,11 +159,11 @@ void Run(const s8_add_params& p, const int8_t* input1, const int8_t* input2, int
     total *= s.out_dims[d];
   }
   if (plain && total >= kLutMinElements && p.output_shift <= -1) {
-    LutRow<kSingle>(k, input1, input2, output, total);
+    LutRow<kSingle, kSub>(k, input1, input2, output, total);
     return;
   }
   if (plain) {
-    Row<kSingle>(k, input1, 1, input2, 1, output, total);
+    Row<kSingle, kSub>(k, input1, 1, input2, 1, output, total);
     return;
   }
   int32_t o = 0;
@@ -177,14 +178,14 @@ void Run(const s8_add_params& p, const int8_t* input1, const int8_t* input2, int
           for (int32_t d4 = 0; d4 < s.out_dims[4]; ++d4) {
             const int32_t a4 = a3 + d4 * s.in1_strides[4], b4 = b3 + d4 * s.in2_strides[4];
             if (vector_inner) {
-              Row<kSingle>(k, input1 + a4, st1, input2 + b4, st2, output + o, inner);
+              Row<kSingle, kSub>(k, input1 + a4, st1, input2 + b4, st2, output + o, inner);
               o += inner;
               continue;
             }
             for (int32_t d5 = 0; d5 < inner; ++d5, ++o) {
               const int32x4_t x1 = vdupq_n_s32(input1[a4 + d5 * st1]);
               const int32x4_t x2 = vdupq_n_s32(input2[b4 + d5 * st2]);
-              output[o] = static_cast<int8_t>(vgetq_lane_s32(AddLanes<kSingle>(k, x1, x2), 0));
+              output[o] = static_cast<int8_t>(vgetq_lane_s32((AddLanes<kSingle, kSub>)(k, x1, x2), 0));
             }
           }
         }
@@ -198,9 +199,19 @@ void Run(const s8_add_params& p, const int8_t* input1, const int8_t* input2, int
 extern "C" void s8_add__mve(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
                             int8_t* output) {
   if (params->rounding == TF_ROUNDING_SINGLE) {
-    Run<true>(*params, input1, input2, output);
+    Run<true, false>(*params, input1, input2, output);
   } else {
-    Run<false>(*params, input1, input2, output);
+    Run<false, false>(*params, input1, input2, output);
+  }
+}
+
+// SUB: the same stages with input 2's rescaled value subtracted (TFLite Micro's SUB).
+extern "C" void s8_sub__mve(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
+                            int8_t* output) {
+  if (params->rounding == TF_ROUNDING_SINGLE) {
+    Run<true, true>(*params, input1, input2, output);
+  } else {
+    Run<false, true>(*params, input1, input2, output);
   }
 }
 

@@ -59,7 +59,7 @@ struct Consts {
 // The per-row constants as locals (no address taken): the byte stores through `out` cannot
 // alias them, so they stay in registers across the row.
 // kClamp: act_min / act_max narrower than the int8 range (else a saturation, SSAT on Arm).
-template <bool kSingle, bool kLut, bool kClamp = true>
+template <bool kSingle, bool kLut, bool kClamp = true, bool kSub = false>
 struct RowConsts {
   Stage in1, in2, out;
   int32_t c1, c2, left_shift, out_off, lo, hi;
@@ -72,9 +72,11 @@ struct RowConsts {
     if (kLut) return lut1[static_cast<uint8_t>(x)];
     return Apply<kSingle>(c1 + x * (1 << left_shift), in1);
   }
+  // Sub: input 2's rescaled value negated (the tables hold it negated already).
   int32_t Scale2(int8_t x) const {
     if (kLut) return lut2[static_cast<uint8_t>(x)];
-    return Apply<kSingle>(c2 + x * (1 << left_shift), in2);
+    const int32_t b = Apply<kSingle>(c2 + x * (1 << left_shift), in2);
+    return kSub ? -b : b;
   }
   int8_t Out(int32_t sum) const {
     int32_t y = Apply<kSingle>(sum, out) + out_off;
@@ -94,10 +96,10 @@ struct RowConsts {
 
 // n outputs; input k advances by sk elements per output (0: constant along the row).
 // Out of line: called from the plain and the broadcast paths (code size).
-template <bool kSingle, bool kLut, bool kClamp>
+template <bool kSingle, bool kLut, bool kClamp, bool kSub>
 __attribute__((noinline)) void Row(const Consts& consts, const int8_t* in1, int32_t s1, const int8_t* in2, int32_t s2,
          int8_t* out, int32_t n) {
-  const RowConsts<kSingle, kLut, kClamp> k(consts);
+  const RowConsts<kSingle, kLut, kClamp, kSub> k(consts);
   if (s2 == 0) {
     const int32_t b = k.Scale2(*in2);
     for (int32_t i = 0; i < n; ++i, in1 += s1) out[i] = k.Out(k.Scale1(*in1) + b);
@@ -121,19 +123,19 @@ __attribute__((noinline)) void Row(const Consts& consts, const int8_t* in1, int3
   }
 }
 
-template <bool kSingle>
+template <bool kSingle, bool kSub>
 void RowAny(const Consts& k, const int8_t* in1, int32_t s1, const int8_t* in2, int32_t s2,
             int8_t* out, int32_t n) {
   if (k.lut1 == nullptr) {
-    Row<kSingle, false, true>(k, in1, s1, in2, s2, out, n);
+    Row<kSingle, false, true, kSub>(k, in1, s1, in2, s2, out, n);
   } else if (k.lo > -128 || k.hi < 127) {
-    Row<kSingle, true, true>(k, in1, s1, in2, s2, out, n);
+    Row<kSingle, true, true, kSub>(k, in1, s1, in2, s2, out, n);
   } else {
-    Row<kSingle, true, false>(k, in1, s1, in2, s2, out, n);
+    Row<kSingle, true, false, kSub>(k, in1, s1, in2, s2, out, n);
   }
 }
 
-template <bool kSingle>
+template <bool kSingle, bool kSub>
 void Run(const s8_add_params& p, const Consts& consts, const int8_t* in1, const int8_t* in2,
          int8_t* out) {
   Consts k = consts;  // a local copy: the byte stores cannot alias it
@@ -147,7 +149,7 @@ void Run(const s8_add_params& p, const Consts& consts, const int8_t* in1, const 
   }
   int32_t lut1[256], lut2[256];
   if (total >= kLutMinElements) {
-    const RowConsts<kSingle, false> rk(k);
+    const RowConsts<kSingle, false, true, kSub> rk(k);
     for (int32_t v = 0; v < 256; ++v) {
       const int8_t x = static_cast<int8_t>(v);
       lut1[v] = rk.Scale1(x);
@@ -157,7 +159,7 @@ void Run(const s8_add_params& p, const Consts& consts, const int8_t* in1, const 
     k.lut2 = lut2;
   }
   if (plain) {
-    RowAny<kSingle>(k, in1, 1, in2, 1, out, total);
+    RowAny<kSingle, kSub>(k, in1, 1, in2, 1, out, total);
     return;
   }
   const int32_t n = s.out_dims[5], s1 = s.in1_strides[5], s2 = s.in2_strides[5];
@@ -170,7 +172,7 @@ void Run(const s8_add_params& p, const Consts& consts, const int8_t* in1, const 
         for (int32_t d3 = 0; d3 < s.out_dims[3]; ++d3) {
           const int32_t a3 = a2 + d3 * s.in1_strides[3], b3 = b2 + d3 * s.in2_strides[3];
           for (int32_t d4 = 0; d4 < s.out_dims[4]; ++d4, out += n) {
-            RowAny<kSingle>(k, in1 + a3 + d4 * s.in1_strides[4], s1,
+            RowAny<kSingle, kSub>(k, in1 + a3 + d4 * s.in1_strides[4], s1,
                          in2 + b3 + d4 * s.in2_strides[4], s2, out, n);
           }
         }
@@ -181,12 +183,14 @@ void Run(const s8_add_params& p, const Consts& consts, const int8_t* in1, const 
 
 }  // namespace
 
-extern "C" void s8_add__scalar(const s8_add_params* params, const int8_t* input1,
-                               const int8_t* input2, int8_t* output) {
+namespace {
+template <bool kSub>
+void Dispatch(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
+              int8_t* output) {
   const s8_add_params& p = *params;
   // The doubled / quadrupled operands must fit: |(x + offset) << left_shift| < 2^28.
   if (p.left_shift > 20 || p.input1_shift > 0 || p.input2_shift > 0 || p.output_shift > 0) {
-    s8_add__ref(params, input1, input2, output);
+    (kSub ? s8_sub__ref : s8_add__ref)(params, input1, input2, output);
     return;
   }
   Consts k;
@@ -202,11 +206,23 @@ extern "C" void s8_add__scalar(const s8_add_params* params, const int8_t* input1
     k.in1 = MakeStage<true>(p.input1_multiplier, p.input1_shift);
     k.in2 = MakeStage<true>(p.input2_multiplier, p.input2_shift);
     k.out = MakeStage<true>(p.output_multiplier, p.output_shift);
-    Run<true>(p, k, input1, input2, output);
+    Run<true, kSub>(p, k, input1, input2, output);
   } else {
     k.in1 = MakeStage<false>(p.input1_multiplier, p.input1_shift);
     k.in2 = MakeStage<false>(p.input2_multiplier, p.input2_shift);
     k.out = MakeStage<false>(p.output_multiplier, p.output_shift);
-    Run<false>(p, k, input1, input2, output);
+    Run<false, kSub>(p, k, input1, input2, output);
   }
+}
+}  // namespace
+
+extern "C" void s8_add__scalar(const s8_add_params* params, const int8_t* input1,
+                               const int8_t* input2, int8_t* output) {
+  Dispatch<false>(params, input1, input2, output);
+}
+
+// SUB: the same stages with input 2's rescaled value subtracted (TFLite Micro's SUB).
+extern "C" void s8_sub__scalar(const s8_add_params* params, const int8_t* input1,
+                               const int8_t* input2, int8_t* output) {
+  Dispatch<true>(params, input1, input2, output);
 }

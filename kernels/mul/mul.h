@@ -28,6 +28,15 @@ extern "C" {
 // input1, input2 and output may alias exactly (in-place) when not broadcast.
 void s8_mul__ref(const s8_mul_params* params, const int8_t* input1, const int8_t* input2,
                  int8_t* output);
+// Cortex-M0/M3 (no SIMD; also the host): kernels/mul/mul_rows.h.
+void s8_mul__scalar(const s8_mul_params* params, const int8_t* input1, const int8_t* input2,
+                    int8_t* output);
+// Cortex-M4/M7/M33 (DSP).
+void s8_mul__dsp(const s8_mul_params* params, const int8_t* input1, const int8_t* input2,
+                 int8_t* output);
+// Cortex-M55 (Helium): tables for scalar and per-channel operands, 4 lanes otherwise.
+void s8_mul__mve(const s8_mul_params* params, const int8_t* input1, const int8_t* input2,
+                 int8_t* output);
 }
 
 #endif  // TINYFORGE_KERNELS_MUL_MUL_H_

@@ -2,7 +2,8 @@
 
 A handler gets the node, its arguments bound by schema name (defaults filled in) and an
 object answering ``shape(node)``; it returns (graph-file op type, input nodes, attrs) or
-raises UnsupportedOpError for a variant the format cannot express (e.g. a broadcasting add).
+raises UnsupportedOpError for a variant the format cannot express (e.g. division by an
+activation).
 The quantize/dequantize ops and the no-ops are handled by the lowering itself.
 """
 
@@ -188,6 +189,24 @@ def _reshape(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     return "reshape", [a["self"]], {"shape": lw.shape(node)}
 
 
+def _binary(op_type: str, lw: Shapes, node: Node, a: dict[str, Any]) -> list[Any]:
+    """The operands of a binary elementwise op with NumPy broadcasting; scalars and constant
+    operands were made tensors of the output's rank before (binary_ops.canonicalize_binary),
+    division by a constant became mul (division by an activation stays unsupported)."""
+    x, y = a["self"], a["other"]
+    if not isinstance(x, Node) or not isinstance(y, Node):
+        raise UnsupportedOpError(target_name(node), source_of(node), f"{op_type} of two scalars")
+    if a.get("alpha", 1) != 1:
+        raise UnsupportedOpError(
+            target_name(node), source_of(node), f"{op_type} with alpha != 1 on two activations")
+    sx, sy = lw.shape(x), lw.shape(y)
+    for i in range(1, min(len(sx), len(sy)) + 1):
+        if sx[-i] != sy[-i] and sx[-i] != 1 and sy[-i] != 1:
+            raise UnsupportedOpError(
+                target_name(node), source_of(node), f"shapes {sx} and {sy} do not broadcast")
+    return [x, y]
+
+
 @_handles(aten.permute.default, aten.transpose.int, aten.t.default)
 def _transpose(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     rank = len(lw.shape(a["self"]))
@@ -269,15 +288,27 @@ def split_slice(lw: Shapes, split: Node, index: int) -> OpSpec:
 
 @_handles(aten.add.Tensor, aten.add_.Tensor)
 def _add(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
-    x, y = a["self"], a["other"]
-    if not isinstance(y, Node) or a["alpha"] != 1:
-        raise UnsupportedOpError(target_name(node), source_of(node), "add of a scalar or with alpha != 1")
-    if lw.shape(x) != lw.shape(y):
-        raise UnsupportedOpError(
-            target_name(node), source_of(node),
-            f"broadcasting add {lw.shape(x)} + {lw.shape(y)} (v1 needs equal shapes)",
-        )
-    return "add", [x, y], {}
+    return "add", _binary("add", lw, node, a), {}
+
+
+@_handles(aten.sub.Tensor, aten.sub_.Tensor)
+def _sub(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    return "sub", _binary("sub", lw, node, a), {}
+
+
+@_handles(aten.mul.Tensor, aten.mul_.Tensor)
+def _mul(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    return "mul", _binary("mul", lw, node, a), {}
+
+
+@_handles(aten.maximum.default)
+def _maximum(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    return "maximum", _binary("maximum", lw, node, a), {}
+
+
+@_handles(aten.minimum.default)
+def _minimum(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    return "minimum", _binary("minimum", lw, node, a), {}
 
 
 @_handles(aten.cat.default)

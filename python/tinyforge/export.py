@@ -22,6 +22,7 @@ import torch
 import torch.fx
 
 from . import _quiet  # noqa: F401  (quiet torchao import)
+from .binary_ops import canonicalize_binary
 from .fold import fold_batchnorm, remove_noops
 from .graph_file import serialize
 from .lower import Lowering, check_supported
@@ -82,6 +83,7 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
     finally:
         model.train(was_training)
     remove_noops(gm)
+    canonicalize_binary(gm)  # scalars / constants as tensors: the handlers see nodes
     check_supported(gm)  # every unsupported op at once, before folding or calibration
     fold_batchnorm(gm)
     return gm

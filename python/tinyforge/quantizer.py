@@ -7,7 +7,7 @@ Contract (what :class:`TinyforgeQuantizer` annotates, on a graph from
 * conv2d / linear weights: int8 symmetric per-channel on axis 0, qmin -127, qmax 127;
 * conv2d / linear bias: int32, per-channel on axis 0, zero point 0,
   ``scale[c] = input_scale * weight_scale[c]`` (float32 product), full int32 range;
-* conv2d / linear / add followed by relu / relu6 (hardtanh) / clamp, when the activation is
+* conv2d / linear / add / sub / mul followed by relu / relu6 (hardtanh) / clamp, when the activation is
   the producer's only user: no quantize/dequantize between them, the output observer sits
   after the activation (TFLite's fused activation);
 * data movement (reshape / flatten / view / squeeze / unsqueeze, max pool, avg pool,
@@ -17,8 +17,10 @@ Contract (what :class:`TinyforgeQuantizer` annotates, on a graph from
   scale 1/128, zero point 0 (TFLite's fixed parameters);
 * hardswish, hardsigmoid, silu, gelu, elu, leaky_relu: input and output with their own
   observers (the compiled table requantizes);
-* everything else that carries activations (standalone activations, add, mean): inputs and
-  output with their own observers.
+* maximum / minimum: input 2 and the output share input 1's parameters;
+* everything else that carries activations (standalone activations, add, sub, mul, mean):
+  inputs and output with their own observers; constant operands of add / sub / mul are
+  observed like activations (int8 per-tensor).
 """
 
 from __future__ import annotations
@@ -49,7 +51,14 @@ BIAS_QMIN, BIAS_QMAX = -(2**31), 2**31 - 1
 
 CONV_OPS = {aten.conv2d.default, aten.conv2d.padding}
 LINEAR_OPS = {aten.linear.default}
-ADD_OPS = {aten.add.Tensor, aten.add_.Tensor}
+# add / sub / mul: each input and the output with its own observer (the kernels requantize);
+# a constant operand (binary_ops.canonicalize_binary made scalars tensors) is observed like
+# an activation and quantized int8 per-tensor at convert.
+ADD_OPS = {aten.add.Tensor, aten.add_.Tensor, aten.sub.Tensor, aten.sub_.Tensor,
+           aten.mul.Tensor, aten.mul_.Tensor}
+# maximum / minimum compare raw int8 values: input 2 and the output share input 1's
+# parameters (TFLite's MAXIMUM / MINIMUM; XNNPACK's quantizer shares them too).
+MINMAX_OPS = {aten.maximum.default, aten.minimum.default}
 FUSABLE_ACT_OPS = {
     aten.relu.default,
     aten.relu_.default,
@@ -192,6 +201,8 @@ class TinyforgeQuantizer(Quantizer):
                 _annotate(node, {x: self.act}, SharedQuantizationSpec((x, node)))
             elif target in CAT_OPS:
                 self._annotate_cat(node)
+            elif target in MINMAX_OPS:
+                self._annotate_minmax(node)
             elif target in FIXED_OUTPUT:
                 scale, zp = FIXED_OUTPUT[target]
                 _annotate(node, {node.args[0]: self.act}, _fixed_qspec(scale, zp))
@@ -222,6 +233,14 @@ class TinyforgeQuantizer(Quantizer):
         inputs: dict[Node, QuantizationSpecBase | None] = {first: self.act}
         for t in tensors[1:]:
             inputs.setdefault(t, shared)
+        _annotate(node, inputs, shared)
+
+    def _annotate_minmax(self, node: Node) -> None:
+        x, y = node.args[0], node.args[1]
+        shared = SharedQuantizationSpec((x, node))
+        inputs: dict[Node, QuantizationSpecBase | None] = {x: self.act}
+        if isinstance(y, Node) and y is not x:
+            inputs[y] = shared
         _annotate(node, inputs, shared)
 
     def validate(self, model: torch.fx.GraphModule) -> None:

@@ -71,8 +71,27 @@ TEST(RefElementwise, SigmoidTanhAdd) {
   // sigmoid(ln 3) = 1 / (1 + 1/3) = 0.75
   UnaryFn(ir::OpType::kSigmoid, ir::NoAttrs{}, HostTensor::Float({3}, {std::log(3.0f), 0, 0}), y);
   EXPECT_NEAR(y.f32()[0], 0.75f, 1e-7);
-  Add(HostTensor::Float({3}, {1, 2, 3}), HostTensor::Float({3}, {0.5f, -2, 10}), y);
+  Binary(BinaryOp::kAdd, HostTensor::Float({3}, {1, 2, 3}), HostTensor::Float({3}, {0.5f, -2, 10}),
+         y);
   EXPECT_EQ(Values(y), (std::vector<float>{1.5f, 0, 13}));
+}
+
+TEST(RefElementwise, BinaryBroadcasts) {
+  // [2, 3] op [3] and [2, 1] op [1, 3] (NumPy broadcasting), every binary op.
+  const HostTensor a = HostTensor::Float({2, 3}, {1, 2, 3, 4, 5, 6});
+  const HostTensor row = HostTensor::Float({3}, {10, 0, -1});
+  HostTensor y = Out({2, 3});
+  Binary(BinaryOp::kSub, a, row, y);
+  EXPECT_EQ(Values(y), (std::vector<float>{-9, 2, 4, -6, 5, 7}));
+  Binary(BinaryOp::kMul, row, a, y);
+  EXPECT_EQ(Values(y), (std::vector<float>{10, 0, -3, 40, 0, -6}));
+  Binary(BinaryOp::kMaximum, a, row, y);
+  EXPECT_EQ(Values(y), (std::vector<float>{10, 2, 3, 10, 5, 6}));
+  Binary(BinaryOp::kMinimum, a, row, y);
+  EXPECT_EQ(Values(y), (std::vector<float>{1, 0, -1, 4, 0, -1}));
+  Binary(BinaryOp::kAdd, HostTensor::Float({2, 1}, {1, 2}), HostTensor::Float({1, 3}, {0, 10, 20}),
+         y);
+  EXPECT_EQ(Values(y), (std::vector<float>{1, 11, 21, 2, 12, 22}));
 }
 
 TEST(RefMaxPool, StridedWindowsPaddingAndNaN) {

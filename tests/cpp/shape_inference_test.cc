@@ -159,7 +159,13 @@ TEST(ShapeInference, CatAddSoftmaxLinear) {
             std::string::npos);
   EXPECT_NE(InferError(OpType::kCat, CatAttrs{3}, {{1, 2, 4}}).find("attrs.axis"),
             std::string::npos);
-  EXPECT_NE(InferError(OpType::kAdd, NoAttrs{}, {{1, 2}, {2, 1}}).find("does not broadcast"),
+  EXPECT_NE(InferError(OpType::kAdd, NoAttrs{}, {{2, 3}, {3, 2}}).find("does not broadcast"),
+            std::string::npos);
+  EXPECT_EQ(Infer(OpType::kAdd, NoAttrs{}, {{1, 2}, {2, 1}}), (Shape{2, 2}));
+  EXPECT_EQ(Infer(OpType::kMul, NoAttrs{}, {{1, 8, 4, 4}, {1, 8, 1, 1}}), (Shape{1, 8, 4, 4}));
+  EXPECT_EQ(Infer(OpType::kSub, NoAttrs{}, {{3}, {2, 1}}), (Shape{2, 3}));
+  EXPECT_EQ(Infer(OpType::kMaximum, NoAttrs{}, {{1}, {2, 5}}), (Shape{2, 5}));
+  EXPECT_NE(InferError(OpType::kMinimum, NoAttrs{}, {{4}, {5}}).find("does not broadcast"),
             std::string::npos);
   EXPECT_EQ(Infer(OpType::kSoftmax, SoftmaxAttrs{-1}, {{1, 12}}), (Shape{1, 12}));
   EXPECT_NE(InferError(OpType::kSoftmax, SoftmaxAttrs{2}, {{1, 12}}).find("attrs.axis"),

@@ -342,6 +342,21 @@ def test_relu6_that_would_rescale_is_refused(cli, tmp_path):
            r"TFLite Micro's RELU6 does not rescale")
 
 
+def test_maximum_with_differing_parameters_is_refused(cli, tmp_path):
+    """TFLM's int8 MAXIMUM compares raw values: an output scaled differently is refused."""
+    def build():
+        x = tflite_cases._inp((4, 4, 3))
+        return tflite_cases.tf.keras.Model(
+            x, layers.Maximum()([layers.Conv2D(4, 1)(x), layers.Conv2D(4, 3, padding="same")(x)]))
+
+    model = oracle.parse(_convert(build))
+    op = model.subgraphs[0].operators[_op_index(model, "MAXIMUM")]
+    model.subgraphs[0].tensors[op.outputs[0]].quantization.scale[0] *= 2.0
+    _check(cli, tmp_path, _pack(model),
+           r"op #\d+ \(MAXIMUM\): outputs\[0\]: quantization differs from inputs\[0\] .*"
+           r"compare raw values")
+
+
 # ---- structural damage ---------------------------------------------------------------
 
 def _root_offset(data: bytes) -> bytes:

@@ -55,9 +55,38 @@ def _lut_model():
     return tf.keras.Model(x, outs)
 
 
+def _binary_model():
+    """SUB, MUL, MAXIMUM, MINIMUM and SQUARED_DIFFERENCE: elementwise, per-channel and scalar
+    broadcasts, constant operands, a fused ReLU."""
+    tf = tflite_cases.tf
+    layers = tflite_cases.layers
+    x = tflite_cases._inp((6, 5, 8))
+    a = layers.Conv2D(8, 1)(x)
+    b = layers.Conv2D(8, 3, padding="same")(x)
+    c = layers.GlobalAveragePooling2D(keepdims=True)(a)  # [1, 1, 1, 8]: per channel
+    lam = layers.Lambda
+    outs = [
+        layers.Subtract()([a, b]),
+        lam(lambda t: tf.nn.relu(t[0] - t[1]))([a, c]),
+        lam(lambda t: t[0] - t[1])([c, b]),
+        lam(lambda t: t * tf.constant(np.linspace(-1.5, 2.0, 8, dtype=np.float32)))(a),
+        lam(lambda t: t * 0.37 - 0.5)(b),
+        layers.Multiply()([a, c]),
+        layers.Maximum()([a, b]),
+        layers.Minimum()([a, b]),
+        lam(lambda t: tf.maximum(t, 0.25))(a),
+        lam(lambda t: tf.math.squared_difference(t[0], t[1]))([a, b]),
+        lam(lambda t: tf.math.squared_difference(t[0], t[1]))([a, c]),
+    ]
+    return tf.keras.Model(x, outs)
+
+
 SPECS += [
     tflite_cases.ModelSpec("lut", _lut_model, {"HARD_SWISH": 2, "LEAKY_RELU": 2, "LOGISTIC": 1,
                                                "TANH": 1}),
+    tflite_cases.ModelSpec("binary", _binary_model,
+                           {"SUB": 3, "MUL": 3, "MAXIMUM": 2, "MINIMUM": 1,
+                            "SQUARED_DIFFERENCE": 2}),
     tflite_cases.ModelSpec("add_mul", _add_mul_no_relu6, {"ADD": 4, "MUL": 3, "RELU": 1}),
     tflite_cases.ModelSpec("add_mul_wide", _add_mul_no_relu6, {"ADD": 4, "MUL": 3},
                            calib_scale=25.0),

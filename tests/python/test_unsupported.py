@@ -21,9 +21,9 @@ class WithCumsum(nn.Module):
         return torch.cumsum(x, dim=1)  # CUMSUM-LINE
 
 
-class BroadcastAdd(nn.Module):
+class DivByActivation(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.relu(x) + x.mean(dim=1, keepdim=True)  # ADD-LINE
+        return torch.relu(x) / x.mean(dim=1, keepdim=True)  # DIV-LINE
 
 
 class OneSidedClamp(nn.Module):
@@ -54,7 +54,7 @@ def test_unsupported_op_names_op_and_line(quantize: bool) -> None:
 
 @pytest.mark.parametrize(
     "cls, op, marker",
-    [(BroadcastAdd, "aten.add.Tensor", "ADD-LINE"), (OneSidedClamp, "aten.clamp.default", "CLAMP-LINE")],
+    [(DivByActivation, "aten.div.Tensor", "DIV-LINE"), (OneSidedClamp, "aten.clamp.default", "CLAMP-LINE")],
 )
 def test_unsupported_variants_of_supported_ops(cls: type, op: str, marker: str) -> None:
     with pytest.raises(tinyforge.UnsupportedOpError) as e:

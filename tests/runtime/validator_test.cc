@@ -27,6 +27,7 @@
 #include "kernels/logistic/logistic_limits.h"
 #include "kernels/lut/lut_limits.h"
 #include "kernels/mean/mean_limits.h"
+#include "kernels/minmax/minmax_limits.h"
 #include "kernels/mul/mul_limits.h"
 #include "kernels/pad/pad_limits.h"
 #include "kernels/slice/slice_limits.h"
@@ -304,6 +305,27 @@ s8_add_params AddBase() {
 OpCase AddCase(const s8_add_params& p) {
   return {KernelId("s8_add__ref"), {Broadcast(8), Broadcast(8), Out(8)}, emit::EncodeParams(p)};
 }
+OpCase SubCase(const s8_add_params& p) {
+  return {KernelId("s8_sub__ref"), {Broadcast(8), Broadcast(8), Out(8)}, emit::EncodeParams(p)};
+}
+s8_add_params SquaredDifferenceBase() {
+  s8_add_params p = AddBase();
+  p.left_shift = 7;
+  return p;
+}
+OpCase SquaredDifferenceCase(const s8_add_params& p) {
+  return {KernelId("s8_squared_difference__ref"), {Broadcast(8), Broadcast(8), Out(8)},
+          emit::EncodeParams(p)};
+}
+s8_minmax_params MinMaxBase() { return {Dense(8)}; }
+OpCase MaximumCase(const s8_minmax_params& p) {
+  return {KernelId("s8_maximum__ref"), {Broadcast(8), Broadcast(8), Out(8)},
+          emit::EncodeParams(p)};
+}
+OpCase MinimumCase(const s8_minmax_params& p) {
+  return {KernelId("s8_minimum__ref"), {Broadcast(8), Broadcast(8), Out(8)},
+          emit::EncodeParams(p)};
+}
 s8_mul_params MulBase() {
   s8_mul_params p{};
   p.shape = Dense(8), p.output_multiplier = 1 << 30, p.act_min = -128, p.act_max = 127;
@@ -447,6 +469,10 @@ TEST(Validator, EveryOperandSizeOfEveryOp) {
   ExpectSizeChecks("maxpool", MaxpoolCase(PoolBase()));
   ExpectSizeChecks("add", AddCase(AddBase()));
   ExpectSizeChecks("mul", MulCase(MulBase()));
+  ExpectSizeChecks("sub", SubCase(AddBase()));
+  ExpectSizeChecks("squared_difference", SquaredDifferenceCase(SquaredDifferenceBase()));
+  ExpectSizeChecks("maximum", MaximumCase(MinMaxBase()));
+  ExpectSizeChecks("minimum", MinimumCase(MinMaxBase()));
   ExpectSizeChecks("softmax", SoftmaxCase(SoftmaxBase()));
   ExpectSizeChecks("mean", MeanCase(MeanBase()));
   ExpectSizeChecks("logistic", LogisticCase(LogisticBase()));
@@ -497,17 +523,20 @@ TEST(Validator, ScratchAndLineBufferSizes) {
 }
 
 TEST(Validator, BroadcastShapeReachesIntoInputs) {
-  for (bool add : {true, false}) {
+  // add, mul, sub, squared_difference, maximum, minimum: one shape check.
+  for (int kind = 0; kind < 6; ++kind) {
     auto make = [&](const s8_broadcast_shape& s, int64_t n1, int64_t n2, int64_t n_out) {
-      OpCase c = add ? AddCase(AddBase()) : MulCase(MulBase());
-      if (add) {
-        s8_add_params p = AddBase();
-        p.shape = s;
-        c.params = emit::EncodeParams(p);
-      } else {
+      OpCase c;
+      if (kind == 1) {
         s8_mul_params p = MulBase();
         p.shape = s;
-        c.params = emit::EncodeParams(p);
+        c = MulCase(p);
+      } else if (kind >= 4) {
+        c = (kind == 4 ? MaximumCase : MinimumCase)(s8_minmax_params{s});
+      } else {
+        s8_add_params p = kind == 3 ? SquaredDifferenceBase() : AddBase();
+        p.shape = s;
+        c = kind == 0 ? AddCase(p) : kind == 2 ? SubCase(p) : SquaredDifferenceCase(p);
       }
       c.operands = {Broadcast(n1), Broadcast(n2), Out(n_out)};
       return c;
@@ -699,6 +728,31 @@ TEST(Validator, AddMulRanges) {
                    {TF_FIELD(M, output_offset), -128, 127, true, true},
                    {TF_FIELD(M, act_min), -128, 127, true, true},
                    {TF_FIELD(M, act_max), -128, 127, true, true, [](M& p) { p.act_min = -128; }}});
+  // SUB: ADD's parameters and ranges.
+  ExpectRanges<A>("sub", AddBase(), s8_add_check, SubCase,
+                  {{TF_FIELD(A, rounding), 0, 1, true, true},
+                   {TF_FIELD(A, input1_offset), -128, 128, true, true},
+                   {TF_FIELD(A, input2_offset), -128, 128, true, true},
+                   {TF_FIELD(A, left_shift), 0, 20, true, true},
+                   {TF_FIELD(A, input1_shift), -31, 0, true, true},
+                   {TF_FIELD(A, input2_shift), -31, 0, true, true},
+                   {TF_FIELD(A, output_shift), -31, 0, true, true},
+                   {TF_FIELD(A, output_offset), -128, 127, true, true},
+                   {TF_FIELD(A, act_min), -128, 127, true, true},
+                   {TF_FIELD(A, act_max), -128, 127, true, true, [](A& p) { p.act_min = -128; }}});
+  // SQUARED_DIFFERENCE: left shift <= 7 ((a - b)^2 fits int32), output shift either sign.
+  ExpectRanges<A>("squared_difference", SquaredDifferenceBase(), s8_squared_difference_check,
+                  SquaredDifferenceCase,
+                  {{TF_FIELD(A, rounding), 0, 1, true, true},
+                   {TF_FIELD(A, input1_offset), -128, 128, true, true},
+                   {TF_FIELD(A, input2_offset), -128, 128, true, true},
+                   {TF_FIELD(A, left_shift), 0, 7, true, true},
+                   {TF_FIELD(A, input1_shift), -31, 0, true, true},
+                   {TF_FIELD(A, input2_shift), -31, 0, true, true},
+                   {TF_FIELD(A, output_shift), -31, 30, true, true},
+                   {TF_FIELD(A, output_offset), -128, 127, true, true},
+                   {TF_FIELD(A, act_min), -128, 127, true, true},
+                   {TF_FIELD(A, act_max), -128, 127, true, true, [](A& p) { p.act_min = -128; }}});
 }
 
 TEST(Validator, ActivationRanges) {

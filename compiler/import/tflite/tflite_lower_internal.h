@@ -116,7 +116,9 @@ Status LowerDepthwiseConv2d(Lowering& l);
 Status LowerFullyConnected(Lowering& l);
 Status LowerPool(Lowering& l);  // AVERAGE_POOL_2D, MAX_POOL_2D
 Status LowerMean(Lowering& l);
-Status LowerAddMul(Lowering& l);  // ADD, MUL
+Status LowerAddMul(Lowering& l);  // ADD, SUB, MUL
+Status LowerMinMax(Lowering& l);  // MAXIMUM, MINIMUM
+Status LowerSquaredDifference(Lowering& l);
 Status LowerSoftmax(Lowering& l);
 // LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, ELU: a 256-entry table (qlut).
 Status LowerLut(Lowering& l);

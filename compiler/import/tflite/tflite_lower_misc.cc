@@ -1,5 +1,5 @@
-// Pools, MEAN, ADD/MUL, SOFTMAX, the table lookups (LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU,
-// ELU) and standalone RELU/RELU6: each checked as
+// Pools, MEAN, ADD/SUB/MUL, MAXIMUM/MINIMUM, SQUARED_DIFFERENCE, SOFTMAX, the table lookups
+// (LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, ELU) and standalone RELU/RELU6: each checked as
 // TFLite Micro's Prepare() would, lowered to its int8 op with the integer parameters
 // compiler/quant computes (TFLM arithmetic) as int32 constant inputs.
 #include <algorithm>
@@ -18,6 +18,9 @@ constexpr int8_t kSoftmaxOptions = 9;
 constexpr int8_t kAddOptions = 11;
 constexpr int8_t kMulOptions = 21;
 constexpr int8_t kReducerOptions = 27;
+constexpr int8_t kSubOptions = 28;
+constexpr int8_t kMaximumMinimumOptions = 39;
+constexpr int8_t kSquaredDifferenceOptions = 76;
 
 std::vector<int32_t> Dims32(const TfTensor& t) { return t.shape; }
 
@@ -132,16 +135,17 @@ Status LowerMean(Lowering& l) {
   return OkStatus();
 }
 
-Status LowerAddMul(Lowering& l) {
-  const bool add = l.op().code == op::kAdd;
-  TF_RETURN_IF_ERROR(l.ExpectOptions(add ? kAddOptions : kMulOptions, true));
+namespace {
+
+// Two int8 activations (or constants) broadcasting to the output's shape: the TFLite Micro
+// checks every binary elementwise op shares.
+Status CheckBinary(const Lowering& l) {
   TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
   const TfTensor& a = *l.In(0);
   const TfTensor& b = *l.In(1);
-  const TfTensor& y = *l.Out(0);
   TF_RETURN_IF_ERROR(l.ExpectAct(&a, "inputs[0]", true));
   TF_RETURN_IF_ERROR(l.ExpectAct(&b, "inputs[1]", true));
-  TF_RETURN_IF_ERROR(l.ExpectAct(&y, "outputs[0]"));
+  TF_RETURN_IF_ERROR(l.ExpectAct(l.Out(0), "outputs[0]"));
   auto shape = quant::MakeBroadcastShape(Dims32(a), Dims32(b));
   if (!shape.ok()) return l.Fail(shape.error().message());
   // The broadcast shape, right-aligned to the larger rank.
@@ -152,12 +156,26 @@ Status LowerAddMul(Lowering& l) {
     const int32_t db = i + b.shape.size() >= rank ? b.shape[i + b.shape.size() - rank] : 1;
     want[i] = std::max(da, db);
   }
-  TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
+  return l.ExpectOutputShape(want);
+}
+
+}  // namespace
+
+Status LowerAddMul(Lowering& l) {
+  const int32_t code = l.op().code;
+  const bool mul = code == op::kMul;
+  TF_RETURN_IF_ERROR(l.ExpectOptions(
+      code == op::kAdd ? kAddOptions : (mul ? kMulOptions : kSubOptions), true));
+  TF_RETURN_IF_ERROR(CheckBinary(l));
+  const TfTensor& a = *l.In(0);
+  const TfTensor& b = *l.In(1);
+  const TfTensor& y = *l.Out(0);
   auto act = FusedActivation(l.op().options.activation);
   if (!act.ok()) return l.Fail(act.error().message());
   ir::ClampAttrs attrs;
   std::vector<int32_t> mult, shift;
-  if (add) {
+  if (!mul) {
+    // SUB's Prepare (CalculateOpDataSub) computes exactly ADD's parameters.
     auto p = quant::MakeAddParams(Dims32(a), Dims32(b), Q(a), Q(b), Q(y), *act);
     if (!p.ok()) return l.Fail(p.error().message());
     attrs.act_min = p->act_min;
@@ -172,10 +190,42 @@ Status LowerAddMul(Lowering& l) {
     mult = {p->output_multiplier};
     shift = {p->output_shift};
   }
-  ir::Op& op = l.AddOp(add ? ir::OpType::kQAdd : ir::OpType::kQMul,
-                       {l.Tensor(l.InIndex(0)), l.Tensor(l.InIndex(1))},
+  const ir::OpType type =
+      code == op::kAdd ? ir::OpType::kQAdd : (mul ? ir::OpType::kQMul : ir::OpType::kQSub);
+  ir::Op& op = l.AddOp(type, {l.Tensor(l.InIndex(0)), l.Tensor(l.InIndex(1))},
                        {l.Tensor(l.op().outputs[0])}, attrs);
   l.AddRequantInputs(op, std::move(mult), std::move(shift));
+  return OkStatus();
+}
+
+// MAXIMUM / MINIMUM compare raw int8 values: TFLite Micro requires nothing of the
+// parameters, and its result is only meaningful when all three tensors share them; a graph
+// whose tensors differ is refused (the TFLite converter gives them one set).
+Status LowerMinMax(Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(kMaximumMinimumOptions, true));
+  TF_RETURN_IF_ERROR(CheckBinary(l));
+  const char* why = "TFLite's int8 MAXIMUM / MINIMUM compare raw values and do not rescale";
+  TF_RETURN_IF_ERROR(l.ExpectSameQuant(l.Out(0), "outputs[0]", l.In(0), "inputs[0]", why));
+  TF_RETURN_IF_ERROR(l.ExpectSameQuant(l.Out(0), "outputs[0]", l.In(1), "inputs[1]", why));
+  const bool max = l.op().code == op::kMaximum;
+  l.AddOp(max ? ir::OpType::kQMaximum : ir::OpType::kQMinimum,
+          {l.Tensor(l.InIndex(0)), l.Tensor(l.InIndex(1))}, {l.Tensor(l.op().outputs[0])},
+          ir::NoAttrs{});
+  return OkStatus();
+}
+
+Status LowerSquaredDifference(Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(kSquaredDifferenceOptions, true));
+  TF_RETURN_IF_ERROR(CheckBinary(l));
+  const TfTensor& a = *l.In(0);
+  const TfTensor& b = *l.In(1);
+  auto p = quant::MakeSquaredDifferenceParams(Dims32(a), Dims32(b), Q(a), Q(b), Q(*l.Out(0)));
+  if (!p.ok()) return l.Fail(p.error().message());
+  ir::Op& op = l.AddOp(ir::OpType::kQSquaredDifference,
+                       {l.Tensor(l.InIndex(0)), l.Tensor(l.InIndex(1))},
+                       {l.Tensor(l.op().outputs[0])}, ir::ClampAttrs{p->act_min, p->act_max});
+  l.AddRequantInputs(op, {p->input1_multiplier, p->input2_multiplier, p->output_multiplier},
+                     {p->input1_shift, p->input2_shift, p->output_shift});
   return OkStatus();
 }
 

@@ -78,6 +78,10 @@ bool DecodeOptions(const fb::Operator* o, TfOptions& opt) {
       opt.activation =
           static_cast<int8_t>(o->builtin_options_as_MulOptions()->fused_activation_function());
       break;
+    case T::SubOptions:
+      opt.activation =
+          static_cast<int8_t>(o->builtin_options_as_SubOptions()->fused_activation_function());
+      break;
     case T::ReshapeOptions:
       opt.new_shape = Ints(o->builtin_options_as_ReshapeOptions()->new_shape());
       break;
@@ -130,6 +134,8 @@ bool DecodeOptions(const fb::Operator* o, TfOptions& opt) {
     case T::PadV2Options:
     case T::DequantizeOptions:
     case T::QuantizeOptions:
+    case T::MaximumMinimumOptions:
+    case T::SquaredDifferenceOptions:
       break;  // no fields
   }
   // A type code outside this list is kept as is; the op check rejects it if the op needs

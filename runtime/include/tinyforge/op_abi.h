@@ -155,6 +155,10 @@ constexpr void VisitParams(s8_mul_params& p, V& v) {
   v(p.rounding);
 }
 template <class V>
+constexpr void VisitParams(s8_minmax_params& p, V& v) {
+  VisitShape(p.shape, v);
+}
+template <class V>
 constexpr void VisitParams(s8_mean_params& p, V& v) {
   v(p.outer);
   v(p.reduce_size);

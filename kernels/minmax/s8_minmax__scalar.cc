@@ -1,0 +1,77 @@
+// MAXIMUM / MINIMUM, row-wise: the innermost broadcast dimension runs as one loop with
+// pointer strides (0 for a broadcast input, hoisted), and a plain elementwise op is one row
+// of every element. Plain C++ (the compiler vectorizes the contiguous rows where it can);
+// bit-identical to the reference (a comparison has no rounding).
+#include "kernels/minmax/minmax.h"
+
+namespace {
+
+template <bool kMax>
+inline int8_t Pick(int8_t a, int8_t b) {
+  return kMax ? (a > b ? a : b) : (a < b ? a : b);
+}
+
+template <bool kMax>
+void Row(const int8_t* in1, int32_t s1, const int8_t* in2, int32_t s2, int8_t* out, int32_t n) {
+  if (s2 == 0) {
+    const int8_t b = *in2;
+    if (s1 == 1) {
+      for (int32_t i = 0; i < n; ++i) out[i] = Pick<kMax>(in1[i], b);
+    } else {
+      for (int32_t i = 0; i < n; ++i, in1 += s1) out[i] = Pick<kMax>(*in1, b);
+    }
+  } else if (s1 == 0) {
+    const int8_t a = *in1;
+    for (int32_t i = 0; i < n; ++i, in2 += s2) out[i] = Pick<kMax>(a, *in2);
+  } else if (s1 == 1 && s2 == 1) {
+    for (int32_t i = 0; i < n; ++i) out[i] = Pick<kMax>(in1[i], in2[i]);
+  } else {
+    for (int32_t i = 0; i < n; ++i, in1 += s1, in2 += s2) out[i] = Pick<kMax>(*in1, *in2);
+  }
+}
+
+template <bool kMax>
+void Run(const s8_minmax_params& p, const int8_t* in1, const int8_t* in2, int8_t* out) {
+  const s8_broadcast_shape& s = p.shape;
+  bool plain = s.in1_strides[5] == 1 && s.in2_strides[5] == 1;
+  int32_t total = s.out_dims[5];
+  for (int d = 4; d >= 0; --d) {
+    plain = plain &&
+            (s.out_dims[d] == 1 || (s.in1_strides[d] == total && s.in2_strides[d] == total));
+    total *= s.out_dims[d];
+  }
+  if (plain) {
+    Row<kMax>(in1, 1, in2, 1, out, total);
+    return;
+  }
+  const int32_t n = s.out_dims[5], s1 = s.in1_strides[5], s2 = s.in2_strides[5];
+  for (int32_t d0 = 0; d0 < s.out_dims[0]; ++d0) {
+    for (int32_t d1 = 0; d1 < s.out_dims[1]; ++d1) {
+      for (int32_t d2 = 0; d2 < s.out_dims[2]; ++d2) {
+        for (int32_t d3 = 0; d3 < s.out_dims[3]; ++d3) {
+          for (int32_t d4 = 0; d4 < s.out_dims[4]; ++d4, out += n) {
+            const int32_t a = d0 * s.in1_strides[0] + d1 * s.in1_strides[1] +
+                              d2 * s.in1_strides[2] + d3 * s.in1_strides[3] +
+                              d4 * s.in1_strides[4];
+            const int32_t b = d0 * s.in2_strides[0] + d1 * s.in2_strides[1] +
+                              d2 * s.in2_strides[2] + d3 * s.in2_strides[3] +
+                              d4 * s.in2_strides[4];
+            Row<kMax>(in1 + a, s1, in2 + b, s2, out, n);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" void s8_maximum__scalar(const s8_minmax_params* params, const int8_t* input1,
+                                   const int8_t* input2, int8_t* output) {
+  Run<true>(*params, input1, input2, output);
+}
+
+extern "C" void s8_minimum__scalar(const s8_minmax_params* params, const int8_t* input1,
+                                   const int8_t* input2, int8_t* output) {
+  Run<false>(*params, input1, input2, output);
+}

@@ -1,0 +1,246 @@
+// MUL for Cortex-M55 (Helium / MVE), bit-identical to s8_mul__ref in both rounding modes.
+//
+// Three paths (each row loop specialised for the requantization mode):
+//   * one input a single value (x * c, a scalar broadcast): the 256 possible results in a
+//     table (built 4 lanes at a time with the arithmetic below), then 16 elements per
+//     byte-offset gather (VLDRB.U8 with an offset vector);
+//   * a per-channel operand (SE blocks, [.., P, C] * [C] in NHWC, either input) over at
+//     least kChannelTableRows rows: for each group of 8 channels a table of 8 x 256 results
+//     (2 KiB of stack), then 8 elements per halfword-offset gather (x + 256 * lane);
+//   * otherwise rows of 4 int32 lanes: P = (x1 + o1) * (x2 + o2) (one VMLA when an operand
+//     is constant along the row), requantized as
+//       double rounding: VQRDMULH(P << max(s, 0), M), then for s < 0 the rounding shift
+//                        with ties away from zero (VRSHL rounds ties up: subtract 1 from
+//                        negative values first);
+//       single rounding: s <= -1: VRSHL(VQDMULH(P, M), s) (exact: 2^(30 - s) is a multiple
+//                        of 2^31); s >= 0: VQRDMULH(P * 2^s, M) = (P * M * 2^s + 2^30) >> 31.
+//     P << s must not wrap: |P| < 2^16, so shifts above 14 (and offsets of -128, |P| = 2^16)
+//     run s8_mul__ref.
+#include "kernels/common/isa.h"
+#include "kernels/mul/mul.h"
+
+#if TF_HAVE_MVE
+
+#include <arm_mve.h>
+
+namespace {
+
+// Requantization modes (the shift's sign and the rounding), a template parameter so each
+// row loop is straight-line.
+enum Mode { kDoubleRight, kDoubleLeft, kSingleRight, kSingleLeft };
+
+struct Lanes {
+  int32_t o1, o2, mult, shift, left, out_off;
+  int32x4_t vmin, vmax;
+};
+
+template <int kMode>
+inline int32x4_t Requant(int32x4_t p, const Lanes& k) {
+  int32x4_t r;
+  if (kMode == kDoubleRight) {
+    r = vqrdmulhq_n_s32(p, k.mult);
+    r = vaddq_s32(r, vshrq_n_s32(r, 31));
+    r = vrshlq_n_s32(r, k.shift);
+  } else if (kMode == kSingleRight) {
+    r = vrshlq_n_s32(vqdmulhq_n_s32(p, k.mult), k.shift);
+  } else {
+    r = vqrdmulhq_n_s32(vmulq_n_s32(p, k.left), k.mult);  // left = 2^shift
+  }
+  r = vaddq_n_s32(r, k.out_off);
+  return vminq_s32(vmaxq_s32(r, k.vmin), k.vmax);
+}
+
+// Both inputs contiguous: n outputs.
+template <int kMode>
+__attribute__((noinline)) void RowBoth(const Lanes& kk, const int8_t* a, const int8_t* b,
+                                       int8_t* out, int32_t n) {
+  const Lanes k = kk;
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const int32x4_t x = vaddq_n_s32(vldrbq_s32(a + i), k.o1);
+    const int32x4_t y = vaddq_n_s32(vldrbq_s32(b + i), k.o2);
+    vstrbq_s32(out + i, Requant<kMode>(vmulq_s32(x, y), k));
+  }
+  if (i < n) {
+    const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
+    const int32x4_t x = vaddq_n_s32(vldrbq_z_s32(a + i, p), k.o1);
+    const int32x4_t y = vaddq_n_s32(vldrbq_z_s32(b + i, p), k.o2);
+    vstrbq_p_s32(out + i, Requant<kMode>(vmulq_s32(x, y), k), p);
+  }
+}
+
+// x (contiguous, offset ox) times a constant b (offset already added): P = x * b + ox * b,
+// one VMLA.
+template <int kMode>
+__attribute__((noinline)) void RowConst(const Lanes& kk, const int8_t* x, int32_t ox, int32_t b,
+                                        int8_t* out, int32_t n) {
+  const Lanes k = kk;
+  const int32x4_t base = vdupq_n_s32(ox * b);
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    vstrbq_s32(out + i, Requant<kMode>(vmlaq_n_s32(base, vldrbq_s32(x + i), b), k));
+  }
+  if (i < n) {
+    const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
+    vstrbq_p_s32(out + i, Requant<kMode>(vmlaq_n_s32(base, vldrbq_z_s32(x + i, p), b), k), p);
+  }
+}
+
+// n outputs; stride 0 or 1 per input (else `vector` is false: element by element).
+template <int kMode>
+void Row(const Lanes& k, const int8_t* in1, int32_t st1, const int8_t* in2, int32_t st2,
+         int8_t* out, int32_t n) {
+  if (st1 == 1 && st2 == 1) {
+    RowBoth<kMode>(k, in1, in2, out, n);
+  } else if (st2 == 0 && st1 == 1) {
+    RowConst<kMode>(k, in1, k.o1, *in2 + k.o2, out, n);
+  } else if (st1 == 0 && st2 == 1) {
+    RowConst<kMode>(k, in2, k.o2, *in1 + k.o1, out, n);
+  } else {
+    for (int32_t i = 0; i < n; ++i, in1 += st1, in2 += st2) {
+      RowConst<kMode>(k, in1, k.o1, *in2 + k.o2, out + i, 1);
+    }
+  }
+}
+
+// The bytes 0..255 as int8 (table index u holds the result for x = int8(u)).
+struct Ramp {
+  alignas(16) int8_t v[256];
+  constexpr Ramp() : v() {
+    for (int32_t u = 0; u < 256; ++u) v[u] = static_cast<int8_t>(u);
+  }
+};
+constexpr Ramp kRamp{};
+
+// x (n elements, contiguous, offset ox) times the constant b (offset added), by a table.
+template <int kMode>
+void ScalarLut(const Lanes& k, const int8_t* x, int32_t ox, int32_t b, int8_t* out, int32_t n) {
+  alignas(16) int8_t t[256];
+  RowConst<kMode>(k, kRamp.v, ox, b, t, 256);
+  for (int32_t i = 0; i < n; i += 16) {
+    const mve_pred16_t p = vctp8q(static_cast<uint32_t>(n - i));
+    const uint8x16_t u = vldrbq_z_u8(reinterpret_cast<const uint8_t*>(x) + i, p);
+    const uint8x16_t y = vldrbq_gather_offset_z_u8(reinterpret_cast<const uint8_t*>(t), u, p);
+    vstrbq_p_u8(reinterpret_cast<uint8_t*>(out) + i, y, p);
+  }
+}
+
+constexpr int32_t kScalarLutMin = 128;
+constexpr int32_t kChannelTableRows = 256;
+
+// rows x ch outputs: x[r * ch + c] (offset ox) times w[c] (offset ow).
+template <int kMode>
+void ChannelTables(const Lanes& k, const int8_t* x, int32_t ox, const int8_t* w, int32_t ow,
+                   int8_t* out, int32_t rows, int32_t ch) {
+  alignas(16) int8_t t[8 * 256];
+  const uint16x8_t base = vmulq_n_u16(vidupq_n_u16(0, 1), 256);  // {0, 256, ..., 1792}
+  for (int32_t c0 = 0; c0 < ch; c0 += 8) {
+    const int32_t m = ch - c0 < 8 ? ch - c0 : 8;
+    for (int32_t j = 0; j < m; ++j) RowConst<kMode>(k, kRamp.v, ox, w[c0 + j] + ow, t + 256 * j, 256);
+    const mve_pred16_t p = vctp16q(static_cast<uint32_t>(m));
+    const uint8_t* xp = reinterpret_cast<const uint8_t*>(x) + c0;
+    uint8_t* op = reinterpret_cast<uint8_t*>(out) + c0;
+    for (int32_t r = 0; r < rows; ++r, xp += ch, op += ch) {
+      const uint16x8_t u = vaddq_u16(vldrbq_z_u16(xp, p), base);
+      vstrbq_p_u16(op, vldrbq_gather_offset_z_u16(reinterpret_cast<const uint8_t*>(t), u, p), p);
+    }
+  }
+}
+
+template <int kMode>
+void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* out) {
+  Lanes k;
+  k.o1 = p.input1_offset;
+  k.o2 = p.input2_offset;
+  k.mult = p.output_multiplier;
+  k.shift = p.output_shift;
+  k.left = p.output_shift > 0 ? 1 << p.output_shift : 1;
+  k.out_off = p.output_offset;
+  k.vmin = vdupq_n_s32(p.act_min);
+  k.vmax = vdupq_n_s32(p.act_max);
+  const s8_broadcast_shape& s = p.shape;
+  // Classify: each input dense, a single value, or per-channel (innermost dim only).
+  bool dense1 = true, dense2 = true, scalar1 = true, scalar2 = true, chan1 = true, chan2 = true;
+  int32_t total = 1;
+  for (int d = 5; d >= 0; --d) {
+    if (s.out_dims[d] > 1) {
+      dense1 = dense1 && s.in1_strides[d] == total;
+      dense2 = dense2 && s.in2_strides[d] == total;
+      scalar1 = scalar1 && s.in1_strides[d] == 0;
+      scalar2 = scalar2 && s.in2_strides[d] == 0;
+      chan1 = chan1 && s.in1_strides[d] == (d == 5 ? 1 : 0);
+      chan2 = chan2 && s.in2_strides[d] == (d == 5 ? 1 : 0);
+    }
+    total *= s.out_dims[d];
+  }
+  if (dense1 && dense2) {
+    RowBoth<kMode>(k, in1, in2, out, total);
+    return;
+  }
+  if ((scalar1 && dense2) || (scalar2 && dense1)) {
+    const bool c_first = scalar1;
+    const int8_t* x = c_first ? in2 : in1;
+    const int32_t ox = c_first ? k.o2 : k.o1;
+    const int32_t b = c_first ? *in1 + k.o1 : *in2 + k.o2;
+    if (total >= kScalarLutMin) {
+      ScalarLut<kMode>(k, x, ox, b, out, total);
+    } else {
+      RowConst<kMode>(k, x, ox, b, out, total);
+    }
+    return;
+  }
+  const int32_t inner = s.out_dims[5];
+  const int32_t rows = total / inner;
+  if (((chan2 && dense1) || (chan1 && dense2)) && rows >= kChannelTableRows) {
+    if (chan2) {
+      ChannelTables<kMode>(k, in1, k.o1, in2, k.o2, out, rows, inner);
+    } else {
+      ChannelTables<kMode>(k, in2, k.o2, in1, k.o1, out, rows, inner);
+    }
+    return;
+  }
+  const int32_t st1 = s.in1_strides[5], st2 = s.in2_strides[5];
+  int32_t o = 0;
+  for (int32_t d0 = 0; d0 < s.out_dims[0]; ++d0) {
+    for (int32_t d1 = 0; d1 < s.out_dims[1]; ++d1) {
+      for (int32_t d2 = 0; d2 < s.out_dims[2]; ++d2) {
+        for (int32_t d3 = 0; d3 < s.out_dims[3]; ++d3) {
+          for (int32_t d4 = 0; d4 < s.out_dims[4]; ++d4, o += inner) {
+            const int32_t a = d0 * s.in1_strides[0] + d1 * s.in1_strides[1] +
+                              d2 * s.in1_strides[2] + d3 * s.in1_strides[3] +
+                              d4 * s.in1_strides[4];
+            const int32_t b = d0 * s.in2_strides[0] + d1 * s.in2_strides[1] +
+                              d2 * s.in2_strides[2] + d3 * s.in2_strides[3] +
+                              d4 * s.in2_strides[4];
+            Row<kMode>(k, in1 + a, st1, in2 + b, st2, out + o, inner);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" void s8_mul__mve(const s8_mul_params* params, const int8_t* input1,
+                            const int8_t* input2, int8_t* output) {
+  const s8_mul_params& p = *params;
+  if (p.output_shift > 14 || p.input1_offset < -127 || p.input2_offset < -127) {
+    s8_mul__ref(params, input1, input2, output);
+    return;
+  }
+  const bool single = p.rounding == TF_ROUNDING_SINGLE;
+  if (p.output_shift < 0) {
+    if (single) {
+      Run<kSingleRight>(p, input1, input2, output);
+    } else {
+      Run<kDoubleRight>(p, input1, input2, output);
+    }
+  } else if (single) {
+    Run<kSingleLeft>(p, input1, input2, output);
+  } else {
+    Run<kDoubleLeft>(p, input1, input2, output);
+  }
+}
+
+#endif  // TF_HAVE_MVE

@@ -1,0 +1,36 @@
+// ADD / SUB / SQUARED_DIFFERENCE / MUL / MAXIMUM / MINIMUM: the shared Validate / Run of a
+// binary elementwise kind (internal): the parameter record, its ranges (`check`), no
+// scratch, the broadcast shape against the operands, then the kernel call.
+#ifndef TINYFORGE_RUNTIME_OPS_BINARY_GLUE_H_
+#define TINYFORGE_RUNTIME_OPS_BINARY_GLUE_H_
+
+#include "binary_common.h"
+
+namespace tinyforge::rt::ops {
+
+template <OpKind kKind, class P>
+Status ValidateBinary(const OpContext& op, const char* (*check)(const P&)) {
+  TF_RT_TRY(ExpectCounts(op, abi::kBinOperands, abi::ParamCount<P>()));
+  if (op.streamed()) return Status::kBadOp;
+  P p{};
+  abi::DecodeParams(op, &p);
+  TF_RT_TRY(CheckParams(check(p)));
+  if (ScratchBytes<kKind>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
+  return ValidateBroadcast(op, p.shape);
+}
+
+template <class P>
+Status RunBinary(const OpContext& op) {
+  using Fn = void (*)(const P*, const int8_t*, const int8_t*, int8_t*);
+  P p{};
+  abi::DecodeParams(op, &p);
+  reinterpret_cast<Fn>(op.entry().kernel)(
+      &p, reinterpret_cast<const int8_t*>(op.tensor(abi::kBinIn1).data),
+      reinterpret_cast<const int8_t*>(op.tensor(abi::kBinIn2).data),
+      reinterpret_cast<int8_t*>(op.tensor(abi::kBinOut).data));
+  return Status::kOk;
+}
+
+}  // namespace tinyforge::rt::ops
+
+#endif  // TINYFORGE_RUNTIME_OPS_BINARY_GLUE_H_

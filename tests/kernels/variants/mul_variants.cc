@@ -1,0 +1,48 @@
+// mul family (kernels/mul): every variant vs s8_mul__ref. Shapes: bcast_cases.h (the
+// big_bcast kinds reach the scalar and per-channel table paths).
+#include <cstdio>
+
+#include "tests/kernels/variants/bcast_cases.h"
+
+namespace {
+
+s8_mul_params MakeParams(tfv::Context& ctx, const tfv::bcast::Shapes& c) {
+  tfv::Rng& rng = ctx.rng;
+  s8_mul_params p{};
+  p.shape = tfv::bcast::Fill(c);
+  const bool extremes = ctx.Edge() ? (ctx.EdgeIndex() & 1) != 0 : rng.Chance(10);
+  if (extremes) {
+    const int32_t offs[] = {128, -127, 0, -128};
+    p.input1_offset = rng.Pick(offs);
+    p.input2_offset = rng.Pick(offs);
+    p.output_offset = rng.Chance(50) ? -128 : 127;
+  } else {
+    p.input1_offset = rng.Range(-127, 128);
+    p.input2_offset = rng.Range(-127, 128);
+    p.output_offset = rng.Range(-128, 127);
+  }
+  // s1 * s2 / s_out: typically 2^-10 .. 1; now and then the whole range.
+  if (rng.Chance(80)) {
+    tfv::RandomMultiplierIn(rng, &p.output_multiplier, &p.output_shift, -12, 1);
+  } else {
+    tfv::RandomMultiplier(rng, &p.output_multiplier, &p.output_shift);
+  }
+  tfv::RandomClamp(rng, p.output_offset, &p.act_min, &p.act_max);
+  p.rounding = rng.Chance(50) ? TF_ROUNDING_SINGLE : TF_ROUNDING_DOUBLE;
+  if (ctx.Edge()) p.rounding = c.pass == 0 ? TF_ROUNDING_DOUBLE : TF_ROUNDING_SINGLE;
+  return p;
+}
+
+}  // namespace
+
+TFV_FAMILY_TEST(mul, tfv::bcast::kEdgeCases, tfv::bcast::EdgeKindName) {
+  const tfv::bcast::Shapes c = tfv::bcast::AnyShapes(ctx);
+  const s8_mul_params p = MakeParams(ctx, c);
+  char quant[160];
+  snprintf(quant, sizeof quant, "off %d,%d,%d mo %d so %d act [%d,%d] rounding %d",
+           (int)p.input1_offset, (int)p.input2_offset, (int)p.output_offset,
+           (int)p.output_multiplier, (int)p.output_shift, (int)p.act_min, (int)p.act_max,
+           (int)p.rounding);
+  tfv::bcast::ShapeParams(ctx, p.shape, c.in_place, quant);
+  return tfv::bcast::RunAndCompare(ctx, c, p, &s8_mul__ref);
+}
