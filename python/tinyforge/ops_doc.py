@@ -53,7 +53,9 @@ def pytorch_rows() -> list[tuple[str, str]]:
 
     rows = []
     for op, fn in aten_ops.HANDLERS.items():
-        emitted = _emitted_ops(fn)
+        # The table-lookup activations share one handler; their op is in UNARY_FN_TARGETS.
+        unary = aten_ops.UNARY_FN_TARGETS.get(op)
+        emitted = [unary] if unary else _emitted_ops(fn)
         rows.append((_aten_name(op), ", ".join(f"`{e}`" for e in emitted) or
                      f"(see `aten_ops.{fn.__name__}`)"))
     for op in fold.BATCH_NORM_OPS:
