@@ -313,6 +313,39 @@ inline void ForEachRow(const Plan& t, const int8_t* input, int8_t* output, Row&&
   }
 }
 
+// The whole kernels, given one core's block and row routines (the __scalar and __mve
+// variants differ only in those): short rows through an offset table, else row by row.
+template <class Block, class Row>
+inline void Transpose(const s8_transpose_params& p, const int8_t* input, int8_t* output,
+                      Block&& block, Row&& row) {
+  const Plan plan = Merged(MakePlan(p));
+  if (plan.n[5] < kShortRow) {
+    Blocks blocks;
+    int32_t n[kS8TransposeMaxDims], si[kS8TransposeMaxDims];
+    TransposeLoops(p, n, si);
+    if (MakeBlocks(n, si, &blocks)) {
+      ForEachBlock(blocks, input, output, block);
+      return;
+    }
+  }
+  ForEachRow(plan, input, output, row);
+}
+
+template <class Block, class Row>
+inline void Slice(const s8_slice_params& p, const int8_t* input, int8_t* output, Block&& block,
+                  Row&& row) {
+  const Plan plan = Merged(MakeSlicePlan(p));
+  const int8_t* first = input + SliceOffset(p);
+  if (plan.n[5] < kShortRow) {
+    Blocks blocks;
+    if (MakeBlocks(plan.n, plan.si, &blocks)) {
+      ForEachBlock(blocks, first, output, block);
+      return;
+    }
+  }
+  ForEachRow(plan, first, output, row);
+}
+
 }  // namespace tinyforge::strided
 
 #endif  // TINYFORGE_KERNELS_COMMON_STRIDED_COPY_H_

@@ -10,16 +10,7 @@
 extern "C" void s8_slice__mve(const s8_slice_params* params, const int8_t* input,
                               int8_t* output) {
   namespace sc = tinyforge::strided;
-  const sc::Plan plan = sc::Merged(sc::MakeSlicePlan(*params));
-  const int8_t* first = input + sc::SliceOffset(*params);
-  if (plan.n[5] < sc::kShortRow) {  // short rows: blocks through an offset table
-    sc::Blocks blocks;
-    if (sc::MakeBlocks(plan.n, plan.si, &blocks)) {
-      sc::ForEachBlock(blocks, first, output, sc::BlockMve);
-      return;
-    }
-  }
-  sc::ForEachRow(plan, first, output, sc::RowMve);
+  sc::Slice(*params, input, output, sc::BlockMve, sc::RowMve);
 }
 
 #endif  // TF_HAVE_MVE

@@ -10,17 +10,7 @@
 extern "C" void s8_transpose__mve(const s8_transpose_params* params, const int8_t* input,
                                   int8_t* output) {
   namespace sc = tinyforge::strided;
-  const sc::Plan plan = sc::Merged(sc::MakePlan(*params));
-  if (plan.n[5] < sc::kShortRow) {  // short rows: blocks through an offset table
-    sc::Blocks blocks;
-    int32_t n[kS8TransposeMaxDims], si[kS8TransposeMaxDims];
-    sc::TransposeLoops(*params, n, si);
-    if (sc::MakeBlocks(n, si, &blocks)) {
-      sc::ForEachBlock(blocks, input, output, sc::BlockMve);
-      return;
-    }
-  }
-  sc::ForEachRow(plan, input, output, sc::RowMve);
+  sc::Transpose(*params, input, output, sc::BlockMve, sc::RowMve);
 }
 
 #endif  // TF_HAVE_MVE

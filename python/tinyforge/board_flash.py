@@ -38,6 +38,31 @@ def allocator_symbols(elf: Path) -> list[str]:
     return sorted(names & set(ALLOCATOR_SYMBOLS))
 
 
+def uncopied_ram_sections(elf: Path) -> list[str]:
+    """Sections loaded into RAM from flash (VMA != LMA) that the startup's copy of
+    [__tf_data_start, __tf_data_end) misses, so they would start as zeros: should be none.
+    The kernels and runtime are position-independent; their GOT is such a section (an
+    indirect call through it jumped to address 0 until targets/common/ld/tf_sections.ld
+    copied it with .data)."""
+    heads = subprocess.run(["arm-none-eabi-objdump", "-h", str(elf)], capture_output=True,
+                           text=True, check=True).stdout.splitlines()
+    syms = {}
+    for line in subprocess.run(["arm-none-eabi-nm", str(elf)], capture_output=True, text=True,
+                               check=True).stdout.splitlines():
+        f = line.split()
+        if len(f) == 3:
+            syms[f[2]] = int(f[0], 16)
+    start, end = syms["__tf_data_start"], syms["__tf_data_end"]
+    bad = []
+    for i, line in enumerate(heads[:-1]):
+        f = line.split()  # Idx Name Size VMA LMA File-off Align
+        if len(f) == 7 and f[0].isdigit() and "LOAD" in heads[i + 1] and f[3] != f[4]:
+            vma, size = int(f[3], 16), int(f[2], 16)
+            if size and not (start <= vma and vma + size <= end):
+                bad.append(f[1])
+    return bad
+
+
 def _loaded_sections(elf: Path) -> set[str]:
     """Names of the ELF's sections that occupy bytes in the image (SHF_ALLOC, not NOBITS)."""
     data = elf.read_bytes()

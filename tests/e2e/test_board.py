@@ -28,7 +28,7 @@ import pytest
 
 import tinyforge
 from tinyforge import board as tfboard
-from tinyforge import board_run
+from tinyforge import board_flash, board_run
 from tinyforge import models, reference_models
 
 from e2e_util import randomize, random_inputs, run_cli
@@ -90,6 +90,8 @@ def test_zoo_bit_exact_with_host(graphs, board, tmp_path, cli):
         assert np.array_equal(o.outputs[0], host), (name, board)
     # The firmware links no allocator (no heap): arm-none-eabi-nm on the built ELF.
     assert tfboard.allocator_symbols(tfboard.BoardTree(board).elf) == []
+    assert board_flash.uncopied_ram_sections(tfboard.BoardTree(board).elf) == []
+
 
 
 @pytest.mark.parametrize("board", ["an547", "an386"])

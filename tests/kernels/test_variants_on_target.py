@@ -124,3 +124,13 @@ def test_board_run_ok(board):
     assert result.exit_code == 0, f"exit {result.exit_code} {result.fault or ''}\n{out}"
     assert "UNTESTED" not in out, out
     assert "kernel variants: all ok" in out, out
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_firmware_copies_every_initialized_ram_section(board):
+    """The kernels are position-independent: the firmware's GOT must be among what the
+    startup copies to RAM (an indirect call through a zeroed GOT jumps to address 0)."""
+    _board_run(board)
+    from tinyforge import board_flash
+    elf = _build(board)
+    assert board_flash.uncopied_ram_sections(elf) == []
