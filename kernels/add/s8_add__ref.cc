@@ -44,9 +44,12 @@ extern "C" void s8_squared_difference__ref(const s8_add_params* params, const in
   tinyforge::kernels::ForEachBroadcast(p.shape, [&](int32_t i1, int32_t i2, int32_t o) {
     const int32_t a = Rescale(p, p.input1_offset, input1[i1], p.input1_multiplier, p.input1_shift);
     const int32_t b = Rescale(p, p.input2_offset, input2[i2], p.input2_multiplier, p.input2_shift);
-    const int32_t d = a - b;  // |d| <= 255 << 7 (left_shift <= 7): d * d fits int32
-    const int32_t y =
-        fx::Requantize(d * d, p.output_multiplier, p.output_shift, p.rounding) + p.output_offset;
+    // |d| <= 255 << 7 with TFLite's parameters (input multipliers below 1), where d * d fits
+    // int32; other parameters the validator accepts wrap (defined, like the other kernels).
+    const int32_t d = fx::WrapSub(a, b);
+    const int32_t y = fx::WrapAdd(
+        fx::Requantize(fx::WrapMul(d, d), p.output_multiplier, p.output_shift, p.rounding),
+        p.output_offset);
     output[o] = static_cast<int8_t>(fx::Clamp(y, p.act_min, p.act_max));
   });
 }

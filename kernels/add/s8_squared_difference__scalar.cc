@@ -39,8 +39,8 @@ extern "C" void s8_squared_difference__scalar(const s8_add_params* params, const
   const int32_t mo = p.output_multiplier, so = p.output_shift, off = p.output_offset;
   const int32_t lo = p.act_min, hi = p.act_max, rounding = p.rounding;
   tinyforge::kernels::ForEachBroadcast(p.shape, [&](int32_t i1, int32_t i2, int32_t o) {
-    const int32_t d = lut1[u1[i1]] - lut2[u2[i2]];
-    const int32_t y = fx::Requantize(d * d, mo, so, rounding) + off;
+    const int32_t d = fx::WrapSub(lut1[u1[i1]], lut2[u2[i2]]);
+    const int32_t y = fx::WrapAdd(fx::Requantize(fx::WrapMul(d, d), mo, so, rounding), off);
     output[o] = static_cast<int8_t>(fx::Clamp(y, lo, hi));
   });
 }

@@ -31,6 +31,9 @@ constexpr int32_t WrapSub(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b));
 }
 constexpr int32_t WrapNeg(int32_t a) { return WrapSub(0, a); }
+constexpr int32_t WrapMul(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
+}
 // a * 2^shift for shift in [0, 31], wrapping like TFLite's `x * (1 << shift)`.
 constexpr int32_t WrapShiftLeft(int32_t a, int shift) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) << shift);
