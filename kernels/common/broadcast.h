@@ -46,6 +46,30 @@ inline void ForEachBroadcast(const s8_broadcast_shape& s, F&& f) {
   }
 }
 
+// Calls f(in1_offset, in2_offset, out_offset, n) for every innermost row of n = out_dims[5]
+// outputs (input k's row then steps by ink_strides[5]), in output order: the fast kernels'
+// walk, which runs their row loops on it.
+template <typename F>
+inline void ForEachBroadcastRow(const s8_broadcast_shape& s, F&& f) {
+  const int32_t n = s.out_dims[5];
+  int32_t out = 0;
+  for (int32_t d0 = 0; d0 < s.out_dims[0]; ++d0) {
+    const int32_t a0 = d0 * s.in1_strides[0], b0 = d0 * s.in2_strides[0];
+    for (int32_t d1 = 0; d1 < s.out_dims[1]; ++d1) {
+      const int32_t a1 = a0 + d1 * s.in1_strides[1], b1 = b0 + d1 * s.in2_strides[1];
+      for (int32_t d2 = 0; d2 < s.out_dims[2]; ++d2) {
+        const int32_t a2 = a1 + d2 * s.in1_strides[2], b2 = b1 + d2 * s.in2_strides[2];
+        for (int32_t d3 = 0; d3 < s.out_dims[3]; ++d3) {
+          const int32_t a3 = a2 + d3 * s.in1_strides[3], b3 = b2 + d3 * s.in2_strides[3];
+          for (int32_t d4 = 0; d4 < s.out_dims[4]; ++d4, out += n) {
+            f(a3 + d4 * s.in1_strides[4], b3 + d4 * s.in2_strides[4], out, n);
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace tinyforge::kernels
 
 #endif  // TINYFORGE_KERNELS_COMMON_BROADCAST_H_

@@ -44,24 +44,10 @@ void Run(const s8_minmax_params& p, const int8_t* in1, const int8_t* in2, int8_t
     Row<kMax>(in1, 1, in2, 1, out, total);
     return;
   }
-  const int32_t n = s.out_dims[5], s1 = s.in1_strides[5], s2 = s.in2_strides[5];
-  for (int32_t d0 = 0; d0 < s.out_dims[0]; ++d0) {
-    for (int32_t d1 = 0; d1 < s.out_dims[1]; ++d1) {
-      for (int32_t d2 = 0; d2 < s.out_dims[2]; ++d2) {
-        for (int32_t d3 = 0; d3 < s.out_dims[3]; ++d3) {
-          for (int32_t d4 = 0; d4 < s.out_dims[4]; ++d4, out += n) {
-            const int32_t a = d0 * s.in1_strides[0] + d1 * s.in1_strides[1] +
-                              d2 * s.in1_strides[2] + d3 * s.in1_strides[3] +
-                              d4 * s.in1_strides[4];
-            const int32_t b = d0 * s.in2_strides[0] + d1 * s.in2_strides[1] +
-                              d2 * s.in2_strides[2] + d3 * s.in2_strides[3] +
-                              d4 * s.in2_strides[4];
-            Row<kMax>(in1 + a, s1, in2 + b, s2, out, n);
-          }
-        }
-      }
-    }
-  }
+  const int32_t s1 = s.in1_strides[5], s2 = s.in2_strides[5];
+  tinyforge::kernels::ForEachBroadcastRow(s, [&](int32_t a, int32_t b, int32_t o, int32_t n) {
+    Row<kMax>(in1 + a, s1, in2 + b, s2, out + o, n);
+  });
 }
 
 }  // namespace

@@ -200,24 +200,9 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
     return;
   }
   const int32_t st1 = s.in1_strides[5], st2 = s.in2_strides[5];
-  int32_t o = 0;
-  for (int32_t d0 = 0; d0 < s.out_dims[0]; ++d0) {
-    for (int32_t d1 = 0; d1 < s.out_dims[1]; ++d1) {
-      for (int32_t d2 = 0; d2 < s.out_dims[2]; ++d2) {
-        for (int32_t d3 = 0; d3 < s.out_dims[3]; ++d3) {
-          for (int32_t d4 = 0; d4 < s.out_dims[4]; ++d4, o += inner) {
-            const int32_t a = d0 * s.in1_strides[0] + d1 * s.in1_strides[1] +
-                              d2 * s.in1_strides[2] + d3 * s.in1_strides[3] +
-                              d4 * s.in1_strides[4];
-            const int32_t b = d0 * s.in2_strides[0] + d1 * s.in2_strides[1] +
-                              d2 * s.in2_strides[2] + d3 * s.in2_strides[3] +
-                              d4 * s.in2_strides[4];
-            Row<kMode>(k, in1 + a, st1, in2 + b, st2, out + o, inner);
-          }
-        }
-      }
-    }
-  }
+  tinyforge::kernels::ForEachBroadcastRow(s, [&](int32_t a, int32_t b, int32_t o, int32_t n) {
+    Row<kMode>(k, in1 + a, st1, in2 + b, st2, out + o, n);
+  });
 }
 
 }  // namespace
