@@ -44,10 +44,6 @@ def _emitted_ops(fn) -> list[str]:
     return names
 
 
-def _aten_name(op) -> str:
-    return str(op).replace("aten.", "aten.", 1)
-
-
 def pytorch_rows() -> list[tuple[str, str]]:
     from . import aten_ops, fold  # torch import: only when generating
 
@@ -56,12 +52,12 @@ def pytorch_rows() -> list[tuple[str, str]]:
         # The table-lookup activations share one handler; their op is in UNARY_FN_TARGETS.
         unary = aten_ops.UNARY_FN_TARGETS.get(op)
         emitted = [unary] if unary else _emitted_ops(fn)
-        rows.append((_aten_name(op), ", ".join(f"`{e}`" for e in emitted) or
+        rows.append((str(op), ", ".join(f"`{e}`" for e in emitted) or
                      f"(see `aten_ops.{fn.__name__}`)"))
     for op in fold.BATCH_NORM_OPS:
-        rows.append((_aten_name(op), "folded into the conv / linear before it"))
+        rows.append((str(op), "folded into the conv / linear before it"))
     for op in fold.NOOP_OPS:
-        rows.append((_aten_name(op), "nothing (an alias of its input)"))
+        rows.append((str(op), "nothing (an alias of its input)"))
     return sorted(rows)
 
 
