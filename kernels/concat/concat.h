@@ -39,6 +39,11 @@ struct s8_concat_params {
 extern "C" {
 // inputs: num_inputs pointers. Output must not alias any input.
 void s8_concat__ref(const s8_concat_params* params, const int8_t* const* inputs, int8_t* output);
+// Cortex-M0/M3 (also the host), M4/M7/M33 (DSP), M55 (Helium): concat_rows.h.
+void s8_concat__scalar(const s8_concat_params* params, const int8_t* const* inputs,
+                       int8_t* output);
+void s8_concat__dsp(const s8_concat_params* params, const int8_t* const* inputs, int8_t* output);
+void s8_concat__mve(const s8_concat_params* params, const int8_t* const* inputs, int8_t* output);
 }
 
 #endif  // TINYFORGE_KERNELS_CONCAT_CONCAT_H_

@@ -1,0 +1,59 @@
+// The fast CONCATENATION variants' walk (internal to kernels/concat), input by input: an
+// input that is copied moves as one memcpy per outer row; one that is requantized goes
+// through a 256-entry table, built once per call from the same fx::Requantize that __ref
+// applies to each element (so the result is bit-exact), with the lut family's kernel of
+// the variant's class. Inputs too small to repay the table are requantized per element.
+#ifndef TINYFORGE_KERNELS_CONCAT_CONCAT_ROWS_H_
+#define TINYFORGE_KERNELS_CONCAT_CONCAT_ROWS_H_
+
+#include "kernels/common/fixed_point.h"
+#include "kernels/concat/concat.h"
+#include "kernels/lut/lut.h"
+
+namespace tinyforge::kernels {
+
+// Elements of one input below which a table (256 requantizations) does not pay.
+inline constexpr int32_t kConcatTableMinElements = 512;
+
+inline int8_t ConcatRequantize(const s8_concat_params& p, const s8_concat_input& in, int8_t x) {
+  const int32_t y = fx::Requantize(x - in.input_zero_point, in.multiplier, in.shift, p.rounding) +
+                    p.output_zero_point;
+  return static_cast<int8_t>(fx::Clamp(y, -128, 127));
+}
+
+template <void (*kLut)(const s8_lut_params*, const int8_t*, const int8_t*, int8_t*)>
+void ConcatRows(const s8_concat_params& p, const int8_t* const* inputs, int8_t* output) {
+  int32_t row = 0;  // output elements per outer row
+  for (int32_t k = 0; k < p.num_inputs; ++k) row += p.inputs[k].axis_inner;
+  int8_t* dst = output;  // input k's first element in the output
+  for (int32_t k = 0; k < p.num_inputs; ++k) {
+    const s8_concat_input& in = p.inputs[k];
+    const int32_t n = in.axis_inner;
+    const int8_t* src = inputs[k];
+    if (in.requantize == 0) {
+      if (p.outer == 1 || n == row) {
+        __builtin_memcpy(dst, src, static_cast<uint32_t>(n * p.outer));
+      } else {
+        for (int32_t o = 0; o < p.outer; ++o) {
+          __builtin_memcpy(dst + o * row, src + o * n, static_cast<uint32_t>(n));
+        }
+      }
+    } else if (n * p.outer >= kConcatTableMinElements) {
+      int8_t table[TF_LUT_ENTRIES];
+      for (int32_t v = 0; v < TF_LUT_ENTRIES; ++v) {
+        table[v] = ConcatRequantize(p, in, static_cast<int8_t>(v));
+      }
+      const s8_lut_params lp{n};
+      for (int32_t o = 0; o < p.outer; ++o) kLut(&lp, src + o * n, table, dst + o * row);
+    } else {
+      for (int32_t o = 0; o < p.outer; ++o) {
+        for (int32_t i = 0; i < n; ++i) dst[o * row + i] = ConcatRequantize(p, in, src[o * n + i]);
+      }
+    }
+    dst += n;
+  }
+}
+
+}  // namespace tinyforge::kernels
+
+#endif  // TINYFORGE_KERNELS_CONCAT_CONCAT_ROWS_H_

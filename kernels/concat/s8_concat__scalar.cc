@@ -1,0 +1,9 @@
+// CONCATENATION, scalar class: concat_rows.h with s8_lut__scalar for requantized inputs.
+#include "kernels/concat/concat.h"
+
+#include "kernels/concat/concat_rows.h"
+
+extern "C" void s8_concat__scalar(const s8_concat_params* params, const int8_t* const* inputs,
+                                  int8_t* output) {
+  tinyforge::kernels::ConcatRows<&s8_lut__scalar>(*params, inputs, output);
+}
