@@ -155,9 +155,18 @@ Expected<s8_pool_params> MakePoolParams(const PoolSpec& spec, TensorQuant input,
 // change the data layout. Multiplier: double in_scale / out_scale, then TFLite's
 // QuantizedMeanOrSum fold of 1/count: s = min(floor(log2 count), 32, 31 + shift),
 // multiplier = (multiplier << s) / count, shift -= s.
+// Whether the reduced axes of input_dims form one contiguous run once dims of size 1 are
+// dropped (what MakeMeanParams / MakeReduceMaxParams take).
+bool ReductionIsOneRun(std::span<const int32_t> input_dims, std::span<const int32_t> axes);
+
+// sum = true: SUM (QuantizedMeanOrSum with compute_sum: no 1/count fold), same kernel.
 Expected<s8_mean_params> MakeMeanParams(std::span<const int32_t> input_dims,
                                         std::span<const int32_t> axes, TensorQuant input,
-                                        TensorQuant output);
+                                        TensorQuant output, bool sum = false);
+
+// REDUCE_MAX over `axes` (one contiguous run, as MEAN); input and output quantized alike.
+Expected<s8_reduce_max_params> MakeReduceMaxParams(std::span<const int32_t> input_dims,
+                                                   std::span<const int32_t> axes);
 
 // ---- ADD / MUL --------------------------------------------------------------------
 

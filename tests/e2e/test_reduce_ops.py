@@ -1,0 +1,68 @@
+"""Reductions (mean / sum / amax over any dims, keepdim both), constant pad (F.pad, value 0
+or not, spatial and channel) and PReLU from PyTorch: exported, compiled and run by the C++
+`tinyforge run`, compared with the float module (float graphs) and with PyTorch's PT2E
+converted module within 1 LSB (QDQ graphs), as tests/e2e/test_binary_ops.py does.
+"""
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from test_binary_ops import _check
+
+
+class Conv(nn.Module):
+    """conv -> fn, so every op sees a real activation."""
+
+    def __init__(self, fn, channels: int = 8) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(3, channels, 3, padding=1)
+        self.conv2 = nn.Conv2d(channels, 4, 3)
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(self, self.conv(x))
+
+
+CASES = {
+    "mean_hw_keep": (lambda m, t: t.mean(dim=(2, 3), keepdim=True), "mean"),
+    "mean_c": (lambda m, t: t.mean(dim=1), "mean"),
+    "mean_ch_keep": (lambda m, t: t.mean(dim=(1, 2), keepdim=True), "mean"),  # C, H: NHWC {3, 1}
+    "mean_cw": (lambda m, t: t.mean(dim=(1, 3)), "mean"),
+    "mean_all": (lambda m, t: t.mean(dim=(1, 2, 3)), "mean"),
+    "sum_hw": (lambda m, t: t.sum(dim=(2, 3)), "sum"),
+    "sum_c_keep": (lambda m, t: t.sum(dim=1, keepdim=True), "sum"),
+    "sum_ch_keep": (lambda m, t: torch.sum(t, dim=(1, 2), keepdim=True), "sum"),
+    "amax_hw": (lambda m, t: t.amax(dim=(2, 3)), "amax"),
+    "amax_c_keep": (lambda m, t: t.amax(dim=1, keepdim=True), "amax"),
+    "amax_h_keep": (lambda m, t: torch.amax(t, dim=2, keepdim=True), "amax"),
+    "pad_spatial": (lambda m, t: F.pad(t, (1, 2, 0, 1)), "pad"),
+    "pad_value": (lambda m, t: F.pad(t, (2, 1, 1, 1), value=0.5), "pad"),
+    "pad_channels": (lambda m, t: F.pad(t, (0, 0, 0, 0, 2, 3)), "pad"),
+    "pad_then_conv": (lambda m, t: m.conv2(F.pad(t, (1, 1, 1, 1), value=-0.25)), "pad"),
+}
+
+
+class PRelu(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.act = nn.PReLU(init=0.2)
+
+    def forward(self, x):
+        return self.act(self.conv(x))
+
+
+def test_prelu_one_slope_is_a_table(cli, tmp_path):
+    res = _check(cli, PRelu().eval(), (1, 3, 6, 5), tmp_path, "prelu")
+    assert "leaky_relu" in {op["type"] for op in res.graph["ops"]}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_op_matches_pytorch(name, cli, tmp_path):
+    fn, want = CASES[name]
+    res = _check(cli, Conv(fn).eval(), (1, 3, 6, 5), tmp_path, name)
+    types = {op["type"] for op in res.graph["ops"]}
+    assert want in types, f"{name}: graph ops {sorted(types)}"
