@@ -90,11 +90,24 @@ def _pads():
     ])
 
 
+def _prelu():
+    x = inp((5, 4, 3))
+    h = layers.Conv2D(6, 1)(x)
+    return tf.keras.Model(x, layers.PReLU(shared_axes=[1, 2, 3])(h))  # one slope
+
+
+def _prelu_per_channel():
+    x = inp((5, 4, 3))
+    h = layers.Conv2D(6, 1)(x)
+    return tf.keras.Model(x, layers.PReLU(shared_axes=[1, 2])(h))
+
+
 CASES = {
     "mean": (_means, ["MEAN"]),
     "sum": (_sums, ["SUM"]),
     "reduce_max": (_maxes, ["REDUCE_MAX"]),
     "pad": (_pads, ["PAD"]),
+    "prelu": (_prelu, ["PRELU"]),
 }
 
 
@@ -139,3 +152,16 @@ def test_matches_tf_interpreter(name, cli, tmp_path):
                 got = np.load(tmp_path / f"y{j}.npy").reshape(want.shape)
             assert np.array_equal(got, want), (name, k, j, d["name"])
     run_cli(cli, "compile", path, "--target", "an547", "-o", tmp_path / "an547")
+
+
+def test_prelu_per_channel_is_refused_by_name(cli, tmp_path):
+    tf.keras.backend.clear_session()
+    tf.keras.utils.set_random_seed(7)
+    data = _convert(_prelu_per_channel)
+    model = oracle.parse(data)
+    assert "PRELU" in [oracle.op_name(model, op) for op in model.subgraphs[0].operators]
+    path = tmp_path / "prelu_pc.tflite"
+    path.write_bytes(data)
+    proc = run_cli(cli, "compile", path, "-o", tmp_path / "out", check=False)
+    assert proc.returncode == 2, proc.stderr
+    assert "PRELU" in proc.stderr and "slope" in proc.stderr, proc.stderr

@@ -61,6 +61,7 @@ constexpr OpEntry kOps[] = {
     {op::kHardSwish, 1, LowerLut},
     {op::kSum, 2, LowerMean},
     {op::kReduceMax, 3, LowerMean},
+    {op::kPrelu, 1, LowerPrelu},
 };
 
 std::string SupportedList() {

@@ -303,6 +303,35 @@ Status LowerLut(Lowering& l) {
   return OkStatus();
 }
 
+// PRELU with a constant slope tensor whose values are all equal (Keras PReLU with
+// shared_axes over every dim, or an untrained one): one table. A slope per channel needs a
+// kernel of its own (not done yet).
+Status LowerPrelu(Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(0, true));
+  TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
+  const TfTensor& x = *l.In(0);
+  const TfTensor& alpha = *l.In(1);
+  const TfTensor& y = *l.Out(0);
+  TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
+  TF_RETURN_IF_ERROR(l.ExpectAct(&alpha, "inputs[1]", true));
+  TF_RETURN_IF_ERROR(l.ExpectAct(&y, "outputs[0]"));
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(x.shape));
+  TF_RETURN_IF_ERROR(l.ExpectConstant(&alpha, "inputs[1]"));
+  const auto* a = reinterpret_cast<const int8_t*>(alpha.data->data());
+  const size_t n = alpha.data->size();
+  if (std::any_of(a, a + n, [&](int8_t v) { return v != a[0]; })) {
+    return l.Fail("inputs[1]: the slopes differ (a slope per channel or element); only one "
+                  "shared slope is supported")
+        .WithKind(ErrorKind::kUnsupported);
+  }
+  auto table = quant::PreluTable(Q(x), Q(alpha), a[0], Q(y));
+  if (!table.ok()) return l.Fail(table.error().message());
+  const ir::TensorId t = l.AddInt8Table(l.UniqueName(y.name + ".table"), *table, y);
+  l.AddOp(ir::OpType::kQLut, {l.Tensor(l.InIndex(0)), t}, {l.Tensor(l.op().outputs[0])},
+          ir::NoAttrs{});
+  return OkStatus();
+}
+
 Status LowerRelu(Lowering& l) {
   TF_RETURN_IF_ERROR(l.ExpectOptions(0, true));
   TF_RETURN_IF_ERROR(CheckUnary(l));
