@@ -48,6 +48,8 @@ void s8_reduce_max__scalar(const s8_reduce_max_params* params, const int8_t* inp
                            int8_t* output);
 // Built for DSP cores only (kernels/common/isa.h TF_HAVE_DSP).
 void s8_mean__dsp(const s8_mean_params* params, const int8_t* input, int8_t* output);
+void s8_reduce_max__dsp(const s8_reduce_max_params* params, const int8_t* input,
+                        int8_t* output);
 // Built for MVE cores only (TF_HAVE_MVE).
 void s8_mean__mve(const s8_mean_params* params, const int8_t* input, int8_t* output);
 void s8_reduce_max__mve(const s8_reduce_max_params* params, const int8_t* input, int8_t* output);

@@ -4,7 +4,10 @@
 // down the reduced rows in four int16x8 accumulators (one widening byte load and one add per
 // 8 inputs), exact for 256 rows (|sum| <= 256 * 128); longer reductions add each 256-row
 // chunk into int32 sums. inner == 1 (contiguous inputs per output) sums 16 bytes per VADDVA.
-// The requantization of the (few) outputs is the scalar one of mean_out.h.
+// The outputs are requantized 4 at a time under TFLM's double rounding: VQRDMULH is gemmlowp's
+// SaturatingRoundingDoublingHighMul exactly, and RoundingDivideByPOT (ties away from zero) is
+// VRSHL of x - 1 for negative x (ties toward +inf otherwise); single rounding uses the scalar
+// step of mean_out.h.
 #include "kernels/mean/mean.h"
 #include "kernels/common/isa.h"
 
@@ -20,6 +23,30 @@ namespace {
 
 constexpr int32_t kChunk = 256;  // rows per int16 accumulation
 constexpr int32_t kBlock = 32;   // channels per pass
+
+// m outputs of sums (m <= kBlock) as mean::Out computes them.
+void Requantize(const s8_mean_params& p, const int32_t* sums, int32_t m, int32_t zps,
+                int8_t* out) {
+  if (p.rounding == TF_ROUNDING_SINGLE) {
+    for (int32_t k = 0; k < m; ++k) out[k] = mean::Out(p, sums[k], zps);
+    return;
+  }
+  const int32_t left = p.shift > 0 ? p.shift : 0;
+  const int32_t right = p.shift > 0 ? 0 : -p.shift;
+  for (int32_t k = 0; k < m; k += 4) {
+    const mve_pred16_t pr = vctp32q(static_cast<uint32_t>(m - k));
+    int32x4_t x = vsubq_n_s32(vld1q_s32(sums + k), zps);  // wrapping, as fx::WrapSub
+    x = vshlq_s32(x, vdupq_n_s32(left));                     // wrapping, as fx::WrapShiftLeft
+    x = vqrdmulhq_n_s32(x, p.multiplier);
+    if (right > 0) {
+      x = vqaddq_s32(x, vshrq_n_s32(x, 31));  // x - 1 for x < 0: ties away from zero
+      x = vrshlq_s32(x, vdupq_n_s32(-right));
+    }
+    x = vaddq_n_s32(x, p.output_zero_point);
+    x = vminq_s32(vmaxq_s32(x, vdupq_n_s32(-128)), vdupq_n_s32(127));
+    vstrbq_p_s32(out + k, x, pr);
+  }
+}
 
 }  // namespace
 
@@ -77,8 +104,7 @@ extern "C" void s8_mean__mve(const s8_mean_params* params, const int8_t* input,
         vst1q_s16(part + 24, a3);
         for (int32_t k = 0; k < kBlock; ++k) sums[k] += part[k];
       }
-      const int32_t m = n < kBlock ? n : kBlock;
-      for (int32_t k = 0; k < m; ++k) out[c + k] = mean::Out(p, sums[k], zps);
+      Requantize(p, sums, n < kBlock ? n : kBlock, zps, out + c);
     }
   }
 }
