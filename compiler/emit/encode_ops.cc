@@ -251,10 +251,30 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         }
         break;
       }
-      case OpType::kQMean: {
+      case OpType::kQMean:
+      case OpType::kQSum: {
+        auto perm = quant::ReductionPerm(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(perm, OpLabel(g, k));
+        if (!perm->empty()) {
+          return Error::Internal(OpLabel(g, k) + ": reduced dims not one run (layout pass)");
+        }
         auto p = quant::MeanParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kMean));
+        eo.params = EncodeParams(*p);
+        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, x);
+        break;
+      }
+      case OpType::kQReduceMax: {
+        auto perm = quant::ReductionPerm(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(perm, OpLabel(g, k));
+        if (!perm->empty()) {
+          return Error::Internal(OpLabel(g, k) + ": reduced dims not one run (layout pass)");
+        }
+        auto p = quant::ReduceMaxParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kReduceMax));
         eo.params = EncodeParams(*p);
         eo.operands = {enc.ActOp(x), enc.ActOp(y)};
         eo.spec.macs = Elements(g, x);

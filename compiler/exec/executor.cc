@@ -58,6 +58,15 @@ Status RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<Hos
     case OpType::kMean:
       Mean(op.attrs_as<ir::MeanAttrs>(), *in[0], y);
       break;
+    case OpType::kSum:
+      Sum(op.attrs_as<ir::MeanAttrs>(), *in[0], y);
+      break;
+    case OpType::kAmax:
+      Amax(op.attrs_as<ir::MeanAttrs>(), *in[0], y);
+      break;
+    case OpType::kPad:
+      Pad(op.attrs_as<ir::PadAttrs>(), *in[0], y);
+      break;
     case OpType::kReshape:
       Reshape(*in[0], y);
       break;

@@ -43,6 +43,9 @@ void MaxPool2d(const ir::MaxPool2dAttrs& a, const HostTensor& x, HostTensor& y);
 void AvgPool2d(const ir::AvgPool2dAttrs& a, const HostTensor& x, HostTensor& y);
 
 void Mean(const ir::MeanAttrs& a, const HostTensor& x, HostTensor& y);
+void Sum(const ir::MeanAttrs& a, const HostTensor& x, HostTensor& y);
+void Amax(const ir::MeanAttrs& a, const HostTensor& x, HostTensor& y);
+void Pad(const ir::PadAttrs& a, const HostTensor& x, HostTensor& y);
 void Softmax(const ir::SoftmaxAttrs& a, const HostTensor& x, HostTensor& y);
 
 // Any dtype (data movement only).

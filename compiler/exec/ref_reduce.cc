@@ -1,6 +1,7 @@
-// Reductions: mean over a set of dims and softmax along one axis.
+// Reductions: mean, sum and max over a set of dims, softmax along one axis; constant pad.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "exec/ref_ops.h"
@@ -8,7 +9,11 @@
 
 namespace tinyforge::exec {
 
-void Mean(const ir::MeanAttrs& a, const HostTensor& x, HostTensor& y) {
+namespace {
+
+enum class ReduceKind { kMean, kSum, kMax };
+
+void Reduce(ReduceKind kind, const ir::MeanAttrs& a, const HostTensor& x, HostTensor& y) {
   const ir::Shape& xs = x.shape();
   const int64_t rank = static_cast<int64_t>(xs.size());
   const std::vector<int64_t> dims = ir::NormalizeMeanDims(a, rank).value();
@@ -20,7 +25,9 @@ void Mean(const ir::MeanAttrs& a, const HostTensor& x, HostTensor& y) {
   }
   // Walk x in C order with a multi-index; the output index is the same multi-index with the
   // reduced dims dropped (keepdim's size-1 dims do not change the flat index).
-  std::vector<double> acc(static_cast<size_t>(y.num_elements()), 0.0);
+  const bool max = kind == ReduceKind::kMax;
+  std::vector<double> acc(static_cast<size_t>(y.num_elements()),
+                          max ? -std::numeric_limits<double>::infinity() : 0.0);
   std::vector<int64_t> idx(xs.size(), 0);
   const auto xd = x.f32();
   for (int64_t i = 0; i < x.num_elements(); ++i) {
@@ -28,7 +35,9 @@ void Mean(const ir::MeanAttrs& a, const HostTensor& x, HostTensor& y) {
     for (size_t d = 0; d < xs.size(); ++d) {
       if (!reduced[d]) out = out * xs[d] + idx[d];
     }
-    acc[static_cast<size_t>(out)] += static_cast<double>(xd[static_cast<size_t>(i)]);
+    const double v = static_cast<double>(xd[static_cast<size_t>(i)]);
+    double& r = acc[static_cast<size_t>(out)];
+    r = max ? (v > r || std::isnan(v) ? v : r) : r + v;
     for (size_t d = xs.size(); d-- > 0;) {
       if (++idx[d] < xs[d]) break;
       idx[d] = 0;
@@ -36,7 +45,38 @@ void Mean(const ir::MeanAttrs& a, const HostTensor& x, HostTensor& y) {
   }
   auto yd = y.f32();
   for (size_t i = 0; i < acc.size(); ++i) {
-    yd[i] = static_cast<float>(acc[i] / static_cast<double>(count));
+    yd[i] = static_cast<float>(kind == ReduceKind::kMean ? acc[i] / static_cast<double>(count)
+                                                         : acc[i]);
+  }
+}
+
+}  // namespace
+
+void Mean(const ir::MeanAttrs& a, const HostTensor& x, HostTensor& y) {
+  Reduce(ReduceKind::kMean, a, x, y);
+}
+void Sum(const ir::MeanAttrs& a, const HostTensor& x, HostTensor& y) {
+  Reduce(ReduceKind::kSum, a, x, y);
+}
+void Amax(const ir::MeanAttrs& a, const HostTensor& x, HostTensor& y) {
+  Reduce(ReduceKind::kMax, a, x, y);
+}
+
+void Pad(const ir::PadAttrs& a, const HostTensor& x, HostTensor& y) {
+  const ir::Shape& xs = x.shape();
+  const ir::Shape& ys = y.shape();
+  auto yd = y.f32();
+  std::fill(yd.begin(), yd.end(), static_cast<float>(a.value));
+  const auto xd = x.f32();
+  std::vector<int64_t> idx(xs.size(), 0);
+  for (int64_t i = 0; i < x.num_elements(); ++i) {
+    int64_t out = 0;
+    for (size_t d = 0; d < xs.size(); ++d) out = out * ys[d] + idx[d] + a.padding[2 * d];
+    yd[static_cast<size_t>(out)] = xd[static_cast<size_t>(i)];
+    for (size_t d = xs.size(); d-- > 0;) {
+      if (++idx[d] < xs[d]) break;
+      idx[d] = 0;
+    }
   }
 }
 

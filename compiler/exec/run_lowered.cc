@@ -115,9 +115,21 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       s8_mul__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data());
       return OkStatus();
     }
-    case OpType::kQMean: {
-      TF_ASSIGN_OR_RETURN(const s8_mean_params p, quant::MeanParams(g, op));
-      s8_mean__ref(&p, x.i8().data(), y.i8().data());
+    case OpType::kQMean:
+    case OpType::kQSum:
+    case OpType::kQReduceMax: {
+      // Reduced dims that are not one run: the kernel reads x with them moved last (as the
+      // layout pass's transpose does on a device).
+      TF_ASSIGN_OR_RETURN(const std::vector<int64_t> perm, quant::ReductionPerm(g, op));
+      const HostTensor xp = perm.empty() ? HostTensor() : Permuted(x, perm);
+      const int8_t* in = (perm.empty() ? x : xp).i8().data();
+      if (op.type == OpType::kQReduceMax) {
+        TF_ASSIGN_OR_RETURN(const s8_reduce_max_params p, quant::ReduceMaxParams(g, op));
+        s8_reduce_max__ref(&p, in, y.i8().data());
+      } else {
+        TF_ASSIGN_OR_RETURN(const s8_mean_params p, quant::MeanParams(g, op));
+        s8_mean__ref(&p, in, y.i8().data());
+      }
       return OkStatus();
     }
     case OpType::kQSoftmax: {

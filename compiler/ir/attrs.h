@@ -287,6 +287,19 @@ struct QPadAttrs {
   friend bool operator==(const QPadAttrs&, const QPadAttrs&) = default;
 };
 
+// Constant padding (torch.nn.functional.pad, mode "constant") in float terms; fold-qdq
+// quantizes `value` with the input's parameters into qpad's int8 value.
+struct PadAttrs {
+  std::vector<int64_t> padding;  // [before_0, after_0, before_1, after_1, ...], one pair per dim
+  double value = 0.0;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("padding", s.padding);
+    f("value", s.value);
+  }
+  friend bool operator==(const PadAttrs&, const PadAttrs&) = default;
+};
+
 struct TransposeAttrs {
   std::vector<int64_t> perm;  // output dim i is input dim perm[i] (torch.permute)
   template <class S, class F>
@@ -315,6 +328,7 @@ struct SliceAttrs {
 using Attrs = std::variant<NoAttrs, Conv2dAttrs, HardtanhAttrs, MaxPool2dAttrs, AvgPool2dAttrs,
                            MeanAttrs, ReshapeAttrs, CatAttrs, SoftmaxAttrs, QConv2dAttrs,
                            QDwConv2dAttrs, QFcAttrs, QPool2dAttrs, ClampAttrs, QPadAttrs,
-                           TransposeAttrs, SliceAttrs, LeakyReluAttrs, EluAttrs, GeluAttrs>;
+                           TransposeAttrs, SliceAttrs, LeakyReluAttrs, EluAttrs, GeluAttrs,
+                           PadAttrs>;
 
 }  // namespace tinyforge::ir

@@ -318,7 +318,12 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
       return Pool(in[0], a.kernel, a.stride, a.padding, Vec2{1, 1}, a.ceil_mode);
     }
     case OpType::kMean:
+    case OpType::kSum:
+    case OpType::kAmax:
       return Mean(std::get<MeanAttrs>(attrs), in[0]);
+    case OpType::kPad:  // qpad's shape rule (the value does not change the shape)
+      return internal::InferLoweredShapes(
+          OpType::kQPad, QPadAttrs{std::get<PadAttrs>(attrs).padding, 0}, in);
     case OpType::kReshape:
       return Reshape(std::get<ReshapeAttrs>(attrs), in[0]);
     case OpType::kAdd:
@@ -349,6 +354,8 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
     case OpType::kQLut:
     case OpType::kQConcat:
     case OpType::kQPad:
+    case OpType::kQSum:
+    case OpType::kQReduceMax:
     case OpType::kRequantize:
     case OpType::kTranspose:
       return internal::InferLoweredShapes(type, attrs, in);

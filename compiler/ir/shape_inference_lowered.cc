@@ -219,10 +219,13 @@ Expected<std::vector<Shape>> InferLoweredShapes(OpType type, const Attrs& attrs,
       if (y.size() > 6) return Error("inputs: broadcasting supports up to 6 dims");
       return std::vector<Shape>{y};
     }
-    case OpType::kQMean: {
+    case OpType::kQMean:
+    case OpType::kQSum: {
       TF_RETURN_IF_ERROR(CheckRequantInputs(in, 1, 1));
       return InferShapes(OpType::kMean, attrs, in.subspan(0, 1));
     }
+    case OpType::kQReduceMax:
+      return InferShapes(OpType::kMean, attrs, in);
     case OpType::kQSoftmax:
       TF_RETURN_IF_ERROR(CheckRequantInputs(in, 1, 1));
       return InferShapes(OpType::kSoftmax, attrs, in.subspan(0, 1));

@@ -109,7 +109,13 @@ Status CheckLoweredDTypes(const Graph& g, const Op& op) {
                                 "quantized like the output (max/min compare raw int8 values)"));
       }
       return Act("outputs", 0, y);
+    case OpType::kQReduceMax:
+      TF_RETURN_IF_ERROR(Act("inputs", 0, in(0)));
+      TF_RETURN_IF_ERROR(Want("inputs", 0, in(0), SameQuant(in(0), y),
+                              "quantized like the output (REDUCE_MAX compares raw int8 values)"));
+      return Act("outputs", 0, y);
     case OpType::kQMean:
+    case OpType::kQSum:
     case OpType::kRequantize:
     case OpType::kQSoftmax:
       TF_RETURN_IF_ERROR(Act("inputs", 0, in(0)));

@@ -162,18 +162,29 @@ Status Pool(Context& c) {
   return OkStatus();
 }
 
-Status Mean(Context& c) {
+// mean / sum over any dims (the layout pass makes non-adjacent ones adjacent with a
+// transpose): one int8 op that requantizes to the output's parameters.
+Status Mean(Context& c, OpType type) {
   const ir::Op& op = c.op();
   TF_ASSIGN_OR_RETURN(TensorId x, Activation(c, op.inputs[0]));
-  const auto& a = op.attrs_as<ir::MeanAttrs>();
-  TF_ASSIGN_OR_RETURN(auto dims, ir::NormalizeMeanDims(
-                                     a, static_cast<int64_t>(c.g.tensor(x).shape.size())));
-  if (dims.back() - dims.front() + 1 != static_cast<int64_t>(dims.size())) {
-    return c.Fail("mean over non-adjacent dims: TFLite's MEAN kernel reduces one run of dims");
-  }
   TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
   std::vector<ir::Op> none;
-  Emit(c, OpType::kQMean, {x}, y, a, none);
+  Emit(c, type, {x}, y, op.attrs, none);
+  return OkStatus();
+}
+
+// Constant pad: qpad with the pad value quantized like the input (the output shares it).
+Status Pad(Context& c) {
+  const ir::Op& op = c.op();
+  TF_ASSIGN_OR_RETURN(TensorId x, Activation(c, op.inputs[0]));
+  TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
+  const ir::QuantParams& q = *c.g.tensor(x).quant;
+  const auto& a = op.attrs_as<ir::PadAttrs>();
+  const double v = std::nearbyint(a.value / q.scale[0]) + static_cast<double>(q.zero_point[0]);
+  ir::QPadAttrs qa{a.padding, static_cast<int64_t>(std::clamp(v, -128.0, 127.0))};
+  std::vector<ir::Op> after;
+  const TensorId out = Through(c, y, q, after);
+  Emit(c, OpType::kQPad, {x}, out, qa, after);
   return OkStatus();
 }
 
@@ -347,7 +358,13 @@ Status FoldOne(Context& c) {
     case OpType::kAvgPool2d:
       return Pool(c);
     case OpType::kMean:
-      return Mean(c);
+      return Mean(c, OpType::kQMean);
+    case OpType::kSum:
+      return Mean(c, OpType::kQSum);
+    case OpType::kAmax:
+      return Unary(c, OpType::kQReduceMax, std::nullopt);
+    case OpType::kPad:
+      return Pad(c);
     case OpType::kReshape:
       return Unary(c, OpType::kReshape, std::nullopt);
     case OpType::kTranspose:

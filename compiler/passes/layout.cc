@@ -17,6 +17,7 @@
 #include "ir/shape_inference.h"
 #include "passes/pass.h"
 #include "passes/util.h"
+#include "quant/kernel_params.h"
 
 namespace tinyforge::passes {
 namespace {
@@ -130,6 +131,8 @@ struct Rewriter {
         out.push_back(std::move(op));
         break;
       case OpType::kQMean:
+      case OpType::kQSum:
+      case OpType::kQReduceMax:
         if (x4) TF_RETURN_IF_ERROR(Mean(op));
         out.push_back(std::move(op));
         break;
@@ -276,11 +279,75 @@ std::set<std::string> FlattenIntoFc(ir::Graph& g, const std::vector<bool>& permu
 
 }  // namespace
 
+// A reduction (qmean, qsum, qreduce_max) whose reduced dims are not one run in the final
+// layout (e.g. H and C of NHWC) reads a transpose that moves the kept dims first and the
+// reduced ones last; a reshape restores keepdim's size-1 dims. Exact: the transpose only
+// moves int8 values, and the kernels sum in int32 in any order.
+static Status ContiguousReductions(ir::Graph& g) {
+  TensorNames tensor_names{{&g.tensors}};
+  std::vector<ir::Op> ops = std::move(g.ops);
+  g.ops.clear();
+  NameIndex<ir::Op> op_names{{&ops, &g.ops}};
+  for (ir::Op& op : ops) {
+    const bool reduce = op.type == OpType::kQMean || op.type == OpType::kQSum ||
+                        op.type == OpType::kQReduceMax;
+    if (!reduce) {
+      g.ops.push_back(std::move(op));
+      continue;
+    }
+    const ir::Shape xs = g.tensor(op.inputs[0]).shape;
+    const int64_t rank = static_cast<int64_t>(xs.size());
+    auto& a = op.attrs_as<ir::MeanAttrs>();
+    TF_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ir::NormalizeMeanDims(a, rank));
+    std::vector<int32_t> dims32(xs.begin(), xs.end()), axes32(dims.begin(), dims.end());
+    if (quant::ReductionIsOneRun(dims32, axes32)) {
+      g.ops.push_back(std::move(op));
+      continue;
+    }
+    std::vector<int64_t> perm;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!std::binary_search(dims.begin(), dims.end(), d)) perm.push_back(d);
+    }
+    const int64_t kept = static_cast<int64_t>(perm.size());
+    perm.insert(perm.end(), dims.begin(), dims.end());
+    ir::Tensor t = g.tensor(op.inputs[0]);
+    t.data.reset();
+    t.name = tensor_names.Unique(t.name + ".reduce_last");
+    t.shape = PermuteShape(xs, perm);
+    const TensorId moved = g.AddTensor(std::move(t));
+    g.ops.push_back(ir::MakeOp(OpType::kTranspose, op_names.Unique(op.name + ".reduce_last"),
+                               {op.inputs[0]}, {moved}, ir::TransposeAttrs{perm}));
+    op.inputs[0] = moved;
+    a.dims.clear();
+    for (int64_t d = kept; d < rank; ++d) a.dims.push_back(d);
+    if (!a.keepdim) {
+      g.ops.push_back(std::move(op));
+      continue;
+    }
+    a.keepdim = false;
+    const TensorId y = op.outputs[0];
+    ir::Tensor z = g.tensor(y);
+    z.name = tensor_names.Unique(z.name + ".kept");
+    z.shape.clear();
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!std::binary_search(dims.begin(), dims.end(), d)) z.shape.push_back(xs[static_cast<size_t>(d)]);
+    }
+    const TensorId zid = g.AddTensor(std::move(z));
+    op.outputs[0] = zid;
+    const std::string name = op.name;
+    g.ops.push_back(std::move(op));
+    g.ops.push_back(ir::MakeOp(OpType::kReshape, op_names.Unique(name + ".keepdim"), {zid}, {y},
+                               ir::ReshapeAttrs{g.tensor(y).shape}));
+  }
+  return OkStatus();
+}
+
 Status ToNhwc(ir::Graph& g, const PassOptions& options) {
   if (g.kind != ir::GraphKind::kInt8) {
     return Error("needs a lowered graph (kind int8): run fold-qdq first");
   }
-  if (g.layout == ir::Layout::kNHWC) return OkStatus();  // already done (or a .tflite import)
+  // Already done (or a .tflite import): only the reductions' runs remain to check.
+  if (g.layout == ir::Layout::kNHWC) return ContiguousReductions(g);
   const size_t n = g.tensors.size();
   Rewriter r{g, options, std::vector<bool>(n, false), std::vector<bool>(n, false),
              std::vector<TensorId>(n, -1), {}, {}, {}};
@@ -316,7 +383,7 @@ Status ToNhwc(ir::Graph& g, const PassOptions& options) {
   }
   g.layout = ir::Layout::kNHWC;
   g.io_layout = options.io_layout;
-  return OkStatus();
+  return ContiguousReductions(g);
 }
 
 }  // namespace tinyforge::passes

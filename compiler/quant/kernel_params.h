@@ -155,9 +155,18 @@ Expected<s8_pool_params> MakePoolParams(const PoolSpec& spec, TensorQuant input,
 // change the data layout. Multiplier: double in_scale / out_scale, then TFLite's
 // QuantizedMeanOrSum fold of 1/count: s = min(floor(log2 count), 32, 31 + shift),
 // multiplier = (multiplier << s) / count, shift -= s.
+// Whether the reduced axes of input_dims form one contiguous run once dims of size 1 are
+// dropped (what MakeMeanParams / MakeReduceMaxParams take).
+bool ReductionIsOneRun(std::span<const int32_t> input_dims, std::span<const int32_t> axes);
+
+// sum = true: SUM (QuantizedMeanOrSum with compute_sum: no 1/count fold), same kernel.
 Expected<s8_mean_params> MakeMeanParams(std::span<const int32_t> input_dims,
                                         std::span<const int32_t> axes, TensorQuant input,
-                                        TensorQuant output);
+                                        TensorQuant output, bool sum = false);
+
+// REDUCE_MAX over `axes` (one contiguous run, as MEAN); input and output quantized alike.
+Expected<s8_reduce_max_params> MakeReduceMaxParams(std::span<const int32_t> input_dims,
+                                                   std::span<const int32_t> axes);
 
 // ---- ADD / MUL --------------------------------------------------------------------
 
@@ -231,6 +240,12 @@ Expected<LutTable> LeakyReluTable(TensorQuant input, TensorQuant output, float a
 // ELU: TFLM's own float lookup table (PopulateLookupTable: x < 0 ? exp(x) - 1 : x, round
 // half away from zero).
 Expected<LutTable> EluTable(TensorQuant input, TensorQuant output);
+// PRELU with one int8 slope `alpha_q` (alpha quantized by `alpha`): TFLM's
+// CalculatePreluParams multipliers in double (in / out, in * alpha / out) and its
+// BroadcastPrelu4DSlow per input (identity for x - zp >= 0, the product with the slope less
+// its zero point otherwise).
+Expected<LutTable> PreluTable(TensorQuant input, TensorQuant alpha, int32_t alpha_q,
+                              TensorQuant output);
 
 // ---- CONCATENATION / PAD / QUANTIZE / DEQUANTIZE ----------------------------------------
 

@@ -1,5 +1,6 @@
 #include "quant/op_params.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -179,14 +180,34 @@ Expected<s8_mul_params> Mul(const Graph& g, const Op& op, bool use_inputs) {
   return p;
 }
 
-Expected<s8_mean_params> Mean(const Graph& g, const Op& op, bool use_inputs) {
+// The input dims and reduced axes a reduction's kernel sees: x's own, or, when the reduced
+// dims are not one run (a graph before the layout pass), those of x transposed by
+// ReductionPerm (kept dims first): [kept..., reduced...] reduced over the trailing dims.
+struct ReductionView {
+  std::vector<int32_t> dims;
+  std::vector<int64_t> axes;
+};
+Expected<ReductionView> ViewOf(const Graph& g, const Op& op) {
   const Tensor& x = g.tensor(op.inputs[0]);
   TF_ASSIGN_OR_RETURN(std::vector<int64_t> dims,
                       ir::NormalizeMeanDims(op.attrs_as<ir::MeanAttrs>(),
                                             static_cast<int64_t>(x.shape.size())));
+  TF_ASSIGN_OR_RETURN(auto perm, ReductionPerm(g, op));
+  if (perm.empty()) return ReductionView{Dims(x.shape), dims};
+  ReductionView v;
+  for (int64_t d : perm) v.dims.push_back(I32(x.shape[static_cast<size_t>(d)]));
+  const int64_t kept = static_cast<int64_t>(perm.size() - dims.size());
+  for (int64_t d = kept; d < static_cast<int64_t>(perm.size()); ++d) v.axes.push_back(d);
+  return v;
+}
+
+Expected<s8_mean_params> Mean(const Graph& g, const Op& op, bool use_inputs) {
+  const Tensor& x = g.tensor(op.inputs[0]);
+  TF_ASSIGN_OR_RETURN(ReductionView v, ViewOf(g, op));
   TF_ASSIGN_OR_RETURN(s8_mean_params p,
-                      quant::MakeMeanParams(Dims(x.shape), Dims(dims), TensorQuantOf(x),
-                                            TensorQuantOf(g.tensor(op.outputs[0]))));
+                      quant::MakeMeanParams(v.dims, Dims(v.axes), TensorQuantOf(x),
+                                            TensorQuantOf(g.tensor(op.outputs[0])),
+                                            op.type == OpType::kQSum));
   if (auto c = Stored(g, op, use_inputs)) p.multiplier = c->multiplier[0], p.shift = c->shift[0];
   p.rounding = RoundingWord(g);
   return p;
@@ -245,6 +266,7 @@ size_t RequantBaseInputs(OpType type) {
     case OpType::kQMul:
       return 2;
     case OpType::kQMean:
+    case OpType::kQSum:
     case OpType::kQSoftmax:
     case OpType::kRequantize:
       return 1;
@@ -286,7 +308,8 @@ Expected<RequantConstants> ComputeRequantConstants(const Graph& g, const Op& op)
       TF_ASSIGN_OR_RETURN(auto p, Mul(g, op, false));
       return one(p.output_multiplier, p.output_shift);
     }
-    case OpType::kQMean: {
+    case OpType::kQMean:
+    case OpType::kQSum: {
       TF_ASSIGN_OR_RETURN(auto p, Mean(g, op, false));
       return one(p.multiplier, p.shift);
     }
@@ -320,6 +343,24 @@ Expected<s8_minmax_params> MinMaxParams(const Graph& g, const Op& op) {
                                  Dims(g.tensor(op.inputs[1]).shape));
 }
 Expected<s8_mean_params> MeanParams(const Graph& g, const Op& op) { return Mean(g, op, true); }
+Expected<s8_reduce_max_params> ReduceMaxParams(const Graph& g, const Op& op) {
+  TF_ASSIGN_OR_RETURN(ReductionView v, ViewOf(g, op));
+  return quant::MakeReduceMaxParams(v.dims, Dims(v.axes));
+}
+
+Expected<std::vector<int64_t>> ReductionPerm(const Graph& g, const Op& op) {
+  const Tensor& x = g.tensor(op.inputs[0]);
+  const int64_t rank = static_cast<int64_t>(x.shape.size());
+  TF_ASSIGN_OR_RETURN(std::vector<int64_t> dims,
+                      ir::NormalizeMeanDims(op.attrs_as<ir::MeanAttrs>(), rank));
+  if (quant::ReductionIsOneRun(Dims(x.shape), Dims(dims))) return std::vector<int64_t>{};
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!std::binary_search(dims.begin(), dims.end(), d)) perm.push_back(d);
+  }
+  perm.insert(perm.end(), dims.begin(), dims.end());
+  return perm;
+}
 Expected<s8_softmax_params> SoftmaxParams(const Graph& g, const Op& op) {
   return Softmax(g, op, true);
 }

@@ -52,7 +52,14 @@ Expected<s8_mul_params> MulParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_add_params> SquaredDifferenceParams(const ir::Graph& g, const ir::Op& op);
 // qmaximum / qminimum.
 Expected<s8_minmax_params> MinMaxParams(const ir::Graph& g, const ir::Op& op);
+// qmean and qsum (the mean kernel; sum without the 1/count fold).
 Expected<s8_mean_params> MeanParams(const ir::Graph& g, const ir::Op& op);
+// Their parameters are for x as the kernel reads it: x itself when the reduced dims are one
+// run (always after the layout pass), else x transposed by ReductionPerm (kept dims first,
+// then the reduced ones), which the caller does (the host runner; the emitter refuses).
+Expected<s8_reduce_max_params> ReduceMaxParams(const ir::Graph& g, const ir::Op& op);
+// The transpose a qmean / qsum / qreduce_max input needs first, or {} when none.
+Expected<std::vector<int64_t>> ReductionPerm(const ir::Graph& g, const ir::Op& op);
 Expected<s8_softmax_params> SoftmaxParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_lut_params> LutParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_requantize_params> RequantizeParams(const ir::Graph& g, const ir::Op& op);

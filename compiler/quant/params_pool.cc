@@ -60,49 +60,109 @@ Expected<s8_pool_params> MakePoolParams(const PoolSpec& s, TensorQuant input, Te
   return p;
 }
 
-Expected<s8_mean_params> MakeMeanParams(std::span<const int32_t> input_dims,
-                                        std::span<const int32_t> axes, TensorQuant input,
-                                        TensorQuant output) {
-  constexpr const char* kOp = "mean";
-  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input", input));
-  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "output", output));
+bool ReductionIsOneRun(std::span<const int32_t> input_dims, std::span<const int32_t> axes) {
   const int rank = static_cast<int>(input_dims.size());
-  if (rank == 0 || axes.empty()) return Error{"mean: needs a non-scalar input and >= 1 axis"};
-  std::vector<int> resolved;
+  std::vector<bool> reduced(static_cast<size_t>(rank), false);
+  for (int32_t a : axes) {
+    const int r = a < 0 ? a + rank : a;
+    if (r >= 0 && r < rank) reduced[static_cast<size_t>(r)] = true;
+  }
+  // Over the dims of size > 1: reduced ones, then kept ones, ... must change at most twice
+  // (kept* reduced* kept*).
+  int runs = 0;
+  bool prev = false;
+  for (int i = 0; i < rank; ++i) {
+    if (input_dims[i] == 1) continue;
+    const bool r = reduced[static_cast<size_t>(i)];
+    if (r && !prev) ++runs;
+    prev = r;
+  }
+  return runs <= 1;
+}
+
+namespace {
+
+struct ReduceSplit {
+  int64_t outer = 1, reduce = 1, inner = 1;
+};
+
+// input_dims viewed as [outer, reduce, inner] around the reduced axes: after dropping dims
+// of size 1 (reduced or not), the reduced ones must form one contiguous run.
+Expected<ReduceSplit> SplitReduction(const char* op, std::span<const int32_t> input_dims,
+                                     std::span<const int32_t> axes) {
+  const int rank = static_cast<int>(input_dims.size());
+  if (rank == 0 || axes.empty()) {
+    return Error{std::string(op) + ": needs a non-scalar input and >= 1 axis"};
+  }
+  std::vector<bool> reduced(static_cast<size_t>(rank), false);
   for (int32_t a : axes) {
     const int r = a < 0 ? a + rank : a;
     if (r < 0 || r >= rank) {
-      return Error{"mean: axis " + std::to_string(a) + " out of range for rank " +
+      return Error{std::string(op) + ": axis " + std::to_string(a) + " out of range for rank " +
                    std::to_string(rank)};
     }
-    if (std::find(resolved.begin(), resolved.end(), r) == resolved.end()) resolved.push_back(r);
+    reduced[static_cast<size_t>(r)] = true;
   }
-  std::sort(resolved.begin(), resolved.end());
-  if (resolved.back() - resolved.front() + 1 != static_cast<int>(resolved.size())) {
-    return Error{"mean: reduced axes must be contiguous (e.g. {1, 2} of NHWC)"};
-  }
-  int64_t outer = 1, reduce = 1, inner = 1;
   for (int i = 0; i < rank; ++i) {
-    TF_QUANT_TRY_CHECK(CheckPositive(kOp, "input_dims[i]", input_dims[i]));
-    if (i < resolved.front()) {
-      outer *= input_dims[i];
-    } else if (i <= resolved.back()) {
-      reduce *= input_dims[i];
+    TF_QUANT_TRY_CHECK(CheckPositive(op, "input_dims[i]", input_dims[i]));
+  }
+  if (!ReductionIsOneRun(input_dims, axes)) {
+    return Error{std::string(op) +
+                 ": reduced axes must be contiguous (e.g. {1, 2} of NHWC; the layout pass "
+                 "moves other sets together with a transpose)"};
+  }
+  // Dims of size 1 go to `outer`; the run of reduced dims of size > 1 splits the rest.
+  int first = rank, last = -1;
+  for (int i = 0; i < rank; ++i) {
+    if (reduced[static_cast<size_t>(i)] && input_dims[i] > 1) first = std::min(first, i), last = i;
+  }
+  ReduceSplit s;
+  for (int i = 0; i < rank; ++i) {
+    if (i >= first && i <= last) {
+      s.reduce *= input_dims[i];
+    } else if (i > last) {
+      s.inner *= input_dims[i];
     } else {
-      inner *= input_dims[i];
+      s.outer *= input_dims[i];
     }
   }
-  if (outer * reduce * inner > INT32_MAX) return Error{"mean: tensor too large"};
+  if (s.outer * s.reduce * s.inner > INT32_MAX) return Error{std::string(op) + ": tensor too large"};
+  return s;
+}
+
+}  // namespace
+
+Expected<s8_reduce_max_params> MakeReduceMaxParams(std::span<const int32_t> input_dims,
+                                                   std::span<const int32_t> axes) {
+  TF_ASSIGN_OR_RETURN(ReduceSplit s, SplitReduction("reduce_max", input_dims, axes));
+  s8_reduce_max_params p{};
+  p.outer = static_cast<int32_t>(s.outer);
+  p.reduce_size = static_cast<int32_t>(s.reduce);
+  p.inner = static_cast<int32_t>(s.inner);
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams("reduce_max", s8_reduce_max_check(p)));
+  return p;
+}
+
+Expected<s8_mean_params> MakeMeanParams(std::span<const int32_t> input_dims,
+                                        std::span<const int32_t> axes, TensorQuant input,
+                                        TensorQuant output, bool sum) {
+  const char* kOp = sum ? "sum" : "mean";
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input", input));
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "output", output));
+  TF_ASSIGN_OR_RETURN(ReduceSplit split, SplitReduction(kOp, input_dims, axes));
+  const int64_t outer = split.outer, reduce = split.reduce, inner = split.inner;
 
   // PrepareMeanOrSum: double in_scale / out_scale; then QuantizedMeanOrSum folds 1/count.
   QuantizedMultiplier m =
       QuantizeMultiplier(static_cast<double>(input.scale) / static_cast<double>(output.scale));
-  int shift = 63 - fx::CountLeadingZeros64(static_cast<uint64_t>(reduce));
-  shift = std::min(shift, 32);
-  shift = std::min(shift, 31 + m.shift);
-  if (shift < 0) return Error{"mean: in_scale / out_scale too small to fold the count"};
-  m.multiplier = static_cast<int32_t>((static_cast<int64_t>(m.multiplier) << shift) / reduce);
-  m.shift -= shift;
+  if (!sum) {
+    int shift = 63 - fx::CountLeadingZeros64(static_cast<uint64_t>(reduce));
+    shift = std::min(shift, 32);
+    shift = std::min(shift, 31 + m.shift);
+    if (shift < 0) return Error{"mean: in_scale / out_scale too small to fold the count"};
+    m.multiplier = static_cast<int32_t>((static_cast<int64_t>(m.multiplier) << shift) / reduce);
+    m.shift -= shift;
+  }
 
   s8_mean_params p{};
   p.outer = static_cast<int32_t>(outer);

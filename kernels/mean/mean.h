@@ -29,8 +29,30 @@ struct s8_mean_params {
   int32_t rounding;
 };
 
+// REDUCE_MAX (tf.reduce_max, torch.amax) of an int8 tensor over one contiguous run of axes,
+// viewed like MEAN's input as [outer, reduce_size, inner] -> [outer, inner]. Input and
+// output share their quantization (TFLite Micro's Prepare requires it): the result is the
+// largest raw int8 value, as reference_ops::ReduceGeneric with max computes it.
+struct s8_reduce_max_params {
+  int32_t outer;        // >= 1
+  int32_t reduce_size;  // >= 1
+  int32_t inner;        // >= 1
+};
+
 extern "C" {
 void s8_mean__ref(const s8_mean_params* params, const int8_t* input, int8_t* output);
+void s8_reduce_max__ref(const s8_reduce_max_params* params, const int8_t* input, int8_t* output);
+
+void s8_mean__scalar(const s8_mean_params* params, const int8_t* input, int8_t* output);
+void s8_reduce_max__scalar(const s8_reduce_max_params* params, const int8_t* input,
+                           int8_t* output);
+// Built for DSP cores only (kernels/common/isa.h TF_HAVE_DSP).
+void s8_mean__dsp(const s8_mean_params* params, const int8_t* input, int8_t* output);
+void s8_reduce_max__dsp(const s8_reduce_max_params* params, const int8_t* input,
+                        int8_t* output);
+// Built for MVE cores only (TF_HAVE_MVE).
+void s8_mean__mve(const s8_mean_params* params, const int8_t* input, int8_t* output);
+void s8_reduce_max__mve(const s8_reduce_max_params* params, const int8_t* input, int8_t* output);
 }
 
 #endif  // TINYFORGE_KERNELS_MEAN_MEAN_H_

@@ -18,4 +18,11 @@ inline const char* s8_mean_check(const s8_mean_params& p) {
   return nullptr;
 }
 
+inline const char* s8_reduce_max_check(const s8_reduce_max_params& p) {
+  TF_CHECK_DIM(p, outer);
+  TF_CHECK_DIM(p, reduce_size);
+  TF_CHECK_DIM(p, inner);
+  return nullptr;
+}
+
 #endif  // TINYFORGE_KERNELS_MEAN_MEAN_LIMITS_H_

@@ -23,6 +23,10 @@ struct s8_pad_params {
 extern "C" {
 // Output must not alias the input.
 void s8_pad__ref(const s8_pad_params* params, const int8_t* input, int8_t* output);
+// Cortex-M0/M3/M4 (word copies; also the host).
+void s8_pad__scalar(const s8_pad_params* params, const int8_t* input, int8_t* output);
+// Cortex-M55 (Helium).
+void s8_pad__mve(const s8_pad_params* params, const int8_t* input, int8_t* output);
 }
 
 #endif  // TINYFORGE_KERNELS_PAD_PAD_H_

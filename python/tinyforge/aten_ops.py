@@ -174,11 +174,49 @@ def _adaptive_avg_pool(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     return "mean", [a["self"]], {"dims": [rank - 2, rank - 1], "keepdim": True}
 
 
+def _reduce_attrs(lw: Shapes, a: dict[str, Any]) -> dict[str, Any]:
+    dims = a["dim"]
+    dims = [] if dims is None else ([int(dims)] if isinstance(dims, int) else [int(d) for d in dims])
+    if not dims:  # None or [] reduce every dim
+        dims = list(range(len(lw.shape(a["self"]))))
+    return {"dims": dims, "keepdim": bool(a["keepdim"])}
+
+
 @_handles(aten.mean.dim)
 def _mean(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
-    dims = a["dim"]
-    dims = list(range(len(lw.shape(a["self"])))) if dims is None else [int(d) for d in dims]
-    return "mean", [a["self"]], {"dims": dims, "keepdim": bool(a["keepdim"])}
+    return "mean", [a["self"]], _reduce_attrs(lw, a)
+
+
+@_handles(aten.sum.dim_IntList)
+def _sum(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    if a.get("dtype") is not None:
+        raise UnsupportedOpError(target_name(node), source_of(node), "sum with a dtype")
+    return "sum", [a["self"]], _reduce_attrs(lw, a)
+
+
+@_handles(aten.amax.default)
+def _amax(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    return "amax", [a["self"]], _reduce_attrs(lw, a)
+
+
+@_handles(aten.constant_pad_nd.default, aten.pad.default)
+def _pad(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    """F.pad(mode="constant"): PyTorch lists (before, after) from the last dim backwards;
+    the graph op one pair per dim from the first. Negative padding (a crop) is refused."""
+    if a.get("mode", "constant") != "constant":
+        raise UnsupportedOpError(target_name(node), source_of(node),
+                                 f"pad mode {a['mode']!r} (only 'constant')")
+    pad = [int(p) for p in a["pad"]]
+    rank = len(lw.shape(a["self"]))
+    if len(pad) % 2 or len(pad) // 2 > rank or any(p < 0 for p in pad):
+        raise UnsupportedOpError(target_name(node), source_of(node),
+                                 f"pad {pad}: needs pairs of values >= 0, at most one per dim")
+    padding = [0] * (2 * rank)
+    for i in range(len(pad) // 2):
+        d = rank - 1 - i
+        padding[2 * d], padding[2 * d + 1] = pad[2 * i], pad[2 * i + 1]
+    value = a.get("value")
+    return "pad", [a["self"]], {"padding": padding, "value": float(value or 0.0)}
 
 
 @_handles(

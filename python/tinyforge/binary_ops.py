@@ -11,6 +11,8 @@
   scaled constant; the ``Scalar`` and in-place overloads into ``add.Tensor`` / ``sub.Tensor``
   / ``mul.Tensor``.
 
+and ``prelu`` with a single slope (``nn.PReLU()``) into ``leaky_relu`` with that slope.
+
 Then the PT2E quantizer sees every operand as a node: constants are observed like
 activations and quantized to int8 per-tensor at export (convert_pt2e folds them). What
 stays unsupported (division by an activation, alpha on two activations) is left for the
@@ -80,6 +82,16 @@ def canonicalize_binary(gm: torch.fx.GraphModule) -> None:
     consts = _Consts(gm)
     changed = False
     for node in list(gm.graph.nodes):
+        if node.op == "call_function" and node.target == aten.prelu.default:
+            # PReLU with one slope is leaky_relu (a table lookup); a slope per channel stays
+            # prelu, which the handlers do not take.
+            w = _const_value(gm, node.args[1])
+            if w is not None and w.numel() == 1:
+                node.target = aten.leaky_relu.default
+                node.args = (node.args[0], float(w.reshape(-1)[0]))
+                node.kwargs = {}
+                changed = True
+            continue
         if node.op != "call_function" or node.target not in ALL:
             continue
         t = node.target

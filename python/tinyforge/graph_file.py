@@ -66,6 +66,9 @@ OP_TYPES: dict[str, tuple[int, int, int, tuple[str, ...]]] = {
     "transpose": (1, 1, 1, ("perm",)),
     "slice": (1, 1, 1, ("begin", "end", "stride")),
     "softmax": (1, 1, 1, ("axis",)),
+    "sum": (1, 1, 1, ("dims", "keepdim")),
+    "amax": (1, 1, 1, ("dims", "keepdim")),
+    "pad": (1, 1, 1, ("padding", "value")),
     "quantize": (1, 1, 1, ()),
     "dequantize": (1, 1, 1, ()),
 }

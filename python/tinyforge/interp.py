@@ -108,6 +108,11 @@ FLOAT_OPS = {
     "transpose": lambda ins, a: _t(ins[0]).permute(a["perm"]),
     "slice": lambda ins, a: _t(ins[0])[tuple(slice(b, e, s) for b, e, s in zip(a["begin"], a["end"], a["stride"]))],
     "softmax": lambda ins, a: torch.softmax(_t(ins[0]), a["axis"]),
+    "sum": lambda ins, a: torch.sum(_t(ins[0]), a["dims"], a["keepdim"]),
+    "amax": lambda ins, a: torch.amax(_t(ins[0]), a["dims"], a["keepdim"]),
+    "pad": lambda ins, a: F.pad(
+        _t(ins[0]), [p for d in reversed(range(len(a["padding"]) // 2))
+                     for p in a["padding"][2 * d:2 * d + 2]], value=a["value"]),
 }
 
 

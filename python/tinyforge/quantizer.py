@@ -11,14 +11,14 @@ Contract (what :class:`TinyforgeQuantizer` annotates, on a graph from
   the producer's only user: no quantize/dequantize between them, the output observer sits
   after the activation (TFLite's fused activation);
 * data movement (reshape / flatten / view / squeeze / unsqueeze, max pool, avg pool,
-  adaptive avg pool, cat): output shares the input's quantization parameters (cat: all
+  adaptive avg pool, amax, constant pad, cat): output shares the input's quantization parameters (cat: all
   inputs and the output share one set);
 * softmax and sigmoid output fixed at scale 1/256, zero point -128; tanh output fixed at
   scale 1/128, zero point 0 (TFLite's fixed parameters);
 * hardswish, hardsigmoid, silu, gelu, elu, leaky_relu: input and output with their own
   observers (the compiled table requantizes);
 * maximum / minimum: input 2 and the output share input 1's parameters;
-* everything else that carries activations (standalone activations, add, sub, mul, mean):
+* everything else that carries activations (standalone activations, add, sub, mul, mean, sum):
   inputs and output with their own observers; constant operands of add / sub / mul are
   observed like activations (int8 per-tensor).
 """
@@ -85,6 +85,9 @@ SHARED_OPS = {
     aten.slice.Tensor,
     aten.narrow.default,
     aten.select.int,
+    aten.amax.default,
+    aten.constant_pad_nd.default,
+    aten.pad.default,
 }
 CAT_OPS = {aten.cat.default}
 FIXED_OUTPUT = {
@@ -96,7 +99,7 @@ FIXED_OUTPUT = {
     aten.tanh_.default: (1.0 / 128.0, 0),
 }
 # The table-lookup activations (hardswish, silu, gelu, ...) requantize: own output observer.
-OWN_OUTPUT_OPS = {aten.mean.dim} | (set(UNARY_FN_TARGETS) - set(FIXED_OUTPUT))
+OWN_OUTPUT_OPS = {aten.mean.dim, aten.sum.dim_IntList} | (set(UNARY_FN_TARGETS) - set(FIXED_OUTPUT))
 
 
 def act_qspec(observer: type = MinMaxObserver) -> QuantizationSpec:

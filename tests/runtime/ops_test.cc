@@ -403,6 +403,10 @@ void CheckUnary(const char* symbol, void (*kernel)(const P*, const int8_t*, int8
 TEST(Ops, UnaryKernelsMatch) {
   CheckUnary("s8_mean__ref", s8_mean__ref, s8_mean_params{2, 25, 8, -3, 4, 1431655765, -4, TF_ROUNDING_SINGLE}, 400, 16,
              false);
+  CheckUnary("s8_mean__scalar", s8_mean__scalar,
+             s8_mean_params{2, 25, 8, -3, 4, 1431655765, -4, TF_ROUNDING_SINGLE}, 400, 16, false);
+  CheckUnary("s8_reduce_max__ref", s8_reduce_max__ref, s8_reduce_max_params{3, 7, 5}, 105, 15,
+             false);
   CheckUnary("s8_softmax__ref", s8_softmax__ref, s8_softmax_params{3, 12, 1717986918, 23, -248}, 36,
              36, false);
   CheckUnary("s8_logistic__ref", s8_logistic__ref, s8_logistic_params{100, -5, 57, 1717986918, 1},

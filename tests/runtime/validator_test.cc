@@ -354,6 +354,14 @@ OpCase MeanCase(const s8_mean_params& p) {
           emit::EncodeParams(p)};
 }
 
+s8_reduce_max_params ReduceMaxBase() { return {2, 3, 4}; }
+OpCase ReduceMaxCase(const s8_reduce_max_params& p) {
+  auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 64 ? d : 1; };
+  return {KernelId("s8_reduce_max__ref"),
+          {In(dim(p.outer) * dim(p.reduce_size) * dim(p.inner)), Out(dim(p.outer) * dim(p.inner))},
+          emit::EncodeParams(p)};
+}
+
 template <class P>
 int64_t SizeOf(const P& p) {
   return p.size > 0 && p.size < 64 ? p.size : 1;
@@ -842,6 +850,11 @@ TEST(Validator, MeanPadConcatRanges) {
                    {TF_FIELD(M, input_zero_point), -128, 127, true, true},
                    {TF_FIELD(M, output_zero_point), -128, 127, true, true},
                    {TF_FIELD(M, shift), -31, 30, true, true}});
+  using R = s8_reduce_max_params;
+  ExpectRanges<R>("reduce_max", ReduceMaxBase(), s8_reduce_max_check, ReduceMaxCase,
+                  {{TF_FIELD(R, outer), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(R, reduce_size), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(R, inner), 1, TF_LIMIT_DIM, true, false}});
   using P = s8_pad_params;
   std::vector<Range<P>> pad;
   for (int i = 0; i < kS8PadMaxDims; ++i) {

@@ -115,7 +115,8 @@ Status LowerConv2d(Lowering& l);
 Status LowerDepthwiseConv2d(Lowering& l);
 Status LowerFullyConnected(Lowering& l);
 Status LowerPool(Lowering& l);  // AVERAGE_POOL_2D, MAX_POOL_2D
-Status LowerMean(Lowering& l);
+Status LowerPrelu(Lowering& l);               // PRELU with one shared slope
+Status LowerMean(Lowering& l);                // MEAN, SUM, REDUCE_MAX
 Status LowerAddMul(Lowering& l);  // ADD, SUB, MUL
 Status LowerMinMax(Lowering& l);  // MAXIMUM, MINIMUM
 Status LowerSquaredDifference(Lowering& l);

@@ -1,4 +1,4 @@
-// Pools, MEAN, ADD/SUB/MUL, MAXIMUM/MINIMUM, SQUARED_DIFFERENCE, SOFTMAX, the table lookups
+// Pools, MEAN/SUM/REDUCE_MAX, ADD/SUB/MUL, MAXIMUM/MINIMUM, SQUARED_DIFFERENCE, SOFTMAX, the table lookups
 // (LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, ELU) and standalone RELU/RELU6: each checked as
 // TFLite Micro's Prepare() would, lowered to its int8 op with the integer parameters
 // compiler/quant computes (TFLM arithmetic) as int32 constant inputs.
@@ -123,13 +123,32 @@ Status LowerMean(Lowering& l) {
     if (reduced && keep) want.push_back(1);
   }
   TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
-  std::vector<int32_t> axes32(axes.begin(), axes.end());
-  auto params = quant::MakeMeanParams(Dims32(x), axes32, Q(x), Q(y));
-  if (!params.ok()) return l.Fail(params.error().message());
   ir::MeanAttrs a;
   a.dims = axes;
   a.keepdim = keep;
-  ir::Op& op = l.AddOp(ir::OpType::kQMean, {l.Tensor(l.InIndex(0))},
+  const int32_t code = l.op().code;
+  if (code == op::kReduceMax) {
+    // TFLM's Prepare for REDUCE_MAX: the output quantized like the input.
+    TF_RETURN_IF_ERROR(l.ExpectSameQuant(&y, "outputs[0]", &x, "inputs[0]",
+                                         "TFLite's int8 REDUCE_MAX does not rescale"));
+    l.AddOp(ir::OpType::kQReduceMax, {l.Tensor(l.InIndex(0))}, {l.Tensor(l.op().outputs[0])},
+            a);
+    return OkStatus();
+  }
+  // The parameters depend only on the count of reduced elements: computed on the
+  // [kept, reduced] view (the layout pass makes non-adjacent axes adjacent).
+  int64_t kept = 1, count = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    (std::binary_search(axes.begin(), axes.end(), d) ? count : kept) *=
+        x.shape[static_cast<size_t>(d)];
+  }
+  if (kept * count > INT32_MAX) return l.Fail("inputs[0]: tensor too large");
+  const std::vector<int32_t> view = {static_cast<int32_t>(kept), static_cast<int32_t>(count)};
+  const std::vector<int32_t> view_axes = {1};
+  const bool sum = code == op::kSum;
+  auto params = quant::MakeMeanParams(view, view_axes, Q(x), Q(y), sum);
+  if (!params.ok()) return l.Fail(params.error().message());
+  ir::Op& op = l.AddOp(sum ? ir::OpType::kQSum : ir::OpType::kQMean, {l.Tensor(l.InIndex(0))},
                        {l.Tensor(l.op().outputs[0])}, a);
   l.AddRequantInputs(op, {params->multiplier}, {params->shift});
   return OkStatus();
@@ -277,6 +296,35 @@ Status LowerLut(Lowering& l) {
   } else {
     table = quant::EluTable(Q(x), Q(y));
   }
+  if (!table.ok()) return l.Fail(table.error().message());
+  const ir::TensorId t = l.AddInt8Table(l.UniqueName(y.name + ".table"), *table, y);
+  l.AddOp(ir::OpType::kQLut, {l.Tensor(l.InIndex(0)), t}, {l.Tensor(l.op().outputs[0])},
+          ir::NoAttrs{});
+  return OkStatus();
+}
+
+// PRELU with a constant slope tensor whose values are all equal (Keras PReLU with
+// shared_axes over every dim, or an untrained one): one table. A slope per channel needs a
+// kernel of its own (not done yet).
+Status LowerPrelu(Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(0, true));
+  TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
+  const TfTensor& x = *l.In(0);
+  const TfTensor& alpha = *l.In(1);
+  const TfTensor& y = *l.Out(0);
+  TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
+  TF_RETURN_IF_ERROR(l.ExpectAct(&alpha, "inputs[1]", true));
+  TF_RETURN_IF_ERROR(l.ExpectAct(&y, "outputs[0]"));
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(x.shape));
+  TF_RETURN_IF_ERROR(l.ExpectConstant(&alpha, "inputs[1]"));
+  const auto* a = reinterpret_cast<const int8_t*>(alpha.data->data());
+  const size_t n = alpha.data->size();
+  if (std::any_of(a, a + n, [&](int8_t v) { return v != a[0]; })) {
+    return l.Fail("inputs[1]: the slopes differ (a slope per channel or element); only one "
+                  "shared slope is supported")
+        .WithKind(ErrorKind::kUnsupported);
+  }
+  auto table = quant::PreluTable(Q(x), Q(alpha), a[0], Q(y));
   if (!table.ok()) return l.Fail(table.error().message());
   const ir::TensorId t = l.AddInt8Table(l.UniqueName(y.name + ".table"), *table, y);
   l.AddOp(ir::OpType::kQLut, {l.Tensor(l.InIndex(0)), t}, {l.Tensor(l.op().outputs[0])},

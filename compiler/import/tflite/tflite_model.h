@@ -76,6 +76,9 @@ inline constexpr int32_t kQuantize = 114;
 inline constexpr int32_t kLeakyRelu = 98;
 inline constexpr int32_t kElu = 111;
 inline constexpr int32_t kHardSwish = 117;
+inline constexpr int32_t kPrelu = 54;
+inline constexpr int32_t kSum = 74;
+inline constexpr int32_t kReduceMax = 82;
 inline constexpr int32_t kPlaceholderForGreaterOpCodes = 127;
 }  // namespace op
 

@@ -169,6 +169,12 @@ constexpr void VisitParams(s8_mean_params& p, V& v) {
   v(p.shift);
   v(p.rounding);
 }
+template <class V>
+constexpr void VisitParams(s8_reduce_max_params& p, V& v) {
+  v(p.outer);
+  v(p.reduce_size);
+  v(p.inner);
+}
 // CONCAT: outer, num_inputs, output_zero_point, then per input the s8_concat_input fields
 // (VisitConcatInput), num_inputs times.
 template <class V>

@@ -1,0 +1,112 @@
+// MEAN / SUM for Cortex-M55 (Helium / MVE), bit-identical to s8_mean__ref.
+//
+// Lanes are inner positions (channels: contiguous in NHWC). 32 channels at a time are summed
+// down the reduced rows in four int16x8 accumulators (one widening byte load and one add per
+// 8 inputs), exact for 256 rows (|sum| <= 256 * 128); longer reductions add each 256-row
+// chunk into int32 sums. inner == 1 (contiguous inputs per output) sums 16 bytes per VADDVA.
+// The outputs are requantized 4 at a time under TFLM's double rounding: VQRDMULH is gemmlowp's
+// SaturatingRoundingDoublingHighMul exactly, and RoundingDivideByPOT (ties away from zero) is
+// VRSHL of x - 1 for negative x (ties toward +inf otherwise); single rounding uses the scalar
+// step of mean_out.h.
+#include "kernels/mean/mean.h"
+#include "kernels/common/isa.h"
+
+#if TF_HAVE_MVE
+
+#include <arm_mve.h>
+
+#include "kernels/mean/mean_out.h"
+
+namespace mean = tinyforge::mean;
+
+namespace {
+
+constexpr int32_t kChunk = 256;  // rows per int16 accumulation
+constexpr int32_t kBlock = 32;   // channels per pass
+
+// m outputs of sums (m <= kBlock) as mean::Out computes them.
+void Requantize(const s8_mean_params& p, const int32_t* sums, int32_t m, int32_t zps,
+                int8_t* out) {
+  if (p.rounding == TF_ROUNDING_SINGLE) {
+    for (int32_t k = 0; k < m; ++k) out[k] = mean::Out(p, sums[k], zps);
+    return;
+  }
+  const int32_t left = p.shift > 0 ? p.shift : 0;
+  const int32_t right = p.shift > 0 ? 0 : -p.shift;
+  for (int32_t k = 0; k < m; k += 4) {
+    const mve_pred16_t pr = vctp32q(static_cast<uint32_t>(m - k));
+    int32x4_t x = vsubq_n_s32(vld1q_s32(sums + k), zps);  // wrapping, as fx::WrapSub
+    x = vshlq_s32(x, vdupq_n_s32(left));                     // wrapping, as fx::WrapShiftLeft
+    x = vqrdmulhq_n_s32(x, p.multiplier);
+    if (right > 0) {
+      x = vqaddq_s32(x, vshrq_n_s32(x, 31));  // x - 1 for x < 0: ties away from zero
+      x = vrshlq_s32(x, vdupq_n_s32(-right));
+    }
+    x = vaddq_n_s32(x, p.output_zero_point);
+    x = vminq_s32(vmaxq_s32(x, vdupq_n_s32(-128)), vdupq_n_s32(127));
+    vstrbq_p_s32(out + k, x, pr);
+  }
+}
+
+}  // namespace
+
+extern "C" void s8_mean__mve(const s8_mean_params* params, const int8_t* input,
+                             int8_t* output) {
+  const s8_mean_params& p = *params;
+  const int32_t zps = mean::ZeroPointSum(p);
+  const int32_t R = p.reduce_size, C = p.inner;
+  for (int32_t o = 0; o < p.outer; ++o) {
+    const int8_t* in = input + o * R * C;
+    int8_t* out = output + o * C;
+    if (C == 1) {
+      int32_t total = 0;
+      const int8_t* q = in;
+      int32_t r = R;
+      for (; r >= 16; r -= 16, q += 16) total = vaddvaq_s8(total, vld1q_s8(q));
+      if (r > 0) {
+        const mve_pred16_t pr = vctp8q(static_cast<uint32_t>(r));
+        total = vaddvaq_p_s8(total, vldrbq_z_s8(q, pr), pr);
+      }
+      out[0] = mean::Out(p, total, zps);
+      continue;
+    }
+    for (int32_t c = 0; c < C; c += kBlock) {
+      const int32_t n = C - c;
+      const mve_pred16_t p0 = vctp16q(static_cast<uint32_t>(n));
+      const mve_pred16_t p1 = vctp16q(static_cast<uint32_t>(n > 8 ? n - 8 : 0));
+      const mve_pred16_t p2 = vctp16q(static_cast<uint32_t>(n > 16 ? n - 16 : 0));
+      const mve_pred16_t p3 = vctp16q(static_cast<uint32_t>(n > 24 ? n - 24 : 0));
+      int32_t sums[kBlock] = {};
+      int16_t part[kBlock];
+      const int8_t* q = in + c;
+      for (int32_t r = R; r > 0;) {
+        int32_t rows = r < kChunk ? r : kChunk;
+        r -= rows;
+        int16x8_t a0 = vdupq_n_s16(0), a1 = a0, a2 = a0, a3 = a0;
+        if (n >= kBlock) {
+          for (; rows > 0; --rows, q += C) {
+            a0 = vaddq_s16(a0, vldrbq_s16(q));
+            a1 = vaddq_s16(a1, vldrbq_s16(q + 8));
+            a2 = vaddq_s16(a2, vldrbq_s16(q + 16));
+            a3 = vaddq_s16(a3, vldrbq_s16(q + 24));
+          }
+        } else {
+          for (; rows > 0; --rows, q += C) {
+            a0 = vaddq_s16(a0, vldrbq_z_s16(q, p0));
+            a1 = vaddq_s16(a1, vldrbq_z_s16(q + 8, p1));
+            a2 = vaddq_s16(a2, vldrbq_z_s16(q + 16, p2));
+            a3 = vaddq_s16(a3, vldrbq_z_s16(q + 24, p3));
+          }
+        }
+        vst1q_s16(part, a0);
+        vst1q_s16(part + 8, a1);
+        vst1q_s16(part + 16, a2);
+        vst1q_s16(part + 24, a3);
+        for (int32_t k = 0; k < kBlock; ++k) sums[k] += part[k];
+      }
+      Requantize(p, sums, n < kBlock ? n : kBlock, zps, out + c);
+    }
+  }
+}
+
+#endif  // TF_HAVE_MVE

@@ -1,0 +1,167 @@
+"""Reductions and padding of .tflite models: MEAN, SUM and REDUCE_MAX over any axes (one
+run, several runs, keep_dims both) and PAD / PADV2 from tf.pad, converted to full-int8
+.tflite and compared with TensorFlow's interpreter (BUILTIN_REF) on every graph output:
+bit-exact.
+
+SUM is the exception: TensorFlow's interpreter does not run TFLite Micro's integer SUM
+(its BUILTIN_REF int8 SUM returns -1 for most outputs here, its default kernel rounds a
+float product), so SUM outputs are checked bit for bit against TFLM's QuantizedMeanOrSum
+(compute_sum: MultiplyByQuantizedMultiplier(sum - zp * n, in_scale / out_scale), clamped)
+written out below from the SUM's input as the reference interpreter computed it, and within
+1 LSB of the interpreter's default kernel.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tflite_oracle as oracle
+from test_tflite_shape_ops import _convert, _lambda, inp, layers, tf
+from e2e_util import run_cli
+from tflite_cases import _double_rounding, _quantize_multiplier
+
+
+def _tflm_sum(x, q_in, q_out, axes, keep):
+    """TFLite Micro's int8 SUM (reference_ops::QuantizedMeanOrSum, compute_sum)."""
+    (s_in,), (z_in,) = q_in
+    (s_out,), (z_out,) = q_out
+    m, e = _quantize_multiplier(float(s_in) / float(s_out))  # double(in) / double(out)
+    n = int(np.prod([x.shape[a] for a in axes]))
+    sums = x.astype(np.int64).sum(axis=tuple(axes), keepdims=keep) - int(z_in) * n
+    y = np.vectorize(lambda v: _double_rounding(int(v), m, e))(sums) + int(z_out)
+    return np.clip(y, -128, 127).astype(np.int8)
+
+
+def _sum_oracle(data, model, ref):
+    """{output tensor index: expected int8} for every SUM op of the model."""
+    sg = model.subgraphs[0]
+    want = {}
+    for op in sg.operators:
+        if oracle.op_name(model, op) != "SUM":
+            continue
+        t_in, t_out = sg.tensors[op.inputs[0]], sg.tensors[op.outputs[0]]
+        axes = [int(a) % len(t_in.shape) for a in ref.get_tensor(op.inputs[1]).ravel()]
+        keep = bool(op.builtinOptions.keepDims)
+        q = lambda t: ((t.quantization.scale[0],), (t.quantization.zeroPoint[0],))
+        want[op.outputs[0]] = _tflm_sum(ref.get_tensor(op.inputs[0]), q(t_in), q(t_out), axes,
+                                        keep)
+    return want
+
+
+def _means():
+    x = inp((6, 5, 4))
+    h = layers.Conv2D(8, 1)(x)
+    return tf.keras.Model(x, [
+        _lambda(lambda t: tf.reduce_mean(t, axis=[1, 2], keepdims=True))(h),
+        _lambda(lambda t: tf.reduce_mean(t, axis=[1, 3]))(h),          # H and C: not one run
+        _lambda(lambda t: tf.reduce_mean(t, axis=[3], keepdims=True))(h),
+        _lambda(lambda t: tf.reduce_mean(t, axis=[2]))(h),
+        _lambda(lambda t: tf.reduce_mean(t, axis=[1, 3], keepdims=True))(h),
+    ])
+
+
+def _sums():
+    x = inp((6, 5, 4))
+    h = layers.Conv2D(8, 1)(x)
+    return tf.keras.Model(x, [
+        _lambda(lambda t: tf.reduce_sum(t, axis=[1, 2]))(h),
+        _lambda(lambda t: tf.reduce_sum(t, axis=[3], keepdims=True))(h),
+        _lambda(lambda t: tf.reduce_sum(t, axis=[1, 3]))(h),
+    ])
+
+
+def _maxes():
+    x = inp((6, 5, 4))
+    h = layers.Conv2D(8, 1)(x)
+    return tf.keras.Model(x, [
+        _lambda(lambda t: tf.reduce_max(t, axis=[1, 2]))(h),
+        _lambda(lambda t: tf.reduce_max(t, axis=[3], keepdims=True))(h),
+        _lambda(lambda t: tf.reduce_max(t, axis=[1, 3], keepdims=True))(h),
+        _lambda(lambda t: tf.reduce_max(t, axis=[2]))(h),
+    ])
+
+
+def _pads():
+    x = inp((5, 4, 3))
+    h = layers.Conv2D(6, 1)(x)
+    return tf.keras.Model(x, [
+        _lambda(lambda t: tf.pad(t, [[0, 0], [1, 2], [2, 1], [0, 0]]))(h),      # spatial
+        _lambda(lambda t: tf.pad(t, [[0, 0], [0, 0], [0, 0], [1, 3]]))(h),      # channels
+    ])
+
+
+def _prelu():
+    x = inp((5, 4, 3))
+    h = layers.Conv2D(6, 1)(x)
+    return tf.keras.Model(x, layers.PReLU(shared_axes=[1, 2, 3])(h))  # one slope
+
+
+def _prelu_per_channel():
+    x = inp((5, 4, 3))
+    h = layers.Conv2D(6, 1)(x)
+    return tf.keras.Model(x, layers.PReLU(shared_axes=[1, 2])(h))
+
+
+CASES = {
+    "mean": (_means, ["MEAN"]),
+    "sum": (_sums, ["SUM"]),
+    "reduce_max": (_maxes, ["REDUCE_MAX"]),
+    "pad": (_pads, ["PAD"]),
+    "prelu": (_prelu, ["PRELU"]),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_matches_tf_interpreter(name, cli, tmp_path):
+    build, expect = CASES[name]
+    tf.keras.backend.clear_session()
+    tf.keras.utils.set_random_seed(7)
+    data = _convert(build)
+    model = oracle.parse(data)
+    ops = [oracle.op_name(model, op) for op in model.subgraphs[0].operators]
+    for op in expect:
+        assert op in ops, f"converter produced {ops}, expected {op}"
+    path = tmp_path / f"{name}.tflite"
+    path.write_bytes(data)
+    interp = tf.lite.Interpreter(model_content=data)
+    ins, outs = interp.get_input_details(), interp.get_output_details()
+    rng = np.random.default_rng(3)
+    for k in range(2):
+        xs = [rng.integers(-128, 128, size=d["shape"], dtype=np.int8) for d in ins]
+        ref = oracle.tf_run(data, xs)
+        tflm_sum = _sum_oracle(data, model, ref) if name == "sum" else {}
+        default = None
+        if tflm_sum:
+            default = tf.lite.Interpreter(model_content=data)
+            default.allocate_tensors()
+            default.set_tensor(ins[0]["index"], xs[0])
+            default.invoke()
+        np.save(tmp_path / "x.npy", xs[0])
+        args = ["run", path, "--input", tmp_path / "x.npy"]
+        for j in range(len(outs)):
+            args += ["--output", tmp_path / f"y{j}.npy"]
+        run_cli(cli, *args)
+        for j, d in enumerate(outs):
+            if d["index"] in tflm_sum:
+                want = tflm_sum[d["index"]]
+                got = np.load(tmp_path / f"y{j}.npy").reshape(want.shape)
+                near = default.get_tensor(d["index"]).astype(np.int32)
+                assert np.abs(got.astype(np.int32) - near).max() <= 1, (name, k, j)
+            else:
+                want = ref.get_tensor(d["index"])
+                got = np.load(tmp_path / f"y{j}.npy").reshape(want.shape)
+            assert np.array_equal(got, want), (name, k, j, d["name"])
+    run_cli(cli, "compile", path, "--target", "an547", "-o", tmp_path / "an547")
+
+
+def test_prelu_per_channel_is_refused_by_name(cli, tmp_path):
+    tf.keras.backend.clear_session()
+    tf.keras.utils.set_random_seed(7)
+    data = _convert(_prelu_per_channel)
+    model = oracle.parse(data)
+    assert "PRELU" in [oracle.op_name(model, op) for op in model.subgraphs[0].operators]
+    path = tmp_path / "prelu_pc.tflite"
+    path.write_bytes(data)
+    proc = run_cli(cli, "compile", path, "-o", tmp_path / "out", check=False)
+    assert proc.returncode == 2, proc.stderr
+    assert "PRELU" in proc.stderr and "slope" in proc.stderr, proc.stderr
