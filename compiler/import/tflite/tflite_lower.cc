@@ -59,6 +59,7 @@ constexpr OpEntry kOps[] = {
     {op::kLeakyRelu, 2, LowerLut},
     {op::kElu, 2, LowerLut},
     {op::kHardSwish, 1, LowerLut},
+    {op::kTransposeConv, 5, LowerTransposeConv},
 };
 
 std::string SupportedList() {

@@ -76,6 +76,7 @@ inline constexpr int32_t kQuantize = 114;
 inline constexpr int32_t kLeakyRelu = 98;
 inline constexpr int32_t kElu = 111;
 inline constexpr int32_t kHardSwish = 117;
+inline constexpr int32_t kTransposeConv = 67;
 inline constexpr int32_t kPlaceholderForGreaterOpCodes = 127;
 }  // namespace op
 
