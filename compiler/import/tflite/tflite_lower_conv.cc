@@ -257,6 +257,7 @@ Status LowerTransposeConv(Lowering& l) {
   if (!w->quant->per_channel()) {  // per-tensor stays per-tensor
     wq.scale.resize(1);
     wq.zero_point.resize(1);
+    wq.axis.reset();
   }
   wt.quant = std::move(wq);
   const ir::TensorId wi = l.graph().AddTensor(std::move(wt));
