@@ -9,7 +9,8 @@ rest of the exporter, the quantizer and the compiler see only conv2d / pools / r
   the element-wise ops after them (relu, clamp, the table activations, add / sub / mul of two
   such tensors) and a mean over the length, and cancel against the next op's unsqueeze, so a
   1-D CNN stays 4-D (a 1xW image) from end to end.
-* ``conv_transpose2d`` (groups 1, dilation 1; a BatchNorm after it folded first) becomes its
+* ``conv_transpose2d`` (groups 1, dilation 1; a BatchNorm after it folded first; a
+  ``conv_transpose1d`` is one on [N, C, 1, L]) becomes its
   polyphase form (docs/decisions.md, "Transposed convolution"): one stride-1 conv2d whose
   ``s_h * s_w * out_c`` output channels are the stride phases (phase (ry, rx) of output
   channel co uses the taps ``w[:, co, ry::s_h, rx::s_w]``, flipped), then the phases
@@ -41,6 +42,7 @@ REWRITTEN = {
     aten.adaptive_avg_pool1d.default: "`mean` on [N, C, 1, L] (output size 1)",
     aten.conv_transpose2d.input: "`conv2d` over the stride phases, `reshape`, `transpose`, "
                                  "`slice` (groups 1, dilation 1)",
+    aten.conv_transpose1d.default: "as conv_transpose2d on [N, C, 1, L]",
 }
 _SINK_UNARY = set(FUSABLE_ACT_OPS) | set(UNARY_FN_TARGETS)
 _SINK_BINARY = {aten.add.Tensor, aten.add_.Tensor, aten.sub.Tensor, aten.sub_.Tensor,
@@ -112,6 +114,22 @@ def _conv1d(gm: torch.fx.GraphModule, node: Node) -> bool:
     x4 = _call(gm, node, aten.unsqueeze.default, a["input"], 2)
     y4 = _call(gm, node, target, x4, w4, a["bias"], [1, _one(a["stride"])], pads,
                [1, _one(a["dilation"])], int(a["groups"]))
+    node.replace_all_uses_with(_call(gm, node, aten.squeeze.dim, y4, 2))
+    gm.graph.erase_node(node)
+    return True
+
+
+def _conv_transpose1d(gm: torch.fx.GraphModule, node: Node) -> bool:
+    """unsqueeze(2) -> conv_transpose2d on [N, C, 1, L] -> squeeze(2) (rewritten below)."""
+    a = _bind(node)
+    w = _attr(gm, a["weight"])
+    if w is None or _rank(a["input"]) != 3:
+        return False
+    w4 = new_const(gm, node, "_tf_tconv1d_weight", w.unsqueeze(2))
+    x4 = _call(gm, node, aten.unsqueeze.default, a["input"], 2)
+    y4 = _call(gm, node, aten.conv_transpose2d.input, x4, w4, a["bias"], [1, _one(a["stride"])],
+               [0, _one(a["padding"])], [0, _one(a["output_padding"])], int(a["groups"]),
+               [1, _one(a["dilation"])])
     node.replace_all_uses_with(_call(gm, node, aten.squeeze.dim, y4, 2))
     gm.graph.erase_node(node)
     return True
@@ -265,11 +283,16 @@ def rewrite_convs(gm: torch.fx.GraphModule, example: tuple[torch.Tensor, ...]) -
             continue
         if node.target in CONV1D_OPS or node.target in CONV_TRANSPOSE_OPS:
             _fold_following_bn(gm, node)
+        if node.target == aten.conv_transpose1d.default:
+            count += _conv_transpose1d(gm, node)
+    for node in list(gm.graph.nodes):
+        if node.op != "call_function":
+            continue
         if node.target in CONV1D_OPS:
             count += _conv1d(gm, node)
         elif node.target in POOL1D_OPS:
             count += _pool1d(gm, node)
-        elif node.target in CONV_TRANSPOSE_OPS:
+        elif node.target == aten.conv_transpose2d.input:
             count += _conv_transpose(gm, node)
     if count == 0:
         return 0

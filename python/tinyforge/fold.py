@@ -35,7 +35,7 @@ NOOP_OPS = {
 
 BATCH_NORM_OPS = {aten.batch_norm.default, aten._native_batch_norm_legit_no_training.default}
 CONV1D_OPS = {aten.conv1d.default, aten.conv1d.padding}
-CONV_TRANSPOSE_OPS = {aten.conv_transpose2d.input}
+CONV_TRANSPOSE_OPS = {aten.conv_transpose1d.default, aten.conv_transpose2d.input}
 # conv1d / conv_transpose2d: conv_rewrite folds the BatchNorm after them before rewriting.
 _CONV_OPS = {aten.conv2d.default, aten.conv2d.padding} | CONV1D_OPS | CONV_TRANSPOSE_OPS
 _LINEAR_OPS = {aten.linear.default}
