@@ -161,9 +161,11 @@ Status LowerTransposeConv(Lowering& l) {
   TF_RETURN_IF_ERROR(l.ExpectAct(y, "outputs[0]"));
   TF_RETURN_IF_ERROR(l.ExpectRank(y, "outputs[0]", 4));
   TF_RETURN_IF_ERROR(l.ExpectConstant(shape_t, "inputs[0]"));
-  if (IntValues(*shape_t) != Shape64(y->shape)) {
-    return l.Fail("inputs[0]: output_shape " + ShapeText(shape_t->shape) +
-                  " values differ from the output tensor's shape " + ShapeText(y->shape));
+  if (const std::vector<int64_t> want = IntValues(*shape_t); want != Shape64(y->shape)) {
+    std::vector<int32_t> shown;
+    for (int64_t v : want) shown.push_back(static_cast<int32_t>(v));
+    return l.Fail("inputs[0]: output_shape " + ShapeText(shown) +
+                  " differs from the output tensor's shape " + ShapeText(y->shape));
   }
   if (w->type != static_cast<int8_t>(TfType::kInt8)) {
     return l.Fail("inputs[1]: filter type " + TfTypeName(w->type) + ", expected INT8");
@@ -208,7 +210,11 @@ Status LowerTransposeConv(Lowering& l) {
   const int64_t sh = o.stride_h, sw = o.stride_w, n = x->shape[0];
   const PhaseAxis ah = PlanPhases(kh, sh, dh.before, x->shape[1], y->shape[1]);
   const PhaseAxis aw = PlanPhases(kw, sw, dw.before, x->shape[2], y->shape[2]);
-  const int64_t phases = sh * sw, pc = phases * out_c;
+  const int64_t phases = sh * sw;  // each stride < 2^31: no int64 overflow
+  if (phases > 4096) {
+    return l.Fail("stride_h * stride_w: " + std::to_string(phases) + " phases, at most 4096");
+  }
+  const int64_t pc = phases * out_c;
   if (pc * ah.j * aw.j * in_c > (int64_t{1} << 30)) {
     return l.Fail("strides " + std::to_string(sh) + "x" + std::to_string(sw) +
                   " make the phase filter too large");
