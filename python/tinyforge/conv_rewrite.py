@@ -11,7 +11,7 @@ rest of the exporter, the quantizer and the compiler see only conv2d / pools / r
   1-D CNN stays 4-D (a 1xW image) from end to end.
 * ``conv_transpose2d`` (groups 1, dilation 1; a BatchNorm after it folded first; a
   ``conv_transpose1d`` is one on [N, C, 1, L]) becomes its
-  polyphase form (docs/decisions.md, "Transposed convolution"): one stride-1 conv2d whose
+  polyphase form (docs/decisions.md 30): one stride-1 conv2d whose
   ``s_h * s_w * out_c`` output channels are the stride phases (phase (ry, rx) of output
   channel co uses the taps ``w[:, co, ry::s_h, rx::s_w]``, flipped), then the phases
   interleaved (reshape, permute, reshape: one transpose after the layout pass) and the
@@ -27,7 +27,8 @@ from torch.fx import Node
 from torch.fx.passes.fake_tensor_prop import FakeTensorProp
 
 from .aten_ops import UNARY_FN_TARGETS
-from .fold import BATCH_NORM_OPS, CONV1D_OPS, CONV_TRANSPOSE_OPS, batchnorm_problem, fold_one, new_const
+from .fold import (BATCH_NORM_OPS, CONV1D_OPS, CONV_TRANSPOSE_OPS, batchnorm_problem, fold_one,
+                   new_const)
 from .lower import _bind
 from .quantizer import FUSABLE_ACT_OPS
 
@@ -98,8 +99,9 @@ def _rank(node: Node) -> int:
 
 def _fold_following_bn(gm: torch.fx.GraphModule, node: Node) -> None:
     users = list(node.users)
-    if len(users) == 1 and users[0].target in BATCH_NORM_OPS and batchnorm_problem(users[0]) is None:
-        fold_one(gm, users[0])
+    if len(users) == 1 and users[0].target in BATCH_NORM_OPS:
+        if batchnorm_problem(users[0]) is None:
+            fold_one(gm, users[0])
 
 
 def _conv1d(gm: torch.fx.GraphModule, node: Node) -> bool:
@@ -147,18 +149,20 @@ def _pool1d(gm: torch.fx.GraphModule, node: Node) -> bool:
     else:
         k = _one(a["kernel_size"])
         s = _one(a["stride"]) if list(a["stride"] or []) else k
+        pad = [0, _one(a["padding"])]
         if node.target == aten.max_pool1d.default:
-            y4 = _call(gm, node, aten.max_pool2d.default, x4, [1, k], [1, s], [0, _one(a["padding"])],
+            y4 = _call(gm, node, aten.max_pool2d.default, x4, [1, k], [1, s], pad,
                        [1, _one(a["dilation"])], bool(a["ceil_mode"]))
         else:
-            y4 = _call(gm, node, aten.avg_pool2d.default, x4, [1, k], [1, s], [0, _one(a["padding"])],
+            y4 = _call(gm, node, aten.avg_pool2d.default, x4, [1, k], [1, s], pad,
                        bool(a["ceil_mode"]), bool(a["count_include_pad"]))
     node.replace_all_uses_with(_call(gm, node, aten.squeeze.dim, y4, 2))
     gm.graph.erase_node(node)
     return True
 
 
-def transpose_conv_plan(k: int, s: int, p: int, in_size: int, out_size: int) -> tuple[int, int, int, int]:
+def transpose_conv_plan(k: int, s: int, p: int, in_size: int,
+                        out_size: int) -> tuple[int, int, int, int]:
     """One axis of the polyphase form: (taps per phase J, symmetric conv padding P, phase
     rows Q = in + 2P - J + 1, crop start c); output o is interleaved row c + o."""
     j = -(-k // s)
@@ -188,9 +192,14 @@ def _conv_transpose(gm: torch.fx.GraphModule, node: Node) -> bool:
     a = _bind(node)
     w = _attr(gm, a["weight"])
     b = _attr(gm, a["bias"]) if a["bias"] is not None else None
-    if (w is None or (a["bias"] is not None and b is None) or int(a["groups"]) != 1
-            or [int(d) for d in a["dilation"]] != [1, 1] or _rank(a["input"]) != 4):
-        return False  # left as it is: the op-coverage check names it
+    why = ("groups " + str(a["groups"]) + " (only 1)" if int(a["groups"]) != 1 else
+           "dilation " + str(list(a["dilation"])) + " (only 1)"
+           if [int(d) for d in a["dilation"]] != [1, 1] else
+           "weights or bias not constants" if w is None or (a["bias"] is not None and b is None)
+           else "" if _rank(a["input"]) == 4 else "an unbatched input")
+    if why:  # left as it is: the op-coverage check names it with this
+        node.meta["tinyforge_unsupported"] = "transposed convolution with " + why
+        return False
     n, _, h, wd = a["input"].meta["val"].shape
     o_c, out_h, out_w = node.meta["val"].shape[1:]
     stride = (int(a["stride"][0]), int(a["stride"][-1]))

@@ -139,7 +139,8 @@ def test_pytorch_int8_within_1_lsb(name, cli, tmp_path):
     report = json.loads(proc.stdout)
     assert report["first_divergence"] is None, report
     for row in report["ops"]:  # (a view whose input the reference lacks is not run alone)
-        diff = row["alone_max_diff_lsb"] if row["alone_max_diff_lsb"] is not None else row["max_diff_lsb"]
+        alone = row["alone_max_diff_lsb"]
+        diff = alone if alone is not None else row["max_diff_lsb"]
         assert diff <= 1.0 + 1e-6, row
     if name.startswith("tconv") and name != "tconv1d":  # the activation fuses into the phase conv
         text = run_cli(cli, "compile", res.path, "--print-after=dce").stdout
@@ -252,3 +253,21 @@ def test_accel1d_and_decoder_on_board(board, cli, tmp_path, monkeypatch):
         rows = [f"{o['type']} {o['kernel']} {o['insns'] / max(o['macs'], 1):.2f}"
                 for o in p["ops"]]
         print(f"{name} on {board}: {p['insns_per_inference']} instructions; " + "; ".join(rows))
+
+
+def test_unsupported_transposed_conv_variants_say_why():
+    class Both(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.t = nn.ConvTranspose2d(4, 4, 3, stride=2, groups=2)
+            self.u = nn.ConvTranspose2d(4, 4, 3, dilation=2)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.u(self.t(x))
+
+    with pytest.raises(tinyforge.UnsupportedOpError) as e:
+        tinyforge.export(Both().eval(), torch.randn(1, 4, 5, 5))
+    msg = str(e.value)
+    assert "2 unsupported ops" in msg, msg
+    assert "module 't': transposed convolution with groups 2 (only 1)" in msg, msg
+    assert "module 'u': transposed convolution with dilation [2, 2] (only 1)" in msg, msg
