@@ -181,6 +181,29 @@ TEST(SplitGroups, PerGroupSliceConvAndConcatComputeTheSameValues) {
   EXPECT_TRUE(y0->outputs[0].BitEqual(y1->outputs[0]));
 }
 
+TEST(RemoveNoops, SliceOfSliceIsOneSlice) {
+  constexpr std::string_view kTwo = R"(graph t kind=int8 layout=NHWC io_layout=NHWC
+  input %0 x: int8[1,6,7,2] q(s=0.1, zp=3)
+  %1 r: int8[1,4,7,2] q(s=0.1, zp=3) = slice(%0) {begin=[0,1,0,0], end=[1,5,7,2], stride=[1,1,1,1]}  # rows
+  %2 y: int8[1,2,3,2] q(s=0.1, zp=3) = slice(%1) {begin=[0,1,1,0], end=[1,4,7,2], stride=[1,2,2,1]}  # cols
+  output %2
+)";
+  const std::string out = RunPasses(kTwo, "remove-noops");
+  EXPECT_NE(out.find("= slice(%0) {begin=[0,2,1,0], end=[1,5,6,2], stride=[1,2,2,1]}"),
+            std::string::npos) << out;
+  EXPECT_EQ(out.find("%1 r"), std::string::npos) << out;
+  std::vector<int8_t> v(84);
+  for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<int8_t>(k * 7 - 100);
+  const exec::HostTensor x = exec::HostTensor::Int8({1, 6, 7, 2}, v);
+  auto before = ir::ParseGraph(kTwo);
+  auto after = ir::ParseGraph(out);
+  ASSERT_TRUE(before.ok() && after.ok());
+  auto y0 = exec::Run(*before, std::span(&x, 1));
+  auto y1 = exec::Run(*after, std::span(&x, 1));
+  ASSERT_TRUE(y0.ok() && y1.ok());
+  EXPECT_TRUE(y0->outputs[0].BitEqual(y1->outputs[0]));
+}
+
 // docs/passes.md's pipeline table is registry.cc's list: same passes, order and text.
 TEST(Pipeline, DocsTableIsTheRegistry) {
   std::ifstream doc(TF_SOURCE_DIR "/docs/passes.md");
