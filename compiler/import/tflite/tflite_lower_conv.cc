@@ -298,7 +298,7 @@ Status LowerTransposeConv(Lowering& l) {
       interleave || crop ? stage(".phases", {n, ah.q, aw.q, pc}) : yi;
   ir::Op& conv = l.AddOp(ir::OpType::kQConv2d,
                          {l.Tensor(l.InIndex(2)), wi, l.AddInt32(base + ".phase_bias", bias)},
-                         {conv_out}, a, ".phases");
+                         {conv_out}, a, conv_out == yi ? "" : ".phases");
   l.AddRequantInputs(conv, params->multiplier, params->shift);
   ir::TensorId cur = conv_out;
   if (interleave) {
@@ -311,7 +311,7 @@ Status LowerTransposeConv(Lowering& l) {
             ".interleave");
     const ir::TensorId full = crop ? stage(".full", {n, ah.q * sh, aw.q * sw, out_c}) : yi;
     l.AddOp(ir::OpType::kReshape, {mixed}, {full},
-            ir::ReshapeAttrs{{n, ah.q * sh, aw.q * sw, out_c}}, ".full");
+            ir::ReshapeAttrs{{n, ah.q * sh, aw.q * sw, out_c}}, crop ? ".full" : "");
     cur = full;
   }
   if (crop) {
@@ -319,7 +319,7 @@ Status LowerTransposeConv(Lowering& l) {
     s.begin = {0, ah.crop, aw.crop, 0};
     s.end = {n, ah.crop + y->shape[1], aw.crop + y->shape[2], out_c};
     s.stride = {1, 1, 1, 1};
-    l.AddOp(ir::OpType::kSlice, {cur}, {yi}, s, ".crop");
+    l.AddOp(ir::OpType::kSlice, {cur}, {yi}, s);  // (the op writing the output: opKK_TYPE)
   }
   return OkStatus();
 }
