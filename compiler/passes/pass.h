@@ -44,6 +44,7 @@ Status FoldQdq(ir::Graph& g, const PassOptions& options);
 Status IoEdges(ir::Graph& g, const PassOptions& options);
 Status FuseActivation(ir::Graph& g, const PassOptions& options);
 Status ToNhwc(ir::Graph& g, const PassOptions& options);
+Status SplitGroups(ir::Graph& g, const PassOptions& options);
 Status RemoveNoops(ir::Graph& g, const PassOptions& options);
 Status ComputeMultipliers(ir::Graph& g, const PassOptions& options);
 Status PrecomputeBias(ir::Graph& g, const PassOptions& options);

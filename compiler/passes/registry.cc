@@ -8,7 +8,7 @@
 namespace tinyforge::passes {
 namespace {
 
-constexpr std::array<PassInfo, 9> kPasses = {{
+constexpr std::array<PassInfo, 10> kPasses = {{
     {"const-fold", ConstFold,
      "no op has only constant inputs, except `dequantize` (the quantized-weight marker)",
      "first: weights PT2E left as float behind a `quantize` (`fold_quantize=False`, QAT "
@@ -30,6 +30,10 @@ constexpr std::array<PassInfo, 9> kPasses = {{
      "`graph.io_layout` = `--layout`",
      "needs lowered ops (they carry `layout`); before remove-noops, which resolves the "
      "transposes it inserts"},
+    {"split-groups", SplitGroups,
+     "no grouped `qconv2d`: per group a channel `slice`, an ungrouped `qconv2d`, one `qconcat`",
+     "needs NHWC (channels last: the slices and the concat are on axis 3, filters OHWI); before "
+     "compute-multipliers and precompute-bias, which then see ordinary convs"},
     {"remove-noops", RemoveNoops,
      "no identity op; every `transpose` moves data; `reshape` only as a view",
      "after layout; after fuse-activation (which leaves identity clamps behind)"},

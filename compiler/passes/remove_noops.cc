@@ -5,7 +5,7 @@
 //    of the chain are made of ("atoms"); fails (chain kept) when a dim straddles two atoms;
 //  - transpose of a transpose: one transpose with the composed permutation;
 //  - transpose that moves only size-1 dims (C order unchanged): a reshape;
-//  - reshape of a reshape: one reshape;
+//  - reshape of a reshape: one reshape; slice of a slice: one slice;
 //  - identity transpose, same-shape reshape or slice, requantize with equal quantization and a
 //    clamp that clamps nothing, single-input qconcat: removed (readers read the input).
 // What stays is data movement that is real (edge transposes of an NCHW program) and
@@ -303,9 +303,22 @@ bool Simplify(State& st, size_t i) {
     case OpType::kQConcat:
       if (op.inputs.size() == 1 && SameQuant(x, y)) return st.AliasAway(i);
       return false;
-    case OpType::kSlice:  // the whole tensor
-      if (x.shape == y.shape) return st.AliasAway(i);
+    case OpType::kSlice: {
+      if (x.shape == y.shape) return st.AliasAway(i);  // the whole tensor
+      if (prev && prev->type == OpType::kSlice) {  // one slice: elements b1 + s1 * (b2 + s2 * k)
+        const auto& p = prev->attrs_as<ir::SliceAttrs>();
+        auto& a = op.attrs_as<ir::SliceAttrs>();
+        for (size_t d = 0; d < a.begin.size(); ++d) {
+          const int64_t n = y.shape[d];
+          a.begin[d] = p.begin[d] + p.stride[d] * a.begin[d];
+          a.stride[d] *= p.stride[d];
+          a.end[d] = a.begin[d] + (n - 1) * a.stride[d] + 1;
+        }
+        st.SetInput(i, prev->inputs[0]);
+        return true;
+      }
       return false;
+    }
     default:
       return false;
   }

@@ -3,7 +3,8 @@
 Pipeline (one screen on purpose):
 
 1. ``torch.export.export(model.eval(), example_inputs).module()`` -> ATen GraphModule;
-2. drop no-ops (dropout, clone, ...), fold BatchNorm into the conv2d/linear before it;
+2. drop no-ops (dropout, clone, ...), rewrite conv1d / 1-D pools / conv_transpose2d as 2-D
+   convs and pools (conv_rewrite.py), fold BatchNorm into the conv2d/linear before it;
 3. lower the float graph once: this rejects unsupported ops before any calibration runs;
 4. quantizing: ``prepare_pt2e`` with :class:`TinyforgeQuantizer`, run the calibration
    batches, ``convert_pt2e(fold_quantize=True)`` -> QDQ graph with int8 weights and int32
@@ -23,6 +24,7 @@ import torch.fx
 
 from . import _quiet  # noqa: F401  (quiet torchao import)
 from .binary_ops import canonicalize_binary
+from .conv_rewrite import rewrite_convs
 from .fold import fold_batchnorm, remove_noops
 from .graph_file import serialize
 from .lower import Lowering, check_supported
@@ -84,6 +86,7 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
         model.train(was_training)
     remove_noops(gm)
     canonicalize_binary(gm)  # scalars / constants as tensors: the handlers see nodes
+    rewrite_convs(gm, example)  # conv1d, 1-D pools, conv_transpose2d as 2-D ops
     check_supported(gm)  # every unsupported op at once, before folding or calibration
     fold_batchnorm(gm)
     return gm

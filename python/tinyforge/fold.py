@@ -34,7 +34,10 @@ NOOP_OPS = {
 }
 
 BATCH_NORM_OPS = {aten.batch_norm.default, aten._native_batch_norm_legit_no_training.default}
-_CONV_OPS = {aten.conv2d.default, aten.conv2d.padding}
+CONV1D_OPS = {aten.conv1d.default, aten.conv1d.padding}
+CONV_TRANSPOSE_OPS = {aten.conv_transpose1d.default, aten.conv_transpose2d.input}
+# conv1d / conv_transpose2d: conv_rewrite folds the BatchNorm after them before rewriting.
+_CONV_OPS = {aten.conv2d.default, aten.conv2d.padding} | CONV1D_OPS | CONV_TRANSPOSE_OPS
 _LINEAR_OPS = {aten.linear.default}
 
 
@@ -82,11 +85,11 @@ def _bn_error(bn: Node, why: str) -> UnsupportedOpError:
     return UnsupportedOpError(
         target_name(bn),
         source_of(bn),
-        f"BatchNorm must directly follow a conv2d or linear to be folded into it ({why})",
+        f"BatchNorm must directly follow a conv or linear to be folded into it ({why})",
     )
 
 
-def _new_const(gm: torch.fx.GraphModule, before: Node, stem: str, value: torch.Tensor) -> Node:
+def new_const(gm: torch.fx.GraphModule, before: Node, stem: str, value: torch.Tensor) -> Node:
     """Register ``value`` as a fresh buffer on gm and return a get_attr node for it."""
     k = 0
     while hasattr(gm, f"{stem}_{k}"):
@@ -113,7 +116,7 @@ def batchnorm_problem(bn: Node) -> UnsupportedOpError | None:
     return None
 
 
-def _fold_one(gm: torch.fx.GraphModule, bn: Node) -> None:
+def fold_one(gm: torch.fx.GraphModule, bn: Node) -> None:
     problem = batchnorm_problem(bn)
     if problem is not None:
         raise problem
@@ -133,15 +136,16 @@ def _fold_one(gm: torch.fx.GraphModule, bn: Node) -> None:
         bn_b = torch.zeros(channels, dtype=weight.dtype)
 
     if producer.target in _CONV_OPS:
-        new_w, new_b = fuse_conv_bn_weights(weight, bias, mean, var, eps, bn_w, bn_b)
+        new_w, new_b = fuse_conv_bn_weights(weight, bias, mean, var, eps, bn_w, bn_b,
+                                            transpose=producer.target in CONV_TRANSPOSE_OPS)
     else:
         out_rank = producer.meta["val"].dim() if "val" in producer.meta else 2
         if out_rank != 2:
             raise _bn_error(bn, "BatchNorm1d after a linear with a 3-D output normalises dim 1")
         new_w, new_b = fuse_linear_bn_weights(weight, bias, mean, var, eps, bn_w, bn_b)
 
-    w_node = _new_const(gm, producer, "_tf_folded_weight", new_w)
-    b_node = _new_const(gm, producer, "_tf_folded_bias", new_b)
+    w_node = new_const(gm, producer, "_tf_folded_weight", new_w)
+    b_node = new_const(gm, producer, "_tf_folded_bias", new_b)
     args = list(producer.args) + [None] * max(0, 3 - len(producer.args))
     args[1], args[2] = w_node, b_node
     producer.args = tuple(args)
@@ -166,7 +170,7 @@ def fold_batchnorm(gm: torch.fx.GraphModule) -> int:
     count = 0
     for node in list(gm.graph.nodes):
         if node.op == "call_function" and node.target in BATCH_NORM_OPS:
-            _fold_one(gm, node)
+            fold_one(gm, node)
             count += 1
     for node in list(gm.graph.nodes):  # old weights and BN parameters, now unused
         if node.op == "get_attr" and not node.users:

@@ -102,8 +102,9 @@ def check_supported(gm: torch.fx.GraphModule) -> None:
             err: UnsupportedOpError | None = UnsupportedOpError(target_name(node), source_of(node))
         elif node.target in BATCH_NORM_OPS:
             err = None if producer in bad else batchnorm_problem(node)
-        elif node.target not in HANDLERS:
-            err = UnsupportedOpError(target_name(node), source_of(node))
+        elif node.target not in HANDLERS:  # (conv_rewrite says why it left a variant)
+            err = UnsupportedOpError(target_name(node), source_of(node),
+                                     node.meta.get("tinyforge_unsupported", ""))
         else:
             try:
                 HANDLERS[node.target](shapes, node, _bind(node))

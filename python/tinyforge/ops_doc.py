@@ -1,6 +1,7 @@
 """docs/ops.md, generated from the registries (issue #14 part 6):
 
-- the PyTorch front end's op table (aten_ops.HANDLERS, fold.NOOP_OPS, fold.BATCH_NORM_OPS):
+- the PyTorch front end's op table (aten_ops.HANDLERS, conv_rewrite.REWRITTEN, fold.NOOP_OPS,
+  fold.BATCH_NORM_OPS):
   each aten op and the graph-file op(s) its handler emits, read from the handler's source;
 - `tinyforge ops --json` (the C++ registries): graph-file ops, the .tflite builtins the
   importer lowers, and every kernel variant per operator kind and instruction-set class.
@@ -45,7 +46,7 @@ def _emitted_ops(fn) -> list[str]:
 
 
 def pytorch_rows() -> list[tuple[str, str]]:
-    from . import aten_ops, fold  # torch import: only when generating
+    from . import aten_ops, conv_rewrite, fold  # torch import: only when generating
 
     rows = []
     for op, fn in aten_ops.HANDLERS.items():
@@ -54,6 +55,8 @@ def pytorch_rows() -> list[tuple[str, str]]:
         emitted = [unary] if unary else _emitted_ops(fn)
         rows.append((str(op), ", ".join(f"`{e}`" for e in emitted) or
                      f"(see `aten_ops.{fn.__name__}`)"))
+    for op, what in conv_rewrite.REWRITTEN.items():
+        rows.append((str(op), what))
     for op in fold.BATCH_NORM_OPS:
         rows.append((str(op), "folded into the conv / linear before it"))
     for op in fold.NOOP_OPS:

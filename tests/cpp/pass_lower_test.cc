@@ -1,4 +1,4 @@
-// fuse-activation, layout, remove-noops, compute-multipliers, precompute-bias, dce and the
+// fuse-activation, layout, split-groups, remove-noops, compute-multipliers, precompute-bias, dce and the
 // pipeline: IR text in / IR text out, and every stage executes to the same values.
 #include <fstream>
 #include <string>
@@ -148,6 +148,60 @@ TEST(Dce, RemovesUnreadOpsAndTensors) {
   %1 y: int8[4] q(s=0.1, zp=0) = requantize(%0) {act_min=0, act_max=127}  # relu
   output %1
 )");
+}
+
+// groups=2 on NHWC [1,2,2,4]: filters OHWI [4,1,1,2] (2 input channels each), two output
+// channels per group; per-channel multipliers stored (as the .tflite importer stores them).
+constexpr std::string_view kGroupedConv = R"(graph t kind=int8 layout=NHWC io_layout=NHWC
+  input %0 x: int8[1,2,2,4] q(s=0.1, zp=3)
+  const %1 w: int8[4,1,1,2] q(axis=0, s=[0.5,0.25,0.5,0.125], zp=[0,0,0,0], range=[-127,127]) = [1,-2,3,4,-5,6,7,-8]
+  const %2 b: int32[4] q(axis=0, s=[0.05,0.025,0.05,0.0125], zp=[0,0,0,0]) = [10,-20,30,-40]
+  const %4 m: int32[4] = [1073741824,1073741824,1073741824,1073741824]
+  const %5 s: int32[4] = [-1,-2,-1,-3]
+  %3 y: int8[1,2,2,4] q(s=0.2, zp=-10) = qconv2d(%0, %1, %2, %4, %5) {stride=[1,1], padding=[0,0,0,0], dilation=[1,1], groups=2, act_min=-128, act_max=127, layout=NHWC, input_zp_folded=false}  # conv
+  output %3
+)";
+
+TEST(SplitGroups, PerGroupSliceConvAndConcatComputeTheSameValues) {
+  const std::string out = RunPasses(kGroupedConv, "split-groups,dce");
+  EXPECT_EQ(out.find("groups=2"), std::string::npos) << out;
+  EXPECT_NE(out.find("slice(%0) {begin=[0,0,0,2], end=[1,2,2,4]"), std::string::npos) << out;
+  EXPECT_NE(out.find("= [30,-40]"), std::string::npos) << out;        // group 1's bias
+  EXPECT_NE(out.find("= [-1,-3]"), std::string::npos) << out;         // group 1's shifts
+  EXPECT_NE(out.find("= qconcat("), std::string::npos) << out;
+  const exec::HostTensor x =
+      exec::HostTensor::Int8({1, 2, 2, 4}, {-128, -7, 0, 5, 127, 64, -64, 3, 9, -9, 100, -100,
+                                            1, 2, 3, 4});
+  auto before = ir::ParseGraph(kGroupedConv);
+  auto after = ir::ParseGraph(out);
+  ASSERT_TRUE(before.ok() && after.ok());
+  auto y0 = exec::Run(*before, std::span(&x, 1));
+  auto y1 = exec::Run(*after, std::span(&x, 1));
+  ASSERT_TRUE(y0.ok() && y1.ok());
+  EXPECT_TRUE(y0->outputs[0].BitEqual(y1->outputs[0]));
+}
+
+TEST(RemoveNoops, SliceOfSliceIsOneSlice) {
+  constexpr std::string_view kTwo = R"(graph t kind=int8 layout=NHWC io_layout=NHWC
+  input %0 x: int8[1,6,7,2] q(s=0.1, zp=3)
+  %1 r: int8[1,4,7,2] q(s=0.1, zp=3) = slice(%0) {begin=[0,1,0,0], end=[1,5,7,2], stride=[1,1,1,1]}  # rows
+  %2 y: int8[1,2,3,2] q(s=0.1, zp=3) = slice(%1) {begin=[0,1,1,0], end=[1,4,7,2], stride=[1,2,2,1]}  # cols
+  output %2
+)";
+  const std::string out = RunPasses(kTwo, "remove-noops");
+  EXPECT_NE(out.find("= slice(%0) {begin=[0,2,1,0], end=[1,5,6,2], stride=[1,2,2,1]}"),
+            std::string::npos) << out;
+  EXPECT_EQ(out.find("%1 r"), std::string::npos) << out;
+  std::vector<int8_t> v(84);
+  for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<int8_t>(k * 7 - 100);
+  const exec::HostTensor x = exec::HostTensor::Int8({1, 6, 7, 2}, v);
+  auto before = ir::ParseGraph(kTwo);
+  auto after = ir::ParseGraph(out);
+  ASSERT_TRUE(before.ok() && after.ok());
+  auto y0 = exec::Run(*before, std::span(&x, 1));
+  auto y1 = exec::Run(*after, std::span(&x, 1));
+  ASSERT_TRUE(y0.ok() && y1.ok());
+  EXPECT_TRUE(y0->outputs[0].BitEqual(y1->outputs[0]));
 }
 
 // docs/passes.md's pipeline table is registry.cc's list: same passes, order and text.

@@ -350,6 +350,25 @@ def test_maximum_with_differing_parameters_is_refused(cli, tmp_path):
            r"compare raw values")
 
 
+def test_transpose_conv_output_shape_must_match(cli, tmp_path):
+    """TRANSPOSE_CONV's output_shape operand and its output tensor must agree (the importer
+    plans the phases from both)."""
+    def build():
+        x = tflite_cases._inp((4, 4, 3))
+        up = layers.Conv2DTranspose(2, 3, strides=2, padding="same")
+        return tflite_cases.tf.keras.Model(x, up(layers.Conv2D(4, 1)(x)))
+
+    model = oracle.parse(_convert(build))
+    op = model.subgraphs[0].operators[_op_index(model, "TRANSPOSE_CONV")]
+    buf = model.buffers[model.subgraphs[0].tensors[op.inputs[0]].buffer]
+    shape = np.frombuffer(bytes(bytearray(buf.data)), dtype="<i4").copy()
+    shape[1] += 1
+    buf.data = np.frombuffer(shape.astype("<i4").tobytes(), dtype=np.uint8)
+    _check(cli, tmp_path, _pack(model),
+           r"op #\d+ \(TRANSPOSE_CONV\): inputs\[0\]: output_shape \[1,9,8,2\] differs "
+           r"from the output")
+
+
 # ---- structural damage ---------------------------------------------------------------
 
 def _root_offset(data: bytes) -> bytes:

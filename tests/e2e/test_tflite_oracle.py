@@ -81,7 +81,21 @@ def _binary_model():
     return tf.keras.Model(x, outs)
 
 
+def _conv_family_model():
+    """The conv-like builtins beyond the zoo's: TRANSPOSE_CONV (stride 2, SAME, fused ReLU),
+    a grouped CONV_2D, a dilated CONV_2D and DEPTHWISE_CONV_2D with depth multiplier 2."""
+    layers, tf = tflite_cases.layers, tflite_cases.tf
+    x = tflite_cases._inp((6, 5, 8))
+    g = layers.Conv2D(8, 3, padding="same", groups=2)(x)
+    d = layers.Conv2D(6, 3, padding="same", dilation_rate=2, activation="relu")(g)
+    m = layers.DepthwiseConv2D(3, depth_multiplier=2, padding="same")(d)
+    return tf.keras.Model(x, layers.Conv2DTranspose(4, 3, strides=2, padding="same",
+                                                    activation="relu")(m))
+
+
 SPECS += [
+    tflite_cases.ModelSpec("conv_family", _conv_family_model,
+                           {"TRANSPOSE_CONV": 1, "CONV_2D": 2, "DEPTHWISE_CONV_2D": 1}),
     tflite_cases.ModelSpec("lut", _lut_model, {"HARD_SWISH": 2, "LEAKY_RELU": 2, "LOGISTIC": 1,
                                                "TANH": 1}),
     tflite_cases.ModelSpec("binary", _binary_model,

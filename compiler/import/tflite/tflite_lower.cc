@@ -62,6 +62,7 @@ constexpr OpEntry kOps[] = {
     {op::kSum, 2, LowerMean},
     {op::kReduceMax, 3, LowerMean},
     {op::kPrelu, 1, LowerPrelu},
+    {op::kTransposeConv, 5, LowerTransposeConv},
 };
 
 std::string SupportedList() {

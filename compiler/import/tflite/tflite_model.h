@@ -79,6 +79,7 @@ inline constexpr int32_t kHardSwish = 117;
 inline constexpr int32_t kPrelu = 54;
 inline constexpr int32_t kSum = 74;
 inline constexpr int32_t kReduceMax = 82;
+inline constexpr int32_t kTransposeConv = 67;
 inline constexpr int32_t kPlaceholderForGreaterOpCodes = 127;
 }  // namespace op
 

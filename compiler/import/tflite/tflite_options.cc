@@ -61,6 +61,15 @@ bool DecodeOptions(const fb::Operator* o, TfOptions& opt) {
       opt.quantized_bias_type = static_cast<int8_t>(p->quantized_bias_type());
       break;
     }
+    case T::TransposeConvOptions: {
+      const auto* p = o->builtin_options_as_TransposeConvOptions();
+      opt.padding = static_cast<int8_t>(p->padding());
+      opt.stride_w = p->stride_w();
+      opt.stride_h = p->stride_h();
+      opt.activation = static_cast<int8_t>(p->fused_activation_function());
+      opt.quantized_bias_type = static_cast<int8_t>(p->quantized_bias_type());
+      break;
+    }
     case T::SoftmaxOptions:
       opt.beta = o->builtin_options_as_SoftmaxOptions()->beta();
       break;
