@@ -89,6 +89,9 @@ Status RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<Hos
     case OpType::kSlice:
       Slice(op.attrs_as<ir::SliceAttrs>(), *in[0], y);
       break;
+    case OpType::kResize:
+      Resize(op.attrs_as<ir::ResizeAttrs>(), *in[0], y);
+      break;
     case OpType::kSoftmax:
       Softmax(op.attrs_as<ir::SoftmaxAttrs>(), *in[0], y);
       break;

@@ -129,6 +129,10 @@ struct Rewriter {
         op.attrs_as<ir::QPool2dAttrs>().layout = ir::Layout::kNHWC;
         out.push_back(std::move(op));
         break;
+      case OpType::kResize:
+        op.attrs_as<ir::ResizeAttrs>().layout = ir::Layout::kNHWC;
+        out.push_back(std::move(op));
+        break;
       case OpType::kQMean:
         if (x4) TF_RETURN_IF_ERROR(Mean(op));
         out.push_back(std::move(op));

@@ -23,6 +23,7 @@ import torch.fx
 
 from . import _quiet  # noqa: F401  (quiet torchao import)
 from .binary_ops import canonicalize_binary
+from .pixel_shuffle import expand_pixel_shuffle
 from .fold import fold_batchnorm, remove_noops
 from .graph_file import serialize
 from .lower import Lowering, check_supported
@@ -83,6 +84,7 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
     finally:
         model.train(was_training)
     remove_noops(gm)
+    expand_pixel_shuffle(gm)  # reshape / permute / reshape: shared parameters, one transpose
     canonicalize_binary(gm)  # scalars / constants as tensors: the handlers see nodes
     check_supported(gm)  # every unsupported op at once, before folding or calibration
     fold_batchnorm(gm)

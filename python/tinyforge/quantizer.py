@@ -85,6 +85,13 @@ SHARED_OPS = {
     aten.slice.Tensor,
     aten.narrow.default,
     aten.select.int,
+    # resize moves and blends values: XNNPACK's quantizer shares its parameters too
+    aten.upsample_nearest2d.vec,
+    aten.upsample_nearest2d.default,
+    aten._upsample_nearest_exact2d.vec,
+    aten._upsample_nearest_exact2d.default,
+    aten.upsample_bilinear2d.vec,
+    aten.upsample_bilinear2d.default,
 }
 CAT_OPS = {aten.cat.default}
 FIXED_OUTPUT = {

@@ -59,6 +59,10 @@ constexpr OpEntry kOps[] = {
     {op::kLeakyRelu, 2, LowerLut},
     {op::kElu, 2, LowerLut},
     {op::kHardSwish, 1, LowerLut},
+    {op::kResizeBilinear, 4, LowerResize},
+    {op::kResizeNearestNeighbor, 4, LowerResize},
+    {op::kDepthToSpace, 2, LowerDepthSpace},
+    {op::kSpaceToDepth, 2, LowerDepthSpace},
 };
 
 std::string SupportedList() {
