@@ -21,13 +21,7 @@ void AddCase(tfb::Bench& b, int32_t n, int32_t rounding) {
   p.act_min = -128;
   p.act_max = 127;
   p.rounding = rounding;
-  int8_t* in1 = b.Alloc<int8_t>(n);
-  int8_t* in2 = b.Alloc<int8_t>(n);
-  int8_t* out = b.Alloc<int8_t>(n);
-  b.rng.Fill(in1, n);
-  b.rng.Fill(in2, n);
-  b.macs = n;  // elements
-  b.Run(&s8_add__ref, [&](auto* fn) { fn(&p, in1, in2, out); });
+  b.RunBinary(&s8_add__ref, p, n, n, n);
 }
 
 }  // namespace

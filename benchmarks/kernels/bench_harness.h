@@ -58,6 +58,19 @@ class Bench {
     const int32_t n = variant->scratch_bytes(params);
     return n > 0 ? AllocBytes(n) : nullptr;
   }
+  // A binary elementwise kernel typed like `ref` (add, sub, mul, maximum, ...) on random
+  // inputs of n1 and n2 elements into n outputs; reported per output element.
+  template <typename P>
+  void RunBinary(void (*ref)(const P*, const int8_t*, const int8_t*, int8_t*), const P& p,
+                 int32_t n1, int32_t n2, int32_t n) {
+    int8_t* in1 = Alloc<int8_t>(n1);
+    int8_t* in2 = Alloc<int8_t>(n2);
+    int8_t* out = Alloc<int8_t>(n);
+    rng.Fill(in1, n1);
+    rng.Fill(in2, n2);
+    macs = n;
+    Run(ref, [&](auto* fn) { fn(&p, in1, in2, out); });
+  }
   // Calls `call(kernel)` with the variant under test typed like `ref`, inside TF_PERF region 0.
   template <typename F, typename Call>
   void Run(F* /*ref*/, Call&& call) {

@@ -30,13 +30,7 @@ void MulCase(tfb::Bench& b, int32_t rows, int32_t ch, int kind) {
   p.act_max = 127;
   const int32_t n = rows * ch;
   const int32_t n2 = kind == 0 ? n : (kind == 1 ? ch : 1);
-  int8_t* in1 = b.Alloc<int8_t>(n);
-  int8_t* in2 = b.Alloc<int8_t>(n2);
-  int8_t* out = b.Alloc<int8_t>(n);
-  b.rng.Fill(in1, n);
-  b.rng.Fill(in2, n2);
-  b.macs = n;  // elements
-  b.Run(&s8_mul__ref, [&](auto* fn) { fn(&p, in1, in2, out); });
+  b.RunBinary(&s8_mul__ref, p, n, n2, n);
 }
 
 }  // namespace
@@ -62,23 +56,11 @@ TFB_CASE(sub, "sub 16x16x32 elementwise", "-") {
   p.output_offset = -128;
   p.act_min = -128;
   p.act_max = 127;
-  int8_t* in1 = b.Alloc<int8_t>(n);
-  int8_t* in2 = b.Alloc<int8_t>(n);
-  int8_t* out = b.Alloc<int8_t>(n);
-  b.rng.Fill(in1, n);
-  b.rng.Fill(in2, n);
-  b.macs = n;
-  b.Run(&s8_sub__ref, [&](auto* fn) { fn(&p, in1, in2, out); });
+  b.RunBinary(&s8_sub__ref, p, n, n, n);
 }
 
 TFB_CASE(maximum, "maximum 16x16x32 elementwise", "-") {
   const int32_t n = 16 * 16 * 32;
   s8_minmax_params p{Shape(16 * 16, 32, 0)};
-  int8_t* in1 = b.Alloc<int8_t>(n);
-  int8_t* in2 = b.Alloc<int8_t>(n);
-  int8_t* out = b.Alloc<int8_t>(n);
-  b.rng.Fill(in1, n);
-  b.rng.Fill(in2, n);
-  b.macs = n;
-  b.Run(&s8_maximum__ref, [&](auto* fn) { fn(&p, in1, in2, out); });
+  b.RunBinary(&s8_maximum__ref, p, n, n, n);
 }

@@ -5,6 +5,7 @@
 
 #include "exec/ref_ops.h"
 #include "exec/run_lowered.h"
+#include "ir/unary_fn.h"
 #include "ir/verifier.h"
 #include "support/text.h"
 
@@ -30,6 +31,11 @@ Status RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<Hos
     values[static_cast<size_t>(op.outputs[0])] = std::move(y);
     return OkStatus();
   }
+  if (ir::IsUnaryFn(op.type)) {
+    UnaryFn(op.type, op.attrs, *in[0], y);
+    values[static_cast<size_t>(op.outputs[0])] = std::move(y);
+    return OkStatus();
+  }
   switch (op.type) {
     case OpType::kConv2d:
       Conv2d(op.attrs_as<ir::Conv2dAttrs>(), *in[0], *in[1], bias, y);
@@ -42,16 +48,6 @@ Status RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<Hos
       break;
     case OpType::kHardtanh:
       Hardtanh(op.attrs_as<ir::HardtanhAttrs>(), *in[0], y);
-      break;
-    case OpType::kSigmoid:
-    case OpType::kTanh:
-    case OpType::kHardswish:
-    case OpType::kHardsigmoid:
-    case OpType::kSilu:
-    case OpType::kGelu:
-    case OpType::kElu:
-    case OpType::kLeakyRelu:
-      UnaryFn(op.type, op.attrs, *in[0], y);
       break;
     case OpType::kMaxPool2d:
       MaxPool2d(op.attrs_as<ir::MaxPool2dAttrs>(), *in[0], y);

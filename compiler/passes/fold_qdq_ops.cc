@@ -338,6 +338,7 @@ Status LooseQuantize(Context& c) {
 
 Status FoldOne(Context& c) {
   const ir::Op& op = c.op();
+  if (ir::IsUnaryFn(op.type)) return Lut(c);
   switch (op.type) {
     case OpType::kConv2d:
     case OpType::kLinear:
@@ -357,15 +358,6 @@ Status FoldOne(Context& c) {
       return Unary(c, OpType::kResize, std::nullopt);
     case OpType::kSoftmax:
       return Unary(c, OpType::kQSoftmax, Fixed(1.0 / 256.0, -128));
-    case OpType::kSigmoid:
-    case OpType::kTanh:
-    case OpType::kHardswish:
-    case OpType::kHardsigmoid:
-    case OpType::kSilu:
-    case OpType::kGelu:
-    case OpType::kElu:
-    case OpType::kLeakyRelu:
-      return Lut(c);
     case OpType::kRelu:
     case OpType::kHardtanh:
       return Clamp(c);

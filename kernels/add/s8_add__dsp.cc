@@ -71,12 +71,7 @@ void Run(const s8_add_params& p, const Consts& consts, const int8_t* in1, const 
          int8_t* out) {
   const Consts k = consts;  // a local copy: the byte stores below cannot alias it
   const s8_broadcast_shape& s = p.shape;
-  bool plain = s.in1_strides[5] == 1 && s.in2_strides[5] == 1;
-  int32_t total = s.out_dims[5];
-  for (int d = 4; d >= 0 && plain; --d) {
-    plain = s.out_dims[d] == 1 || (s.in1_strides[d] == total && s.in2_strides[d] == total);
-    total *= s.out_dims[d];
-  }
+  const auto [total, plain] = tinyforge::kernels::Extent(s);
   if (plain && total >= kLutMinElements) {
     // Each input's rescaled value depends on its byte only: two 256-entry tables (2 KiB of
     // stack), built with the same arithmetic, replace the input stages.

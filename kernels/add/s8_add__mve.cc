@@ -148,16 +148,10 @@ void Run(const s8_add_params& p, const int8_t* input1, const int8_t* input2, int
   k.vmin = vdupq_n_s32(p.act_min);
   k.vmax = vdupq_n_s32(p.act_max);
   const s8_broadcast_shape& s = p.shape;
-  const int32_t inner = s.out_dims[5];
   const int32_t st1 = s.in1_strides[5], st2 = s.in2_strides[5];
   const bool vector_inner = (st1 == 0 || st1 == 1) && (st2 == 0 || st2 == 1);
   // Plain elementwise (the common case, possibly in place): one row of every element.
-  bool plain = st1 == 1 && st2 == 1;
-  int32_t total = inner;
-  for (int d = 4; d >= 0 && plain; --d) {
-    plain = s.out_dims[d] == 1 || (s.in1_strides[d] == total && s.in2_strides[d] == total);
-    total *= s.out_dims[d];
-  }
+  const auto [total, plain] = tinyforge::kernels::Extent(s);
   if (plain && total >= kLutMinElements && p.output_shift <= -1) {
     LutRow<kSingle, kSub>(k, input1, input2, output, total);
     return;
@@ -166,32 +160,17 @@ void Run(const s8_add_params& p, const int8_t* input1, const int8_t* input2, int
     Row<kSingle, kSub>(k, input1, 1, input2, 1, output, total);
     return;
   }
-  int32_t o = 0;
-  for (int32_t d0 = 0; d0 < s.out_dims[0]; ++d0) {
-    const int32_t a0 = d0 * s.in1_strides[0], b0 = d0 * s.in2_strides[0];
-    for (int32_t d1 = 0; d1 < s.out_dims[1]; ++d1) {
-      const int32_t a1 = a0 + d1 * s.in1_strides[1], b1 = b0 + d1 * s.in2_strides[1];
-      for (int32_t d2 = 0; d2 < s.out_dims[2]; ++d2) {
-        const int32_t a2 = a1 + d2 * s.in1_strides[2], b2 = b1 + d2 * s.in2_strides[2];
-        for (int32_t d3 = 0; d3 < s.out_dims[3]; ++d3) {
-          const int32_t a3 = a2 + d3 * s.in1_strides[3], b3 = b2 + d3 * s.in2_strides[3];
-          for (int32_t d4 = 0; d4 < s.out_dims[4]; ++d4) {
-            const int32_t a4 = a3 + d4 * s.in1_strides[4], b4 = b3 + d4 * s.in2_strides[4];
-            if (vector_inner) {
-              Row<kSingle, kSub>(k, input1 + a4, st1, input2 + b4, st2, output + o, inner);
-              o += inner;
-              continue;
-            }
-            for (int32_t d5 = 0; d5 < inner; ++d5, ++o) {
-              const int32x4_t x1 = vdupq_n_s32(input1[a4 + d5 * st1]);
-              const int32x4_t x2 = vdupq_n_s32(input2[b4 + d5 * st2]);
-              output[o] = static_cast<int8_t>(vgetq_lane_s32((AddLanes<kSingle, kSub>)(k, x1, x2), 0));
-            }
-          }
-        }
-      }
+  tinyforge::kernels::ForEachBroadcastRow(s, [&](int32_t a, int32_t b, int32_t o, int32_t n) {
+    if (vector_inner) {
+      Row<kSingle, kSub>(k, input1 + a, st1, input2 + b, st2, output + o, n);
+      return;
     }
-  }
+    for (int32_t i = 0; i < n; ++i) {
+      const int32x4_t x1 = vdupq_n_s32(input1[a + i * st1]);
+      const int32x4_t x2 = vdupq_n_s32(input2[b + i * st2]);
+      output[o + i] = static_cast<int8_t>(vgetq_lane_s32((AddLanes<kSingle, kSub>)(k, x1, x2), 0));
+    }
+  });
 }
 
 }  // namespace

@@ -140,13 +140,7 @@ void Run(const s8_add_params& p, const Consts& consts, const int8_t* in1, const 
          int8_t* out) {
   Consts k = consts;  // a local copy: the byte stores cannot alias it
   const s8_broadcast_shape& s = p.shape;
-  bool plain = s.in1_strides[5] == 1 && s.in2_strides[5] == 1;
-  int32_t total = s.out_dims[5];
-  for (int d = 4; d >= 0; --d) {
-    plain = plain &&
-            (s.out_dims[d] == 1 || (s.in1_strides[d] == total && s.in2_strides[d] == total));
-    total *= s.out_dims[d];
-  }
+  const auto [total, plain] = tinyforge::kernels::Extent(s);
   int32_t lut1[256], lut2[256];
   if (total >= kLutMinElements) {
     const RowConsts<kSingle, false, true, kSub> rk(k);
@@ -162,23 +156,10 @@ void Run(const s8_add_params& p, const Consts& consts, const int8_t* in1, const 
     RowAny<kSingle, kSub>(k, in1, 1, in2, 1, out, total);
     return;
   }
-  const int32_t n = s.out_dims[5], s1 = s.in1_strides[5], s2 = s.in2_strides[5];
-  for (int32_t d0 = 0; d0 < s.out_dims[0]; ++d0) {
-    const int32_t a0 = d0 * s.in1_strides[0], b0 = d0 * s.in2_strides[0];
-    for (int32_t d1 = 0; d1 < s.out_dims[1]; ++d1) {
-      const int32_t a1 = a0 + d1 * s.in1_strides[1], b1 = b0 + d1 * s.in2_strides[1];
-      for (int32_t d2 = 0; d2 < s.out_dims[2]; ++d2) {
-        const int32_t a2 = a1 + d2 * s.in1_strides[2], b2 = b1 + d2 * s.in2_strides[2];
-        for (int32_t d3 = 0; d3 < s.out_dims[3]; ++d3) {
-          const int32_t a3 = a2 + d3 * s.in1_strides[3], b3 = b2 + d3 * s.in2_strides[3];
-          for (int32_t d4 = 0; d4 < s.out_dims[4]; ++d4, out += n) {
-            RowAny<kSingle, kSub>(k, in1 + a3 + d4 * s.in1_strides[4], s1,
-                         in2 + b3 + d4 * s.in2_strides[4], s2, out, n);
-          }
-        }
-      }
-    }
-  }
+  const int32_t s1 = s.in1_strides[5], s2 = s.in2_strides[5];
+  tinyforge::kernels::ForEachBroadcastRow(s, [&](int32_t a, int32_t b, int32_t o, int32_t n) {
+    RowAny<kSingle, kSub>(k, in1 + a, s1, in2 + b, s2, out + o, n);
+  });
 }
 
 }  // namespace

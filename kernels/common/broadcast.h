@@ -22,30 +22,6 @@ struct s8_broadcast_shape {
 
 namespace tinyforge::kernels {
 
-// Calls f(in1_index, in2_index, out_index) for every output element, in output order.
-template <typename F>
-inline void ForEachBroadcast(const s8_broadcast_shape& s, F&& f) {
-  int32_t out = 0;
-  for (int32_t d0 = 0; d0 < s.out_dims[0]; ++d0) {
-    const int32_t a0 = d0 * s.in1_strides[0], b0 = d0 * s.in2_strides[0];
-    for (int32_t d1 = 0; d1 < s.out_dims[1]; ++d1) {
-      const int32_t a1 = a0 + d1 * s.in1_strides[1], b1 = b0 + d1 * s.in2_strides[1];
-      for (int32_t d2 = 0; d2 < s.out_dims[2]; ++d2) {
-        const int32_t a2 = a1 + d2 * s.in1_strides[2], b2 = b1 + d2 * s.in2_strides[2];
-        for (int32_t d3 = 0; d3 < s.out_dims[3]; ++d3) {
-          const int32_t a3 = a2 + d3 * s.in1_strides[3], b3 = b2 + d3 * s.in2_strides[3];
-          for (int32_t d4 = 0; d4 < s.out_dims[4]; ++d4) {
-            const int32_t a4 = a3 + d4 * s.in1_strides[4], b4 = b3 + d4 * s.in2_strides[4];
-            for (int32_t d5 = 0; d5 < s.out_dims[5]; ++d5) {
-              f(a4 + d5 * s.in1_strides[5], b4 + d5 * s.in2_strides[5], out++);
-            }
-          }
-        }
-      }
-    }
-  }
-}
-
 // Calls f(in1_offset, in2_offset, out_offset, n) for every innermost row of n = out_dims[5]
 // outputs (input k's row then steps by ink_strides[5]), in output order: the fast kernels'
 // walk, which runs their row loops on it.
@@ -68,6 +44,32 @@ inline void ForEachBroadcastRow(const s8_broadcast_shape& s, F&& f) {
       }
     }
   }
+}
+
+// Calls f(in1_index, in2_index, out_index) for every output element, in output order.
+template <typename F>
+inline void ForEachBroadcast(const s8_broadcast_shape& s, F&& f) {
+  const int32_t s1 = s.in1_strides[5], s2 = s.in2_strides[5];
+  ForEachBroadcastRow(s, [&](int32_t a, int32_t b, int32_t out, int32_t n) {
+    for (int32_t i = 0; i < n; ++i) f(a + i * s1, b + i * s2, out + i);
+  });
+}
+
+// The output's element count, and whether both inputs are read densely in output order
+// (no broadcast: the op is then one row of `elements`, possibly in place).
+struct BroadcastExtent {
+  int32_t elements;
+  bool plain;
+};
+inline BroadcastExtent Extent(const s8_broadcast_shape& s) {
+  bool plain = s.in1_strides[5] == 1 && s.in2_strides[5] == 1;
+  int32_t total = s.out_dims[5];
+  for (int d = 4; d >= 0; --d) {
+    plain = plain &&
+            (s.out_dims[d] == 1 || (s.in1_strides[d] == total && s.in2_strides[d] == total));
+    total *= s.out_dims[d];
+  }
+  return {total, plain};
 }
 
 }  // namespace tinyforge::kernels

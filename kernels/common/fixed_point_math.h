@@ -158,6 +158,28 @@ constexpr int32_t GetReciprocal(int32_t x, int integer_digits, int* num_bits_ove
   return OneOverOnePlusXForXIn01(shifted_sum_minus_one);
 }
 
+// TFLite Micro's int8 LOGISTIC / TANH loop (reference_integer_ops::Logistic / Tanh): inputs
+// at or beyond +-range_radius from the zero point saturate; the others go to Q4.27 through
+// (multiplier, left_shift), through `f` (Q0.31 out), then to int8 with `out_fraction_bits`
+// fractional bits plus `out_offset`. P has size, input_zero_point, input_range_radius,
+// input_multiplier and input_left_shift.
+template <int32_t (*f)(int32_t), int out_fraction_bits, int32_t out_offset, class P>
+inline void SaturatingQ4Activation(const P& p, const int8_t* input, int8_t* output) {
+  for (int32_t i = 0; i < p.size; ++i) {
+    const int32_t d = input[i] - p.input_zero_point;
+    int32_t y;
+    if (d <= -p.input_range_radius) {
+      y = -128;
+    } else if (d >= p.input_range_radius) {
+      y = 127;
+    } else {
+      const int32_t x_q4 = MultiplyByQuantizedMultiplier(d, p.input_multiplier, p.input_left_shift);
+      y = Clamp(RoundingDivideByPOT(f(x_q4), 31 - out_fraction_bits) + out_offset, -128, 127);
+    }
+    output[i] = static_cast<int8_t>(y);
+  }
+}
+
 }  // namespace tinyforge::fx
 
 #endif  // TINYFORGE_KERNELS_COMMON_FIXED_POINT_MATH_H_

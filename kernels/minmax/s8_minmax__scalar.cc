@@ -33,13 +33,7 @@ void Row(const int8_t* in1, int32_t s1, const int8_t* in2, int32_t s2, int8_t* o
 template <bool kMax>
 void Run(const s8_minmax_params& p, const int8_t* in1, const int8_t* in2, int8_t* out) {
   const s8_broadcast_shape& s = p.shape;
-  bool plain = s.in1_strides[5] == 1 && s.in2_strides[5] == 1;
-  int32_t total = s.out_dims[5];
-  for (int d = 4; d >= 0; --d) {
-    plain = plain &&
-            (s.out_dims[d] == 1 || (s.in1_strides[d] == total && s.in2_strides[d] == total));
-    total *= s.out_dims[d];
-  }
+  const auto [total, plain] = tinyforge::kernels::Extent(s);
   if (plain) {
     Row<kMax>(in1, 1, in2, 1, out, total);
     return;

@@ -8,6 +8,7 @@
 // reciprocal: round_half_away(sum / d) = sign(sum) * floor((|sum| + d / 2) * m >> (32 + s))
 // with s = ceil(log2 d) - 1 and m = ceil(2^(32 + s) / d), exact for |sum| + d / 2 < 2^31.
 #include "kernels/pool/pool.h"
+#include "kernels/pool/pool_windows.h"
 #include "kernels/common/isa.h"
 
 #if TF_HAVE_MVE
@@ -18,7 +19,6 @@
 
 namespace {
 
-namespace fx = tinyforge::fx;
 
 struct Divider {
   uint32_t m;     // multiplier (0: d == 1)
@@ -122,30 +122,22 @@ void PixelInt32(const s8_pool_params& p, const int8_t* in, int32_t y0, int32_t y
 
 extern "C" void s8_avgpool__mve(const s8_pool_params* params, const int8_t* input, int8_t* output) {
   const s8_pool_params& p = *params;
-  for (int32_t b = 0; b < p.batches; ++b) {
-    const int8_t* in_batch = input + b * p.in_h * p.in_w * p.channels;
-    for (int32_t oy = 0; oy < p.out_h; ++oy) {
-      const int32_t in_y0 = oy * p.stride_h - p.pad_top;
-      const int32_t y0 = fx::Max(0, in_y0), y1 = fx::Min(p.in_h, in_y0 + p.filter_h);
-      int32_t last_count = -1;
-      Divider dv{};
-      for (int32_t ox = 0; ox < p.out_w; ++ox) {
-        const int32_t in_x0 = ox * p.stride_w - p.pad_left;
-        const int32_t x0 = fx::Max(0, in_x0), x1 = fx::Min(p.in_w, in_x0 + p.filter_w);
+  int32_t last_count = -1;
+  Divider dv{};
+  tinyforge::kernels::ForEachPoolWindow(
+      p, input, output,
+      [&](const int8_t* in, int32_t y0, int32_t y1, int32_t x0, int32_t x1, int8_t* out) {
         const int32_t count = (y1 - y0) * (x1 - x0);
         if (count != last_count) {
           dv = MakeDivider(count);
           last_count = count;
         }
-        int8_t* out_px = output + ((b * p.out_h + oy) * p.out_w + ox) * p.channels;
         if (count <= 256) {
-          PixelInt16(p, in_batch, y0, y1, x0, x1, dv, out_px);
+          PixelInt16(p, in, y0, y1, x0, x1, dv, out);
         } else {
-          PixelInt32(p, in_batch, y0, y1, x0, x1, dv, out_px);
+          PixelInt32(p, in, y0, y1, x0, x1, dv, out);
         }
-      }
-    }
-  }
+      });
 }
 
 #endif  // TF_HAVE_MVE

@@ -3,6 +3,7 @@
 // Four channels per word: SSUB8 sets the per-byte GE flags of (x - max) and SEL picks the
 // larger bytes, two instructions per 4 channels and tap.
 #include "kernels/pool/pool.h"
+#include "kernels/pool/pool_windows.h"
 #include "kernels/common/isa.h"
 
 #if TF_HAVE_DSP
@@ -64,19 +65,11 @@ void Pixel(const s8_pool_params& p, const int8_t* in, int32_t y0, int32_t y1, in
 
 extern "C" void s8_maxpool__dsp(const s8_pool_params* params, const int8_t* input, int8_t* output) {
   const s8_pool_params& p = *params;
-  for (int32_t b = 0; b < p.batches; ++b) {
-    const int8_t* in_batch = input + b * p.in_h * p.in_w * p.channels;
-    for (int32_t oy = 0; oy < p.out_h; ++oy) {
-      const int32_t in_y0 = oy * p.stride_h - p.pad_top;
-      const int32_t y0 = fx::Max(0, in_y0), y1 = fx::Min(p.in_h, in_y0 + p.filter_h);
-      for (int32_t ox = 0; ox < p.out_w; ++ox) {
-        const int32_t in_x0 = ox * p.stride_w - p.pad_left;
-        const int32_t x0 = fx::Max(0, in_x0), x1 = fx::Min(p.in_w, in_x0 + p.filter_w);
-        Pixel(p, in_batch, y0, y1, x0, x1,
-              output + ((b * p.out_h + oy) * p.out_w + ox) * p.channels);
-      }
-    }
-  }
+  tinyforge::kernels::ForEachPoolWindow(
+      p, input, output,
+      [&](const int8_t* in, int32_t y0, int32_t y1, int32_t x0, int32_t x1, int8_t* out) {
+        Pixel(p, in, y0, y1, x0, x1, out);
+      });
 }
 
 #endif  // TF_HAVE_DSP

@@ -6,6 +6,7 @@
 // pointer increments instead of the reference's per-tap index arithmetic; the channel
 // tail runs one channel at a time. Integer max and clamp only, no rounding involved.
 #include "kernels/pool/pool.h"
+#include "kernels/pool/pool_windows.h"
 
 namespace {
 
@@ -56,20 +57,9 @@ void Pixel(const s8_pool_params& p, const int8_t* in, int32_t y0, int32_t y1, in
 extern "C" void s8_maxpool__scalar(const s8_pool_params* params, const int8_t* input,
                                    int8_t* output) {
   const s8_pool_params& p = *params;
-  const int32_t C = p.channels;
-  int8_t* out = output;
-  for (int32_t b = 0; b < p.batches; ++b) {
-    const int8_t* in_batch = input + b * p.in_h * p.in_w * C;
-    for (int32_t oy = 0; oy < p.out_h; ++oy) {
-      const int32_t in_y0 = oy * p.stride_h - p.pad_top;
-      const int32_t y0 = in_y0 > 0 ? in_y0 : 0;
-      const int32_t y1 = in_y0 + p.filter_h < p.in_h ? in_y0 + p.filter_h : p.in_h;
-      for (int32_t ox = 0; ox < p.out_w; ++ox, out += C) {
-        const int32_t in_x0 = ox * p.stride_w - p.pad_left;
-        const int32_t x0 = in_x0 > 0 ? in_x0 : 0;
-        const int32_t x1 = in_x0 + p.filter_w < p.in_w ? in_x0 + p.filter_w : p.in_w;
-        Pixel(p, in_batch, y0, y1, x0, x1, out);
-      }
-    }
-  }
+  tinyforge::kernels::ForEachPoolWindow(
+      p, input, output,
+      [&](const int8_t* in, int32_t y0, int32_t y1, int32_t x0, int32_t x1, int8_t* out) {
+        Pixel(p, in, y0, y1, x0, x1, out);
+      });
 }

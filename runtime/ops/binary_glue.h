@@ -10,12 +10,8 @@ namespace tinyforge::rt::ops {
 
 template <OpKind kKind, class P>
 Status ValidateBinary(const OpContext& op, const char* (*check)(const P&)) {
-  TF_RT_TRY(ExpectCounts(op, abi::kBinOperands, abi::ParamCount<P>()));
-  if (op.streamed()) return Status::kBadOp;
   P p{};
-  abi::DecodeParams(op, &p);
-  TF_RT_TRY(CheckParams(check(p)));
-  if (ScratchBytes<kKind>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
+  TF_RT_TRY((DecodeWhole<kKind>(op, abi::kBinOperands, check, &p)));
   return ValidateBroadcast(op, p.shape);
 }
 

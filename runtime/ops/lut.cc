@@ -9,12 +9,8 @@ using LutFn = void (*)(const s8_lut_params*, const int8_t*, const int8_t*, int8_
 }  // namespace
 
 Status Validate_lut(const OpContext& op) {
-  TF_RT_TRY(ExpectCounts(op, abi::kLutOperands, abi::ParamCount<s8_lut_params>()));
-  if (op.streamed()) return Status::kBadOp;
   s8_lut_params p{};
-  abi::DecodeParams(op, &p);
-  TF_RT_TRY(CheckParams(s8_lut_check(p)));
-  if (ScratchBytes<OpKind::kLut>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
+  TF_RT_TRY((DecodeWhole<OpKind::kLut>(op, abi::kLutOperands, s8_lut_check, &p)));
   TF_RT_TRY(Expect(op, abi::kLutIn, fmt::kInt8, p.size));
   TF_RT_TRY(Expect(op, abi::kLutTable, fmt::kInt8, TF_LUT_ENTRIES));
   TF_RT_TRY(Expect(op, abi::kLutOut, fmt::kInt8, p.size, true));

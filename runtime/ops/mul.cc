@@ -1,30 +1,13 @@
-// MUL op glue.
-#include "binary_common.h"
+// MUL op glue (runtime/ops/binary_glue.h).
+#include "binary_glue.h"
 #include "kernels/mul/mul_limits.h"
 
 namespace tinyforge::rt::ops {
-namespace {
-using MulFn = void (*)(const s8_mul_params*, const int8_t*, const int8_t*, int8_t*);
-}  // namespace
 
 Status Validate_mul(const OpContext& op) {
-  TF_RT_TRY(ExpectCounts(op, abi::kBinOperands, abi::ParamCount<s8_mul_params>()));
-  if (op.streamed()) return Status::kBadOp;
-  s8_mul_params p{};
-  abi::DecodeParams(op, &p);
-  TF_RT_TRY(CheckParams(s8_mul_check(p)));
-  if (ScratchBytes<OpKind::kMul>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
-  return ValidateBroadcast(op, p.shape);
+  return ValidateBinary<OpKind::kMul, s8_mul_params>(op, s8_mul_check);
 }
 
-Status Run_mul(const OpContext& op) {
-  s8_mul_params p{};
-  abi::DecodeParams(op, &p);
-  reinterpret_cast<MulFn>(op.entry().kernel)(
-      &p, reinterpret_cast<const int8_t*>(op.tensor(abi::kBinIn1).data),
-      reinterpret_cast<const int8_t*>(op.tensor(abi::kBinIn2).data),
-      reinterpret_cast<int8_t*>(op.tensor(abi::kBinOut).data));
-  return Status::kOk;
-}
+Status Run_mul(const OpContext& op) { return RunBinary<s8_mul_params>(op); }
 
 }  // namespace tinyforge::rt::ops

@@ -85,6 +85,31 @@ inline Status ExpectLineBuffer(const OpContext& op, int32_t slot, int64_t row_by
   return Disjoint(ring, out);
 }
 
+// The start of a whole-tensor (not streamed) op's Validate_<op>: `operands` operand slots
+// and the family's parameter count, the parameter record decoded into *p and range-checked
+// by its `check` (kernels/<family>/<family>_limits.h), and a kernel that needs no scratch.
+template <OpKind kKind, class P>
+Status DecodeWhole(const OpContext& op, int32_t operands, const char* (*check)(const P&), P* p) {
+  TF_RT_TRY(ExpectCounts(op, operands, abi::ParamCount<P>()));
+  if (op.streamed()) return Status::kBadOp;
+  abi::DecodeParams(op, p);
+  TF_RT_TRY(CheckParams(check(*p)));
+  if (ScratchBytes<kKind>(op.kernel_id(), *p) != 0) return Status::kUnknownKernel;
+  return Status::kOk;
+}
+
+// Run_<op> of a one-input kernel `void(const P*, const In*, Out*)` (abi::kUnIn, abi::kUnOut).
+template <class P, class In = int8_t, class Out = int8_t>
+Status RunUnary(const OpContext& op) {
+  using Fn = void (*)(const P*, const In*, Out*);
+  P p{};
+  abi::DecodeParams(op, &p);
+  reinterpret_cast<Fn>(op.entry().kernel)(
+      &p, reinterpret_cast<const In*>(op.tensor(abi::kUnIn).data),
+      reinterpret_cast<Out*>(op.tensor(abi::kUnOut).data));
+  return Status::kOk;
+}
+
 // Executes a streamed op: `row(p_row, in_rows, out_row)` runs the kernel for one output row
 // with parameters `p_row` (= p with out_h 1 and the input cut to start at `in_rows`).
 // P is a params struct with in_h, out_h, stride_h, pad_top (conv, dwconv, pool).

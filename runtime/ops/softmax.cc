@@ -3,29 +3,15 @@
 #include "op_util.h"
 
 namespace tinyforge::rt::ops {
-namespace {
-using SoftmaxFn = void (*)(const s8_softmax_params*, const int8_t*, int8_t*);
-}  // namespace
 
 Status Validate_softmax(const OpContext& op) {
-  TF_RT_TRY(ExpectCounts(op, abi::kUnOperands, abi::ParamCount<s8_softmax_params>()));
-  if (op.streamed()) return Status::kBadOp;
   s8_softmax_params p{};
-  abi::DecodeParams(op, &p);
-  TF_RT_TRY(CheckParams(s8_softmax_check(p)));
-  if (ScratchBytes<OpKind::kSoftmax>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
+  TF_RT_TRY((DecodeWhole<OpKind::kSoftmax>(op, abi::kUnOperands, s8_softmax_check, &p)));
   TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, Product(p.rows, p.depth)));
   TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, Product(p.rows, p.depth), true));
   return Disjoint(op.tensor(abi::kUnIn), op.tensor(abi::kUnOut));
 }
 
-Status Run_softmax(const OpContext& op) {
-  s8_softmax_params p{};
-  abi::DecodeParams(op, &p);
-  reinterpret_cast<SoftmaxFn>(op.entry().kernel)(
-      &p, reinterpret_cast<const int8_t*>(op.tensor(abi::kUnIn).data),
-      reinterpret_cast<int8_t*>(op.tensor(abi::kUnOut).data));
-  return Status::kOk;
-}
+Status Run_softmax(const OpContext& op) { return RunUnary<s8_softmax_params>(op); }
 
 }  // namespace tinyforge::rt::ops

@@ -13,6 +13,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 tf = pytest.importorskip("tensorflow")
 
 from e2e_util import find_cli, run_cli  # noqa: E402
+import tflite_cases  # noqa: E402  (tests/kernels)
 
 
 def _dense(n: int) -> bytes:
@@ -25,13 +26,7 @@ def _dense(n: int) -> bytes:
         for _ in range(4):
             yield [rng.normal(size=(1, n)).astype(np.float32)]
 
-    conv = tf.lite.TFLiteConverter.from_keras_model(m)
-    conv.optimizations = [tf.lite.Optimize.DEFAULT]
-    conv.representative_dataset = representative
-    conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-    conv.inference_input_type = tf.int8
-    conv.inference_output_type = tf.int8
-    return conv.convert()
+    return tflite_cases.to_int8(m, representative)
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 tf = pytest.importorskip("tensorflow")
 
 from e2e_util import find_cli, run_cli  # noqa: E402
+import tflite_cases  # noqa: E402  (tests/kernels)
 from tflite_oracle import tf_run  # noqa: E402
 
 SHAPE = (1, 12, 12, 3)
@@ -41,13 +42,7 @@ def _model(kind: str) -> bytes:
         for _ in range(16):
             yield [rng.uniform(lo, hi, SHAPE).astype(np.float32)]
 
-    conv = tf.lite.TFLiteConverter.from_keras_model(m)
-    conv.optimizations = [tf.lite.Optimize.DEFAULT]
-    conv.representative_dataset = representative
-    conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-    conv.inference_input_type = tf.int8
-    conv.inference_output_type = tf.int8
-    return conv.convert()
+    return tflite_cases.to_int8(m, representative)
 
 
 @pytest.mark.parametrize("kind", ["rescaling", "batchnorm"])

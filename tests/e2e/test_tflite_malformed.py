@@ -57,14 +57,7 @@ def _cumsum_float():
         for _ in range(8):
             yield [rng.normal(size=(1, 6, 6, 3)).astype(np.float32)]
 
-    conv = tf.lite.TFLiteConverter.from_keras_model(model)
-    conv.optimizations = [tf.lite.Optimize.DEFAULT]
-    conv.representative_dataset = representative
-    conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8,
-                                      tf.lite.OpsSet.TFLITE_BUILTINS]
-    conv.inference_input_type = tf.int8
-    conv.inference_output_type = tf.int8
-    return conv.convert()
+    return tflite_cases.to_int8(model, representative, float_fallback=True)
 
 
 @pytest.fixture(scope="module")

@@ -74,13 +74,7 @@ def _convert(build) -> bytes:
         for _ in range(16):
             yield [rng.normal(size=s).astype(np.float32) for s in shapes]
 
-    conv = tf.lite.TFLiteConverter.from_keras_model(model)
-    conv.optimizations = [tf.lite.Optimize.DEFAULT]
-    conv.representative_dataset = representative
-    conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-    conv.inference_input_type = tf.int8
-    conv.inference_output_type = tf.int8
-    return conv.convert()
+    return tflite_cases.to_int8(model, representative)
 
 
 CASES = {

@@ -130,14 +130,25 @@ def convert(spec: ModelSpec, seed: int) -> bytes:
         for _ in range(16):
             yield [(rng.normal(size=s) * spec.calib_scale).astype(np.float32) for s in shapes]
 
+    return to_int8(model, representative, int8_io=not spec.float_io,
+                   per_tensor_dense=spec.per_tensor_dense)
+
+
+def to_int8(model: tf.keras.Model, representative, *, int8_io: bool = True,
+            float_fallback: bool = False, per_tensor_dense: bool = False) -> bytes:
+    """A Keras model as a full-integer int8 .tflite: TFLite's converter calibrated with
+    `representative` (a generator of input lists); int8 (else float) input and output;
+    `float_fallback` lets the converter keep ops it cannot quantize in float."""
     conv = tf.lite.TFLiteConverter.from_keras_model(model)
     conv.optimizations = [tf.lite.Optimize.DEFAULT]
     conv.representative_dataset = representative
     conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-    if not spec.float_io:
+    if float_fallback:
+        conv.target_spec.supported_ops.append(tf.lite.OpsSet.TFLITE_BUILTINS)
+    if int8_io:
         conv.inference_input_type = tf.int8
         conv.inference_output_type = tf.int8
-    if spec.per_tensor_dense:
+    if per_tensor_dense:
         conv._experimental_disable_per_channel_quantization_for_dense_layers = True
     return conv.convert()
 

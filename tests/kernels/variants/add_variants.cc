@@ -7,16 +7,8 @@
 namespace {
 
 void RandomQuant(tfv::Rng& rng, s8_add_params& p, bool extremes) {
-  if (extremes) {
-    const int32_t offs[] = {128, -127, 0};
-    p.input1_offset = rng.Pick(offs);
-    p.input2_offset = rng.Pick(offs);
-    p.output_offset = rng.Chance(50) ? -128 : 127;
-  } else {
-    p.input1_offset = rng.Range(-127, 128);
-    p.input2_offset = rng.Range(-127, 128);
-    p.output_offset = rng.Range(-128, 127);
-  }
+  const int32_t offs[] = {128, -127, 0};
+  tfv::bcast::RandomOffsets(rng, extremes, offs, p);
   p.left_shift = rng.Chance(85) ? 20 : rng.Range(0, 22);
   // Input scales s_i / (2 max): one of them exactly 0.5 (shift 0) most of the time.
   const int32_t which = rng.Range(0, 2);

@@ -143,6 +143,21 @@ inline Shapes AnyShapes(Context& ctx) {
   return ctx.Edge() ? EdgeShapes(ctx.rng, ctx.EdgeIndex()) : RandomShapes(ctx.rng);
 }
 
+// The three offsets of a rescaling binary op (add, mul): with `extremes`, each input's
+// from `edge` (n values) and the output's -128 or 127; else anywhere in int8 range.
+template <class P, size_t n>
+void RandomOffsets(Rng& rng, bool extremes, const int32_t (&edge)[n], P& p) {
+  if (extremes) {
+    p.input1_offset = rng.Pick(edge);
+    p.input2_offset = rng.Pick(edge);
+    p.output_offset = rng.Chance(50) ? -128 : 127;
+  } else {
+    p.input1_offset = rng.Range(-127, 128);
+    p.input2_offset = rng.Range(-127, 128);
+    p.output_offset = rng.Range(-128, 127);
+  }
+}
+
 inline void ShapeParams(Context& ctx, const s8_broadcast_shape& s, bool in_place,
                         const char* quant) {
   ctx.Params(

@@ -11,16 +11,8 @@ s8_mul_params MakeParams(tfv::Context& ctx, const tfv::bcast::Shapes& c) {
   s8_mul_params p{};
   p.shape = tfv::bcast::Fill(c);
   const bool extremes = ctx.Edge() ? (ctx.EdgeIndex() & 1) != 0 : rng.Chance(10);
-  if (extremes) {
-    const int32_t offs[] = {128, -127, 0, -128};
-    p.input1_offset = rng.Pick(offs);
-    p.input2_offset = rng.Pick(offs);
-    p.output_offset = rng.Chance(50) ? -128 : 127;
-  } else {
-    p.input1_offset = rng.Range(-127, 128);
-    p.input2_offset = rng.Range(-127, 128);
-    p.output_offset = rng.Range(-128, 127);
-  }
+  const int32_t offs[] = {128, -127, 0, -128};
+  tfv::bcast::RandomOffsets(rng, extremes, offs, p);
   // s1 * s2 / s_out: typically 2^-10 .. 1; now and then the whole range.
   if (rng.Chance(80)) {
     tfv::RandomMultiplierIn(rng, &p.output_multiplier, &p.output_shift, -12, 1);
