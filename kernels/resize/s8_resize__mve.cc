@@ -2,7 +2,7 @@
 // rows copied whole 16 bytes per vector (resize_rows.h); nearest pixels copied 16 bytes per
 // vector (scalar rows when channels < 8); bilinear four channels per vector in int32 lanes
 // (exact: |sum| <= 2^27), one multiply and three multiply-adds by the pixel's weights, the
-// rounding as a sign add and a rounding shift.
+// rounding as a sign add and a rounding shift; whole vectors unpredicated, the tail predicated.
 #include "kernels/common/isa.h"
 #include "kernels/resize/resize_rows.h"
 
@@ -44,7 +44,16 @@ void CopyMve(int8_t* dst, const int8_t* src, int32_t n) {
     const int8_t* b = r1 + cols[0] * c;
     const int8_t* d = r0 + cols[1] * c;
     const int8_t* e = r1 + cols[1] * c;
-    for (int32_t k = 0; k < c; k += 4) {
+    int32_t k = 0;
+    for (; k + 4 <= c; k += 4) {  // whole vectors unpredicated
+      int32x4_t s = vmulq_n_s32(vldrbq_s32(a + k), w00);
+      s = vmlaq_n_s32(s, vldrbq_s32(b + k), w10);
+      s = vmlaq_n_s32(s, vldrbq_s32(d + k), w01);
+      s = vmlaq_n_s32(s, vldrbq_s32(e + k), w11);
+      s = vaddq_s32(s, vshrq_n_s32(s, 31));
+      vstrbq_s32(out + k, vrshrq_n_s32(s, 20));
+    }
+    if (k < c) {
       const mve_pred16_t pr = vctp32q(static_cast<uint32_t>(c - k));
       int32x4_t s = vmulq_n_s32(vldrbq_z_s32(a + k, pr), w00);
       s = vmlaq_n_s32(s, vldrbq_z_s32(b + k, pr), w10);

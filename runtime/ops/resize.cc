@@ -8,15 +8,11 @@ using ResizeFn = void (*)(const s8_resize_params*, const int8_t*, const int32_t*
 }  // namespace
 
 Status Validate_resize(const OpContext& op) {
-  TF_RT_TRY(ExpectCounts(op, abi::kResizeOperands, abi::ParamCount<s8_resize_params>()));
-  if (op.streamed()) return Status::kBadOp;
   s8_resize_params p{};
-  abi::DecodeParams(op, &p);
-  TF_RT_TRY(CheckParams(s8_resize_check(p)));
+  TF_RT_TRY((DecodeWhole<OpKind::kResize>(op, abi::kResizeOperands, s8_resize_check, &p)));
   const int64_t in = Product(p.batches, p.input_h, p.input_w, p.channels);
   const int64_t out = Product(p.batches, p.output_h, p.output_w, p.channels);
   if (in < 0 || out < 0) return Status::kBadParams;
-  if (ScratchBytes<OpKind::kResize>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
   TF_RT_TRY(Expect(op, abi::kResizeIn, fmt::kInt8, in));
   TF_RT_TRY(Expect(op, abi::kResizeTable, fmt::kInt32, 4 * s8_resize_table_entries(p)));
   TF_RT_TRY(Expect(op, abi::kResizeOut, fmt::kInt8, out, true));
