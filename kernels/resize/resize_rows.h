@@ -44,13 +44,27 @@ inline void ForEachRow(const s8_resize_params& p, const int8_t* input, const int
   }
 }
 
+// Nearest neighbour with a fixed pixel size: one fixed-size copy per pixel.
+template <int32_t kC>
+inline void NearestRowFixed(int32_t w, const int8_t* in, const int32_t* cols, int8_t* out) {
+  for (int32_t x = 0; x < w; ++x, out += kC, cols += 3) __builtin_memcpy(out, in + cols[0] * kC, kC);
+}
+
 // Nearest neighbour: pixel x of the row is input pixel x0, `channels` bytes.
 inline void NearestRowScalar(const s8_resize_params& p, const int8_t* in, const int32_t* cols,
                              int8_t* out) {
   const int32_t c = p.channels;
-  if (c == 1) {
-    for (int32_t x = 0; x < p.output_w; ++x) out[x] = in[cols[3 * x]];
-    return;
+  switch (c) {
+    case 1:
+      return NearestRowFixed<1>(p.output_w, in, cols, out);
+    case 2:
+      return NearestRowFixed<2>(p.output_w, in, cols, out);
+    case 3:
+      return NearestRowFixed<3>(p.output_w, in, cols, out);
+    case 4:
+      return NearestRowFixed<4>(p.output_w, in, cols, out);
+    default:
+      break;
   }
   for (int32_t x = 0; x < p.output_w; ++x, out += c) CopyBytes(out, in + cols[3 * x] * c, c);
 }
