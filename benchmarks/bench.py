@@ -188,15 +188,106 @@ Made by `{command}` on {date}.
 """
 
 
-def write_compile_section(table: str, command: str) -> None:
-    """Replaces (or appends) the compile-time section of benchmarks/RESULTS.md."""
+# Sections after the main tables, in this order; each is rewritten on its own.
+BREADTH_HEAD = "## Breadth: everyday architectures"
+SECTION_HEADS = [BREADTH_HEAD, COMPILE_HEAD]
+
+
+def write_section(head: str, section: str) -> None:
+    """Replaces (or adds) one of SECTION_HEADS's sections of benchmarks/RESULTS.md, keeping
+    the main tables and the other sections."""
     path = ROOT / "benchmarks" / "RESULTS.md"
     text = path.read_text() if path.exists() else ""
-    if COMPILE_HEAD in text:
-        text = text[:text.index(COMPILE_HEAD)]
-    section = COMPILE_TEXT.format(head=COMPILE_HEAD, command=command, table=table,
-                                  date=datetime.date.today().isoformat())
-    path.write_text(text.rstrip("\n") + "\n\n" + section)
+    cuts = sorted((text.index(h), h) for h in SECTION_HEADS if h in text)
+    main_part = text[:cuts[0][0]] if cuts else text
+    sections = {h: text[i:(cuts[k + 1][0] if k + 1 < len(cuts) else len(text))]
+                for k, (i, h) in enumerate(cuts)}
+    sections[head] = section
+    parts = [main_part.rstrip("\n")] + [sections[h].rstrip("\n") for h in SECTION_HEADS
+                                        if h in sections]
+    path.write_text("\n\n".join(p for p in parts if p) + "\n")
+
+
+def write_compile_section(table: str, command: str) -> None:
+    write_section(COMPILE_HEAD, COMPILE_TEXT.format(
+        head=COMPILE_HEAD, command=command, table=table, date=datetime.date.today().isoformat()))
+
+
+BREADTH_BOARDS = ["an547", "an386"]
+# Op types whose cost is per element (elementwise and data movement), and the issue-14
+# targets for them: instructions per element on the M55 and the M4.
+PER_ELEMENT = {"qlut", "qadd", "qsub", "qmul", "qmaximum", "qminimum", "qsquared_difference",
+               "qconcat", "qpad", "transpose", "slice", "requantize", "quantize", "dequantize",
+               "qmaxpool2d", "qavgpool2d", "qmean", "qsoftmax"}
+ELEMENT_TARGET = {"an547": 2.0, "an386": 4.0}
+
+
+def breadth_tables(tfboard, tmp: Path) -> str:
+    """The everyday architectures (tinyforge.families) on the M55 and M4: per model, and per
+    op type summed over the models (instructions per MAC, or per output element)."""
+    import tinyforge
+    from tinyforge import families
+
+    model_lines = ["| model | board | instructions / inference | MACs | insns / MAC | "
+                   "RAM: arena + stack | flash total | of which weights + program |",
+                   "|---|---|---|---|---|---|---|---|"]
+    per_type: dict[tuple[str, str], dict] = {}
+    for name in families.NAMES:
+        fam = families.get(name)
+        calib = families.sample_inputs(fam.input_shapes, 8, seed=7)
+        path = tinyforge.export(fam.model, calib[0], calibration=calib,
+                                path=tmp / f"{name}.tfg", name=name).path
+        for b in BREADTH_BOARDS:
+            print(f"bench: breadth {name} on {b}", file=sys.stderr, flush=True)
+            p = tfboard.profile(str(path), b)
+            macs, fl = p["macs"] or 0, p["flash"]
+            model_lines.append(
+                f"| {name} | {b} ({p['cpu']}) | {g(p['insns_per_inference'])} | {g(macs)} | "
+                f"{p['insns_per_inference'] / macs:.3f} | {g(p['ram']['arena_total'])} + "
+                f"{g(p['ram']['stack'])} | {g(fl.get('total'))} | {g(fl.get('constants'))} |")
+            mine: dict[str, list[int]] = {}  # op type -> [insns, units] in this model
+            for op in p["ops"]:
+                row = per_type.setdefault((op["type"], b), {"insns": 0, "units": 0,
+                                                            "kernels": set(), "worst": (0, "")})
+                row["insns"] += op["insns"]
+                row["units"] += op["macs"] or 0
+                row["kernels"].add(op["kernel"])
+                m = mine.setdefault(op["type"], [0, 0])
+                m[0] += op["insns"]
+                m[1] += op["macs"] or 0
+            for t, (insns, units) in mine.items():
+                if units:
+                    row = per_type[(t, b)]
+                    row["worst"] = max(row["worst"], (insns / units, name))
+    type_lines = ["| op type | board | instructions (all models) | per | insns per unit | "
+                  "worst model | target | kernels |", "|---|---|---|---|---|---|---|---|"]
+    for (t, b), row in sorted(per_type.items(), key=lambda kv: (kv[0][1], -kv[1]["insns"])):
+        elem = t in PER_ELEMENT
+        unit = row["insns"] / row["units"] if row["units"] else None
+        target = ELEMENT_TARGET[b] if elem else None
+        mark = " (over)" if target and unit and row["worst"][0] > target else ""
+        type_lines.append(
+            f"| {t} | {b} | {g(row['insns'])} | {'element' if elem else 'MAC'} | "
+            f"{'-' if unit is None else f'{unit:.2f}'} | {row['worst'][1]} "
+            f"{row['worst'][0]:.2f}{mark} | {'-' if target is None else f'<= {target:g}'} | "
+            f"{', '.join(sorted(row['kernels']))} |")
+    return "\n".join(model_lines) + "\n\nPer op type:\n\n" + "\n".join(type_lines)
+
+
+BREADTH_TEXT = """{head}
+
+The everyday architectures of issue 14 (`tinyforge.families`: MobileNetV2 0.35,
+MobileNetV3-Small 0.5, ShuffleNetV2 x0.5, SqueezeNet 1.1 halved, EfficientNet-B0 style,
+ResNet-18 half width at 64x64, a two-input two-output model; seeded weights, BatchNorm
+statistics from data, PT2E on seeded calibration data; single rounding), each profiled for
+one inference on the M55 (an547) and the M4 (an386) as above. Per op type: instructions
+summed over the models, per MAC (conv-like ops) or per output element (elementwise, data
+movement, pooling, softmax); "worst model" is the model where that op type costs most per
+unit, marked "(over)" above issue 14's target for per-element ops (2 on the M55, 4 on the M4).
+Made by `{command}` on {date}.
+
+{table}
+"""
 
 
 def main() -> int:
@@ -205,10 +296,25 @@ def main() -> int:
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--write", action="store_true", help="rewrite benchmarks/RESULTS.md")
     ap.add_argument("--json", help="also write every profile to this JSON file")
+    ap.add_argument("--breadth", action="store_true",
+                    help="only the breadth section (tinyforge.families on an547 and an386)")
     ap.add_argument("--compile-time", action="store_true",
                     help="only the compile-time section (synthetic chains of 10^3..10^5 ops)")
     args = ap.parse_args()
     from tinyforge import board as tfboard
+
+    with tempfile.TemporaryDirectory(prefix="tf-bench-br-") as tmpname:
+        breadth = breadth_tables(tfboard, Path(tmpname)) if not args.compile_time else None
+    if breadth is not None:
+        print(breadth)
+        cmd = ".venv/bin/python benchmarks/bench.py --breadth --write" if args.breadth \
+            else "make bench"
+        breadth_section = BREADTH_TEXT.format(head=BREADTH_HEAD, command=cmd, table=breadth,
+                                              date=datetime.date.today().isoformat())
+        if args.breadth:
+            if args.write:
+                write_section(BREADTH_HEAD, breadth_section)
+            return 0
 
     with tempfile.TemporaryDirectory(prefix="tf-bench-ct-") as tmpname:
         compile_table = compile_time_table(tfboard.find_cli(), Path(tmpname))
@@ -305,6 +411,7 @@ def main() -> int:
         (ROOT / "benchmarks" / "RESULTS.md").write_text(RESULTS.format(
             date=datetime.date.today().isoformat(), command=cmd, table=table,
             ops_table=ops_table))
+        write_section(BREADTH_HEAD, breadth_section)
         write_compile_section(compile_table, cmd)
         print("bench: wrote benchmarks/RESULTS.md", file=sys.stderr)
     return 0

@@ -3,10 +3,19 @@
 // the op producing its input, when nothing else reads that input. The producer then writes
 // the clamp's output tensor (its name stays). TFLite Micro kernels apply the range as the
 // last step of every op that has one, so the result is bit-identical.
+//
+// Likewise any requantize after a table lookup (`qlut`) whose output only it reads folds
+// into the table: entry i becomes requantize(table[i]), computed by the requantize kernel
+// itself (s8_requantize__ref with the op's parameters), so the result is bit-identical too.
+// (fold-qdq writes sigmoid / tanh tables with TFLite's fixed output parameters and a
+// requantize to the graph's, e.g. a squeeze-and-excitation gate.)
 #include <algorithm>
 
+#include "kernels/lut/lut.h"
+#include "kernels/quantize/quantize.h"
 #include "passes/pass.h"
 #include "passes/util.h"
+#include "quant/op_params.h"
 
 namespace tinyforge::passes {
 namespace {
@@ -32,6 +41,25 @@ bool SameQuant(const ir::Tensor& a, const ir::Tensor& b) {
          a.quant->zero_point == b.quant->zero_point;
 }
 
+// `lut` (a qlut) then `requantize`, as one qlut writing the requantize's output.
+Status ComposeTable(ir::Graph& g, TensorNames& names, const ir::Op& requantize, ir::Op& lut) {
+  TF_ASSIGN_OR_RETURN(s8_requantize_params p, quant::RequantizeParams(g, requantize));
+  const std::string name = g.tensor(lut.inputs[1]).name;
+  std::vector<int8_t> table = ConstantValues<int8_t>(g.tensor(lut.inputs[1]));
+  if (table.size() != static_cast<size_t>(TF_LUT_ENTRIES)) {
+    return Error("qlut '" + lut.name + "': its table must be a constant of " +
+                 std::to_string(TF_LUT_ENTRIES) + " entries");
+  }
+  p.size = TF_LUT_ENTRIES;
+  s8_requantize__ref(&p, table.data(), table.data());
+  const ir::TensorId y = requantize.outputs[0];
+  const auto quant = g.tensor(y).quant;
+  lut.inputs[1] = AddConstant(g, names, name, ir::DType::kInt8, {TF_LUT_ENTRIES},
+                              Bytes<int8_t>(std::span<const int8_t>(table)), quant);
+  lut.outputs[0] = y;
+  return OkStatus();
+}
+
 }  // namespace
 
 // One pass in op order. A fusion never changes whether another clamp can fuse, except the
@@ -44,18 +72,25 @@ Status FuseActivation(ir::Graph& g, const PassOptions&) {
   std::vector<bool> is_output(g.tensors.size(), false);
   for (ir::TensorId t : g.outputs) is_output[static_cast<size_t>(t)] = true;
   std::vector<bool> fused(g.ops.size(), false);
+  TensorNames names({&g.tensors});
   bool any = false;
   for (size_t i = 0; i < g.ops.size(); ++i) {
     const ir::Op& clamp = g.ops[i];
     if (clamp.type != ir::OpType::kRequantize) continue;
     const ir::TensorId x = clamp.inputs[0], y = clamp.outputs[0];
-    if (!SameQuant(g.tensor(x), g.tensor(y))) continue;
     const int p = producers[static_cast<size_t>(x)];
     if (p == ir::kNoProducer || consumers[static_cast<size_t>(x)].size() != 1 ||
         is_output[static_cast<size_t>(x)]) {
       continue;
     }
     ir::Op& producer = g.ops[static_cast<size_t>(p)];
+    if (producer.type == ir::OpType::kQLut) {
+      TF_RETURN_IF_ERROR(ComposeTable(g, names, clamp, producer));
+      producers[static_cast<size_t>(y)] = p;
+      fused[i] = any = true;
+      continue;
+    }
+    if (!SameQuant(g.tensor(x), g.tensor(y))) continue;
     auto [lo, hi] = ActRange(producer);
     if (!lo) continue;
     const auto& c = clamp.attrs_as<ir::ClampAttrs>();

@@ -12,6 +12,7 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "commands.h"
@@ -87,11 +88,33 @@ std::string Fixed(double v, int digits) {
   return o.str();
 }
 
-// A reference value (NCHW) in the layout the program stores tensor t in.
-exec::HostTensor ToProgram(const exec::HostTensor& v, const ir::Graph& program,
-                           const std::vector<bool>& edge, ir::TensorId t) {
-  if (passes::TensorLayout(program, edge, t) != ir::Layout::kNHWC) return v;
-  exec::HostTensor y(v.dtype(), program.tensor(t).shape);
+ir::Shape WithoutOnes(const ir::Shape& s) {
+  ir::Shape out;
+  for (int64_t d : s) {
+    if (d != 1) out.push_back(d);
+  }
+  return out;
+}
+
+// Whether a reference tensor of shape `ref` (NCHW) holds its elements in the order of the
+// program's tensor of shape `ours` (stored NHWC when `nhwc`): the same extents but for
+// dimensions of 1. Data-movement passes may store a tensor under its name in another order
+// (a transpose folded into its neighbours): such a pair is not compared.
+bool SameOrder(const ir::Shape& ref, const ir::Shape& ours, bool nhwc) {
+  if (!nhwc) return WithoutOnes(ref) == WithoutOnes(ours);
+  return ref.size() == 4 && ours.size() == 4 &&
+         passes::PermuteShape(ref, passes::kNchwToNhwc) == ours;
+}
+
+// A reference value (NCHW) in the layout the program stores tensor t in; nothing when the
+// two do not hold the elements in the same order (SameOrder).
+std::optional<exec::HostTensor> ToProgram(const exec::HostTensor& v, const ir::Graph& program,
+                                          const std::vector<bool>& edge, ir::TensorId t) {
+  const bool nhwc = passes::TensorLayout(program, edge, t) == ir::Layout::kNHWC;
+  const ir::Shape& shape = program.tensor(t).shape;
+  if (!SameOrder(v.shape(), shape, nhwc)) return std::nullopt;
+  if (!nhwc) return exec::HostTensor::FromBytes(v.dtype(), shape, v.ToBytes()).value();
+  exec::HostTensor y(v.dtype(), shape);
   exec::Transpose(passes::kNchwToNhwc, v, y);
   return y;
 }
@@ -185,11 +208,22 @@ int Compare(const CompareArgs& args) {
   }
   const RefValues& feed = qdq_values.empty() ? *refs : qdq_values;
   std::vector<exec::HostTensor> program_inputs;
+  // The reference's value for input t, in the program's layout.
+  auto feed_input = [&](const exec::HostTensor& v, ir::TensorId t) -> Status {
+    auto value = ToProgram(v, program, edge, t);
+    if (!value) {
+      return Error("the reference's tensor '" + program.tensor(t).name + "' has shape " +
+                   FormatInts(v.shape()) + ", the program's input " +
+                   FormatInts(program.tensor(t).shape));
+    }
+    program_inputs.push_back(std::move(*value));
+    return OkStatus();
+  };
   for (ir::TensorId t : program.inputs) {
     const ir::Tensor& want = program.tensor(t);
     auto it = feed.find(want.name);
     if (it != feed.end()) {
-      program_inputs.push_back(ToProgram(it->second.value, program, edge, t));
+      if (Status st = feed_input(it->second.value, t); !st.ok()) return Fail(st.error());
       continue;
     }
     const std::string stem =
@@ -202,7 +236,7 @@ int Compare(const CompareArgs& args) {
     }
     exec::HostTensor q(ir::DType::kInt8, f->second.value.shape());
     exec::Quantize(*want.quant, f->second.value, q);
-    program_inputs.push_back(ToProgram(q, program, edge, t));
+    if (Status st = feed_input(q, t); !st.ok()) return Fail(st.error());
   }
   exec::RunOptions run_options;
   run_options.keep_all = true;
@@ -222,9 +256,9 @@ int Compare(const CompareArgs& args) {
     }
     if (it == refs->end() || !(*ours).tensors[static_cast<size_t>(t)]) continue;
     const bool nhwc = passes::TensorLayout(program, edge, t) == ir::Layout::kNHWC;
+    if (!SameOrder(it->second.value.shape(), desc.shape, nhwc)) continue;
     const std::vector<double> s = Real(*(*ours).tensors[static_cast<size_t>(t)], desc.quant, nhwc);
     const std::vector<double> r = Real(it->second.value, it->second.quant, false);
-    if (s.size() != r.size()) continue;
     // One LSB: the program tensor's scale (for a float output, the int8 tensor it dequantizes).
     double lsb = desc.quant && !desc.quant->per_channel() ? desc.quant->scale[0] : 0;
     if (!desc.quant && op.type == ir::OpType::kDequantize) {
@@ -246,7 +280,9 @@ int Compare(const CompareArgs& args) {
       }
       feedable = feedable && ref_in->second.value.dtype() == in_desc.dtype &&
                  ref_in->second.quant == in_desc.quant;
-      values.push_back(ToProgram(ref_in->second.value, program, edge, in));
+      auto value = ToProgram(ref_in->second.value, program, edge, in);
+      feedable = feedable && value.has_value();
+      values.push_back(value ? std::move(*value) : exec::HostTensor());
     }
     if (feedable && row.has_lsb) {
       auto alone = RunAlone(program, op, values);

@@ -1,0 +1,350 @@
+"""Everyday network families at microcontroller sizes, as torch.nn.Modules (NCHW, batch 1).
+
+These are the architectures people bring (issue #14 part 5), written here because
+torchvision cannot be imported beside the pinned torch: the same block structure as the
+originals (torchvision's MobileNetV2/V3, ShuffleNetV2, SqueezeNet 1.1, ResNet-18, and the
+EfficientNet-B0 / MnasNet MBConv block), at widths and input sizes that fit a Cortex-M
+board's flash and RAM. The tests (tests/e2e/test_families.py) export each with PT2E,
+compile it, compare it with PyTorch and run it on the emulated boards; `make bench` prints
+their figures (benchmarks/bench.py, the "breadth" table).
+
+`get(name)` gives a model with BatchNorm statistics set from data (`settle_batchnorm`), so
+that every layer carries signal: with random weights and fresh statistics, activations
+collapse after a few layers and the int8 model computes nothing worth comparing.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+import torch
+from torch import nn
+
+
+def _bn_act(c: int, act: type[nn.Module] | None) -> list[nn.Module]:
+    return [nn.BatchNorm2d(c)] + ([act()] if act is not None else [])
+
+
+class ConvBN(nn.Sequential):
+    """conv2d + BatchNorm2d (+ activation)."""
+
+    def __init__(self, cin: int, cout: int, k: int = 1, stride: int = 1, groups: int = 1,
+                 act: type[nn.Module] | None = nn.ReLU) -> None:
+        super().__init__(nn.Conv2d(cin, cout, k, stride, k // 2, groups=groups, bias=False),
+                         *_bn_act(cout, act))
+
+
+class SqueezeExcite(nn.Module):
+    """Squeeze-and-excitation: global mean, 1x1 reduce + ReLU (SiLU), 1x1 expand, gate
+    (hardsigmoid for MobileNetV3, sigmoid for EfficientNet), channel-wise multiply."""
+
+    def __init__(self, c: int, squeeze: int, act: type[nn.Module] = nn.ReLU,
+                 gate: type[nn.Module] = nn.Hardsigmoid) -> None:
+        super().__init__()
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc1, self.act = nn.Conv2d(c, squeeze, 1), act()
+        self.fc2, self.gate = nn.Conv2d(squeeze, c, 1), gate()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        s = self.gate(self.fc2(self.act(self.fc1(self.pool(x)))))
+        return x * s
+
+
+class InvertedResidual(nn.Module):
+    """MobileNetV2 / V3 / MBConv block: 1x1 expand, kxk depthwise, (SE), 1x1 project,
+    residual add when the shape allows."""
+
+    def __init__(self, cin: int, cout: int, expand: int, k: int = 3, stride: int = 1,
+                 act: type[nn.Module] = nn.ReLU6, se: SqueezeExcite | None = None) -> None:
+        super().__init__()
+        hidden = cin * expand
+        self.expand = ConvBN(cin, hidden, 1, act=act) if expand != 1 else nn.Identity()
+        self.dw = ConvBN(hidden, hidden, k, stride, groups=hidden, act=act)
+        self.se = se if se is not None else nn.Identity()
+        self.project = ConvBN(hidden, cout, 1, act=None)
+        self.residual = stride == 1 and cin == cout
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.project(self.se(self.dw(self.expand(x))))
+        return x + y if self.residual else y
+
+
+class MobileNetV2(nn.Module):
+    """torchvision's MobileNetV2 at width 0.35 (the MLPerf Tiny / TinyML size), 96x96."""
+
+    input_shapes = [(1, 3, 96, 96)]
+
+    def __init__(self, num_classes: int = 10) -> None:
+        super().__init__()
+        # (expansion, channels, repeats, first stride) of the paper, channels at width 0.35
+        cfg = [(1, 8, 1, 1), (6, 8, 2, 2), (6, 16, 3, 2), (6, 24, 4, 2), (6, 32, 3, 1),
+               (6, 56, 3, 2), (6, 112, 1, 1)]
+        layers: list[nn.Module] = [ConvBN(3, 16, 3, 2, act=nn.ReLU6)]
+        cin = 16
+        for t, c, n, s in cfg:
+            for i in range(n):
+                layers.append(InvertedResidual(cin, c, t, 3, s if i == 0 else 1))
+                cin = c
+        layers.append(ConvBN(cin, 448, 1, act=nn.ReLU6))
+        self.features = nn.Sequential(*layers)
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.classifier = nn.Linear(448, num_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.classifier(torch.flatten(self.pool(self.features(x)), 1))
+
+
+class MobileNetV3Small(nn.Module):
+    """torchvision's MobileNetV3-Small (hardswish, SE with hardsigmoid gates), width 0.5,
+    96x96."""
+
+    input_shapes = [(1, 3, 96, 96)]
+
+    def __init__(self, num_classes: int = 10) -> None:
+        super().__init__()
+        hs, re = nn.Hardswish, nn.ReLU
+        # (kernel, expanded, out, SE, activation, stride) of the paper at width 0.5
+        cfg = [(3, 8, 8, True, re, 2), (3, 40, 16, False, re, 2), (3, 48, 16, False, re, 1),
+               (5, 48, 24, True, hs, 2), (5, 120, 24, True, hs, 1), (5, 64, 24, True, hs, 1),
+               (5, 72, 24, True, hs, 1), (5, 144, 48, True, hs, 2), (5, 288, 48, True, hs, 1)]
+        layers: list[nn.Module] = [ConvBN(3, 8, 3, 2, act=hs)]
+        cin = 8
+        for k, exp, cout, se, act, s in cfg:
+            block = InvertedResidual(cin, cout, 1, k, s, act)
+            # torchvision's expansion is a channel count, not a ratio: rebuild the convs
+            block.expand = ConvBN(cin, exp, 1, act=act) if exp != cin else nn.Identity()
+            block.dw = ConvBN(exp, exp, k, s, groups=exp, act=act)
+            block.se = SqueezeExcite(exp, max(8, exp // 4)) if se else nn.Identity()
+            block.project = ConvBN(exp, cout, 1, act=None)
+            layers.append(block)
+            cin = cout
+        layers.append(ConvBN(cin, 288, 1, act=hs))
+        self.features = nn.Sequential(*layers)
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.classifier = nn.Sequential(nn.Linear(288, 256), nn.Hardswish(),
+                                        nn.Dropout(0.2), nn.Linear(256, num_classes))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.classifier(torch.flatten(self.pool(self.features(x)), 1))
+
+
+def channel_shuffle(x: torch.Tensor, groups: int) -> torch.Tensor:
+    n, c, h, w = x.shape
+    x = x.view(n, groups, c // groups, h, w).transpose(1, 2).contiguous()
+    return x.view(n, c, h, w)
+
+
+class ShuffleUnit(nn.Module):
+    """ShuffleNetV2 unit: stride 1 splits the channels in two halves (chunk) and transforms
+    one; stride 2 transforms both branches; then concat and channel shuffle."""
+
+    def __init__(self, cin: int, cout: int, stride: int) -> None:
+        super().__init__()
+        self.stride = stride
+        half = cout // 2
+        if stride == 2:
+            self.left = nn.Sequential(ConvBN(cin, cin, 3, 2, groups=cin, act=None),
+                                      ConvBN(cin, half, 1))
+        b_in = cin if stride == 2 else half
+        self.right = nn.Sequential(ConvBN(b_in, half, 1), ConvBN(half, half, 3, stride,
+                                                                  groups=half, act=None),
+                                   ConvBN(half, half, 1))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.stride == 1:
+            a, b = x.chunk(2, dim=1)
+            out = torch.cat((a, self.right(b)), dim=1)
+        else:
+            out = torch.cat((self.left(x), self.right(x)), dim=1)
+        return channel_shuffle(out, 2)
+
+
+class ShuffleNetV2(nn.Module):
+    """torchvision's ShuffleNetV2 x0.5 (stages of 48/96/192 channels, repeats 4/8/4) at
+    96x96, the stage repeats halved."""
+
+    input_shapes = [(1, 3, 96, 96)]
+
+    def __init__(self, num_classes: int = 10) -> None:
+        super().__init__()
+        self.stem = nn.Sequential(ConvBN(3, 24, 3, 2), nn.MaxPool2d(3, 2, 1))
+        stages, cin = [], 24
+        for cout, repeats in ((48, 2), (96, 4), (192, 2)):
+            for i in range(repeats):
+                stages.append(ShuffleUnit(cin, cout, 2 if i == 0 else 1))
+                cin = cout
+        self.stages = nn.Sequential(*stages)
+        self.head = ConvBN(cin, 512, 1)
+        self.fc = nn.Linear(512, num_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.head(self.stages(self.stem(x)))
+        return self.fc(x.mean((2, 3)))
+
+
+class Fire(nn.Module):
+    """SqueezeNet fire module: 1x1 squeeze, then 1x1 and 3x3 expands concatenated."""
+
+    def __init__(self, cin: int, squeeze: int, expand: int) -> None:
+        super().__init__()
+        self.squeeze = nn.Sequential(nn.Conv2d(cin, squeeze, 1), nn.ReLU())
+        self.e1 = nn.Sequential(nn.Conv2d(squeeze, expand, 1), nn.ReLU())
+        self.e3 = nn.Sequential(nn.Conv2d(squeeze, expand, 3, padding=1), nn.ReLU())
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        s = self.squeeze(x)
+        return torch.cat((self.e1(s), self.e3(s)), 1)
+
+
+class SqueezeNet(nn.Module):
+    """torchvision's SqueezeNet 1.1 (max pools with ceil_mode, fire modules, conv
+    classifier, global average pool), channels halved, 96x96."""
+
+    input_shapes = [(1, 3, 96, 96)]
+
+    def __init__(self, num_classes: int = 10) -> None:
+        super().__init__()
+        pool = lambda: nn.MaxPool2d(3, 2, ceil_mode=True)  # noqa: E731
+        self.features = nn.Sequential(
+            nn.Conv2d(3, 32, 3, 2), nn.ReLU(), pool(),
+            Fire(32, 8, 32), Fire(64, 8, 32), pool(),
+            Fire(64, 16, 64), Fire(128, 16, 64), pool(),
+            Fire(128, 24, 96), Fire(192, 24, 96), Fire(192, 32, 128), Fire(256, 32, 128))
+        self.classifier = nn.Sequential(nn.Dropout(0.5), nn.Conv2d(256, num_classes, 1),
+                                        nn.ReLU(), nn.AdaptiveAvgPool2d(1))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.flatten(self.classifier(self.features(x)), 1)
+
+
+class EfficientNetB0Style(nn.Module):
+    """EfficientNet-B0 / MnasNet structure: SiLU everywhere, MBConv blocks with SE (sigmoid
+    gate, SiLU squeeze) and 3x3 / 5x5 depthwise, at width 0.5 and half the repeats, 96x96."""
+
+    input_shapes = [(1, 3, 96, 96)]
+
+    def __init__(self, num_classes: int = 10) -> None:
+        super().__init__()
+        silu = nn.SiLU
+        # (expansion, kernel, stride, out channels, repeats)
+        cfg = [(1, 3, 1, 8, 1), (6, 3, 2, 12, 1), (6, 5, 2, 20, 1), (6, 3, 2, 40, 2),
+               (6, 5, 1, 56, 1), (6, 5, 2, 96, 2), (6, 3, 1, 160, 1)]
+        layers: list[nn.Module] = [ConvBN(3, 16, 3, 2, act=silu)]
+        cin = 16
+        for t, k, s, c, n in cfg:
+            for i in range(n):
+                hidden = cin * t
+                se = SqueezeExcite(hidden, max(2, cin // 4), act=silu, gate=nn.Sigmoid)
+                layers.append(InvertedResidual(cin, c, t, k, s if i == 0 else 1, silu, se))
+                cin = c
+        layers.append(ConvBN(cin, 640, 1, act=silu))
+        self.features = nn.Sequential(*layers)
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.classifier = nn.Linear(640, num_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.classifier(torch.flatten(self.pool(self.features(x)), 1))
+
+
+class BasicBlock(nn.Module):
+    def __init__(self, cin: int, cout: int, stride: int) -> None:
+        super().__init__()
+        self.c1 = ConvBN(cin, cout, 3, stride)
+        self.c2 = ConvBN(cout, cout, 3, act=None)
+        self.down = (ConvBN(cin, cout, 1, stride, act=None)
+                     if stride != 1 or cin != cout else nn.Identity())
+        self.relu = nn.ReLU()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.relu(self.c2(self.c1(x)) + self.down(x))
+
+
+class ResNet18(nn.Module):
+    """torchvision's ResNet-18 (7x7 stem, max pool, four stages of two basic blocks) at
+    64x64 and half width (32..256 channels, 2.8 M weights: the full width's 11.2 MB of
+    int8 weights exceed the boards' flash, which `compile --target` reports)."""
+
+    input_shapes = [(1, 3, 64, 64)]
+
+    def __init__(self, num_classes: int = 10, width: int = 32) -> None:
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, width, 7, 2, 3, bias=False),
+                                  nn.BatchNorm2d(width), nn.ReLU(), nn.MaxPool2d(3, 2, 1))
+        blocks, cin = [], width
+        for i, c in enumerate((width, 2 * width, 4 * width, 8 * width)):
+            for j in range(2):
+                blocks.append(BasicBlock(cin, c, 2 if (j == 0 and i > 0) else 1))
+                cin = c
+        self.layers = nn.Sequential(*blocks)
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(cin, num_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(torch.flatten(self.pool(self.layers(self.stem(x))), 1))
+
+
+class TwoInTwoOut(nn.Module):
+    """Two inputs (a 32x32 image and a 16-value sensor vector) and two outputs (class
+    logits and a regression head), joined by concatenation."""
+
+    input_shapes = [(1, 3, 32, 32), (1, 16)]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.image = nn.Sequential(ConvBN(3, 8, 3, 2), ConvBN(8, 16, 3, 2),
+                                   nn.AdaptiveAvgPool2d(1), nn.Flatten())
+        self.vector = nn.Sequential(nn.Linear(16, 16), nn.ReLU())
+        self.classes = nn.Linear(32, 5)
+        self.value = nn.Sequential(nn.Linear(32, 8), nn.ReLU(), nn.Linear(8, 2))
+
+    def forward(self, img: torch.Tensor, vec: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        z = torch.cat((self.image(img), self.vector(vec)), 1)
+        return self.classes(z), self.value(z)
+
+
+FAMILIES: dict[str, Callable[[], nn.Module]] = {
+    "mobilenet_v2": MobileNetV2,
+    "mobilenet_v3_small": MobileNetV3Small,
+    "shufflenet_v2": ShuffleNetV2,
+    "squeezenet": SqueezeNet,
+    "efficientnet_b0": EfficientNetB0Style,
+    "resnet18": ResNet18,
+    "two_in_two_out": TwoInTwoOut,
+}
+NAMES = tuple(FAMILIES)
+
+
+class Family(NamedTuple):
+    model: nn.Module
+    input_shapes: list[tuple[int, ...]]
+
+
+def sample_inputs(shapes: list[tuple[int, ...]], n: int, seed: int) -> list[tuple[torch.Tensor, ...]]:
+    """n input tuples of standard normal values (a fixed generator per seed)."""
+    g = torch.Generator().manual_seed(seed)
+    return [tuple(torch.randn(s, generator=g) for s in shapes) for _ in range(n)]
+
+
+@torch.no_grad()
+def settle_batchnorm(model: nn.Module, inputs: list[tuple[torch.Tensor, ...]]) -> None:
+    """Sets every BatchNorm's running statistics to those of `inputs` (cumulative average,
+    train-mode forward passes), then puts the model in eval mode."""
+    for m in model.modules():
+        if isinstance(m, nn.modules.batchnorm._BatchNorm):
+            m.reset_running_stats()
+            m.momentum = None
+    model.train()
+    for x in inputs:
+        model(*x)
+    model.eval()
+
+
+def get(name: str, seed: int = 0) -> Family:
+    """A family model with seeded weights and BatchNorm statistics set from seeded data."""
+    if name not in FAMILIES:
+        raise KeyError(f"unknown model {name!r}; known: {', '.join(NAMES)}")
+    torch.manual_seed(seed)
+    model = FAMILIES[name]()
+    shapes = list(type(model).input_shapes)
+    settle_batchnorm(model, sample_inputs(shapes, 4, seed + 100))
+    return Family(model, shapes)
