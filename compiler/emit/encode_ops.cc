@@ -346,6 +346,18 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         eo.spec.macs = Elements(g, y);
         break;
       }
+      case OpType::kResize: {
+        if (op.attrs_as<ir::ResizeAttrs>().layout != ir::Layout::kNHWC) {
+          return Error::Unsupported(OpLabel(g, k) + ": resize needs layout=NHWC");
+        }
+        auto p = quant::ResizeParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kResize));
+        eo.params = EncodeParams(p->params);
+        eo.operands = {enc.ActOp(x), enc.NewConst(op.name + ".table", p->table), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, y);
+        break;
+      }
       case OpType::kTranspose: {
         auto p = quant::TransposeParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));

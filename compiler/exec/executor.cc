@@ -94,6 +94,13 @@ Status RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<Hos
     case OpType::kSlice:
       Slice(op.attrs_as<ir::SliceAttrs>(), *in[0], y);
       break;
+    case OpType::kResize:  // int8 (a lowered graph): the kernel's integer algorithm
+      if (in[0]->dtype() != ir::DType::kFloat32) {
+        TF_RETURN_IF_ERROR(RunLoweredOp(g, op, in, y));
+        break;
+      }
+      Resize(op.attrs_as<ir::ResizeAttrs>(), *in[0], y);
+      break;
     case OpType::kSoftmax:
       Softmax(op.attrs_as<ir::SoftmaxAttrs>(), *in[0], y);
       break;

@@ -54,6 +54,8 @@ void Cat(const ir::CatAttrs& a, std::span<const HostTensor* const> xs, HostTenso
 // y = x.permute(perm); y is allocated with the permuted shape.
 void Transpose(std::span<const int64_t> perm, const HostTensor& x, HostTensor& y);
 void Slice(const ir::SliceAttrs& a, const HostTensor& x, HostTensor& y);
+// Float32 resize (quant::ResizeFloatTaps); y is allocated with its shape.
+void Resize(const ir::ResizeAttrs& a, const HostTensor& x, HostTensor& y);
 
 // x float32 -> y int8/int32 with `q` (y's parameters); per-channel along q.axis of y.
 void Quantize(const ir::QuantParams& q, const HostTensor& x, HostTensor& y);

@@ -4,6 +4,7 @@
 
 #include "exec/ref_ops.h"
 #include "ir/shape_inference.h"
+#include "quant/kernel_params.h"
 
 namespace tinyforge::exec {
 namespace {
@@ -92,6 +93,42 @@ void Slice(const ir::SliceAttrs& a, const HostTensor& x, HostTensor& y) {
     }
   }
   y = HostTensor::FromBytes(x.dtype(), out, dst).value();
+}
+
+void Resize(const ir::ResizeAttrs& a, const HostTensor& x, HostTensor& y) {
+  const ir::Shape& xs = x.shape();
+  const ir::Shape& ys = y.shape();
+  const bool nhwc = a.layout == ir::Layout::kNHWC;
+  const size_t dh = nhwc ? 1 : 2, dw = nhwc ? 2 : 3, dc = nhwc ? 3 : 1;
+  const int64_t n = xs[0], c = xs[dc], ih = xs[dh], iw = xs[dw], oh = ys[dh], ow = ys[dw];
+  const auto th = quant::ResizeFloatTaps(static_cast<int32_t>(ih), static_cast<int32_t>(oh),
+                                         a.scale_h, a.bilinear, a.align_corners,
+                                         a.half_pixel_centers);
+  const auto tw = quant::ResizeFloatTaps(static_cast<int32_t>(iw), static_cast<int32_t>(ow),
+                                         a.scale_w, a.bilinear, a.align_corners,
+                                         a.half_pixel_centers);
+  auto offset = [&](int64_t b, int64_t h, int64_t w, int64_t ch, int64_t hh, int64_t ww) {
+    return nhwc ? ((b * hh + h) * ww + w) * c + ch : ((b * c + ch) * hh + h) * ww + w;
+  };
+  const auto in = x.f32();
+  auto out = y.f32();
+  for (int64_t b = 0; b < n; ++b) {
+    for (int64_t ch = 0; ch < c; ++ch) {
+      for (int64_t i = 0; i < oh; ++i) {
+        const quant::ResizeTap& ty = th[static_cast<size_t>(i)];
+        for (int64_t j = 0; j < ow; ++j) {
+          const quant::ResizeTap& tx = tw[static_cast<size_t>(j)];
+          auto v = [&](int32_t r, int32_t col) {
+            return in[static_cast<size_t>(offset(b, r, col, ch, ih, iw))];
+          };
+          const float top = v(ty.lo, tx.lo) * (1.0f - tx.w) + v(ty.lo, tx.hi) * tx.w;
+          const float bot = v(ty.hi, tx.lo) * (1.0f - tx.w) + v(ty.hi, tx.hi) * tx.w;
+          out[static_cast<size_t>(offset(b, i, j, ch, oh, ow))] =
+              top * (1.0f - ty.w) + bot * ty.w;
+        }
+      }
+    }
+  }
 }
 
 void Cat(const ir::CatAttrs& a, std::span<const HostTensor* const> xs, HostTensor& y) {

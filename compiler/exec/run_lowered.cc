@@ -184,6 +184,22 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
     case OpType::kSlice:
       Slice(op.attrs_as<ir::SliceAttrs>(), x, y);
       return OkStatus();
+    case OpType::kResize: {
+      if (x.dtype() == ir::DType::kFloat32) {
+        Resize(op.attrs_as<ir::ResizeAttrs>(), x, y);
+        return OkStatus();
+      }
+      TF_ASSIGN_OR_RETURN(const quant::ResizeKernelParams p, quant::ResizeParams(g, op));
+      if (op.attrs_as<ir::ResizeAttrs>().layout == Layout::kNHWC) {
+        s8_resize__ref(&p.params, x.i8().data(), p.table.data(), y.i8().data());
+        return OkStatus();
+      }
+      const HostTensor xn = Permuted(x, kToNhwc);
+      HostTensor yn(y.dtype(), {y.shape()[0], y.shape()[2], y.shape()[3], y.shape()[1]});
+      s8_resize__ref(&p.params, xn.i8().data(), p.table.data(), yn.i8().data());
+      y = Permuted(yn, kToNchw);
+      return OkStatus();
+    }
     case OpType::kReshape:
       Reshape(x, y);
       return OkStatus();

@@ -325,10 +325,37 @@ struct SliceAttrs {
   friend bool operator==(const SliceAttrs&, const SliceAttrs&) = default;
 };
 
+// Resize over the spatial dims (H, W of `layout`) to `size`, nearest neighbour or bilinear,
+// with the source coordinate rule of TFLite and PyTorch: align_corners (corner pixels
+// aligned, scale (in-1)/(out-1)), half_pixel_centers (pixel centres at +0.5; PyTorch's
+// bilinear align_corners=False, its nearest-exact), and scale_h / scale_w: source pixels
+// per output pixel when the model gave a scale factor (PyTorch uses 1/scale_factor), 0 for
+// in/out. On int8 the bilinear blend is TFLite's integer algorithm (kernels/resize).
+struct ResizeAttrs {
+  Vec2 size{1, 1};
+  bool bilinear = false;
+  bool align_corners = false;
+  bool half_pixel_centers = false;
+  double scale_h = 0.0;
+  double scale_w = 0.0;
+  Layout layout = Layout::kNCHW;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("size", s.size);
+    f("bilinear", s.bilinear);
+    f("align_corners", s.align_corners);
+    f("half_pixel_centers", s.half_pixel_centers);
+    f("scale_h", s.scale_h);
+    f("scale_w", s.scale_w);
+    f("layout", s.layout);
+  }
+  friend bool operator==(const ResizeAttrs&, const ResizeAttrs&) = default;
+};
+
 using Attrs = std::variant<NoAttrs, Conv2dAttrs, HardtanhAttrs, MaxPool2dAttrs, AvgPool2dAttrs,
                            MeanAttrs, ReshapeAttrs, CatAttrs, SoftmaxAttrs, QConv2dAttrs,
                            QDwConv2dAttrs, QFcAttrs, QPool2dAttrs, ClampAttrs, QPadAttrs,
                            TransposeAttrs, SliceAttrs, LeakyReluAttrs, EluAttrs, GeluAttrs,
-                           PadAttrs>;
+                           PadAttrs, ResizeAttrs>;
 
 }  // namespace tinyforge::ir

@@ -157,6 +157,27 @@ Expected<std::vector<Shape>> Slice(const SliceAttrs& a, const Shape& x) {
   return std::vector<Shape>{y};
 }
 
+Expected<std::vector<Shape>> Resize(const ResizeAttrs& a, const Shape& x) {
+  if (x.size() != 4) return Error("inputs[0]: resize needs a rank-4 input, got " + Str(x));
+  for (int64_t d : a.size) {
+    if (d < 1 || d > kMaxElements) {
+      return AttrError("size", "each output dim must be in [1, " + std::to_string(kMaxElements) +
+                                   "], got " + std::to_string(d));
+    }
+  }
+  if (a.align_corners && a.half_pixel_centers) {
+    return AttrError("align_corners", "align_corners and half_pixel_centers are exclusive");
+  }
+  if (!(a.scale_h >= 0.0) || !(a.scale_w >= 0.0) || a.scale_h > 1e9 || a.scale_w > 1e9) {
+    return AttrError("scale_h", "scale_h and scale_w must be >= 0 (0: input / output size)");
+  }
+  Shape y = x;
+  const bool nhwc = a.layout == Layout::kNHWC;
+  y[nhwc ? 1 : 2] = a.size[0];
+  y[nhwc ? 2 : 3] = a.size[1];
+  return std::vector<Shape>{y};
+}
+
 Expected<std::vector<Shape>> Reshape(const ReshapeAttrs& a, const Shape& x) {
   if (a.shape.size() > static_cast<size_t>(kMaxRank)) {
     return AttrError("shape", FormatInts(a.shape) + " has more than 6 dims");
@@ -338,6 +359,8 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
       return Cat(std::get<CatAttrs>(attrs), in);
     case OpType::kSlice:
       return Slice(std::get<SliceAttrs>(attrs), in[0]);
+    case OpType::kResize:
+      return Resize(std::get<ResizeAttrs>(attrs), in[0]);
     case OpType::kQConv2d:
     case OpType::kQDwConv2d:
     case OpType::kQFc:

@@ -43,6 +43,7 @@ Status CheckDTypes(const Graph& g, const Op& op) {
     case OpType::kReshape:
     case OpType::kTranspose:
     case OpType::kSlice:
+    case OpType::kResize:
     case OpType::kCat: {
       const Tensor& ref = out(0);
       for (size_t i = 0; i < op.inputs.size(); ++i) {

@@ -371,6 +371,8 @@ Status FoldOne(Context& c) {
       return Unary(c, OpType::kTranspose, std::nullopt);
     case OpType::kSlice:
       return Unary(c, OpType::kSlice, std::nullopt);
+    case OpType::kResize:  // input parameters; a requantize follows if the output differs
+      return Unary(c, OpType::kResize, std::nullopt);
     case OpType::kSoftmax:
       return Unary(c, OpType::kQSoftmax, Fixed(1.0 / 256.0, -128));
     case OpType::kRelu:

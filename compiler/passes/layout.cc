@@ -130,6 +130,10 @@ struct Rewriter {
         op.attrs_as<ir::QPool2dAttrs>().layout = ir::Layout::kNHWC;
         out.push_back(std::move(op));
         break;
+      case OpType::kResize:
+        op.attrs_as<ir::ResizeAttrs>().layout = ir::Layout::kNHWC;
+        out.push_back(std::move(op));
+        break;
       case OpType::kQMean:
       case OpType::kQSum:
       case OpType::kQReduceMax:

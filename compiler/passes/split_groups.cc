@@ -3,7 +3,7 @@
 // multipliers, and one channel `qconcat` of the results. Each output channel is the same
 // integer sum and requantization as before (bit-identical); the conv kernels' fast variants
 // take only ungrouped convs (grouped ones fall back to `__ref`, ~20 instructions per MAC on
-// the M55), so the copies in and out cost less than they save (docs/decisions.md 30).
+// the M55), so the copies in and out cost less than they save (docs/decisions.md 31).
 #include "passes/pass.h"
 #include "passes/util.h"
 

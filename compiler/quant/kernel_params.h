@@ -30,6 +30,7 @@
 #include "kernels/pad/pad.h"
 #include "kernels/pool/pool.h"
 #include "kernels/quantize/quantize.h"
+#include "kernels/resize/resize.h"
 #include "kernels/slice/slice.h"
 #include "kernels/softmax/softmax.h"
 #include "kernels/transpose/transpose.h"
@@ -292,6 +293,34 @@ Expected<s8_slice_params> MakeSliceParams(std::span<const int32_t> input_dims,
                                           std::span<const int64_t> begin,
                                           std::span<const int64_t> stride, TensorQuant input,
                                           TensorQuant output);
+
+// RESIZE of an NHWC tensor (ir::ResizeAttrs): the kernel's parameters and its coordinate
+// table (kernels/resize/resize.h). Nearest: TFLite's GetNearestNeighbor (float32 scale,
+// floor, or round with align_corners); bilinear: TFLite's integer ResizeBilinear (scale in
+// 1/1024, half-pixel offset scale/2 - 512). `scale_*` > 0 replaces in/out (PyTorch's
+// 1/scale_factor). Indices TFLite would read past the input are clamped to it, and a tap
+// whose two sources are the same pixel gets weight 0 (the same sum). Input and output
+// share scale and zero point.
+struct ResizeSpec {
+  int32_t batches = 1, in_h = 0, in_w = 0, channels = 0, out_h = 0, out_w = 0;
+  bool bilinear = false, align_corners = false, half_pixel_centers = false;
+  double scale_h = 0.0, scale_w = 0.0;
+};
+struct ResizeKernelParams {
+  s8_resize_params params{};
+  std::vector<int32_t> table;  // s8_resize_table_entries(params) entries
+};
+Expected<ResizeKernelParams> MakeResizeParams(const ResizeSpec& spec, TensorQuant input,
+                                              TensorQuant output);
+// One axis of a float resize (the executor): output index i reads input lo[i] and hi[i]
+// with weight w[i] on hi (TFLite's float ResizeBilinear and nearest neighbour; PyTorch's
+// upsample_* give the same values).
+struct ResizeTap {
+  int32_t lo = 0, hi = 0;
+  float w = 0.0f;
+};
+std::vector<ResizeTap> ResizeFloatTaps(int32_t in, int32_t out, double scale, bool bilinear,
+                                       bool align_corners, bool half_pixel_centers);
 
 Expected<s8_quantize_params> MakeQuantizeParams(int32_t size, TensorQuant output);
 // TFLM PrepareQuantizeReference int8->int8: (double)in_scale / (double)out_scale.

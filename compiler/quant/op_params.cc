@@ -439,6 +439,28 @@ Expected<s8_slice_params> SliceParams(const Graph& g, const Op& op) {
                                 TensorQuantOf(x), TensorQuantOf(y));
 }
 
+Expected<quant::ResizeKernelParams> ResizeParams(const Graph& g, const Op& op) {
+  const Tensor& x = g.tensor(op.inputs[0]);
+  const Tensor& y = g.tensor(op.outputs[0]);
+  const auto& a = op.attrs_as<ir::ResizeAttrs>();
+  if (x.shape.size() != 4 || y.shape.size() != 4) return Error{"resize: needs rank-4 tensors"};
+  const bool nhwc = a.layout == ir::Layout::kNHWC;
+  const std::vector<int32_t> xd = Dims(x.shape), yd = Dims(y.shape);
+  quant::ResizeSpec s;
+  s.batches = xd[0];
+  s.in_h = xd[nhwc ? 1 : 2];
+  s.in_w = xd[nhwc ? 2 : 3];
+  s.channels = xd[nhwc ? 3 : 1];
+  s.out_h = yd[nhwc ? 1 : 2];
+  s.out_w = yd[nhwc ? 2 : 3];
+  s.bilinear = a.bilinear;
+  s.align_corners = a.align_corners;
+  s.half_pixel_centers = a.half_pixel_centers;
+  s.scale_h = a.scale_h;
+  s.scale_w = a.scale_w;
+  return quant::MakeResizeParams(s, TensorQuantOf(x), TensorQuantOf(y));
+}
+
 Expected<s8_quantize_params> QuantizeParams(const Graph& g, const Op& op) {
   const Tensor& y = g.tensor(op.outputs[0]);
   return quant::MakeQuantizeParams(I32(y.num_elements()), TensorQuantOf(y));

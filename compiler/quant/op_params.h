@@ -67,6 +67,8 @@ Expected<quant::ConcatKernelParams> ConcatParams(const ir::Graph& g, const ir::O
 Expected<s8_pad_params> PadParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_transpose_params> TransposeParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_slice_params> SliceParams(const ir::Graph& g, const ir::Op& op);
+// The op's input and output as NHWC (layout=NCHW: the permuted dims).
+Expected<quant::ResizeKernelParams> ResizeParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_quantize_params> QuantizeParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_dequantize_params> DequantizeParams(const ir::Graph& g, const ir::Op& op);
 

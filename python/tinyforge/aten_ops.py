@@ -297,6 +297,35 @@ def _select(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     return "slice", [a["self"]], slice_attrs(shape, dim, index, index + 1)
 
 
+_NEAREST_EXACT = (aten._upsample_nearest_exact2d.vec, aten._upsample_nearest_exact2d.default)
+_BILINEAR = (aten.upsample_bilinear2d.vec, aten.upsample_bilinear2d.default)
+
+
+@_handles(aten.upsample_nearest2d.vec, aten.upsample_nearest2d.default, *_NEAREST_EXACT, *_BILINEAR)
+def _resize(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    """F.interpolate / nn.Upsample (nearest, nearest-exact, bilinear): the output size, and
+    PyTorch's source scale 1/scale_factor when a scale factor was given."""
+    x = a["input"] if "input" in a else a["self"]
+    if len(lw.shape(x)) != 4:
+        raise UnsupportedOpError(target_name(node), source_of(node), "only 2-D (NCHW) resizing")
+    bilinear = node.target in _BILINEAR
+    align = bool(a.get("align_corners", False))
+    factors = a.get("scale_factors")
+    if factors is None:
+        factors = [a.get("scales_h"), a.get("scales_w")]
+    scale = [0.0 if (f is None or align) else 1.0 / float(f) for f in list(factors) + [None] * 2][:2]
+    attrs = {
+        "size": [int(d) for d in lw.shape(node)[2:]],
+        "bilinear": bilinear,
+        "align_corners": align,
+        "half_pixel_centers": (bilinear and not align) or node.target in _NEAREST_EXACT,
+        "scale_h": scale[0],
+        "scale_w": scale[1],
+        "layout": "NCHW",
+    }
+    return "resize", [x], attrs
+
+
 # Ops with several outputs read through getitem: each output is a slice of the input.
 SPLIT_OPS = {aten.split.Tensor, aten.split_with_sizes.default, aten.chunk.default,
              aten.unbind.int}

@@ -11,7 +11,7 @@ rest of the exporter, the quantizer and the compiler see only conv2d / pools / r
   1-D CNN stays 4-D (a 1xW image) from end to end.
 * ``conv_transpose2d`` (groups 1, dilation 1; a BatchNorm after it folded first; a
   ``conv_transpose1d`` is one on [N, C, 1, L]) becomes its
-  polyphase form (docs/decisions.md 30): one stride-1 conv2d whose
+  polyphase form (docs/decisions.md 31): one stride-1 conv2d whose
   ``s_h * s_w * out_c`` output channels are the stride phases (phase (ry, rx) of output
   channel co uses the taps ``w[:, co, ry::s_h, rx::s_w]``, flipped), then the phases
   interleaved (reshape, permute, reshape: one transpose after the layout pass) and the

@@ -25,6 +25,7 @@ import torch.fx
 from . import _quiet  # noqa: F401  (quiet torchao import)
 from .binary_ops import canonicalize_binary
 from .conv_rewrite import rewrite_convs
+from .pixel_shuffle import expand_pixel_shuffle
 from .fold import fold_batchnorm, remove_noops
 from .graph_file import serialize
 from .lower import Lowering, check_supported
@@ -85,6 +86,7 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
     finally:
         model.train(was_training)
     remove_noops(gm)
+    expand_pixel_shuffle(gm)  # reshape / permute / reshape: shared parameters, one transpose
     canonicalize_binary(gm)  # scalars / constants as tensors: the handlers see nodes
     rewrite_convs(gm, example)  # conv1d, 1-D pools, conv_transpose2d as 2-D ops
     check_supported(gm)  # every unsupported op at once, before folding or calibration

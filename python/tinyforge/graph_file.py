@@ -65,6 +65,8 @@ OP_TYPES: dict[str, tuple[int, int, int, tuple[str, ...]]] = {
     "cat": (1, 1 << 30, 1, ("axis",)),
     "transpose": (1, 1, 1, ("perm",)),
     "slice": (1, 1, 1, ("begin", "end", "stride")),
+    "resize": (1, 1, 1, ("size", "bilinear", "align_corners", "half_pixel_centers", "scale_h",
+                         "scale_w", "layout")),
     "softmax": (1, 1, 1, ("axis",)),
     "sum": (1, 1, 1, ("dims", "keepdim")),
     "amax": (1, 1, 1, ("dims", "keepdim")),

@@ -79,6 +79,23 @@ def _pool_pad(a: dict[str, Any]) -> tuple[int, int]:
     return sym
 
 
+def _resize(x: torch.Tensor, a: dict) -> torch.Tensor:
+    """PyTorch's upsample op the graph file's resize came from (NCHW)."""
+    sh, sw = (1.0 / s if s else None for s in (a["scale_h"], a["scale_w"]))
+    if a["layout"] != "NCHW":
+        raise ValueError("resize: the float interpreter runs NCHW graphs only")
+    if a["bilinear"]:
+        if not (a["align_corners"] or a["half_pixel_centers"]):
+            raise ValueError("resize: bilinear without align_corners or half_pixel_centers "
+                             "has no PyTorch equivalent")
+        return torch.ops.aten.upsample_bilinear2d(x, a["size"], a["align_corners"], sh, sw)
+    if a["align_corners"]:
+        raise ValueError("resize: nearest with align_corners has no PyTorch equivalent")
+    if a["half_pixel_centers"]:
+        return torch.ops.aten._upsample_nearest_exact2d(x, a["size"], sh, sw)
+    return torch.ops.aten.upsample_nearest2d(x, a["size"], sh, sw)
+
+
 FLOAT_OPS = {
     "conv2d": _conv,
     "linear": lambda ins, a: F.linear(_t(ins[0]), _t(ins[1]), _t(ins[2]) if len(ins) > 2 else None),
@@ -113,6 +130,7 @@ FLOAT_OPS = {
     "pad": lambda ins, a: F.pad(
         _t(ins[0]), [p for d in reversed(range(len(a["padding"]) // 2))
                      for p in a["padding"][2 * d:2 * d + 2]], value=a["value"]),
+    "resize": lambda ins, a: _resize(_t(ins[0]), a),
 }
 
 

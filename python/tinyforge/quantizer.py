@@ -88,6 +88,13 @@ SHARED_OPS = {
     aten.amax.default,
     aten.constant_pad_nd.default,
     aten.pad.default,
+    # resize moves and blends values: XNNPACK's quantizer shares its parameters too
+    aten.upsample_nearest2d.vec,
+    aten.upsample_nearest2d.default,
+    aten._upsample_nearest_exact2d.vec,
+    aten._upsample_nearest_exact2d.default,
+    aten.upsample_bilinear2d.vec,
+    aten.upsample_bilinear2d.default,
 }
 CAT_OPS = {aten.cat.default}
 FIXED_OUTPUT = {

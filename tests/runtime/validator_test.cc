@@ -34,6 +34,7 @@
 #include "kernels/transpose/transpose_limits.h"
 #include "kernels/pool/pool_limits.h"
 #include "kernels/quantize/quantize_limits.h"
+#include "kernels/resize/resize_limits.h"
 #include "kernels/softmax/softmax_limits.h"
 #include "kernels/tanh/tanh_limits.h"
 
@@ -382,6 +383,17 @@ OpCase LutCase(const s8_lut_params& p) {
   table.constant = true;
   return {KernelId("s8_lut__ref"), {In(SizeOf(p)), table, Out(SizeOf(p))}, emit::EncodeParams(p)};
 }
+s8_resize_params ResizeBase() { return {1, 2, 3, 4, 4, 6, 1}; }
+// input, the coordinate table (int32 constant, 3 per output row and column), output.
+OpCase ResizeCase(const s8_resize_params& p) {
+  auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 64 ? d : 1; };
+  const int64_t b = dim(p.batches), c = dim(p.channels);
+  return {KernelId("s8_resize__ref"),
+          {In(b * dim(p.input_h) * dim(p.input_w) * c),
+           Const(3 * (dim(p.output_h) + dim(p.output_w)), fmt::kInt32),
+           Out(b * dim(p.output_h) * dim(p.output_w) * c)},
+          emit::EncodeParams(p)};
+}
 s8_requantize_params RequantizeBase() {
   s8_requantize_params p{};
   p.size = 10, p.multiplier = 1 << 30, p.act_min = -128, p.act_max = 127;
@@ -493,6 +505,7 @@ TEST(Validator, EveryOperandSizeOfEveryOp) {
   ExpectSizeChecks("concat", ConcatCase(ConcatBase()));
   ExpectSizeChecks("transpose", TransposeCase(TransposeBase()));
   ExpectSizeChecks("slice", SliceCase(SliceBase()));
+  ExpectSizeChecks("resize", ResizeCase(ResizeBase()));
 }
 
 TEST(Validator, ScratchAndLineBufferSizes) {
@@ -785,6 +798,45 @@ TEST(Validator, ActivationRanges) {
                    {TF_FIELD(T, input_zero_point), -128, 127, true, true},
                    {TF_FIELD(T, input_range_radius), 0, TF_LIMIT_BYTES, true, true},
                    {TF_FIELD(T, input_left_shift), -31, 30, true, true}});
+}
+
+TEST(Validator, ResizeRangesAndTable) {
+  using R = s8_resize_params;
+  ExpectRanges<R>("resize", ResizeBase(), s8_resize_check, ResizeCase,
+                  {{TF_FIELD(R, batches), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(R, input_h), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(R, input_w), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(R, channels), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(R, output_h), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(R, output_w), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(R, bilinear), 0, 1, true, true}});
+  // The table's values (every entry `value` here): indices inside the input (2 x 3).
+  OpCase c = ResizeCase(ResizeBase());
+  c.operands[1].value = 1;
+  EXPECT_EQ(Load(c), Status::kOk);
+  c.operands[1].value = 2;  // row 2 of a 2-row input
+  EXPECT_EQ(Load(c), Status::kBadParams);
+  c.operands[1].value = -1;
+  EXPECT_EQ(Load(c), Status::kBadParams);
+  // Weights in [0, 1024], each entry on its own (the check the validator runs).
+  const R p = ResizeBase();
+  std::vector<int32_t> t(static_cast<size_t>(s8_resize_table_entries(p)), 0);
+  EXPECT_EQ(s8_resize_check_table(p, t.data()), nullptr);
+  for (size_t i = 2; i < t.size(); i += 3) {
+    for (int32_t w : {-1, 1025}) {
+      t[i] = w;
+      ASSERT_NE(s8_resize_check_table(p, t.data()), nullptr) << i << " " << w;
+      EXPECT_NE(std::string(s8_resize_check_table(p, t.data())).find("weight"), std::string::npos);
+    }
+    t[i] = 1024;
+    EXPECT_EQ(s8_resize_check_table(p, t.data()), nullptr);
+  }
+  // Column indices against input_w (3), row indices against input_h (2).
+  t.assign(t.size(), 0);
+  t[3 * p.output_h + 1] = 2;
+  EXPECT_EQ(s8_resize_check_table(p, t.data()), nullptr);
+  t[1] = 2;
+  EXPECT_NE(s8_resize_check_table(p, t.data()), nullptr);
 }
 
 TEST(Validator, TransposeRanges) {

@@ -63,6 +63,10 @@ constexpr OpEntry kOps[] = {
     {op::kReduceMax, 3, LowerMean},
     {op::kPrelu, 1, LowerPrelu},
     {op::kTransposeConv, 5, LowerTransposeConv},
+    {op::kResizeBilinear, 4, LowerResize},
+    {op::kResizeNearestNeighbor, 4, LowerResize},
+    {op::kDepthToSpace, 2, LowerDepthSpace},
+    {op::kSpaceToDepth, 2, LowerDepthSpace},
 };
 
 std::string SupportedList() {

@@ -138,5 +138,8 @@ Status LowerPack(Lowering& l);
 Status LowerUnpack(Lowering& l);
 Status LowerExpandDims(Lowering& l);
 Status LowerShape(Lowering& l);
+// tflite_lower_resize.cc
+Status LowerResize(Lowering& l);        // RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR
+Status LowerDepthSpace(Lowering& l);    // DEPTH_TO_SPACE, SPACE_TO_DEPTH: reshape + transpose
 
 }  // namespace tinyforge::import::tflite::internal

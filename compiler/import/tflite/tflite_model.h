@@ -80,6 +80,10 @@ inline constexpr int32_t kPrelu = 54;
 inline constexpr int32_t kSum = 74;
 inline constexpr int32_t kReduceMax = 82;
 inline constexpr int32_t kTransposeConv = 67;
+inline constexpr int32_t kDepthToSpace = 5;
+inline constexpr int32_t kResizeBilinear = 23;
+inline constexpr int32_t kSpaceToDepth = 26;
+inline constexpr int32_t kResizeNearestNeighbor = 97;
 inline constexpr int32_t kPlaceholderForGreaterOpCodes = 127;
 }  // namespace op
 
@@ -145,6 +149,9 @@ struct TfOptions {
   int32_t count = 0;
   int32_t num_splits = 0;
   int8_t out_type = 2;  // INT32
+  // RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR flags; DEPTH_TO_SPACE / SPACE_TO_DEPTH block.
+  bool align_corners = false, half_pixel_centers = false;
+  int32_t block_size = 0;
 };
 
 inline constexpr int32_t kNoTensor = -1;  // an omitted optional input (e.g. no bias)

@@ -134,6 +134,24 @@ bool DecodeOptions(const fb::Operator* o, TfOptions& opt) {
     case T::ShapeOptions:
       opt.out_type = static_cast<int8_t>(o->builtin_options_as_ShapeOptions()->out_type());
       break;
+    case T::ResizeBilinearOptions: {
+      const auto* p = o->builtin_options_as_ResizeBilinearOptions();
+      opt.align_corners = p->align_corners();
+      opt.half_pixel_centers = p->half_pixel_centers();
+      break;
+    }
+    case T::ResizeNearestNeighborOptions: {
+      const auto* p = o->builtin_options_as_ResizeNearestNeighborOptions();
+      opt.align_corners = p->align_corners();
+      opt.half_pixel_centers = p->half_pixel_centers();
+      break;
+    }
+    case T::SpaceToDepthOptions:
+      opt.block_size = o->builtin_options_as_SpaceToDepthOptions()->block_size();
+      break;
+    case T::DepthToSpaceOptions:
+      opt.block_size = o->builtin_options_as_DepthToSpaceOptions()->block_size();
+      break;
     case T::TransposeOptions:
     case T::SliceOptions:
     case T::ExpandDimsOptions:

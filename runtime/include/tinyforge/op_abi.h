@@ -23,6 +23,7 @@ namespace tinyforge::rt::abi {
 //   add, mul:         input1, input2, output
 //   concat:           input 0 .. input n-1, output
 //   lut:              input, table (256 int8, constant), output
+//   resize:           input, table (int32 source coordinates, constant), output
 //   others:           input, output
 enum ConvSlot : int {
   kConvIn,
@@ -38,6 +39,7 @@ enum PoolSlot : int { kPoolIn, kPoolOut, kPoolOperands };
 enum BinarySlot : int { kBinIn1, kBinIn2, kBinOut, kBinOperands };
 enum UnarySlot : int { kUnIn, kUnOut, kUnOperands };
 enum LutSlot : int { kLutIn, kLutTable, kLutOut, kLutOperands };
+enum ResizeSlot : int { kResizeIn, kResizeTable, kResizeOut, kResizeOperands };
 inline constexpr int kMaxConcatInputs = TF_LIMIT_CONCAT_INPUTS;
 
 // ---- Parameter visitors: v(int32_t&) / v(float&) for each field, in record order. -------
@@ -238,6 +240,16 @@ constexpr void VisitParams(s8_slice_params& p, V& v) {
   for (int i = 0; i < kS8SliceMaxDims; ++i) v(p.output_dims[i]);
   for (int i = 0; i < kS8SliceMaxDims; ++i) v(p.begin[i]);
   for (int i = 0; i < kS8SliceMaxDims; ++i) v(p.stride[i]);
+}
+template <class V>
+constexpr void VisitParams(s8_resize_params& p, V& v) {
+  v(p.batches);
+  v(p.input_h);
+  v(p.input_w);
+  v(p.channels);
+  v(p.output_h);
+  v(p.output_w);
+  v(p.bilinear);
 }
 template <class V>
 constexpr void VisitParams(s8_quantize_params& p, V& v) {
