@@ -38,10 +38,10 @@ def _small():
     return tflite_cases.tf.keras.Model(x, layers.Softmax()(h))
 
 
-def _space_to_depth():
+def _tile():
     x = tflite_cases._inp((6, 6, 3))
-    s2d = layers.Lambda(lambda t: tflite_cases.tf.nn.space_to_depth(t, 2))
-    return tflite_cases.tf.keras.Model(x, s2d(layers.Conv2D(4, 1)(x)))
+    tile = layers.Lambda(lambda t: tflite_cases.tf.tile(t, [1, 2, 1, 1]))
+    return tflite_cases.tf.keras.Model(x, tile(layers.Conv2D(4, 1)(x)))
 
 
 def _cumsum_float():
@@ -310,7 +310,7 @@ def test_field_edit(name, edit, pattern, base, cli, tmp_path):
 
 # ---- unsupported ops from real converted models ----------------------------------------
 
-@pytest.mark.parametrize("build,op", [(_space_to_depth, "SPACE_TO_DEPTH"), (_cumsum_float, "CUMSUM")])
+@pytest.mark.parametrize("build,op", [(_tile, "TILE"), (_cumsum_float, "CUMSUM")])
 def test_unsupported_op_named_with_index(build, op, cli, tmp_path):
     """The unsupported op is named, not a neighbour (CUMSUM's DEQUANTIZE comes first)."""
     data = build() if build is _cumsum_float else _convert(build)
