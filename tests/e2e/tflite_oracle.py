@@ -33,6 +33,32 @@ def parse(model_bytes: bytes) -> schema.ModelT:
     return schema.ModelT.InitFromPackedBuf(bytearray(model_bytes), 0)
 
 
+def convert_case(build, expect: list[str], convert) -> tuple[bytes, schema.ModelT]:
+    """The Keras model `build()` as int8 .tflite through `convert(build)`, in a fresh Keras
+    session with seed 7 (the converter's result depended on earlier models); fails unless
+    the converter wrote every builtin in `expect`."""
+    tf.keras.backend.clear_session()
+    tf.keras.utils.set_random_seed(7)
+    data = convert(build)
+    model = parse(data)
+    ops = [op_name(model, op) for op in model.subgraphs[0].operators]
+    for op in expect:
+        assert op in ops, f"converter produced {ops}, expected {op}"
+    return data, model
+
+
+def run_ours(cli: str, model_path, xs: list[np.ndarray], n_outputs: int, tmp) -> list[np.ndarray]:
+    """`tinyforge run` of the model on one input (the first of xs): its outputs."""
+    from e2e_util import run_cli  # noqa: PLC0415
+
+    np.save(tmp / "x.npy", xs[0])
+    args = ["run", model_path, "--input", tmp / "x.npy"]
+    for j in range(n_outputs):
+        args += ["--output", tmp / f"y{j}.npy"]
+    run_cli(cli, *args)
+    return [np.load(tmp / f"y{j}.npy") for j in range(n_outputs)]
+
+
 def tf_run(model_bytes: bytes, inputs: list[np.ndarray]):
     """Runs TF's interpreter with its reference kernels, keeping every tensor."""
     interp = tf.lite.Interpreter(
