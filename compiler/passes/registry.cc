@@ -23,7 +23,7 @@ constexpr std::array<PassInfo, 10> kPasses = {{
      "only after fold-qdq are the edge q/dq the only ones"},
     {"fuse-activation", FuseActivation,
      "no `requantize` that only clamps directly after an op with an activation range, "
-     "none after a `qlut` (composed into its table)",
+     "none after a `qlut` (composed into its table), none over 256+ elements (a `qlut`)",
      "needs fold-qdq's clamps; before compute-multipliers so removed clamps get no constants"},
     {"layout", ToNhwc,
      "`graph.layout = NHWC`: rank-4 activations NHWC, conv weights OHWI, depthwise 1HWC; "

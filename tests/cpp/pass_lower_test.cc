@@ -276,6 +276,42 @@ TEST(FuseActivation, RequantizeAfterATableComposesIntoIt) {
   }
 }
 
+// A requantize over 256 or more elements runs as a table: one qlut, the same 256 values.
+TEST(FuseActivation, LargeRequantizeBecomesATable) {
+  constexpr std::string_view kRescale = R"(graph t kind=qdq
+  input %0 x: float32[256]
+  %1 x.q: int8[256] q(s=0.05, zp=3) = quantize(%0)  # x.q
+  %2 x.q.dq: float32[256] = dequantize(%1)  # x.q.dq
+  %3 y.q: int8[256] q(s=0.0731, zp=-17) = quantize(%2)  # y.q
+  %4 y.q.dq: float32[256] = dequantize(%3)  # y.q.dq
+  output %4
+)";
+  std::vector<float> xs(256);
+  for (int i = 0; i < 256; ++i) xs[static_cast<size_t>(i)] = 0.05f * static_cast<float>(i - 128 - 3);
+  const exec::HostTensor x = exec::HostTensor::Float({256}, xs);
+  std::optional<exec::HostTensor> before;
+  for (const char* passes : {"fold-qdq", "fold-qdq,fuse-activation"}) {
+    auto g = ir::ParseGraph(kRescale);
+    ASSERT_TRUE(g.ok()) << g.error().message();
+    passes::LowerOptions o;
+    o.io = passes::IoType::kFloat;
+    o.verify_each = true;
+    o.passes = *passes::ParsePassList(passes);
+    ASSERT_TRUE(passes::Lower(*g, o).ok());
+    const std::string text = ir::PrintGraph(*g, testing::WholeGraph());
+    const bool fused = std::string_view(passes).find("fuse") != std::string_view::npos;
+    EXPECT_EQ(text.find("requantize(") == std::string::npos, fused) << text;
+    EXPECT_EQ(text.find("qlut(") != std::string::npos, fused) << text;
+    auto y = exec::Run(*g, std::span(&x, 1));
+    ASSERT_TRUE(y.ok()) << y.error().message();
+    if (!before) {
+      before = y->outputs[0];
+    } else {
+      EXPECT_TRUE(before->BitEqual(y->outputs[0]));
+    }
+  }
+}
+
 // Every prefix of the pipeline runs on the executor to the same values as the whole
 // pipeline: stages differ in representation, never in arithmetic.
 TEST(Pipeline, EveryStageComputesTheSameValues) {
