@@ -62,3 +62,20 @@ def random_inputs(shape, count: int, seed: int) -> list[torch.Tensor]:
 def save_npy(path: Path, t: torch.Tensor) -> Path:
     np.save(path, t.detach().numpy().astype(np.float32))
     return path
+
+
+def compare_with_pytorch(cli: str, graph, inputs, tmp_path: Path) -> dict:
+    """`tinyforge compare GRAPH --against pytorch --json` on the .npy `inputs` (a path or a
+    list, one per graph input), with tinyforge.interp run in this process (torch is imported
+    already) and its dump handed over with --reference-dump: the report."""
+    import json  # noqa: PLC0415
+
+    from tinyforge import interp  # noqa: PLC0415
+
+    paths = [inputs] if isinstance(inputs, (str, Path)) else list(inputs)
+    dump = tmp_path / "torch_dump"
+    args = [str(graph)] + [a for p in paths for a in ("--input", str(p))]
+    assert interp.main(args + ["--dump-dir", str(dump)]) == 0
+    proc = run_cli(cli, "compare", graph, "--against", "pytorch", "--reference-dump", dump,
+                   *[a for p in paths for a in ("-i", p)], "--json")
+    return json.loads(proc.stdout)

@@ -12,7 +12,6 @@ python/tinyforge/conv_rewrite.py and the importer's TRANSPOSE_CONV, docs/decisio
 """
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 
@@ -22,9 +21,8 @@ import torch
 from torch import nn
 
 import tinyforge
-from tinyforge import interp
 
-from e2e_util import randomize, random_inputs, run_cli, save_npy
+from e2e_util import compare_with_pytorch, randomize, random_inputs, run_cli, save_npy
 
 
 class Accel1d(nn.Module):
@@ -132,11 +130,7 @@ def _export_qdq(name: str, tmp_path):
 def test_pytorch_int8_within_1_lsb(name, cli, tmp_path):
     res = _export_qdq(name, tmp_path)
     x = save_npy(tmp_path / "x.npy", random_inputs(TORCH_CASES[name][1], 1, seed=3)[0])
-    dump = tmp_path / "torch_dump"
-    assert interp.main([str(res.path), "--input", str(x), "--dump-dir", str(dump)]) == 0
-    proc = run_cli(cli, "compare", res.path, "--against", "pytorch", "--reference-dump", dump,
-                   "-i", x, "--json")
-    report = json.loads(proc.stdout)
+    report = compare_with_pytorch(cli, res.path, x, tmp_path)
     assert report["first_divergence"] is None, report
     for row in report["ops"]:  # (a view whose input the reference lacks is not run alone)
         alone = row["alone_max_diff_lsb"]

@@ -10,7 +10,6 @@ issue #14 part 5. Each is exported with PT2E and:
 """
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 
@@ -18,9 +17,9 @@ import numpy as np
 import pytest
 
 import tinyforge
-from tinyforge import families, interp
+from tinyforge import families
 
-from e2e_util import run_cli
+from e2e_util import compare_with_pytorch
 
 BOARDS = ("an547", "an386")
 
@@ -49,12 +48,7 @@ def test_family_matches_pytorch_within_1_lsb(name, exported, cli, tmp_path):
     for i, x in enumerate(xs):
         paths.append(tmp_path / f"x{i}.npy")
         np.save(paths[-1], x.numpy())
-    dump = tmp_path / "torch_dump"
-    args = [str(graph)] + [a for p in paths for a in ("--input", str(p))]
-    assert interp.main(args + ["--dump-dir", str(dump)]) == 0
-    proc = run_cli(cli, "compare", graph, "--against", "pytorch", "--reference-dump", dump,
-                   *[a for p in paths for a in ("-i", p)], "--json")
-    report = json.loads(proc.stdout)
+    report = compare_with_pytorch(cli, graph, paths, tmp_path)
     assert report["first_divergence"] is None, report["first_divergence"]
     # (an op whose input the program stores in another element order than PyTorch, e.g.
     # inside a channel shuffle, is compared in the whole run only)

@@ -16,10 +16,9 @@ import torch
 
 import tinyforge
 from tinyforge import models
-from tinyforge import interp
 from tinyforge.interp import quantize
 
-from e2e_util import randomize, random_inputs, run_cli, save_npy
+from e2e_util import compare_with_pytorch, randomize, random_inputs, run_cli, save_npy
 
 ZOO = ["ds_cnn", "mobilenet_v1_025", "resnet8", "fc_autoencoder"]
 N_INPUTS = 10
@@ -98,21 +97,11 @@ def test_every_op_within_1_lsb_of_pytorch(name, cli, tmp_path, tmp_path_factory)
     output on every element: the lowering is exact up to the kernels' rounding."""
     res = _export(name, tmp_path_factory)
     x = random_inputs(tuple(_tensor(res.graph, "x")["shape"]), 1, seed=11)[0]
-    report = _compare_with_pytorch(cli, res.path, save_npy(tmp_path / "x.npy", x), tmp_path)
+    report = compare_with_pytorch(cli, res.path, save_npy(tmp_path / "x.npy", x), tmp_path)
     assert report["first_divergence"] is None
     assert len(report["ops"]) >= 8
     for row in report["ops"]:
         assert row["alone_max_diff_lsb"] <= 1.0 + 1e-6, row
-
-
-def _compare_with_pytorch(cli, graph, x, tmp_path) -> dict:
-    """`compare --against pytorch`, with tinyforge.interp run in this process (torch is
-    imported already) and its dump handed over with --reference-dump."""
-    dump = tmp_path / "torch_dump"
-    assert interp.main([str(graph), "--input", str(x), "--dump-dir", str(dump)]) == 0
-    proc = run_cli(cli, "compare", graph, "--against", "pytorch", "--reference-dump", dump,
-                   "-i", x, "--json")
-    return json.loads(proc.stdout)
 
 
 def _corrupt(src, dst, tensor_name: str) -> None:
@@ -215,7 +204,7 @@ def test_kitchen_sink_every_op_within_1_lsb(cli, tmp_path):
                "qlut", "qmean", "qfc", "qsoftmax"):
         assert f"= {op}(" in text, op
     x = save_npy(tmp_path / "x.npy", random_inputs((1, 3, 17, 19), 1, seed=2)[0])
-    report = _compare_with_pytorch(cli, res.path, x, tmp_path)
+    report = compare_with_pytorch(cli, res.path, x, tmp_path)
     assert report["first_divergence"] is None, report
     for row in report["ops"]:
         assert row["alone_max_diff_lsb"] <= 1.0 + 1e-6, row

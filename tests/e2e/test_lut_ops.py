@@ -7,16 +7,14 @@ within 1 LSB (equal except float ties) and nothing diverges downstream.
 """
 from __future__ import annotations
 
-import json
 
 import pytest
 import torch
 from torch import nn
 
 import tinyforge
-from tinyforge import interp
 
-from e2e_util import random_inputs, run_cli, save_npy
+from e2e_util import compare_with_pytorch, random_inputs, run_cli, save_npy
 
 ACTS = {
     "hardswish": nn.Hardswish(),
@@ -54,11 +52,7 @@ def test_activation_compiles_to_a_table_within_1_lsb(name, cli, tmp_path):
     text = run_cli(cli, "compile", res.path, "--print-after=dce").stdout
     assert text.count("= qlut(") == 1, text
     x = save_npy(tmp_path / "x.npy", random_inputs(shape, 1, seed=2)[0] * 2)
-    dump = tmp_path / "torch_dump"
-    assert interp.main([str(res.path), "--input", str(x), "--dump-dir", str(dump)]) == 0
-    proc = run_cli(cli, "compare", res.path, "--against", "pytorch", "--reference-dump", dump,
-                   "-i", x, "--json")
-    report = json.loads(proc.stdout)
+    report = compare_with_pytorch(cli, res.path, x, tmp_path)
     assert report["first_divergence"] is None, report
     for row in report["ops"]:
         assert row["alone_max_diff_lsb"] <= 1.0 + 1e-6, row
