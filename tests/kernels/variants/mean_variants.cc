@@ -67,6 +67,21 @@ void FillInput(tfv::Rng& rng, int8_t* in, int32_t n) {
   }
 }
 
+// Random input for p's outer x reduce_size x inner elements, the reference and the variant
+// under test on it, compared.
+template <class P>
+bool RunAndCompare(tfv::Context& ctx, const P& p, void (*ref)(const P*, const int8_t*, int8_t*)) {
+  const int32_t n_in = p.outer * p.reduce_size * p.inner, n_out = p.outer * p.inner;
+  int8_t* input = ctx.Alloc<int8_t>(n_in);
+  int8_t* want = ctx.Output(n_out);
+  int8_t* got = ctx.Output(n_out);
+  if (input == nullptr || want == nullptr || got == nullptr) return false;
+  FillInput(ctx.rng, input, n_in);
+  ref(&p, input, want);
+  ctx.Variant(ref)(&p, input, got);
+  return tfv::Compare(ctx, "output", got, want, n_out);
+}
+
 bool RunMean(tfv::Context& ctx) {
   s8_mean_params p{};
   Shape(ctx, &p.outer, &p.reduce_size, &p.inner);
@@ -74,33 +89,17 @@ bool RunMean(tfv::Context& ctx) {
   p.output_zero_point = ctx.rng.Range(-128, 127);
   tfv::RandomMultiplier(ctx.rng, &p.multiplier, &p.shift);
   p.rounding = ctx.rng.Range(0, 1);
-  const int32_t n_in = p.outer * p.reduce_size * p.inner, n_out = p.outer * p.inner;
-  int8_t* input = ctx.Alloc<int8_t>(n_in);
-  int8_t* want = ctx.Output(n_out);
-  int8_t* got = ctx.Output(n_out);
-  if (input == nullptr || want == nullptr || got == nullptr) return false;
-  FillInput(ctx.rng, input, n_in);
   ctx.Params("outer %d reduce %d inner %d zp %d/%d mult %d shift %d rounding %d", (int)p.outer,
              (int)p.reduce_size, (int)p.inner, (int)p.input_zero_point,
              (int)p.output_zero_point, (int)p.multiplier, (int)p.shift, (int)p.rounding);
-  s8_mean__ref(&p, input, want);
-  ctx.Variant(&s8_mean__ref)(&p, input, got);
-  return tfv::Compare(ctx, "output", got, want, n_out);
+  return RunAndCompare(ctx, p, &s8_mean__ref);
 }
 
 bool RunReduceMax(tfv::Context& ctx) {
   s8_reduce_max_params p{};
   Shape(ctx, &p.outer, &p.reduce_size, &p.inner);
-  const int32_t n_in = p.outer * p.reduce_size * p.inner, n_out = p.outer * p.inner;
-  int8_t* input = ctx.Alloc<int8_t>(n_in);
-  int8_t* want = ctx.Output(n_out);
-  int8_t* got = ctx.Output(n_out);
-  if (input == nullptr || want == nullptr || got == nullptr) return false;
-  FillInput(ctx.rng, input, n_in);
   ctx.Params("outer %d reduce %d inner %d", (int)p.outer, (int)p.reduce_size, (int)p.inner);
-  s8_reduce_max__ref(&p, input, want);
-  ctx.Variant(&s8_reduce_max__ref)(&p, input, got);
-  return tfv::Compare(ctx, "output", got, want, n_out);
+  return RunAndCompare(ctx, p, &s8_reduce_max__ref);
 }
 
 }  // namespace
