@@ -43,22 +43,31 @@ bool SameQuant(const ir::Tensor& a, const ir::Tensor& b) {
          a.quant->zero_point == b.quant->zero_point;
 }
 
+// `table` (256 entries, entry i for input (int8)i) passed through `requantize`'s own
+// arithmetic (s8_requantize__ref with its parameters), as a constant with its output's
+// quantization, named `name`.
+Expected<ir::TensorId> RequantizedTable(ir::Graph& g, TensorNames& names,
+                                        const ir::Op& requantize, std::vector<int8_t> table,
+                                        const std::string& name) {
+  TF_ASSIGN_OR_RETURN(s8_requantize_params p, quant::RequantizeParams(g, requantize));
+  p.size = TF_LUT_ENTRIES;
+  s8_requantize__ref(&p, table.data(), table.data());
+  const auto quant = g.tensor(requantize.outputs[0]).quant;
+  return AddConstant(g, names, name, ir::DType::kInt8, {TF_LUT_ENTRIES},
+                     Bytes<int8_t>(std::span<const int8_t>(table)), quant);
+}
+
 // `lut` (a qlut) then `requantize`, as one qlut writing the requantize's output.
 Status ComposeTable(ir::Graph& g, TensorNames& names, const ir::Op& requantize, ir::Op& lut) {
-  TF_ASSIGN_OR_RETURN(s8_requantize_params p, quant::RequantizeParams(g, requantize));
-  const std::string name = g.tensor(lut.inputs[1]).name;
-  std::vector<int8_t> table = ConstantValues<int8_t>(g.tensor(lut.inputs[1]));
+  const ir::Tensor& old = g.tensor(lut.inputs[1]);
+  std::vector<int8_t> table = ConstantValues<int8_t>(old);
   if (table.size() != static_cast<size_t>(TF_LUT_ENTRIES)) {
     return Error("qlut '" + lut.name + "': its table must be a constant of " +
                  std::to_string(TF_LUT_ENTRIES) + " entries");
   }
-  p.size = TF_LUT_ENTRIES;
-  s8_requantize__ref(&p, table.data(), table.data());
-  const ir::TensorId y = requantize.outputs[0];
-  const auto quant = g.tensor(y).quant;
-  lut.inputs[1] = AddConstant(g, names, name, ir::DType::kInt8, {TF_LUT_ENTRIES},
-                              Bytes<int8_t>(std::span<const int8_t>(table)), quant);
-  lut.outputs[0] = y;
+  const std::string name = old.name;  // (AddConstant may move g.tensors)
+  TF_ASSIGN_OR_RETURN(lut.inputs[1], RequantizedTable(g, names, requantize, std::move(table), name));
+  lut.outputs[0] = requantize.outputs[0];
   return OkStatus();
 }
 
@@ -67,18 +76,12 @@ Status ComposeTable(ir::Graph& g, TensorNames& names, const ir::Op& requantize, 
 // s8_requantize__ref), for 256 bytes of constants, no more than the tensor itself.
 constexpr int64_t kTableMinElements = TF_LUT_ENTRIES;
 
-// `requantize` as the qlut whose entry i is its output for input (int8)i, computed by
-// s8_requantize__ref with the op's parameters.
+// `requantize` as the qlut of its own output for every int8 input.
 Status RequantizeAsTable(ir::Graph& g, TensorNames& names, ir::Op& op) {
-  TF_ASSIGN_OR_RETURN(s8_requantize_params p, quant::RequantizeParams(g, op));
-  std::vector<int8_t> table(TF_LUT_ENTRIES);
-  for (int i = 0; i < TF_LUT_ENTRIES; ++i) table[static_cast<size_t>(i)] = static_cast<int8_t>(i);
-  p.size = TF_LUT_ENTRIES;
-  s8_requantize__ref(&p, table.data(), table.data());
-  const auto quant = g.tensor(op.outputs[0]).quant;
-  const ir::TensorId t = AddConstant(g, names, op.name + ".table", ir::DType::kInt8,
-                                     {TF_LUT_ENTRIES},
-                                     Bytes<int8_t>(std::span<const int8_t>(table)), quant);
+  std::vector<int8_t> identity(TF_LUT_ENTRIES);
+  for (int i = 0; i < TF_LUT_ENTRIES; ++i) identity[static_cast<size_t>(i)] = static_cast<int8_t>(i);
+  TF_ASSIGN_OR_RETURN(ir::TensorId t,
+                      RequantizedTable(g, names, op, std::move(identity), op.name + ".table"));
   op.type = ir::OpType::kQLut;
   op.attrs = ir::NoAttrs{};
   op.inputs.push_back(t);
