@@ -289,6 +289,17 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         eo.spec.macs = Elements(g, x);
         break;
       }
+      case OpType::kQLayerNorm: {
+        auto p = quant::LayerNormParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kLayerNorm));
+        eo.params = EncodeParams(*p);
+        eo.operands = {enc.ActOp(x), enc.ConstOf(op.inputs[1]), enc.ConstOf(op.inputs[2]),
+                       enc.ActOp(y)};
+        eo.spec.macs = Elements(g, x);
+        eo.spec.in_place = plan::InPlace::kAlias;  // a row is read before any of it is written
+        break;
+      }
       case OpType::kQLut: {
         auto p = quant::LutParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));

@@ -104,6 +104,10 @@ Status RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<Hos
     case OpType::kSoftmax:
       Softmax(op.attrs_as<ir::SoftmaxAttrs>(), *in[0], y);
       break;
+    case OpType::kLayerNorm:
+      LayerNorm(op.attrs_as<ir::LayerNormAttrs>(), *in[0], in.size() > 1 ? in[1] : nullptr,
+                in.size() > 2 ? in[2] : nullptr, y);
+      break;
     case OpType::kQuantize:
       Quantize(*out_desc.quant, *in[0], y);
       break;

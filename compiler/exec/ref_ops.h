@@ -47,6 +47,9 @@ void Sum(const ir::MeanAttrs& a, const HostTensor& x, HostTensor& y);
 void Amax(const ir::MeanAttrs& a, const HostTensor& x, HostTensor& y);
 void Pad(const ir::PadAttrs& a, const HostTensor& x, HostTensor& y);
 void Softmax(const ir::SoftmaxAttrs& a, const HostTensor& x, HostTensor& y);
+// Over the last dim (mean and variance in double); weight / bias may be null.
+void LayerNorm(const ir::LayerNormAttrs& a, const HostTensor& x, const HostTensor* weight,
+               const HostTensor* bias, HostTensor& y);
 
 // Any dtype (data movement only).
 void Reshape(const HostTensor& x, HostTensor& y);

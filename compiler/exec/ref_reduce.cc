@@ -113,4 +113,30 @@ void Softmax(const ir::SoftmaxAttrs& a, const HostTensor& x, HostTensor& y) {
   }
 }
 
+void LayerNorm(const ir::LayerNormAttrs& a, const HostTensor& x, const HostTensor* weight,
+               const HostTensor* bias, HostTensor& y) {
+  const int64_t depth = x.shape().empty() ? 1 : x.shape().back();
+  const int64_t rows = x.num_elements() / depth;
+  const auto xd = x.f32();
+  auto yd = y.f32();
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* row = xd.data() + r * depth;
+    double mean = 0.0;
+    if (!a.rms) {
+      for (int64_t c = 0; c < depth; ++c) mean += row[c];
+      mean /= static_cast<double>(depth);
+    }
+    double var = 0.0;
+    for (int64_t c = 0; c < depth; ++c) var += (row[c] - mean) * (row[c] - mean);
+    var /= static_cast<double>(depth);
+    const double inv = 1.0 / std::sqrt(var + a.eps);
+    for (int64_t c = 0; c < depth; ++c) {
+      double v = (row[c] - mean) * inv;
+      if (weight) v *= weight->f32()[static_cast<size_t>(c)];
+      if (bias) v += bias->f32()[static_cast<size_t>(c)];
+      yd[static_cast<size_t>(r * depth + c)] = static_cast<float>(v);
+    }
+  }
+}
+
 }  // namespace tinyforge::exec

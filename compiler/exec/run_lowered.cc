@@ -155,6 +155,13 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       y = Permuted(yk, inv);
       return OkStatus();
     }
+    case OpType::kQLayerNorm: {
+      TF_ASSIGN_OR_RETURN(s8_layernorm_params p, quant::LayerNormParams(g, op));
+      p.scale = in[1]->i32().data();
+      p.bias = in[2]->i32().data();
+      s8_layernorm__ref(&p, x.i8().data(), y.i8().data());
+      return OkStatus();
+    }
     case OpType::kQLut: {
       TF_ASSIGN_OR_RETURN(const s8_lut_params p, quant::LutParams(g, op));
       s8_lut__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data());

@@ -178,6 +178,19 @@ struct SoftmaxAttrs {
   friend bool operator==(const SoftmaxAttrs&, const SoftmaxAttrs&) = default;
 };
 
+// layer_norm / rms_norm over the last dim (aten.layer_norm, aten.rms_norm): y = (x - mean) /
+// sqrt(var + eps) * weight + bias, or x / sqrt(mean(x^2) + eps) * weight (rms).
+struct LayerNormAttrs {
+  double eps = 1e-5;
+  bool rms = false;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("eps", s.eps);
+    f("rms", s.rms);
+  }
+  friend bool operator==(const LayerNormAttrs&, const LayerNormAttrs&) = default;
+};
+
 // ---- Lowered (int8) ops: docs/lowered-ops.md ------------------------------------------
 // act_min/act_max: the fused activation as a clamp of the int8 output, -128 <= act_min <=
 // act_max <= 127 (TFLite Micro's CalculateActivationRangeQuantized).
@@ -352,10 +365,24 @@ struct ResizeAttrs {
   friend bool operator==(const ResizeAttrs&, const ResizeAttrs&) = default;
 };
 
+// qlayernorm: scale[c] * 2^(scale_exp - 31) = weight[c] / out_scale (kernels/layernorm).
+struct QLayerNormAttrs {
+  double eps = 1e-5;
+  bool rms = false;
+  int64_t scale_exp = 0;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("eps", s.eps);
+    f("rms", s.rms);
+    f("scale_exp", s.scale_exp);
+  }
+  friend bool operator==(const QLayerNormAttrs&, const QLayerNormAttrs&) = default;
+};
+
 using Attrs = std::variant<NoAttrs, Conv2dAttrs, HardtanhAttrs, MaxPool2dAttrs, AvgPool2dAttrs,
                            MeanAttrs, ReshapeAttrs, CatAttrs, SoftmaxAttrs, QConv2dAttrs,
                            QDwConv2dAttrs, QFcAttrs, QPool2dAttrs, ClampAttrs, QPadAttrs,
                            TransposeAttrs, SliceAttrs, LeakyReluAttrs, EluAttrs, GeluAttrs,
-                           PadAttrs, ResizeAttrs>;
+                           PadAttrs, ResizeAttrs, LayerNormAttrs, QLayerNormAttrs>;
 
 }  // namespace tinyforge::ir

@@ -326,6 +326,20 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
       }
       return std::vector<Shape>{in[0]};
     }
+    case OpType::kLayerNorm: {
+      const auto& a = std::get<LayerNormAttrs>(attrs);
+      if (!(a.eps >= 0.0) || !std::isfinite(a.eps)) {
+        return AttrError("eps", "must be finite and >= 0");
+      }
+      if (in[0].empty()) return Error("inputs[0]: layer_norm needs at least one dimension");
+      for (size_t i = 1; i < in.size(); ++i) {
+        if (in[i] != Shape{in[0].back()}) {
+          return Error("inputs[" + std::to_string(i) + "]: must have shape [" +
+                       std::to_string(in[0].back()) + "] (the last dim), got " + Str(in[i]));
+        }
+      }
+      return std::vector<Shape>{in[0]};
+    }
     case OpType::kMaxPool2d: {
       const auto& a = std::get<MaxPool2dAttrs>(attrs);
       return Pool(in[0], a.kernel, a.stride, a.padding, a.dilation, a.ceil_mode);
@@ -374,6 +388,7 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
     case OpType::kQSquaredDifference:
     case OpType::kQMean:
     case OpType::kQSoftmax:
+    case OpType::kQLayerNorm:
     case OpType::kQLut:
     case OpType::kQConcat:
     case OpType::kQPad:

@@ -229,6 +229,17 @@ Expected<std::vector<Shape>> InferLoweredShapes(OpType type, const Attrs& attrs,
     case OpType::kQSoftmax:
       TF_RETURN_IF_ERROR(CheckRequantInputs(in, 1, 1));
       return InferShapes(OpType::kSoftmax, attrs, in.subspan(0, 1));
+    case OpType::kQLayerNorm: {
+      if (in[0].empty()) return Error("inputs[0]: qlayernorm needs at least one dimension");
+      for (size_t i = 1; i < 3; ++i) {
+        if (in[i] != Shape{in[0].back()} && in[i] != Shape{1}) {
+          return Error("inputs[" + std::to_string(i) + "]: must have shape [" +
+                       std::to_string(in[0].back()) + "] or [1], got " + Str(in[i]));
+        }
+      }
+      if (in[1] != in[2]) return Error("inputs[2]: must have the shape of inputs[1]");
+      return std::vector<Shape>{in[0]};
+    }
     case OpType::kQLut:
       if (in[1] != Shape{256}) {  // one entry per int8 value (kernels/lut/lut.h)
         return Error("inputs[1]: the table must have shape [256], got " + Str(in[1]));

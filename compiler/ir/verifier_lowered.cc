@@ -122,6 +122,15 @@ Status CheckLoweredDTypes(const Graph& g, const Op& op) {
       TF_RETURN_IF_ERROR(requant(1));
       if (op.type == OpType::kQSoftmax) return FixedOutput(y, 1.0 / 256.0, -128);
       return Act("outputs", 0, y);
+    case OpType::kQLayerNorm:
+      // scale and bias hold weight, bias and the output's quantization (kernels/layernorm).
+      TF_RETURN_IF_ERROR(Act("inputs", 0, in(0)));
+      for (size_t i = 1; i < 3; ++i) {
+        TF_RETURN_IF_ERROR(Want("inputs", i, in(i), in(i).dtype == DType::kInt32 &&
+                                                        in(i).is_constant(),
+                                "an int32 constant"));
+      }
+      return Act("outputs", 0, y);
     case OpType::kQLut:
       // The table holds the whole function, quantization included: any output parameters.
       TF_RETURN_IF_ERROR(Act("inputs", 0, in(0)));

@@ -235,6 +235,43 @@ Status Lut(Context& c) {
   return OkStatus();
 }
 
+// layer_norm / rms_norm between dequantize and quantize: qlayernorm, with the float weight
+// and bias folded into int32 scale and bias constants (kernels/layernorm, docs/numerics.md
+// "Layer norm").
+Status LayerNorm(Context& c) {
+  const ir::Op& op = c.op();
+  TF_ASSIGN_OR_RETURN(TensorId x, Activation(c, op.inputs[0]));
+  TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
+  std::vector<float> affine[2];
+  for (size_t i = 1; i < op.inputs.size(); ++i) {
+    const ir::Tensor& t = c.g.tensor(op.inputs[i]);
+    if (t.dtype != ir::DType::kFloat32 || !t.is_constant()) {
+      return c.Fail(std::string(i == 1 ? "weight" : "bias") + " '" + t.name +
+                    "' must be a float32 constant");
+    }
+    affine[i - 1] = ConstantValues<float>(t);
+  }
+  const ir::Tensor& xt = c.g.tensor(x);
+  const ir::QuantParams& yq = *c.g.tensor(y).quant;
+  const quant::TensorQuant yt{static_cast<float>(yq.scale[0]), static_cast<int32_t>(yq.zero_point[0])};
+  const auto& a = op.attrs_as<ir::LayerNormAttrs>();
+  auto k = quant::MakeLayerNormConstants(affine[0], affine[1], xt.shape.back(), yt);
+  if (!k.ok()) return c.Fail(k.error().message());
+  const auto& xq = *xt.quant;
+  std::vector<int32_t> dims(xt.shape.begin(), xt.shape.end());
+  auto p = quant::MakeLayerNormParams(
+      dims, a.rms, a.eps,
+      quant::TensorQuant{static_cast<float>(xq.scale[0]), static_cast<int32_t>(xq.zero_point[0])},
+      k->scale_exp, static_cast<int64_t>(k->scale.size()));
+  if (!p.ok()) return c.Fail(p.error().message());
+  const TensorId s = AddInt32Constant(c.g, c.tensor_names, op.name + ".scale", k->scale);
+  const TensorId b = AddInt32Constant(c.g, c.tensor_names, op.name + ".bias", k->bias);
+  std::vector<ir::Op> none;
+  Emit(c, OpType::kQLayerNorm, {x, s, b}, y, ir::QLayerNormAttrs{a.eps, a.rms, k->scale_exp},
+       none);
+  return OkStatus();
+}
+
 Status Clamp(Context& c) {
   const ir::Op& op = c.op();
   TF_ASSIGN_OR_RETURN(TensorId x, Activation(c, op.inputs[0]));
@@ -375,6 +412,8 @@ Status FoldOne(Context& c) {
       return Unary(c, OpType::kResize, std::nullopt);
     case OpType::kSoftmax:
       return Unary(c, OpType::kQSoftmax, Fixed(1.0 / 256.0, -128));
+    case OpType::kLayerNorm:
+      return LayerNorm(c);
     case OpType::kRelu:
     case OpType::kHardtanh:
       return Clamp(c);

@@ -195,6 +195,7 @@ struct Rewriter {
         break;
       case OpType::kTranspose:
       case OpType::kQFc:
+      case OpType::kQLayerNorm:  // normalizes the last dim: W of NCHW
         WrapNchw(std::move(op));
         break;
       default:  // elementwise: requantize, qlut, quantize, dequantize

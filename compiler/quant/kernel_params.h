@@ -23,6 +23,7 @@
 #include "kernels/dwconv/dwconv.h"
 #include "kernels/minmax/minmax.h"
 #include "kernels/fc/fc.h"
+#include "kernels/layernorm/layernorm.h"
 #include "kernels/logistic/logistic.h"
 #include "kernels/lut/lut.h"
 #include "kernels/mean/mean.h"
@@ -220,6 +221,24 @@ Expected<s8_logistic_params> MakeLogisticParams(int32_t size, TensorQuant input,
 // TFLM tanh CalculateArithmeticOpData (int8): same arithmetic as LOGISTIC; output must be
 // scale 1/128, zero point 0.
 Expected<s8_tanh_params> MakeTanhParams(int32_t size, TensorQuant input, TensorQuant output);
+
+// ---- LAYER_NORM / RMS_NORM (kernels/layernorm, docs/numerics.md "Layer norm") ------------
+
+// weight[c] / out_scale = scale[c] * 2^(scale_exp - 31) (scale rounded half away from zero,
+// scale_exp the exponent of the largest |weight| / out_scale, at least -32); bias[c] =
+// round((beta[c] / out_scale + out_zp) * 2^16). One entry each when all channels are alike
+// (no affine). Empty weight = ones, empty bias = zeros.
+struct LayerNormConstants {
+  std::vector<int32_t> scale, bias;
+  int32_t scale_exp = 0;
+};
+Expected<LayerNormConstants> MakeLayerNormConstants(std::span<const float> weight,
+                                                    std::span<const float> bias, int64_t depth,
+                                                    TensorQuant output);
+// eps16 = round(eps / in_scale^2 * depth^2 * 2^16) (< 2^62); normalizes the last dim.
+Expected<s8_layernorm_params> MakeLayerNormParams(std::span<const int32_t> dims, bool rms,
+                                                  double eps, TensorQuant input,
+                                                  int32_t scale_exp, int64_t channels);
 
 // ---- Table lookups (LUT): every int8 -> int8 function of one input ------------------------
 

@@ -364,6 +364,13 @@ Expected<std::vector<int64_t>> ReductionPerm(const Graph& g, const Op& op) {
 Expected<s8_softmax_params> SoftmaxParams(const Graph& g, const Op& op) {
   return Softmax(g, op, true);
 }
+Expected<s8_layernorm_params> LayerNormParams(const Graph& g, const Op& op) {
+  const auto& a = op.attrs_as<ir::QLayerNormAttrs>();
+  const Tensor& x = g.tensor(op.inputs[0]);
+  return quant::MakeLayerNormParams(Dims(x.shape), a.rms, a.eps, TensorQuantOf(x),
+                                    static_cast<int32_t>(a.scale_exp),
+                                    g.tensor(op.inputs[1]).num_elements());
+}
 Expected<s8_lut_params> LutParams(const Graph& g, const Op& op) {
   return quant::MakeLutParams(I32(g.tensor(op.inputs[0]).num_elements()));
 }

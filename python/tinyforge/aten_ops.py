@@ -384,6 +384,23 @@ def _cat(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     return "cat", list(a["tensors"]), {"axis": int(a["dim"]) % rank}
 
 
+@_handles(aten.layer_norm.default, aten.rms_norm.default)
+def _layer_norm(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    """Over the last dim only; rms_norm's eps None is torch.finfo(float32).eps, as PyTorch."""
+    rms = node.target == aten.rms_norm.default
+    shape = [int(d) for d in a["normalized_shape"]]
+    if len(shape) != 1:
+        raise UnsupportedOpError(target_name(node), source_of(node),
+                                 f"normalized_shape {shape}: only the last dim (one element)")
+    weight, bias = a.get("weight"), a.get("bias")
+    if weight is None and bias is not None:
+        raise UnsupportedOpError(target_name(node), source_of(node), "a bias without a weight")
+    eps = a.get("eps")
+    eps = float(torch.finfo(torch.float32).eps) if eps is None else float(eps)
+    inputs = [a["input"]] + [t for t in (weight, bias) if t is not None]
+    return "layer_norm", inputs, {"eps": eps, "rms": rms}
+
+
 @_handles(aten.softmax.int, aten._softmax.default)
 def _softmax(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     rank = len(lw.shape(node))

@@ -68,6 +68,7 @@ OP_TYPES: dict[str, tuple[int, int, int, tuple[str, ...]]] = {
     "resize": (1, 1, 1, ("size", "bilinear", "align_corners", "half_pixel_centers", "scale_h",
                          "scale_w", "layout")),
     "softmax": (1, 1, 1, ("axis",)),
+    "layer_norm": (1, 3, 1, ("eps", "rms")),
     "sum": (1, 1, 1, ("dims", "keepdim")),
     "amax": (1, 1, 1, ("dims", "keepdim")),
     "pad": (1, 1, 1, ("padding", "value")),

@@ -125,6 +125,11 @@ FLOAT_OPS = {
     "transpose": lambda ins, a: _t(ins[0]).permute(a["perm"]),
     "slice": lambda ins, a: _t(ins[0])[tuple(slice(b, e, s) for b, e, s in zip(a["begin"], a["end"], a["stride"]))],
     "softmax": lambda ins, a: torch.softmax(_t(ins[0]), a["axis"]),
+    "layer_norm": lambda ins, a: (
+        F.rms_norm(_t(ins[0]), [_t(ins[0]).shape[-1]], _t(ins[1]) if len(ins) > 1 else None,
+                   a["eps"]) if a["rms"] else
+        F.layer_norm(_t(ins[0]), [_t(ins[0]).shape[-1]], _t(ins[1]) if len(ins) > 1 else None,
+                     _t(ins[2]) if len(ins) > 2 else None, a["eps"])),
     "sum": lambda ins, a: torch.sum(_t(ins[0]), a["dims"], a["keepdim"]),
     "amax": lambda ins, a: torch.amax(_t(ins[0]), a["dims"], a["keepdim"]),
     "pad": lambda ins, a: F.pad(

@@ -18,6 +18,8 @@ Contract (what :class:`TinyforgeQuantizer` annotates, on a graph from
 * hardswish, hardsigmoid, silu, gelu, elu, leaky_relu: input and output with their own
   observers (the compiled table requantizes);
 * maximum / minimum: input 2 and the output share input 1's parameters;
+* layer_norm / rms_norm: input and output with their own observers; weight and bias stay
+  float32 (folded at compile time);
 * everything else that carries activations (standalone activations, add, sub, mul, mean, sum):
   inputs and output with their own observers; constant operands of add / sub / mul are
   observed like activations (int8 per-tensor).
@@ -106,7 +108,11 @@ FIXED_OUTPUT = {
     aten.tanh_.default: (1.0 / 128.0, 0),
 }
 # The table-lookup activations (hardswish, silu, gelu, ...) requantize: own output observer.
-OWN_OUTPUT_OPS = {aten.mean.dim, aten.sum.dim_IntList} | (set(UNARY_FN_TARGETS) - set(FIXED_OUTPUT))
+# layer_norm / rms_norm: weight and bias stay float (the compiler folds them into the int32
+# constants of qlayernorm).
+NORM_OPS = {aten.layer_norm.default, aten.rms_norm.default}
+OWN_OUTPUT_OPS = ({aten.mean.dim, aten.sum.dim_IntList} | NORM_OPS
+                  | (set(UNARY_FN_TARGETS) - set(FIXED_OUTPUT)))
 
 
 def act_qspec(observer: type = MinMaxObserver) -> QuantizationSpec:

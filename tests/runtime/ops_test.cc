@@ -447,6 +447,38 @@ TEST(Ops, LutMatchesTheTable) {
   }
 }
 
+// layernorm: input, int32 scale and bias constants, output; in place and out of place, every
+// host variant against __ref called directly.
+TEST(Ops, LayerNormMatchesTheKernel) {
+  Rng r(15);
+  const auto input = r.Int8s(3 * 20);
+  std::vector<int32_t> scale(20), bias(20);
+  for (size_t c = 0; c < 20; ++c) {
+    scale[c] = 1500000000 - static_cast<int32_t>(c) * 40000000;
+    bias[c] = (static_cast<int32_t>(c) - 10) * 300;
+  }
+  s8_layernorm_params p{3, 20, 0, -5, 123456, 0, 5, 1, scale.data(), bias.data()};
+  std::vector<int8_t> want(input.size());
+  s8_layernorm__ref(&p, input.data(), want.data());
+  for (const char* symbol : {"s8_layernorm__ref", "s8_layernorm__scalar"}) {
+    for (bool in_place : {false, true}) {
+      Builder b(1024);
+      const int32_t t_in = b.Arena(fmt::kInt8, 0, 60);
+      const int32_t t_out = b.Arena(fmt::kInt8, in_place ? 0 : 512, 60);
+      const int32_t t_scale = b.Const(scale, fmt::kInt32);
+      const int32_t t_bias = b.Const(bias, fmt::kInt32);
+      b.Input(t_in, {3, 20});
+      b.Output(t_out, {3, 20});
+      b.Op(KernelId(symbol), {t_in, t_scale, t_bias, t_out}, emit::EncodeParams(p));
+      Loaded l(b.Image(), testing::RegionSizes(b.p));
+      ASSERT_EQ(l.status, Status::kOk) << symbol << ": " << StatusText(l.status);
+      Put(l, t_in, input);
+      ASSERT_EQ(l.model.Run(), Status::kOk);
+      EXPECT_EQ(Bytes(l, t_out), want) << symbol << (in_place ? " in place" : "");
+    }
+  }
+}
+
 TEST(Ops, ConcatQuantizeDequantize) {
   Rng r(5);
   // concat of two inputs (one requantized) along the inner axis.

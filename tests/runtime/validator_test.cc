@@ -24,6 +24,7 @@
 #include "kernels/conv/conv_limits.h"
 #include "kernels/dwconv/dwconv_limits.h"
 #include "kernels/fc/fc_limits.h"
+#include "kernels/layernorm/layernorm_limits.h"
 #include "kernels/logistic/logistic_limits.h"
 #include "kernels/lut/lut_limits.h"
 #include "kernels/mean/mean_limits.h"
@@ -375,6 +376,17 @@ s8_tanh_params TanhBase() { return {10, 0, 57, 1 << 30, 1}; }
 OpCase TanhCase(const s8_tanh_params& p) {
   return {KernelId("s8_tanh__ref"), {In(SizeOf(p)), Out(SizeOf(p))}, emit::EncodeParams(p)};
 }
+s8_layernorm_params LayerNormBase() { return {2, 5, 0, 3, 7, 0, 4, 1, nullptr, nullptr}; }
+// input, scale and bias (int32 constants, depth entries or one), output.
+OpCase LayerNormCase(const s8_layernorm_params& p) {
+  const int64_t rows = p.rows > 0 && p.rows < 64 ? p.rows : 1;
+  const int64_t depth = p.depth > 0 && p.depth < 64 ? p.depth : 1;
+  const int64_t channels = p.per_channel ? depth : 1;
+  return {KernelId("s8_layernorm__ref"),
+          {In(rows * depth), Const(channels, fmt::kInt32), Const(channels, fmt::kInt32),
+           Out(rows * depth)},
+          emit::EncodeParams(p)};
+}
 s8_lut_params LutBase() { return {10}; }
 // input, the table (an int8 constant of exactly 256 entries), output.
 OpCase LutCase(const s8_lut_params& p) {
@@ -498,6 +510,10 @@ TEST(Validator, EveryOperandSizeOfEveryOp) {
   ExpectSizeChecks("logistic", LogisticCase(LogisticBase()));
   ExpectSizeChecks("tanh", TanhCase(TanhBase()));
   ExpectSizeChecks("lut", LutCase(LutBase()));
+  ExpectSizeChecks("layernorm", LayerNormCase(LayerNormBase()));
+  s8_layernorm_params broadcast = LayerNormBase();
+  broadcast.per_channel = 0;
+  ExpectSizeChecks("layernorm broadcast", LayerNormCase(broadcast));
   ExpectSizeChecks("requantize", RequantizeCase(RequantizeBase()));
   ExpectSizeChecks("quantize", QuantizeCase(QuantizeBase()));
   ExpectSizeChecks("dequantize", DequantizeCase(DequantizeBase()));
@@ -792,6 +808,15 @@ TEST(Validator, ActivationRanges) {
   using U = s8_lut_params;
   ExpectRanges<U>("lut", LutBase(), s8_lut_check, LutCase,
                   {{TF_FIELD(U, size), 1, TF_LIMIT_BYTES, true, false}});
+  using N = s8_layernorm_params;
+  ExpectRanges<N>("layernorm", LayerNormBase(), s8_layernorm_check, LayerNormCase,
+                  {{TF_FIELD(N, rows), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(N, depth), 1, TF_LIMIT_LAYERNORM_DEPTH, true, false},
+                   {TF_FIELD(N, rms), 0, 1, true, true},
+                   {TF_FIELD(N, input_zero_point), -128, 127, true, true},
+                   {TF_FIELD(N, eps_hi), 0, (1 << 30) - 1, true, true},
+                   {TF_FIELD(N, scale_exp), -32, 32, true, true},
+                   {TF_FIELD(N, per_channel), 0, 1, true, true}});
   using T = s8_tanh_params;
   ExpectRanges<T>("tanh", TanhBase(), s8_tanh_check, TanhCase,
                   {{TF_FIELD(T, size), 1, TF_LIMIT_BYTES, true, false},

@@ -46,6 +46,8 @@ constexpr InPlaceRule InPlaceRuleOf(OpKind op) {
       return {InPlaceMode::kExact, 1u << abi::kUnIn, abi::kUnOut};
     case OpKind::kLut:
       return {InPlaceMode::kExact, 1u << abi::kLutIn, abi::kLutOut};
+    case OpKind::kLayerNorm:  // a row is read whole before any of it is written
+      return {InPlaceMode::kExact, 1u << abi::kNormIn, abi::kNormOut};
     default:
       return {};
   }

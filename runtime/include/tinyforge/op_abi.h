@@ -24,6 +24,7 @@ namespace tinyforge::rt::abi {
 //   concat:           input 0 .. input n-1, output
 //   lut:              input, table (256 int8, constant), output
 //   resize:           input, table (int32 source coordinates, constant), output
+//   layernorm:        input, scale, bias (int32 constants, depth or 1 entries), output
 //   others:           input, output
 enum ConvSlot : int {
   kConvIn,
@@ -40,6 +41,7 @@ enum BinarySlot : int { kBinIn1, kBinIn2, kBinOut, kBinOperands };
 enum UnarySlot : int { kUnIn, kUnOut, kUnOperands };
 enum LutSlot : int { kLutIn, kLutTable, kLutOut, kLutOperands };
 enum ResizeSlot : int { kResizeIn, kResizeTable, kResizeOut, kResizeOperands };
+enum NormSlot : int { kNormIn, kNormScale, kNormBias, kNormOut, kNormOperands };
 inline constexpr int kMaxConcatInputs = TF_LIMIT_CONCAT_INPUTS;
 
 // ---- Parameter visitors: v(int32_t&) / v(float&) for each field, in record order. -------
@@ -201,6 +203,17 @@ constexpr void VisitParams(s8_softmax_params& p, V& v) {
   v(p.input_multiplier);
   v(p.input_left_shift);
   v(p.diff_min);
+}
+template <class V>
+constexpr void VisitParams(s8_layernorm_params& p, V& v) {
+  v(p.rows);
+  v(p.depth);
+  v(p.rms);
+  v(p.input_zero_point);
+  v(p.eps_lo);
+  v(p.eps_hi);
+  v(p.scale_exp);
+  v(p.per_channel);
 }
 template <class V>
 constexpr void VisitParams(s8_logistic_params& p, V& v) {
