@@ -4,7 +4,7 @@
 //   sum = sum q, sumsq = sum q^2                                       (int32)
 //   layer_norm: M2 = depth * sumsq - sum^2,  offset = sum * 2^lsh
 //   rms_norm:   M2 = depth * sum (q - zp)^2, offset = zp * depth * 2^lsh    (int64)
-//   V = M2 * 2^16 + eps16 (uint64);  y = 1/sqrt(V) in Q30 (table + 3 Newton steps)
+//   V = M2 * 2^16 + eps16 (uint64);  y = 1/sqrt(V) in Q30 (table + 2 Newton steps)
 //   t = q * (depth * 2^lsh) - offset  (= depth * 2^lsh * (x - mean), int32)
 //   o = ShiftR(MulHiR(MulHiR(t, y), scale[c]), R)   R from lsh, V's exponent, scale_exp
 //   out = clamp(RoundShift(SatAdd(o, bias[c]), 16), -128, 127)

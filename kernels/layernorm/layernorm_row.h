@@ -17,9 +17,7 @@ inline constexpr int32_t kFracBits = 16;
 // lsh: the largest shift with 255 * depth * 2^lsh <= INT32_MAX, so t = q * depth * 2^lsh -
 // offset (|t| <= 255 * depth * 2^lsh) fits int32. depth <= 2^15 gives lsh >= 8.
 inline int32_t Headroom(int32_t depth) {
-  int32_t lsh = 0;
-  while (lsh < 23 && (int64_t{255} * depth << (lsh + 1)) <= INT32_MAX) ++lsh;
-  return lsh;
+  return __builtin_clz(static_cast<uint32_t>(255 * depth)) - 1;  // 255 * depth >= 255: <= 23
 }
 
 // round(a * b / 2^32), ties up: Arm's SMMULR and Helium's VRMULH.S32. Never overflows.
@@ -46,66 +44,80 @@ inline int8_t Out(int32_t o, int32_t bias) {
   return static_cast<int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
 }
 
-// 1/sqrt(w) in Q30 for w = w32 / 2^30 in [1, 4): a 24-entry table over w's top bits
-// (round(2^30 / sqrt((i + 8.5) / 8)), relative error < 3.2%) and three Newton steps
-// y <- y * (3 - w * y^2) / 2 (each squares the error; the result is within a few units of
-// 2^30 / sqrt(w) and never above 2^30).
-inline int32_t RsqrtQ30(uint32_t w32) {
-  static constexpr int32_t kGuess[24] = {
-      1041682578, 985333074, 937238702, 895562589, 858993459, 826566842, 797555404, 771398898,
-      747657839,  725981977, 706088274, 687745184, 670761200, 654976372, 640255922, 626485368,
-      613566757,  601415717, 589959130, 579133272, 568882316, 559157115, 549914212, 541115017};
-  uint64_t y = static_cast<uint64_t>(kGuess[(w32 >> 27) - 8]);
-  for (int i = 0; i < 3; ++i) {
-    const uint64_t y2 = (y * y) >> 30;                 // Q30, <= 2^30
-    const uint64_t wy2 = (uint64_t{w32} * y2) >> 30;   // Q30, close to 2^30
-    y = (y * ((uint64_t{3} << 30) - wy2)) >> 31;
+// 1/sqrt(w) in Q30 for w = w32 / 2^30 in [1, 4): a 48-entry table over w's top bits
+// (round(2^30 / sqrt((i + 16.5) / 16)), relative error < 1.6%) and two Newton steps
+// y <- y * (3 - w * y^2) / 2 (each squares the error: < 2e-7 after two; the result is never
+// above 2^30 / sqrt(w)). Every product is 32 x 32 -> 64 bits (UMULL).
+inline uint32_t RsqrtQ30(uint32_t w32) {
+  static constexpr uint32_t kGuess[48] = {
+      1057347856, 1026693558, 998559613, 972618566, 948599586, 926276469, 905458609, 885984104,
+      867714429,  850530263,  834328203, 819018128, 804521086, 790767575, 777696137, 765252196,
+      753387102,  742057327,  731223792, 720851298, 710908045, 701365222, 692196655, 683378504,
+      674889000,  666708225,  658817909, 651201261, 643842818, 636728315, 629844563, 623179354,
+      616721362,  610460069,  604385689, 598489102, 592761802, 587195840, 581783781, 576518662,
+      571393950,  566403514,  561541591, 556802759, 552181909, 547674226, 543275165, 538980433};
+  uint32_t y = kGuess[(w32 >> 26) - 16];
+  for (int i = 0; i < 2; ++i) {
+    const auto y2 = static_cast<uint32_t>((uint64_t{y} * y) >> 30);     // Q30, <= 2^30
+    const auto wy2 = static_cast<uint32_t>((uint64_t{w32} * y2) >> 30); // Q30, near 2^30
+    y = static_cast<uint32_t>((uint64_t{y} * ((uint32_t{3} << 30) - wy2)) >> 31);
   }
-  return static_cast<int32_t>(y);
+  return y;
 }
 
 // The per-row constants: t = q * dl - offset; o = ShiftR(MulHiR(MulHiR(t, rsqrt), scale), shift).
 struct Row {
-  int32_t offset;
-  int32_t rsqrt;  // 0 when the row's normalized values are all 0 (or below the output's reach)
-  int32_t shift;  // in [-31, 31]
+  int32_t dl;      // depth * 2^lrow, lrow = lsh minus the part of the shift taken out of t
+  int32_t offset;  // layer_norm: sum * 2^lrow; rms_norm: zp * dl
+  int32_t rsqrt;   // 0 when the row's normalized values are all 0 (or below the output's reach)
+  int32_t shift;   // what is left of the output shift, in [-31, 31]; 0 on most rows
 };
 
-// sum and sumsq: sum of q and of q^2 over the row (raw int8 values).
+// sum and sumsq: sum of q and of q^2 over the row (raw int8 values); lsh = Headroom(depth).
 inline Row RowOf(const s8_layernorm_params& p, int32_t lsh, int32_t sum, int32_t sumsq) {
-  const int64_t d = p.depth;
-  const int64_t dl = d << lsh;
-  int64_t m2;
-  int64_t offset;
+  const int32_t d = p.depth;
+  const int32_t zp = p.input_zero_point;
+  uint64_t m2;
   if (p.rms) {
-    const int64_t zp = p.input_zero_point;
-    m2 = d * (sumsq - 2 * zp * sum + d * zp * zp);  // depth * sum (q - zp)^2 < 2^46
-    offset = zp * dl;
+    // sum (q - zp)^2 <= 65025 * 2^15 < 2^31; times depth < 2^46.
+    const auto sxx = static_cast<uint32_t>(int64_t{sumsq} - 2 * int64_t{zp} * sum +
+                                           int64_t{d} * zp * zp);
+    m2 = uint64_t{static_cast<uint32_t>(d)} * sxx;
   } else {
-    m2 = d * sumsq - int64_t{sum} * sum;  // depth^2 * variance, exact, < 2^44
-    offset = int64_t{sum} * (int64_t{1} << lsh);
+    m2 = static_cast<uint64_t>(int64_t{d} * sumsq - int64_t{sum} * sum);  // D^2 var, < 2^44
   }
   const uint64_t eps16 = (uint64_t{static_cast<uint32_t>(p.eps_hi)} << 32) |
                          uint64_t{static_cast<uint32_t>(p.eps_lo)};
-  const uint64_t v = (static_cast<uint64_t>(m2) << 16) + eps16;  // < 2^63
-  Row r{static_cast<int32_t>(offset), 0, 0};
+  const uint64_t v = (m2 << 16) + eps16;  // < 2^63
+  Row r{d << lsh, 0, 0, 0};
+  r.offset = p.rms ? zp * r.dl : sum * (int32_t{1} << lsh);
   if (v == 0) return r;  // every t is 0 (constant row, eps 0)
   // v = w * 2^(62 - k), w in [1, 4), k even: 1/sqrt(v / 2^16) = y / 2^30 * 2^(k/2 - 23).
   const int32_t k = __builtin_clzll(v) & ~1;
-  const uint32_t w32 = static_cast<uint32_t>((v << k) >> 32);
-  // MulHiR(t, y) = n * 2^(lsh + 21 - k/2) for n = (x - mean) / sqrt(var + eps);
-  // MulHiR(that, scale) = n * gamma / out_scale * 2^(lsh + 20 - k/2 - scale_exp).
+  const auto w32 = static_cast<uint32_t>((v << k) >> 32);
+  // With t = q * depth * 2^lsh - offset: MulHiR(t, y) = n * 2^(lsh + 21 - k/2) for
+  // n = (x - mean) / sqrt(var + eps), and MulHiR(that, scale) = n * weight / out_scale *
+  // 2^(lsh + 20 - k/2 - scale_exp): `shift` right of the output's 2^kFracBits steps. Up to
+  // lsh of it comes off t's headroom instead (t stays exact), the rest is ShiftR's.
   const int32_t shift = lsh + 20 - k / 2 - p.scale_exp - kFracBits;
-  if (shift > 31) return r;  // |o| < 2^31 shifted right by >= 32 rounds to 0
-  r.rsqrt = RsqrtQ30(w32);
-  r.shift = shift < -31 ? -31 : shift;
+  const int32_t in_t = shift < 0 ? 0 : (shift > lsh ? lsh : shift);
+  r.dl = d << (lsh - in_t);
+  r.offset = p.rms ? zp * r.dl : sum * (int32_t{1} << (lsh - in_t));
+  if (shift - in_t > 31) return r;  // |o| < 2^31 shifted right by >= 32 rounds to 0
+  r.rsqrt = static_cast<int32_t>(RsqrtQ30(w32));
+  r.shift = shift - in_t < -31 ? -31 : shift - in_t;
   return r;
 }
 
 // One output element (the reference's per-element step).
-inline int8_t Element(const Row& r, int32_t q, int32_t dl, int32_t scale, int32_t bias) {
-  const int32_t t = q * dl - r.offset;
+inline int8_t Element(const Row& r, int32_t q, int32_t scale, int32_t bias) {
+  const int32_t t = q * r.dl - r.offset;
   return Out(ShiftR(MulHiR(MulHiR(t, r.rsqrt), scale), r.shift), bias);
+}
+
+// The same when r.shift is 0 (most rows).
+inline int8_t ElementNoShift(const Row& r, int32_t q, int32_t scale, int32_t bias) {
+  return Out(MulHiR(MulHiR(q * r.dl - r.offset, r.rsqrt), scale), bias);
 }
 
 }  // namespace tinyforge::layernorm

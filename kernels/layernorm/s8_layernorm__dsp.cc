@@ -1,8 +1,8 @@
 // LAYER_NORM / RMS_NORM for cores with the DSP extension (Cortex-M4/M7/M33), bit-identical
 // to s8_layernorm__ref. Row sums four bytes per word: SXTB16 splits bytes 0/2 and (rotated)
 // 1/3 into int16 pairs; SMLAD adds the pairs (times 1) into sum and their squares into
-// sumsq. Per element: SMMULR (MulHiR) twice, the rounding right shift in int32 (|o| < 2^29),
-// QADD for the bias, SSAT for the clamp. Left shifts take the reference step.
+// sumsq. Per element: SMMULR (MulHiR) twice, QADD for the bias, SSAT for the clamp; rows
+// with an output shift left over (rare) take the reference step.
 #include "kernels/layernorm/layernorm.h"
 #include "kernels/common/isa.h"
 
@@ -22,9 +22,8 @@ inline int32_t Smmulr(int32_t a, int32_t b) {
   return r;
 }
 
-inline int8_t Step(const ln::Row& row, int32_t q, int32_t dl, int32_t rnd, int32_t scale,
-                   int32_t bias) {
-  const int32_t o = (Smmulr(Smmulr(q * dl - row.offset, row.rsqrt), scale) + rnd) >> row.shift;
+inline int8_t Step(const ln::Row& row, int32_t q, int32_t scale, int32_t bias) {
+  const int32_t o = Smmulr(Smmulr(q * row.dl - row.offset, row.rsqrt), scale);
   const int32_t v = (__qadd(o, bias) >> (ln::kFracBits - 1)) + 1;  // (x + 2^15) >> 16 without overflow
   return static_cast<int8_t>(__ssat(v >> 1, 8));
 }
@@ -36,7 +35,6 @@ extern "C" void s8_layernorm__dsp(const s8_layernorm_params* params, const int8_
   const s8_layernorm_params& p = *params;
   const int32_t depth = p.depth;
   const int32_t lsh = ln::Headroom(depth);
-  const int32_t dl = depth << lsh;
   for (int32_t r = 0; r < p.rows; ++r) {
     const int8_t* in = input + r * depth;
     int8_t* out = output + r * depth;
@@ -57,19 +55,16 @@ extern "C" void s8_layernorm__dsp(const s8_layernorm_params* params, const int8_
       sumsq += in[c] * in[c];
     }
     const ln::Row row = ln::RowOf(p, lsh, sum, sumsq);
-    if (row.shift <= 0) {
+    if (row.shift != 0) {  // the output shift not all taken out of t: the reference step
       for (c = 0; c < depth; ++c) {
         const int32_t k = p.per_channel ? c : 0;
-        out[c] = ln::Element(row, in[c], dl, p.scale[k], p.bias[k]);
+        out[c] = ln::Element(row, in[c], p.scale[k], p.bias[k]);
       }
-      continue;
-    }
-    const int32_t rnd = int32_t{1} << (row.shift - 1);
-    if (p.per_channel) {
-      for (c = 0; c < depth; ++c) out[c] = Step(row, in[c], dl, rnd, p.scale[c], p.bias[c]);
+    } else if (p.per_channel) {
+      for (c = 0; c < depth; ++c) out[c] = Step(row, in[c], p.scale[c], p.bias[c]);
     } else {
       const int32_t scale = p.scale[0], bias = p.bias[0];
-      for (c = 0; c < depth; ++c) out[c] = Step(row, in[c], dl, rnd, scale, bias);
+      for (c = 0; c < depth; ++c) out[c] = Step(row, in[c], scale, bias);
     }
   }
 }

@@ -8,7 +8,6 @@ extern "C" void s8_layernorm__ref(const s8_layernorm_params* params, const int8_
                                   int8_t* output) {
   const s8_layernorm_params& p = *params;
   const int32_t lsh = ln::Headroom(p.depth);
-  const int32_t dl = p.depth << lsh;
   for (int32_t r = 0; r < p.rows; ++r) {
     const int8_t* in = input + r * p.depth;
     int8_t* out = output + r * p.depth;
@@ -20,7 +19,7 @@ extern "C" void s8_layernorm__ref(const s8_layernorm_params* params, const int8_
     const ln::Row row = ln::RowOf(p, lsh, sum, sumsq);
     for (int32_t c = 0; c < p.depth; ++c) {
       const int32_t k = p.per_channel ? c : 0;
-      out[c] = ln::Element(row, in[c], dl, p.scale[k], p.bias[k]);
+      out[c] = ln::Element(row, in[c], p.scale[k], p.bias[k]);
     }
   }
 }
