@@ -22,8 +22,10 @@ inline int32_t Smmulr(int32_t a, int32_t b) {
   return r;
 }
 
-inline int8_t Step(const ln::Row& row, int32_t q, int32_t scale, int32_t bias) {
-  const int32_t o = Smmulr(Smmulr(q * row.dl - row.offset, row.rsqrt), scale);
+// neg_offset = -row.offset: t = q * dl + neg_offset is one MLA.
+inline int8_t Step(const ln::Row& row, int32_t neg_offset, int32_t q, int32_t scale,
+                   int32_t bias) {
+  const int32_t o = Smmulr(Smmulr(q * row.dl + neg_offset, row.rsqrt), scale);
   const int32_t v = (__qadd(o, bias) >> (ln::kFracBits - 1)) + 1;  // (x + 2^15) >> 16 without overflow
   return static_cast<int8_t>(__ssat(v >> 1, 8));
 }
@@ -61,10 +63,14 @@ extern "C" void s8_layernorm__dsp(const s8_layernorm_params* params, const int8_
         out[c] = ln::Element(row, in[c], p.scale[k], p.bias[k]);
       }
     } else if (p.per_channel) {
-      for (c = 0; c < depth; ++c) out[c] = Step(row, in[c], p.scale[c], p.bias[c]);
+      const int32_t* scale = p.scale;  // locals: out may alias *params for all GCC knows
+      const int32_t* bias = p.bias;
+      const int32_t neg_offset = -row.offset;
+      for (c = 0; c < depth; ++c) out[c] = Step(row, neg_offset, in[c], scale[c], bias[c]);
     } else {
       const int32_t scale = p.scale[0], bias = p.bias[0];
-      for (c = 0; c < depth; ++c) out[c] = Step(row, in[c], scale, bias);
+      const int32_t neg_offset = -row.offset;
+      for (c = 0; c < depth; ++c) out[c] = Step(row, neg_offset, in[c], scale, bias);
     }
   }
 }
