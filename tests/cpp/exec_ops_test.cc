@@ -196,6 +196,27 @@ TEST(RefMean, DimsAndKeepdim) {
   EXPECT_EQ(Values(g), (std::vector<float>{2.5f, 6.5f}));
 }
 
+TEST(RefLayerNorm, RowsOfLastDimWithAffineAndRms) {
+  // Rows [1, 3] and [2, 2]: mean 2 / var 1 and a constant row (eps 0 -> 0 / 0 = NaN is
+  // PyTorch's too; eps 1 here gives 0).
+  HostTensor y = Out({2, 2});
+  LayerNorm(ir::LayerNormAttrs{1.0, false}, HostTensor::Float({2, 2}, {1, 3, 2, 2}), nullptr,
+            nullptr, y);
+  const float s = 1.0f / std::sqrt(2.0f);  // (x - mean) / sqrt(1 + 1)
+  EXPECT_NEAR(y.f32()[0], -s, 1e-6);
+  EXPECT_NEAR(y.f32()[1], s, 1e-6);
+  EXPECT_EQ(y.f32()[2], 0.0f);
+  // weight [2, 3], bias [1, -1], eps 0: [-1, 1] * w + b = [-1, 2].
+  const HostTensor w = HostTensor::Float({2}, {2, 3}), b = HostTensor::Float({2}, {1, -1});
+  LayerNorm(ir::LayerNormAttrs{0.0, false}, HostTensor::Float({1, 2}, {1, 3}), &w, &b, y);
+  EXPECT_NEAR(y.f32()[0], -1.0f, 1e-6);
+  EXPECT_NEAR(y.f32()[1], 2.0f, 1e-6);
+  // rms: [3, 4] / sqrt(12.5) * [2, 3].
+  LayerNorm(ir::LayerNormAttrs{0.0, true}, HostTensor::Float({1, 2}, {3, 4}), &w, nullptr, y);
+  EXPECT_NEAR(y.f32()[0], 6.0 / std::sqrt(12.5), 1e-6);
+  EXPECT_NEAR(y.f32()[1], 12.0 / std::sqrt(12.5), 1e-6);
+}
+
 TEST(RefSoftmax, ExactRatiosAndStability) {
   // logits [0, ln 2, ln 3]: exp = [1, 2, 3] / 6.
   HostTensor y = Out({1, 3});
