@@ -120,6 +120,30 @@ inline int8_t ElementNoShift(const Row& r, int32_t q, int32_t scale, int32_t bia
   return Out(MulHiR(MulHiR(q * r.dl - r.offset, r.rsqrt), scale), bias);
 }
 
+// The reference's elements of one row (any shift); the fast variants' rows with a shift
+// left over (rare) take it too.
+inline void ElementsOf(const s8_layernorm_params& p, const Row& row, const int8_t* in,
+                       int8_t* out) {
+  for (int32_t c = 0; c < p.depth; ++c) {
+    const int32_t k = p.per_channel ? c : 0;
+    out[c] = Element(row, in[c], p.scale[k], p.bias[k]);
+  }
+}
+
+// Every variant's outer loop: per row, sum_row(in, depth, &sum, &sumsq) adds the row's q and
+// q^2, then do_row(row constants, in, out) writes its outputs.
+template <class SumRow, class DoRow>
+inline void ForEachRow(const s8_layernorm_params& p, const int8_t* input, int8_t* output,
+                       SumRow sum_row, DoRow do_row) {
+  const int32_t lsh = Headroom(p.depth);
+  for (int32_t r = 0; r < p.rows; ++r) {
+    const int8_t* in = input + r * p.depth;
+    int32_t sum = 0, sumsq = 0;
+    sum_row(in, p.depth, &sum, &sumsq);
+    do_row(RowOf(p, lsh, sum, sumsq), in, output + r * p.depth);
+  }
+}
+
 }  // namespace tinyforge::layernorm
 
 #endif  // TINYFORGE_KERNELS_LAYERNORM_LAYERNORM_ROW_H_

@@ -77,25 +77,23 @@ void Elements(const s8_layernorm_params& p, const ln::Row& row, const int8_t* in
 extern "C" void s8_layernorm__mve(const s8_layernorm_params* params, const int8_t* input,
                                   int8_t* output) {
   const s8_layernorm_params& p = *params;
-  const int32_t depth = p.depth;
-  const int32_t lsh = ln::Headroom(depth);
-  for (int32_t r = 0; r < p.rows; ++r) {
-    const int8_t* in = input + r * depth;
-    int8_t* out = output + r * depth;
-    int32_t sum = 0, sumsq = 0;
+  auto sum_row = [](const int8_t* in, int32_t depth, int32_t* sum, int32_t* sumsq) {
+    int32_t s = 0, ss = 0;
     int32_t c = 0;
     for (; c + 16 <= depth; c += 16) {
       const int8x16_t x = vld1q_s8(in + c);
-      sum = vaddvaq_s8(sum, x);
-      sumsq = vmladavaq_s8(sumsq, x, x);
+      s = vaddvaq_s8(s, x);
+      ss = vmladavaq_s8(ss, x, x);
     }
     if (c < depth) {
       const mve_pred16_t pr = vctp8q(static_cast<uint32_t>(depth - c));
       const int8x16_t x = vldrbq_z_s8(in + c, pr);  // zeros beyond the row add nothing
-      sum = vaddvaq_s8(sum, x);
-      sumsq = vmladavaq_s8(sumsq, x, x);
+      s = vaddvaq_s8(s, x);
+      ss = vmladavaq_s8(ss, x, x);
     }
-    const ln::Row row = ln::RowOf(p, lsh, sum, sumsq);
+    *sum = s, *sumsq = ss;
+  };
+  ln::ForEachRow(p, input, output, sum_row, [&p](const ln::Row& row, const int8_t* in, int8_t* out) {
     if (row.shift != 0) {
       if (p.per_channel) {
         Elements<true, true>(p, row, in, out);
@@ -107,7 +105,7 @@ extern "C" void s8_layernorm__mve(const s8_layernorm_params* params, const int8_
     } else {
       Elements<false, false>(p, row, in, out);
     }
-  }
+  });
 }
 
 #endif  // TF_HAVE_MVE

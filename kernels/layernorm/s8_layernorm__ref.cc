@@ -7,19 +7,13 @@ namespace ln = tinyforge::layernorm;
 extern "C" void s8_layernorm__ref(const s8_layernorm_params* params, const int8_t* input,
                                   int8_t* output) {
   const s8_layernorm_params& p = *params;
-  const int32_t lsh = ln::Headroom(p.depth);
-  for (int32_t r = 0; r < p.rows; ++r) {
-    const int8_t* in = input + r * p.depth;
-    int8_t* out = output + r * p.depth;
-    int32_t sum = 0, sumsq = 0;
-    for (int32_t c = 0; c < p.depth; ++c) {
-      sum += in[c];
-      sumsq += in[c] * in[c];
-    }
-    const ln::Row row = ln::RowOf(p, lsh, sum, sumsq);
-    for (int32_t c = 0; c < p.depth; ++c) {
-      const int32_t k = p.per_channel ? c : 0;
-      out[c] = ln::Element(row, in[c], p.scale[k], p.bias[k]);
-    }
-  }
+  ln::ForEachRow(
+      p, input, output,
+      [](const int8_t* in, int32_t depth, int32_t* sum, int32_t* sumsq) {
+        for (int32_t c = 0; c < depth; ++c) {
+          *sum += in[c];
+          *sumsq += in[c] * in[c];
+        }
+      },
+      [&p](const ln::Row& row, const int8_t* in, int8_t* out) { ln::ElementsOf(p, row, in, out); });
 }

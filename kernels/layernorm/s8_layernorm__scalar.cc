@@ -9,30 +9,26 @@ namespace ln = tinyforge::layernorm;
 extern "C" void s8_layernorm__scalar(const s8_layernorm_params* params, const int8_t* input,
                                      int8_t* output) {
   const s8_layernorm_params& p = *params;
-  const int32_t depth = p.depth;
-  const int32_t lsh = ln::Headroom(depth);
-  for (int32_t r = 0; r < p.rows; ++r) {
-    const int8_t* in = input + r * depth;
-    int8_t* out = output + r * depth;
-    int32_t sum = 0, sumsq = 0;
+  auto sum_row = [](const int8_t* in, int32_t depth, int32_t* sum, int32_t* sumsq) {
+    int32_t s = 0, ss = 0;
     for (int32_t c = 0; c < depth; ++c) {
       const int32_t q = in[c];
-      sum += q;
-      sumsq += q * q;
+      s += q;
+      ss += q * q;
     }
-    const ln::Row row = ln::RowOf(p, lsh, sum, sumsq);
+    *sum = s, *sumsq = ss;
+  };
+  ln::ForEachRow(p, input, output, sum_row, [&p](const ln::Row& row, const int8_t* in, int8_t* out) {
+    const int32_t depth = p.depth;
     if (row.shift != 0) {
-      for (int32_t c = 0; c < depth; ++c) {
-        const int32_t k = p.per_channel ? c : 0;
-        out[c] = ln::Element(row, in[c], p.scale[k], p.bias[k]);
-      }
+      ln::ElementsOf(p, row, in, out);
     } else if (p.per_channel) {
-      for (int32_t c = 0; c < depth; ++c) {
-        out[c] = ln::ElementNoShift(row, in[c], p.scale[c], p.bias[c]);
-      }
+      const int32_t* scale = p.scale;
+      const int32_t* bias = p.bias;
+      for (int32_t c = 0; c < depth; ++c) out[c] = ln::ElementNoShift(row, in[c], scale[c], bias[c]);
     } else {
       const int32_t scale = p.scale[0], bias = p.bias[0];
       for (int32_t c = 0; c < depth; ++c) out[c] = ln::ElementNoShift(row, in[c], scale, bias);
     }
-  }
+  });
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -79,3 +80,24 @@ def compare_with_pytorch(cli: str, graph, inputs, tmp_path: Path) -> dict:
     proc = run_cli(cli, "compare", graph, "--against", "pytorch", "--reference-dump", dump,
                    *[a for p in paths for a in ("-i", p)], "--json")
     return json.loads(proc.stdout)
+
+
+def use_board(monkeypatch, cli: str) -> None:
+    """For a QEMU board run: skips without arm-none-eabi-gcc, qemu-system-arm or ninja (a
+    failure under CI=true) and points the board driver at the CLI and Python under test."""
+    for tool in ("arm-none-eabi-gcc", "qemu-system-arm", "ninja"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} not found")  # CI=true turns a skip into a failure
+    monkeypatch.setenv("TINYFORGE_BIN", cli)  # the board driver uses the CLI under test
+    monkeypatch.setenv("TINYFORGE_PYTHON", sys.executable)
+
+
+def board_op(graph, board: str, kernel_prefix: str) -> tuple[dict, dict]:
+    """Runs `graph` on `board` (raises on any board != host difference) and profiles it: the
+    profile and its first op whose kernel starts with `kernel_prefix`."""
+    from tinyforge import board as tfboard  # noqa: PLC0415
+
+    tfboard.run(graph, board, seed=1)
+    prof = tfboard.profile(graph, board, seed=1)
+    return prof, next(o for o in prof["ops"] if o["kernel"].startswith(kernel_prefix))
+

@@ -6,9 +6,6 @@ one short an547 (Cortex-M55, s8_layernorm__mve) run equal to the host bit for bi
 """
 from __future__ import annotations
 
-import shutil
-import sys
-
 import numpy as np
 import pytest
 import torch
@@ -16,7 +13,7 @@ from torch import nn
 
 import tinyforge
 
-from e2e_util import compare_with_pytorch, random_inputs, run_cli, save_npy
+from e2e_util import board_op, compare_with_pytorch, random_inputs, run_cli, save_npy, use_board
 
 ROWS = 3
 
@@ -103,19 +100,11 @@ def test_layer_norm_over_two_dims_is_refused():
 
 def test_layer_norm_on_an547_board_equals_host(cli, tmp_path, monkeypatch):
     """One short QEMU run (an547, s8_layernorm__mve): outputs equal the host's bit for bit."""
-    from tinyforge import board as tfboard
-
-    for tool in ("arm-none-eabi-gcc", "qemu-system-arm", "ninja"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} not found")  # CI=true turns a skip into a failure
-    monkeypatch.setenv("TINYFORGE_BIN", cli)
-    monkeypatch.setenv("TINYFORGE_PYTHON", sys.executable)
+    use_board(monkeypatch, cli)
     model = Model("ln", 256).eval()
     calib = [(x,) for x in random_inputs((1, 8, 256), 8, seed=99)]
     res = tinyforge.export(model, calib[0], calibration=calib, path=tmp_path / "ln.tfg")
-    tfboard.run(res.path, "an547", seed=1)  # raises on any board != host difference
-    prof = tfboard.profile(res.path, "an547", seed=1)
-    ln = next(o for o in prof["ops"] if o["kernel"].startswith("s8_layernorm"))
+    _, ln = board_op(res.path, "an547", "s8_layernorm")  # board == host, bit for bit
     print(f"layer_norm 8x256 on an547: {ln['kernel']} {ln['insns']} instructions "
           f"({ln['insns'] / ln['macs']:.2f} per element)")
     assert ln["kernel"] == "s8_layernorm__mve"
