@@ -7,6 +7,7 @@
 #include "kernels/pool/pool.h"
 #include "kernels/pool/pool_windows.h"
 #include "kernels/common/isa.h"
+#include "kernels/common/word.h"
 
 #if TF_HAVE_DSP
 
@@ -16,18 +17,10 @@
 
 namespace {
 
-namespace fx = tinyforge::fx;
+using tinyforge::LoadWord;
+using tinyforge::dsp::Sxtb16Ror8;
 
-inline int32_t Sxtb16Ror8(int32_t x) {
-  int32_t r;
-  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
-  return r;
-}
-inline int32_t LoadWord(const int8_t* p) {
-  int32_t v;
-  __builtin_memcpy(&v, p, 4);
-  return v;
-}
+namespace fx = tinyforge::fx;
 
 inline int8_t Average(int32_t sum, int32_t count, int32_t lo, int32_t hi) {
   const uint32_t mag =
