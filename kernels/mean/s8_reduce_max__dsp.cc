@@ -5,12 +5,16 @@
 #include "kernels/mean/mean.h"
 #include "kernels/common/isa.h"
 #include "kernels/common/word.h"
+#include "kernels/mean/reduce_walk.h"
 
 #if TF_HAVE_DSP
+
+namespace mean = tinyforge::mean;
 
 namespace {
 
 using tinyforge::LoadWord;
+using tinyforge::StoreWord;
 using tinyforge::dsp::Max4;
 
 inline int8_t Byte(uint32_t w, int k) { return static_cast<int8_t>(w >> (8 * k)); }
@@ -22,33 +26,25 @@ extern "C" void s8_reduce_max__dsp(const s8_reduce_max_params* params, const int
                                    int8_t* output) {
   const s8_reduce_max_params& p = *params;
   const int32_t R = p.reduce_size, C = p.inner;
-  for (int32_t o = 0; o < p.outer; ++o) {
-    const int8_t* in = input + o * R * C;
-    int8_t* out = output + o * C;
-    if (C == 1) {
-      uint32_t m = 0x80808080u;
-      const int8_t* q = in;
-      int32_t r = R;
-      for (; r >= 4; r -= 4, q += 4) m = Max4(LoadWord(q), m);
-      int32_t best = Max(Max(Byte(m, 0), Byte(m, 1)), Max(Byte(m, 2), Byte(m, 3)));
-      for (; r > 0; --r) best = Max(best, *q++);
-      out[0] = static_cast<int8_t>(best);
-      continue;
-    }
-    int32_t c = 0;
-    for (; c + 4 <= C; c += 4) {
-      uint32_t m = 0x80808080u;
-      const int8_t* q = in + c;
-      for (int32_t r = R; r > 0; --r, q += C) m = Max4(LoadWord(q), m);
-      __builtin_memcpy(out + c, &m, 4);
-    }
-    for (; c < C; ++c) {
-      int32_t m = -128;
-      const int8_t* q = in + c;
-      for (int32_t r = R; r > 0; --r, q += C) m = Max(m, *q);
-      out[c] = static_cast<int8_t>(m);
-    }
-  }
+  mean::ForEachSlice(
+      p, input, output,
+      [](const int8_t* q, int32_t r) {
+        uint32_t m = 0x80808080u;
+        for (; r >= 4; r -= 4, q += 4) m = Max4(LoadWord(q), m);
+        int32_t best = Max(Max(Byte(m, 0), Byte(m, 1)), Max(Byte(m, 2), Byte(m, 3)));
+        for (; r > 0; --r) best = Max(best, *q++);
+        return static_cast<int8_t>(best);
+      },
+      [&](const int8_t* in, int8_t* out) {
+        int32_t c = 0;
+        for (; c + 4 <= C; c += 4) {
+          uint32_t m = 0x80808080u;
+          const int8_t* q = in + c;
+          for (int32_t r = R; r > 0; --r, q += C) m = Max4(LoadWord(q), m);
+          StoreWord(out + c, m);
+        }
+        for (; c < C; ++c) out[c] = mean::ColumnMax(in + c, R, C);
+      });
 }
 
 #endif  // TF_HAVE_DSP
