@@ -98,6 +98,18 @@ Status DecodeWhole(const OpContext& op, int32_t operands, const char* (*check)(c
   return Status::kOk;
 }
 
+// The operands of a one-input int8 -> int8 op (abi::kUnIn, abi::kUnOut) once its parameters
+// are decoded: `in_bytes` and `out_bytes` long (a negative size from Product is rejected),
+// the output writable, and the two disjoint, or the very same bytes when the kernel reads
+// element i before writing it (`in_place`).
+inline Status ExpectInt8Unary(const OpContext& op, int64_t in_bytes, int64_t out_bytes,
+                              bool in_place = false) {
+  TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, in_bytes));
+  TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, out_bytes, true));
+  const TensorRef in = op.tensor(abi::kUnIn), out = op.tensor(abi::kUnOut);
+  return in_place ? DisjointOrSame(in, out) : Disjoint(in, out);
+}
+
 // Run_<op> of a one-input kernel `void(const P*, const In*, Out*)` (abi::kUnIn, abi::kUnOut).
 template <class P, class In = int8_t, class Out = int8_t>
 Status RunUnary(const OpContext& op) {

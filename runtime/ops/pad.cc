@@ -13,9 +13,7 @@ Status Validate_pad(const OpContext& op) {
     out = Product(out, int64_t{p.input_dims[i]} + p.pad_before[i] + p.pad_after[i]);
     if (in < 0 || out < 0) return Status::kBadParams;
   }
-  TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, in));
-  TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, out, true));
-  return Disjoint(op.tensor(abi::kUnIn), op.tensor(abi::kUnOut));
+  return ExpectInt8Unary(op, in, out);
 }
 
 Status Run_pad(const OpContext& op) { return RunUnary<s8_pad_params>(op); }

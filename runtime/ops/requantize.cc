@@ -7,9 +7,7 @@ namespace tinyforge::rt::ops {
 Status Validate_requantize(const OpContext& op) {
   s8_requantize_params p{};
   TF_RT_TRY((DecodeWhole<OpKind::kRequantize>(op, abi::kUnOperands, s8_requantize_check, &p)));
-  TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, p.size));
-  TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, p.size, true));
-  return Disjoint(op.tensor(abi::kUnIn), op.tensor(abi::kUnOut));
+  return ExpectInt8Unary(op, p.size, p.size);
 }
 
 Status Run_requantize(const OpContext& op) { return RunUnary<s8_requantize_params>(op); }

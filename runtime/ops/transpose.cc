@@ -12,9 +12,7 @@ Status Validate_transpose(const OpContext& op) {
     n = Product(n, p.input_dims[i]);
     if (n < 0) return Status::kBadParams;
   }
-  TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, n));
-  TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, n, true));
-  return Disjoint(op.tensor(abi::kUnIn), op.tensor(abi::kUnOut));
+  return ExpectInt8Unary(op, n, n);
 }
 
 Status Run_transpose(const OpContext& op) { return RunUnary<s8_transpose_params>(op); }
