@@ -5,9 +5,7 @@
 namespace tinyforge::rt::ops {
 
 Status Validate_logistic(const OpContext& op) {
-  s8_logistic_params p{};
-  TF_RT_TRY((DecodeWhole<OpKind::kLogistic>(op, abi::kUnOperands, s8_logistic_check, &p)));
-  return ExpectInt8Unary(op, p.size, p.size, true);
+  return ValidateInt8Unary<OpKind::kLogistic>(op, s8_logistic_check, kSizeInSizeOut, true);
 }
 
 Status Run_logistic(const OpContext& op) { return RunUnary<s8_logistic_params>(op); }

@@ -5,9 +5,9 @@
 namespace tinyforge::rt::ops {
 
 Status Validate_mean(const OpContext& op) {
-  s8_mean_params p{};
-  TF_RT_TRY((DecodeWhole<OpKind::kMean>(op, abi::kUnOperands, s8_mean_check, &p)));
-  return ExpectInt8Unary(op, Product(p.outer, p.reduce_size, p.inner), Product(p.outer, p.inner));
+  return ValidateInt8Unary<OpKind::kMean>(op, s8_mean_check, [](const s8_mean_params& p) {
+    return IoBytes{Product(p.outer, p.reduce_size, p.inner), Product(p.outer, p.inner)};
+  });
 }
 
 Status Run_mean(const OpContext& op) { return RunUnary<s8_mean_params>(op); }

@@ -5,9 +5,7 @@
 namespace tinyforge::rt::ops {
 
 Status Validate_requantize(const OpContext& op) {
-  s8_requantize_params p{};
-  TF_RT_TRY((DecodeWhole<OpKind::kRequantize>(op, abi::kUnOperands, s8_requantize_check, &p)));
-  return ExpectInt8Unary(op, p.size, p.size);
+  return ValidateInt8Unary<OpKind::kRequantize>(op, s8_requantize_check, kSizeInSizeOut);
 }
 
 Status Run_requantize(const OpContext& op) { return RunUnary<s8_requantize_params>(op); }

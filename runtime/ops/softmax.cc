@@ -5,9 +5,10 @@
 namespace tinyforge::rt::ops {
 
 Status Validate_softmax(const OpContext& op) {
-  s8_softmax_params p{};
-  TF_RT_TRY((DecodeWhole<OpKind::kSoftmax>(op, abi::kUnOperands, s8_softmax_check, &p)));
-  return ExpectInt8Unary(op, Product(p.rows, p.depth), Product(p.rows, p.depth));
+  return ValidateInt8Unary<OpKind::kSoftmax>(op, s8_softmax_check, [](const s8_softmax_params& p) {
+    const int64_t n = Product(p.rows, p.depth);
+    return IoBytes{n, n};
+  });
 }
 
 Status Run_softmax(const OpContext& op) { return RunUnary<s8_softmax_params>(op); }

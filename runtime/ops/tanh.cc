@@ -5,9 +5,7 @@
 namespace tinyforge::rt::ops {
 
 Status Validate_tanh(const OpContext& op) {
-  s8_tanh_params p{};
-  TF_RT_TRY((DecodeWhole<OpKind::kTanh>(op, abi::kUnOperands, s8_tanh_check, &p)));
-  return ExpectInt8Unary(op, p.size, p.size, true);
+  return ValidateInt8Unary<OpKind::kTanh>(op, s8_tanh_check, kSizeInSizeOut, true);
 }
 
 Status Run_tanh(const OpContext& op) { return RunUnary<s8_tanh_params>(op); }
