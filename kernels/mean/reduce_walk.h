@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "kernels/mean/mean_out.h"
+
 namespace tinyforge::mean {
 
 template <class Params, class Run, class Columns>
@@ -23,6 +25,26 @@ inline void ForEachSlice(const Params& p, const int8_t* input, int8_t* output, R
       columns(in, out);
     }
   }
+}
+
+// MEAN from a variant's two steps: `sum_run(q, r)` sums r contiguous inputs (a slice with
+// inner == 1), `columns(p, zero_point_sum, in, out)` writes a slice's inner outputs.
+template <class SumRun, class Columns>
+inline void Mean(const s8_mean_params& p, const int8_t* input, int8_t* output, SumRun&& sum_run,
+                 Columns&& columns) {
+  const int32_t zps = ZeroPointSum(p);
+  ForEachSlice(
+      p, input, output, [&](const int8_t* q, int32_t r) { return Out(p, sum_run(q, r), zps); },
+      [&](const int8_t* in, int8_t* out) { columns(p, zps, in, out); });
+}
+
+// REDUCE_MAX from a variant's two steps: `max_run(q, r)` is the largest of r contiguous
+// inputs, `columns(p, in, out)` writes a slice's inner outputs.
+template <class MaxRun, class Columns>
+inline void ReduceMax(const s8_reduce_max_params& p, const int8_t* input, int8_t* output,
+                      MaxRun&& max_run, Columns&& columns) {
+  ForEachSlice(p, input, output, max_run,
+               [&](const int8_t* in, int8_t* out) { columns(p, in, out); });
 }
 
 // Sum / largest value of the R inputs q[0], q[C], q[2C], ...
