@@ -22,15 +22,6 @@ inline int8_t Out(const s8_mean_params& p, int32_t sum, int32_t zero_point_sum) 
   return static_cast<int8_t>(fx::Clamp(y, -128, 127));
 }
 
-// Four adjacent outputs (a block of four columns).
-inline void Out4(const s8_mean_params& p, int32_t a0, int32_t a1, int32_t a2, int32_t a3,
-                 int32_t zero_point_sum, int8_t* out) {
-  out[0] = Out(p, a0, zero_point_sum);
-  out[1] = Out(p, a1, zero_point_sum);
-  out[2] = Out(p, a2, zero_point_sum);
-  out[3] = Out(p, a3, zero_point_sum);
-}
-
 }  // namespace tinyforge::mean
 
 #endif  // TINYFORGE_KERNELS_MEAN_MEAN_OUT_H_

@@ -14,7 +14,7 @@
 
 #include <arm_acle.h>
 
-#include "kernels/mean/reduce_walk.h"
+#include "kernels/mean/mean_out.h"
 
 namespace mean = tinyforge::mean;
 
@@ -28,61 +28,72 @@ inline int32_t Hi(uint32_t v) { return static_cast<int16_t>(v >> 16); }
 
 constexpr int32_t kChunk = 256;  // rows per int16 accumulation
 
-// The sum of the r contiguous inputs from q (inner == 1).
-int32_t SumRun(const int8_t* q, int32_t r) {
-  int32_t total = 0;
-  while (r >= 4) {
-    int32_t n = r / 4 < kChunk ? r / 4 : kChunk;  // words: one byte per lane each
-    r -= 4 * n;
-    uint32_t even = 0, odd = 0;
-    for (; n > 0; --n, q += 4) {
-      const uint32_t w = LoadWord(q);
-      even = __sxtab16(even, w);
-      odd = Sxtab16Ror8(odd, w);
-    }
-    total += Lo(even) + Hi(even) + Lo(odd) + Hi(odd);
-  }
-  for (; r > 0; --r) total += *q++;
-  return total;
-}
-
-// The inner outputs of one slice (inner > 1).
-void Columns(const s8_mean_params& p, int32_t zps, const int8_t* in, int8_t* out) {
-  const int32_t R = p.reduce_size, C = p.inner;
-  int32_t c = 0;
-  for (; c + 4 <= C; c += 4) {
-    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    const int8_t* q = in + c;
-    for (int32_t r = R; r > 0;) {
-      int32_t n = r < kChunk ? r : kChunk;
-      r -= n;
-      uint32_t even = 0, odd = 0;  // int16 lanes: channels (c, c+2) and (c+1, c+3)
-      for (; n >= 2; n -= 2) {
-        const uint32_t w0 = LoadWord(q);
-        const uint32_t w1 = LoadWord(q + C);
-        q += 2 * C;
-        even = __sxtab16(even, w0);
-        odd = Sxtab16Ror8(odd, w0);
-        even = __sxtab16(even, w1);
-        odd = Sxtab16Ror8(odd, w1);
-      }
-      if (n > 0) {
-        const uint32_t w = LoadWord(q);
-        q += C;
-        even = __sxtab16(even, w);
-        odd = Sxtab16Ror8(odd, w);
-      }
-      a0 += Lo(even), a2 += Hi(even), a1 += Lo(odd), a3 += Hi(odd);
-    }
-    mean::Out4(p, a0, a1, a2, a3, zps, out + c);
-  }
-  for (; c < C; ++c) out[c] = mean::Out(p, mean::ColumnSum(in + c, R, C), zps);
-}
-
 }  // namespace
 
-extern "C" void s8_mean__dsp(const s8_mean_params* params, const int8_t* input, int8_t* output) {
-  mean::Mean(*params, input, output, SumRun, Columns);
+extern "C" void s8_mean__dsp(const s8_mean_params* params, const int8_t* input,
+                             int8_t* output) {
+  const s8_mean_params& p = *params;
+  const int32_t zps = mean::ZeroPointSum(p);
+  const int32_t R = p.reduce_size, C = p.inner;
+  for (int32_t o = 0; o < p.outer; ++o) {
+    const int8_t* in = input + o * R * C;
+    int8_t* out = output + o * C;
+    if (C == 1) {
+      int32_t total = 0;
+      const int8_t* q = in;
+      int32_t r = R;
+      while (r >= 4) {
+        int32_t n = r / 4 < kChunk ? r / 4 : kChunk;  // words: one byte per lane each
+        r -= 4 * n;
+        uint32_t even = 0, odd = 0;
+        for (; n > 0; --n, q += 4) {
+          const uint32_t w = LoadWord(q);
+          even = __sxtab16(even, w);
+          odd = Sxtab16Ror8(odd, w);
+        }
+        total += Lo(even) + Hi(even) + Lo(odd) + Hi(odd);
+      }
+      for (; r > 0; --r) total += *q++;
+      out[0] = mean::Out(p, total, zps);
+      continue;
+    }
+    int32_t c = 0;
+    for (; c + 4 <= C; c += 4) {
+      int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+      const int8_t* q = in + c;
+      for (int32_t r = R; r > 0;) {
+        int32_t n = r < kChunk ? r : kChunk;
+        r -= n;
+        uint32_t even = 0, odd = 0;  // int16 lanes: channels (c, c+2) and (c+1, c+3)
+        for (; n >= 2; n -= 2) {
+          const uint32_t w0 = LoadWord(q);
+          const uint32_t w1 = LoadWord(q + C);
+          q += 2 * C;
+          even = __sxtab16(even, w0);
+          odd = Sxtab16Ror8(odd, w0);
+          even = __sxtab16(even, w1);
+          odd = Sxtab16Ror8(odd, w1);
+        }
+        if (n > 0) {
+          const uint32_t w = LoadWord(q);
+          q += C;
+          even = __sxtab16(even, w);
+          odd = Sxtab16Ror8(odd, w);
+        }
+        a0 += Lo(even), a2 += Hi(even), a1 += Lo(odd), a3 += Hi(odd);
+      }
+      out[c] = mean::Out(p, a0, zps);
+      out[c + 1] = mean::Out(p, a1, zps);
+      out[c + 2] = mean::Out(p, a2, zps);
+      out[c + 3] = mean::Out(p, a3, zps);
+    }
+    for (; c < C; ++c) {
+      int32_t a = 0;
+      const int8_t* q = in + c;
+      for (int32_t r = R; r > 0; --r, q += C) a += *q;
+      out[c] = mean::Out(p, a, zps);
+    }
+  }
 }
 
 #endif  // TF_HAVE_DSP

@@ -15,7 +15,7 @@
 
 #include <arm_mve.h>
 
-#include "kernels/mean/reduce_walk.h"
+#include "kernels/mean/mean_out.h"
 
 namespace mean = tinyforge::mean;
 
@@ -48,62 +48,65 @@ void Requantize(const s8_mean_params& p, const int32_t* sums, int32_t m, int32_t
   }
 }
 
-// The sum of the r contiguous inputs from q (inner == 1).
-int32_t SumRun(const int8_t* q, int32_t r) {
-  int32_t total = 0;
-  for (; r >= 16; r -= 16, q += 16) total = vaddvaq_s8(total, vld1q_s8(q));
-  if (r > 0) {
-    const mve_pred16_t pr = vctp8q(static_cast<uint32_t>(r));
-    total = vaddvaq_p_s8(total, vldrbq_z_s8(q, pr), pr);
-  }
-  return total;
-}
-
-// The inner outputs of one slice (inner > 1).
-void Columns(const s8_mean_params& p, int32_t zps, const int8_t* in, int8_t* out) {
-  const int32_t R = p.reduce_size, C = p.inner;
-  for (int32_t c = 0; c < C; c += kBlock) {
-    const int32_t n = C - c;
-    const mve_pred16_t p0 = vctp16q(static_cast<uint32_t>(n));
-    const mve_pred16_t p1 = vctp16q(static_cast<uint32_t>(n > 8 ? n - 8 : 0));
-    const mve_pred16_t p2 = vctp16q(static_cast<uint32_t>(n > 16 ? n - 16 : 0));
-    const mve_pred16_t p3 = vctp16q(static_cast<uint32_t>(n > 24 ? n - 24 : 0));
-    int32_t sums[kBlock] = {};
-    int16_t part[kBlock];
-    const int8_t* q = in + c;
-    for (int32_t r = R; r > 0;) {
-      int32_t rows = r < kChunk ? r : kChunk;
-      r -= rows;
-      int16x8_t a0 = vdupq_n_s16(0), a1 = a0, a2 = a0, a3 = a0;
-      if (n >= kBlock) {
-        for (; rows > 0; --rows, q += C) {
-          a0 = vaddq_s16(a0, vldrbq_s16(q));
-          a1 = vaddq_s16(a1, vldrbq_s16(q + 8));
-          a2 = vaddq_s16(a2, vldrbq_s16(q + 16));
-          a3 = vaddq_s16(a3, vldrbq_s16(q + 24));
-        }
-      } else {
-        for (; rows > 0; --rows, q += C) {
-          a0 = vaddq_s16(a0, vldrbq_z_s16(q, p0));
-          a1 = vaddq_s16(a1, vldrbq_z_s16(q + 8, p1));
-          a2 = vaddq_s16(a2, vldrbq_z_s16(q + 16, p2));
-          a3 = vaddq_s16(a3, vldrbq_z_s16(q + 24, p3));
-        }
-      }
-      vst1q_s16(part, a0);
-      vst1q_s16(part + 8, a1);
-      vst1q_s16(part + 16, a2);
-      vst1q_s16(part + 24, a3);
-      for (int32_t k = 0; k < kBlock; ++k) sums[k] += part[k];
-    }
-    Requantize(p, sums, n < kBlock ? n : kBlock, zps, out + c);
-  }
-}
-
 }  // namespace
 
-extern "C" void s8_mean__mve(const s8_mean_params* params, const int8_t* input, int8_t* output) {
-  mean::Mean(*params, input, output, SumRun, Columns);
+extern "C" void s8_mean__mve(const s8_mean_params* params, const int8_t* input,
+                             int8_t* output) {
+  const s8_mean_params& p = *params;
+  const int32_t zps = mean::ZeroPointSum(p);
+  const int32_t R = p.reduce_size, C = p.inner;
+  for (int32_t o = 0; o < p.outer; ++o) {
+    const int8_t* in = input + o * R * C;
+    int8_t* out = output + o * C;
+    if (C == 1) {
+      int32_t total = 0;
+      const int8_t* q = in;
+      int32_t r = R;
+      for (; r >= 16; r -= 16, q += 16) total = vaddvaq_s8(total, vld1q_s8(q));
+      if (r > 0) {
+        const mve_pred16_t pr = vctp8q(static_cast<uint32_t>(r));
+        total = vaddvaq_p_s8(total, vldrbq_z_s8(q, pr), pr);
+      }
+      out[0] = mean::Out(p, total, zps);
+      continue;
+    }
+    for (int32_t c = 0; c < C; c += kBlock) {
+      const int32_t n = C - c;
+      const mve_pred16_t p0 = vctp16q(static_cast<uint32_t>(n));
+      const mve_pred16_t p1 = vctp16q(static_cast<uint32_t>(n > 8 ? n - 8 : 0));
+      const mve_pred16_t p2 = vctp16q(static_cast<uint32_t>(n > 16 ? n - 16 : 0));
+      const mve_pred16_t p3 = vctp16q(static_cast<uint32_t>(n > 24 ? n - 24 : 0));
+      int32_t sums[kBlock] = {};
+      int16_t part[kBlock];
+      const int8_t* q = in + c;
+      for (int32_t r = R; r > 0;) {
+        int32_t rows = r < kChunk ? r : kChunk;
+        r -= rows;
+        int16x8_t a0 = vdupq_n_s16(0), a1 = a0, a2 = a0, a3 = a0;
+        if (n >= kBlock) {
+          for (; rows > 0; --rows, q += C) {
+            a0 = vaddq_s16(a0, vldrbq_s16(q));
+            a1 = vaddq_s16(a1, vldrbq_s16(q + 8));
+            a2 = vaddq_s16(a2, vldrbq_s16(q + 16));
+            a3 = vaddq_s16(a3, vldrbq_s16(q + 24));
+          }
+        } else {
+          for (; rows > 0; --rows, q += C) {
+            a0 = vaddq_s16(a0, vldrbq_z_s16(q, p0));
+            a1 = vaddq_s16(a1, vldrbq_z_s16(q + 8, p1));
+            a2 = vaddq_s16(a2, vldrbq_z_s16(q + 16, p2));
+            a3 = vaddq_s16(a3, vldrbq_z_s16(q + 24, p3));
+          }
+        }
+        vst1q_s16(part, a0);
+        vst1q_s16(part + 8, a1);
+        vst1q_s16(part + 16, a2);
+        vst1q_s16(part + 24, a3);
+        for (int32_t k = 0; k < kBlock; ++k) sums[k] += part[k];
+      }
+      Requantize(p, sums, n < kBlock ? n : kBlock, zps, out + c);
+    }
+  }
 }
 
 #endif  // TF_HAVE_MVE

@@ -8,40 +8,33 @@
 
 #include <arm_mve.h>
 
-#include "kernels/mean/reduce_walk.h"
-
-namespace mean = tinyforge::mean;
-
-namespace {
-
-// The largest of the r contiguous inputs from q (inner == 1).
-int8_t MaxRun(const int8_t* q, int32_t r) {
-  int8_t m = -128;
-  for (; r >= 16; r -= 16, q += 16) m = vmaxvq_s8(m, vld1q_s8(q));
-  if (r > 0) {
-    const mve_pred16_t pr = vctp8q(static_cast<uint32_t>(r));
-    m = vmaxvq_p_s8(m, vldrbq_z_s8(q, pr), pr);
-  }
-  return m;
-}
-
-// The inner outputs of one slice (inner > 1).
-void Columns(const s8_reduce_max_params& p, const int8_t* in, int8_t* out) {
-  const int32_t R = p.reduce_size, C = p.inner;
-  for (int32_t c = 0; c < C; c += 16) {
-    const mve_pred16_t pr = vctp8q(static_cast<uint32_t>(C - c));
-    int8x16_t m = vdupq_n_s8(-128);
-    const int8_t* q = in + c;
-    for (int32_t r = R; r > 0; --r, q += C) m = vmaxq_m_s8(m, m, vldrbq_z_s8(q, pr), pr);
-    vstrbq_p_s8(out + c, m, pr);
-  }
-}
-
-}  // namespace
-
 extern "C" void s8_reduce_max__mve(const s8_reduce_max_params* params, const int8_t* input,
                                    int8_t* output) {
-  mean::ReduceMax(*params, input, output, MaxRun, Columns);
+  const s8_reduce_max_params& p = *params;
+  const int32_t R = p.reduce_size, C = p.inner;
+  for (int32_t o = 0; o < p.outer; ++o) {
+    const int8_t* in = input + o * R * C;
+    int8_t* out = output + o * C;
+    if (C == 1) {
+      int8_t m = -128;
+      const int8_t* q = in;
+      int32_t r = R;
+      for (; r >= 16; r -= 16, q += 16) m = vmaxvq_s8(m, vld1q_s8(q));
+      if (r > 0) {
+        const mve_pred16_t pr = vctp8q(static_cast<uint32_t>(r));
+        m = vmaxvq_p_s8(m, vldrbq_z_s8(q, pr), pr);
+      }
+      out[0] = m;
+      continue;
+    }
+    for (int32_t c = 0; c < C; c += 16) {
+      const mve_pred16_t pr = vctp8q(static_cast<uint32_t>(C - c));
+      int8x16_t m = vdupq_n_s8(-128);
+      const int8_t* q = in + c;
+      for (int32_t r = R; r > 0; --r, q += C) m = vmaxq_m_s8(m, m, vldrbq_z_s8(q, pr), pr);
+      vstrbq_p_s8(out + c, m, pr);
+    }
+  }
 }
 
 #endif  // TF_HAVE_MVE
