@@ -1,9 +1,11 @@
 """Helpers for end-to-end tests: the `tinyforge` CLI and seeded zoo models."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +13,23 @@ import pytest
 import torch
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# What a board run needs: (program, Debian package).
+BOARD_TOOLS = (("arm-none-eabi-gcc", "gcc-arm-none-eabi"), ("qemu-system-arm", "qemu-system-arm"),
+               ("ninja", "ninja-build"))
+
+
+@contextlib.contextmanager
+def board_environment(cli: str):
+    """The board tools present (a skip otherwise, which CI turns into a failure) and the
+    board driver (in-process, or exec'd by the CLI) using the CLI under test and this Python."""
+    for tool, package in BOARD_TOOLS:
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} not found (Debian: apt-get install {package})")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TINYFORGE_BIN", cli)
+        mp.setenv("TINYFORGE_PYTHON", sys.executable)
+        yield
 
 
 def find_cli() -> str:

@@ -16,10 +16,7 @@ runtime and kernels; later models recompile model.cc and relink.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -31,7 +28,7 @@ from tinyforge import board as tfboard
 from tinyforge import board_flash, board_run
 from tinyforge import models, reference_models
 
-from e2e_util import randomize, random_inputs, run_cli
+from e2e_util import board_environment, randomize, random_inputs, run_cli
 
 BOARDS = ["an385", "an386", "an505", "an547"]
 ZOO = ["ds_cnn", "mobilenet_v1_025", "resnet8", "fc_autoencoder"]
@@ -39,21 +36,8 @@ ZOO = ["ds_cnn", "mobilenet_v1_025", "resnet8", "fc_autoencoder"]
 
 @pytest.fixture(scope="module", autouse=True)
 def toolchain(cli):
-    for tool, package in (("arm-none-eabi-gcc", "gcc-arm-none-eabi"),
-                          ("qemu-system-arm", "qemu-system-arm"), ("ninja", "ninja-build")):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} not found (Debian: apt-get install {package})")
-    # The driver (in-process here, or exec'd by the CLI) uses the CLI under test.
-    # The CLI execs this Python for the driver.
-    saved = {k: os.environ.get(k) for k in ("TINYFORGE_BIN", "TINYFORGE_PYTHON")}
-    os.environ["TINYFORGE_BIN"] = cli
-    os.environ["TINYFORGE_PYTHON"] = sys.executable
-    yield
-    for k, v in saved.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+    with board_environment(cli):
+        yield
 
 
 @pytest.fixture(scope="module")

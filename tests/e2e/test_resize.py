@@ -171,18 +171,11 @@ class UpBlock(nn.Module):
 
 
 @pytest.mark.parametrize("board", ["an547", "an386"])
-def test_upsample_block_on_board(board, cli, tmp_path, monkeypatch):
+def test_upsample_block_on_board(board, board_env, tmp_path):
     """One QEMU run per board (tinyforge profile): board == host; resize cost per element."""
-    import shutil  # noqa: PLC0415
-    import sys  # noqa: PLC0415
 
     from tinyforge import board as tfboard  # noqa: PLC0415
 
-    for tool in ("arm-none-eabi-gcc", "qemu-system-arm", "ninja"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} not found")
-    monkeypatch.setenv("TINYFORGE_BIN", cli)
-    monkeypatch.setenv("TINYFORGE_PYTHON", sys.executable)
     shape = (1, 3, 32, 32)
     res = export_quantized(UpBlock(), shape, tmp_path / "up_block.tfg")
     assert tfboard.run_model(res.path, board, seed=1).bit_exact
