@@ -130,14 +130,11 @@ TFLITE_CASES = {
 @pytest.mark.parametrize("name", list(TFLITE_CASES))
 def test_tflite_matches_tf_interpreter(name, cli, tmp_path):
     build, expect = TFLITE_CASES[name]
-    data, _ = oracle.convert_case(build, [expect], _convert)
-    path = tmp_path / f"{name}.tflite"
-    path.write_bytes(data)
-    interp = tf.lite.Interpreter(model_content=data)
-    ins, outs = interp.get_input_details(), interp.get_output_details()
+    case = oracle.write_case(name, build, [expect], _convert, tmp_path)
+    data, path, ins, outs = case.data, case.path, case.ins, case.outs
     rng = np.random.default_rng(3)
     for k in range(2):
-        xs = [rng.integers(-128, 128, size=d["shape"], dtype=np.int8) for d in ins]
+        xs = case.random_inputs(rng)
         try:
             ref = oracle.tf_run(data, xs)
         except ValueError:  # BUILTIN_REF lacks DEPTH_TO_SPACE v2: TF's default kernels
