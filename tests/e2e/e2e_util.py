@@ -98,3 +98,13 @@ def compare_with_pytorch(cli: str, graph, inputs, tmp_path: Path) -> dict:
     proc = run_cli(cli, "compare", graph, "--against", "pytorch", "--reference-dump", dump,
                    *[a for p in paths for a in ("-i", p)], "--json")
     return json.loads(proc.stdout)
+
+
+def export_quantized(model: torch.nn.Module, shape, path: Path):
+    """The model with seeded random weights (1234), exported int8 with 8 seeded calibration
+    inputs (7): the tests' standard quantized graph. Returns tinyforge.export's result."""
+    import tinyforge  # noqa: PLC0415
+
+    model = randomize(model, seed=1234)
+    calib = random_inputs(shape, 8, seed=7)
+    return tinyforge.export(model, (calib[0],), calibration=[(x,) for x in calib], path=path)

@@ -23,12 +23,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import tinyforge
 from tinyforge import board as tfboard
 from tinyforge import board_flash, board_run
 from tinyforge import models, reference_models
 
-from e2e_util import board_environment, randomize, random_inputs, run_cli
+from e2e_util import board_environment, export_quantized, random_inputs, run_cli
 
 BOARDS = ["an385", "an386", "an505", "an547"]
 ZOO = ["ds_cnn", "mobilenet_v1_025", "resnet8", "fc_autoencoder"]
@@ -44,14 +43,7 @@ def toolchain(cli):
 def graphs(tmp_path_factory):
     """zoo name -> quantized graph file (seeded weights and calibration)."""
     out = tmp_path_factory.mktemp("zoo")
-    result = {}
-    for name in ZOO:
-        model, shape = models.get(name)
-        model = randomize(model, seed=1234)
-        calib = random_inputs(shape, 8, seed=7)
-        result[name] = tinyforge.export(model, (calib[0],), calibration=[(x,) for x in calib],
-                                        path=out / f"{name}.tfg").path
-    return result
+    return {name: export_quantized(*models.get(name), out / f"{name}.tfg").path for name in ZOO}
 
 
 def _board_cli(cli: str, *args, timeout: float = 600) -> subprocess.CompletedProcess:
@@ -219,7 +211,7 @@ def test_lenet_flatten_into_linear_on_board(tmp_path):
     """conv -> flatten (NCHW order) -> linear compiles for a board and runs there as on the
     host (the layout pass permutes the linear's weight columns; test_data_movement.py
     compares the host program with PyTorch)."""
-    from test_data_movement import LeNet, export_quantized
+    from test_data_movement import LeNet
     res = export_quantized(LeNet(), (1, 1, 28, 28), tmp_path / "lenet.tfg")
     o = tfboard.run_model(res.path, "an547", seed=3)
     assert o.bit_exact, o.mismatch

@@ -16,8 +16,8 @@ from torch import nn
 
 import tflite_oracle as oracle
 import tflite_cases
-from e2e_util import run_cli
-from test_data_movement import _lowered_ops, export_quantized, host_vs_torch
+from e2e_util import export_quantized, run_cli
+from test_data_movement import _lowered_ops, host_vs_torch
 from test_tflite_shape_ops import _convert
 
 tf = tflite_cases.tf
