@@ -108,3 +108,14 @@ def export_quantized(model: torch.nn.Module, shape, path: Path):
     model = randomize(model, seed=1234)
     calib = random_inputs(shape, 8, seed=7)
     return tinyforge.export(model, (calib[0],), calibration=[(x,) for x in calib], path=path)
+
+
+def export_tiny(path: Path):
+    """The smallest real graph: Linear 8->4 + ReLU on a float [1, 8] input, int8 (seed 0).
+    Returns the graph file's path."""
+    import tinyforge  # noqa: PLC0415
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 4), torch.nn.ReLU()).eval()
+    calib = [(torch.randn(1, 8),) for _ in range(4)]
+    return tinyforge.export(model, calib[0], calibration=calib, path=path).path
