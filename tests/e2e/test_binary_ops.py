@@ -16,7 +16,7 @@ from torch import nn
 
 import tinyforge
 
-from e2e_util import board_op, random_inputs, run_cli, save_npy, use_board
+from e2e_util import random_inputs, run_cli, save_npy
 
 N_INPUTS = 4
 
@@ -123,17 +123,20 @@ def test_se_block_matches_pytorch(cli, tmp_path):
     assert "mul" in {op["type"] for op in res.graph["ops"]}
 
 
-def test_se_block_on_an547_board_equals_host_and_mul_is_fast(cli, tmp_path, monkeypatch):
+def test_se_block_on_an547_board_equals_host_and_mul_is_fast(board_env, tmp_path):
     """One short QEMU run: the SE block's outputs on the an547 (M55) equal the host's bit for
     bit, and the profile shows the broadcast mul (s8_mul__mve, per-channel tables) at
     <= 3 instructions per element (s8_mul__ref: ~47 on this block)."""
-    use_board(monkeypatch, cli)
+    from tinyforge import board as tfboard
+
     torch.manual_seed(3)
     shape = (1, 3, 28, 28)
     model = SEBlock(c=64).eval()
     calib = [(x,) for x in random_inputs(shape, 8, seed=99)]
     res = tinyforge.export(model, calib[0], calibration=calib, path=tmp_path / "se28.tfg")
-    prof, mul = board_op(res.path, "an547", "s8_mul")
+    tfboard.run(res.path, "an547", seed=1)  # raises on any board != host difference
+    prof = tfboard.profile(res.path, "an547", seed=1)
+    mul = next(o for o in prof["ops"] if o["kernel"].startswith("s8_mul"))
     print(f"SE block 28x28x64 on an547: {prof['insns_per_inference']} instructions, "
           f"mul {mul['kernel']} {mul['insns']} ({mul['insns'] / mul['macs']:.2f} per element)")
     assert mul["kernel"] == "s8_mul__mve"

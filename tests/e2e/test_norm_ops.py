@@ -13,7 +13,7 @@ from torch import nn
 
 import tinyforge
 
-from e2e_util import board_op, compare_with_pytorch, random_inputs, run_cli, save_npy, use_board
+from e2e_util import board_op, compare_with_pytorch, random_inputs, run_cli, save_npy
 
 ROWS = 3
 
@@ -98,9 +98,8 @@ def test_layer_norm_over_two_dims_is_refused():
         tinyforge.export(Two(), (torch.randn(1, 3, 8),))
 
 
-def test_layer_norm_on_an547_board_equals_host(cli, tmp_path, monkeypatch):
+def test_layer_norm_on_an547_board_equals_host(board_env, tmp_path):
     """One short QEMU run (an547, s8_layernorm__mve): outputs equal the host's bit for bit."""
-    use_board(monkeypatch, cli)
     model = Model("ln", 256).eval()
     calib = [(x,) for x in random_inputs((1, 8, 256), 8, seed=99)]
     res = tinyforge.export(model, calib[0], calibration=calib, path=tmp_path / "ln.tfg")
