@@ -2,11 +2,13 @@
 // (gamma, beta) and both quantizations folded into per-channel integers at compile time.
 // Integer only at run time (docs/numerics.md "Layer norm"): per row of `depth` int8 values
 //   sum = sum q, sumsq = sum q^2                                       (int32)
-//   layer_norm: M2 = depth * sumsq - sum^2,  offset = sum * 2^lsh
-//   rms_norm:   M2 = depth * sum (q - zp)^2, offset = zp * depth * 2^lsh    (int64)
+//   layer_norm: M2 = depth * sumsq - sum^2,  offset = sum * 2^l
+//   rms_norm:   M2 = depth * sum (q - zp)^2, offset = zp * depth * 2^l     (int64)
 //   V = M2 * 2^16 + eps16 (uint64);  y = 1/sqrt(V) in Q30 (table + 2 Newton steps)
-//   t = q * (depth * 2^lsh) - offset  (= depth * 2^lsh * (x - mean), int32)
-//   o = ShiftR(MulHiR(MulHiR(t, y), scale[c]), R)   R from lsh, V's exponent, scale_exp
+//   t = q * (depth * 2^l) - offset  (= depth * 2^l * (x - mean), exact int32)
+//   o = ShiftR(MulHiR(MulHiR(t, y), scale[c]), s)
+// where l <= lsh (t's headroom) and s (0 on most rows) split the output shift that follows
+// from lsh, V's exponent and scale_exp;
 //   out = clamp(RoundShift(SatAdd(o, bias[c]), 16), -128, 127)
 // so that out ~ round(gamma[c] * (x - mean) / sqrt(var + eps) / out_scale + beta[c] /
 // out_scale) + out_zp. The row arithmetic is kernels/layernorm/layernorm_row.h, shared by
