@@ -266,6 +266,20 @@ Status Binary(Context& c, OpType type) {
   return OkStatus();
 }
 
+// matmul of two int8 tensors (activations or constants): qbmm, requantizing to the
+// output's parameters (TFLite's BATCH_MATMUL); transposed operands are absorbed later
+// (remove-noops).
+Status Matmul(Context& c) {
+  const ir::Op& op = c.op();
+  TF_ASSIGN_OR_RETURN(TensorId a, Activation(c, op.inputs[0]));
+  TF_ASSIGN_OR_RETURN(TensorId b, Activation(c, op.inputs[1]));
+  TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
+  const auto [lo, hi] = FullRange(c.g.tensor(y));
+  std::vector<ir::Op> none;
+  Emit(c, OpType::kQBmm, {a, b}, y, ir::QBmmAttrs{false, false, lo, hi}, none);
+  return OkStatus();
+}
+
 // maximum / minimum compare raw int8 values (TFLite's MAXIMUM / MINIMUM): input 2 and the
 // output take input 1's parameters, with a requantize where they differ.
 Status MinMax(Context& c, OpType type) {
@@ -384,6 +398,8 @@ Status FoldOne(Context& c) {
       return Binary(c, OpType::kQSub);
     case OpType::kMul:
       return Binary(c, OpType::kQMul);
+    case OpType::kMatmul:
+      return Matmul(c);
     case OpType::kMaximum:
       return MinMax(c, OpType::kQMaximum);
     case OpType::kMinimum:

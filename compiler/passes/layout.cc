@@ -195,6 +195,7 @@ struct Rewriter {
         break;
       case OpType::kTranspose:
       case OpType::kQFc:
+      case OpType::kQBmm:  // matrices over the last two dims: PyTorch's element order
         WrapNchw(std::move(op));
         break;
       default:  // elementwise: requantize, qlut, quantize, dequantize
