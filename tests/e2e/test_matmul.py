@@ -31,10 +31,23 @@ class EinsumBmm(nn.Module):
         return torch.einsum("bij,bjk->bik", a, b)
 
 
-class AttentionScores(nn.Module):  # [B, H, T, D]: q k^T as einsum, then softmax @ v
-    def forward(self, q, k, v):
-        s = torch.einsum("bhqd,bhkd->bhqk", q, k)
-        return torch.softmax(s, dim=-1) @ v
+class Attention(nn.Module):
+    """[B, T, C] -> heads [B, H, T, D]: q k^T as einsum, softmax, @ v, heads merged. The
+    4-D tensors keep PyTorch's order (no spatial op): the only transposes left are the head
+    splits and merge; k^T is folded into the split of k."""
+
+    def __init__(self, c=16, heads=2):
+        super().__init__()
+        self.h = heads
+        self.q, self.k, self.v = nn.Linear(c, c), nn.Linear(c, c), nn.Linear(c, c)
+
+    def forward(self, x):
+        b, t, c = x.shape
+        def split(y):
+            return y.view(b, t, self.h, c // self.h).transpose(1, 2)
+        s = torch.einsum("bhqd,bhkd->bhqk", split(self.q(x)), split(self.k(x)))
+        o = torch.softmax(s, dim=-1) @ split(self.v(x))
+        return o.transpose(1, 2).reshape(b, t, c)
 
 
 class BroadcastRhs(nn.Module):  # [B, T, C] @ [C, N]: the rhs repeats over the batch
@@ -56,7 +69,7 @@ CASES = {
     "bmm": (Bmm, [(2, 4, 8), (2, 8, 5)], 1, 0),
     "matmul_transposed": (MatmulTransposed, [(2, 4, 8), (2, 6, 8)], 1, 0),
     "einsum_bmm": (EinsumBmm, [(3, 5, 7), (3, 7, 4)], 1, 0),
-    "attention_4d": (AttentionScores, [(1, 2, 6, 8)] * 3, 2, 0),
+    "attention_4d": (Attention, [(1, 6, 16)], 2, 4),
     "broadcast_rhs": (BroadcastRhs, [(2, 5, 8), (8, 3)], 1, 0),
     "linear_btc": (LinearBTC, [(2, 5, 8)], 0, 0),
 }
@@ -84,7 +97,12 @@ def test_matmul_within_1_lsb_of_pytorch(name, cli, tmp_path):
     xs = [save_npy(tmp_path / f"x{i}.npy", random_inputs(s, 1, seed=100 + i)[0])
           for i, s in enumerate(shapes)]
     report = compare_with_pytorch(cli, res.path, xs, tmp_path)
-    for row in report["ops"]:
+    assert report["first_divergence"] is None, report["first_divergence"]
+    # (an op reading a tensor the program stores in another element order, e.g. behind a
+    # head-merge transpose, is compared in the whole run only)
+    alone = [row for row in report["ops"] if row["alone_max_diff_lsb"] is not None]
+    assert len(alone) >= 0.6 * len(report["ops"]), report["ops"]
+    for row in alone:
         assert row["alone_max_diff_lsb"] <= 1.0 + 1e-6, row
 
 
