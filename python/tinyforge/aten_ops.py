@@ -86,14 +86,6 @@ def _matmul(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     return "matmul", [x, y], {}
 
 
-@_handles(aten.einsum.default)
-def _einsum(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
-    # matmul_ops.rewrite_einsum turned every matrix-product einsum into matmul already.
-    raise UnsupportedOpError(target_name(node), source_of(node),
-                             f"einsum {a['equation']!r}: only batched matrix products "
-                             "(e.g. 'bij,bjk->bik', 'bhqd,bhkd->bhqk') are supported")
-
-
 @_handles(aten.relu.default, aten.relu_.default)
 def _relu(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     return "relu", [a["self"]], {}

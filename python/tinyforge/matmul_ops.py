@@ -5,8 +5,8 @@ operands that is a batched matrix product by ``aten.matmul``, with an ``aten.tra
 of the last two dims in front of an operand whose contracted dim comes first
 (``"bhqd,bhkd->bhqk"`` is ``q @ k.transpose(-1, -2)``). The compiler then folds such a
 transpose into the matmul (the kernel reads either order; docs/passes.md remove-noops),
-and the quantizer sees the usual matmul and transpose. Other equations are left for the
-einsum handler to reject with its message.
+and the quantizer sees the usual matmul and transpose. Other equations stay einsum, which
+no handler takes: the exporter's op check names the equation (``tinyforge_unsupported``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,11 @@ import torch
 import torch.fx
 
 aten = torch.ops.aten
+
+# What the rewrite turns into graph ops (docs/ops.md, tinyforge.ops_doc).
+REWRITTEN = {
+    aten.einsum.default: "`matmul` (+ `transpose`): batched matrix products of two operands",
+}
 
 
 def matmul_plan(equation: str) -> tuple[bool, bool] | None:
@@ -53,6 +58,9 @@ def rewrite_einsum(gm: torch.fx.GraphModule) -> None:
         equation, operands = node.args[0], node.args[1]
         plan = matmul_plan(equation) if len(operands) == 2 else None
         if plan is None:
+            node.meta["tinyforge_unsupported"] = (
+                f"einsum {equation!r}: only batched matrix products of two operands "
+                "(e.g. 'bij,bjk->bik', 'bhqd,bhkd->bhqk') are supported")
             continue
         args = []
         with gm.graph.inserting_before(node):
