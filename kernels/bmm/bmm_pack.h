@@ -14,17 +14,15 @@
 #include <cstdint>
 
 #include "kernels/bmm/bmm.h"
-#include "kernels/transpose/transpose.h"
 
 namespace tinyforge::bmm {
 
-// A transpose kernel of the caller's class (s8_transpose__scalar / __mve).
-using TransposeFn = void (*)(const s8_transpose_params*, const int8_t*, int8_t*);
-
-// dst[c][r] = src[r][c] for an r x c source, by the transpose kernel `fn`.
-inline void Transpose(TransposeFn fn, const int8_t* src, int32_t r, int32_t c, int8_t* dst) {
-  const s8_transpose_params t{{1, 1, 1, 1, r, c}, {0, 1, 2, 3, 5, 4}};
-  fn(&t, src, dst);
+// dst[c][r] = src[r][c] for an r x c source.
+inline void Transpose(const int8_t* src, int32_t r, int32_t c, int8_t* dst) {
+  for (int32_t i = 0; i < r; ++i) {
+    const int8_t* s = src + i * c;
+    for (int32_t j = 0; j < c; ++j) dst[j * r + i] = s[j];
+  }
 }
 
 inline int32_t SumS8(const int8_t* v, int32_t n) {
@@ -39,12 +37,11 @@ inline int32_t OffsetTerm(int32_t sum, int32_t n, int32_t offset, int32_t scale)
   return static_cast<int32_t>(t * static_cast<uint32_t>(scale));
 }
 
-// Calls f(a, bt, out) per output batch (operands stored the other way transposed by
-// `transpose`): a = lhs [rows, depth], bt = rhs [cols, depth],
+// Calls f(a, bt, out) per output batch: a = lhs [rows, depth], bt = rhs [cols, depth],
 // out = that batch's output. pack: Pack(scratch).
 template <class F>
 inline void ForEachBatch(const s8_bmm_params& p, const int8_t* lhs, const int8_t* rhs,
-                         int8_t* output, int8_t* pack, TransposeFn transpose, F&& f) {
+                         int8_t* output, int8_t* pack, F&& f) {
   const int32_t m = p.rows, k = p.depth, n = p.cols;
   int8_t* a_buf = pack;
   int8_t* b_buf = pack + (p.lhs_transposed ? (m * k + 3) & ~3 : 0);
@@ -52,11 +49,11 @@ inline void ForEachBatch(const s8_bmm_params& p, const int8_t* lhs, const int8_t
     const int8_t* a = lhs + (b % p.lhs_batches) * m * k;
     const int8_t* bt = rhs + (b % p.rhs_batches) * k * n;
     if (p.lhs_transposed) {
-      if (b == 0 || p.lhs_batches != 1) Transpose(transpose, a, k, m, a_buf);
+      if (b == 0 || p.lhs_batches != 1) Transpose(a, k, m, a_buf);
       a = a_buf;
     }
     if (!p.rhs_transposed) {
-      if (b == 0 || p.rhs_batches != 1) Transpose(transpose, bt, k, n, b_buf);
+      if (b == 0 || p.rhs_batches != 1) Transpose(bt, k, n, b_buf);
       bt = b_buf;
     }
     f(a, bt, output + b * m * n);

@@ -26,7 +26,7 @@ void Run(const s8_bmm_params& p, const int8_t* lhs, const int8_t* rhs, int8_t* o
   const dsp::ChanQ q = dsp::MakeChanQ<kMode>(p.multiplier, p.shift);
   uint32_t* ext = static_cast<uint32_t*>(bm::After(scratch, p, 8));
   const uint32_t* t0 = ext + 4 * g;  // the tail group of widened row 0 (row 1: t0 + 2)
-  bm::ForEachBatch(p, lhs, rhs, output, bm::Pack(scratch), &s8_transpose__scalar,
+  bm::ForEachBatch(p, lhs, rhs, output, bm::Pack(scratch),
                    [&](const int8_t* a, const int8_t* bt, int8_t* out) {
     for (int32_t i = 0; i < m; i += 2) {
       const bool two = i + 1 < m;

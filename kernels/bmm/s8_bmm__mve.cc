@@ -40,7 +40,7 @@ void Run(const s8_bmm_params& p, const int8_t* lhs, const int8_t* rhs, int8_t* o
   const mve::Preds pr = mve::MakePreds();
   const uint32_t un = static_cast<uint32_t>(n);
   const uint32x4_t o_off = mve::Lanes4u(0, 1, un, un + 1);
-  bm::ForEachBatch(p, lhs, rhs, output, bm::Pack(scratch), &s8_transpose__mve,
+  bm::ForEachBatch(p, lhs, rhs, output, bm::Pack(scratch),
                    [&](const int8_t* a, const int8_t* bt, int8_t* out) {
     for (int32_t i = 0; i < m; ++i) {
       row_term[i] = bm::OffsetTerm(mve::SumS8(a + i * k, k), k, p.lhs_offset, p.rhs_offset);

@@ -21,7 +21,7 @@ void Run(const s8_bmm_params& p, const int8_t* lhs, const int8_t* rhs, int8_t* o
   const sc::OutQ oq{p.output_offset, p.act_min, p.act_max};
   const sc::ChanQ q = sc::MakeChanQ<kMode>(p.multiplier, p.shift);
   int16_t* ext = static_cast<int16_t*>(bm::After(scratch, p, 4));
-  bm::ForEachBatch(p, lhs, rhs, output, bm::Pack(scratch), &s8_transpose__scalar,
+  bm::ForEachBatch(p, lhs, rhs, output, bm::Pack(scratch),
                    [&](const int8_t* a, const int8_t* bt, int8_t* out) {
     for (int32_t i = 0; i < m; i += 2) {
       const bool two = i + 1 < m;
