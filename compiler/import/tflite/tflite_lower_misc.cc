@@ -13,18 +13,6 @@
 namespace tinyforge::import::tflite::internal {
 namespace {
 
-constexpr int8_t kPool2DOptions = 5;
-constexpr int8_t kLeakyReluOptions = 75;
-constexpr int8_t kHardSwishOptions = 91;
-constexpr int8_t kSoftmaxOptions = 9;
-constexpr int8_t kAddOptions = 11;
-constexpr int8_t kMulOptions = 21;
-constexpr int8_t kReducerOptions = 27;
-constexpr int8_t kSubOptions = 28;
-constexpr int8_t kMaximumMinimumOptions = 39;
-constexpr int8_t kSquaredDifferenceOptions = 76;
-constexpr int8_t kBatchMatMulOptions = 101;
-
 std::vector<int32_t> Dims32(const TfTensor& t) { return t.shape; }
 
 // One-input, one-output elementwise op on int8 activations of equal shape.
@@ -40,7 +28,7 @@ int32_t Size32(const TfTensor& t) { return static_cast<int32_t>(t.num_elements()
 }  // namespace
 
 Status LowerPool(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kPool2DOptions, false));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::Pool2DOptions, false));
   TF_RETURN_IF_ERROR(l.ExpectCounts(1, 1, 1));
   const TfTensor& x = *l.In(0);
   const TfTensor& y = *l.Out(0);
@@ -88,7 +76,7 @@ Status LowerPool(Lowering& l) {
 }
 
 Status LowerMean(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kReducerOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::ReducerOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
   const TfTensor& x = *l.In(0);
   const TfTensor& axes_t = *l.In(1);
@@ -187,7 +175,7 @@ Status LowerAddMul(Lowering& l) {
   const int32_t code = l.op().code;
   const bool mul = code == op::kMul;
   TF_RETURN_IF_ERROR(l.ExpectOptions(
-      code == op::kAdd ? kAddOptions : (mul ? kMulOptions : kSubOptions), true));
+      code == op::kAdd ? Options::AddOptions : (mul ? Options::MulOptions : Options::SubOptions), true));
   TF_RETURN_IF_ERROR(CheckBinary(l));
   const TfTensor& a = *l.In(0);
   const TfTensor& b = *l.In(1);
@@ -224,7 +212,7 @@ Status LowerAddMul(Lowering& l) {
 // parameters, and its result is only meaningful when all three tensors share them; a graph
 // whose tensors differ is refused (the TFLite converter gives them one set).
 Status LowerMinMax(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kMaximumMinimumOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::MaximumMinimumOptions, true));
   TF_RETURN_IF_ERROR(CheckBinary(l));
   const char* why = "TFLite's int8 MAXIMUM / MINIMUM compare raw values and do not rescale";
   TF_RETURN_IF_ERROR(l.ExpectSameQuant(l.Out(0), "outputs[0]", l.In(0), "inputs[0]", why));
@@ -239,7 +227,7 @@ Status LowerMinMax(Lowering& l) {
 // BATCH_MATMUL: qbmm with TFLite's adj_x / adj_y; either operand may be a constant. The
 // batch dims broadcast as far as the kernel repeats operands (quant::BmmParams says when not).
 Status LowerBatchMatmul(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kBatchMatMulOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::BatchMatMulOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
   const TfOptions& o = l.op().options;
   if (o.asymmetric_quantize_inputs) {
@@ -268,7 +256,7 @@ Status LowerBatchMatmul(Lowering& l) {
 }
 
 Status LowerSquaredDifference(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kSquaredDifferenceOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::SquaredDifferenceOptions, true));
   TF_RETURN_IF_ERROR(CheckBinary(l));
   const TfTensor& a = *l.In(0);
   const TfTensor& b = *l.In(1);
@@ -283,7 +271,7 @@ Status LowerSquaredDifference(Lowering& l) {
 }
 
 Status LowerSoftmax(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kSoftmaxOptions, false));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::SoftmaxOptions, false));
   TF_RETURN_IF_ERROR(CheckUnary(l));
   const TfTensor& x = *l.In(0);
   if (x.shape.empty()) return l.Fail("inputs[0]: SOFTMAX needs at least one dimension");
@@ -305,9 +293,9 @@ Status LowerSoftmax(Lowering& l) {
 // evaluated on that input at compile time (compiler/quant/params_lut.cc).
 Status LowerLut(Lowering& l) {
   const int32_t code = l.op().code;
-  TF_RETURN_IF_ERROR(l.ExpectOptions(code == op::kLeakyRelu   ? kLeakyReluOptions
-                                     : code == op::kHardSwish ? kHardSwishOptions
-                                                              : 0,
+  TF_RETURN_IF_ERROR(l.ExpectOptions(code == op::kLeakyRelu   ? Options::LeakyReluOptions
+                                     : code == op::kHardSwish ? Options::HardSwishOptions
+                                                              : Options::NONE,
                                      code != op::kLeakyRelu));
   TF_RETURN_IF_ERROR(CheckUnary(l));
   const TfTensor& x = *l.In(0);
@@ -341,7 +329,7 @@ Status LowerLut(Lowering& l) {
 // shared_axes over every dim, or an untrained one): one table. A slope per channel needs a
 // kernel of its own (not done yet).
 Status LowerPrelu(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(0, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::NONE, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
   const TfTensor& x = *l.In(0);
   const TfTensor& alpha = *l.In(1);
@@ -367,7 +355,7 @@ Status LowerPrelu(Lowering& l) {
 }
 
 Status LowerRelu(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(0, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::NONE, true));
   TF_RETURN_IF_ERROR(CheckUnary(l));
   const TfTensor& x = *l.In(0);
   const TfTensor& y = *l.Out(0);
