@@ -115,19 +115,10 @@ def test_unsupported_einsum_names_the_equation(tmp_path):
         tinyforge.export(Outer(), (torch.randn(3), torch.randn(4)))
 
 
-def test_attention_scores_on_an547(cli, tmp_path, monkeypatch):
+def test_attention_scores_on_an547(board_env, tmp_path):
     """One QEMU run (tinyforge profile): board == host, and qbmm within the conv family's
     instructions per MAC on the M55."""
-    import shutil  # noqa: PLC0415
-    import sys  # noqa: PLC0415
-
     from tinyforge import board as tfboard  # noqa: PLC0415
-
-    for tool in ("arm-none-eabi-gcc", "qemu-system-arm", "ninja"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} not found")
-    monkeypatch.setenv("TINYFORGE_BIN", cli)
-    monkeypatch.setenv("TINYFORGE_PYTHON", sys.executable)
 
     class Scores(nn.Module):
         def forward(self, q, k):
@@ -135,7 +126,7 @@ def test_attention_scores_on_an547(cli, tmp_path, monkeypatch):
 
     torch.manual_seed(0)
     # [B, T, D], head size 64: k read as stored (adj_y). (Smaller heads cost more per MAC:
-    # benchmarks/RESULTS.md "bmm".)
+    # kernels/README.md, bmm.)
     shapes = [(1, 32, 64), (1, 32, 64)]
     calib = [tuple(random_inputs(s, 1, seed=10 * i + j)[0] for i, s in enumerate(shapes))
              for j in range(4)]
