@@ -72,6 +72,7 @@ OP_TYPES: dict[str, tuple[int, int, int, tuple[str, ...]]] = {
     "sum": (1, 1, 1, ("dims", "keepdim")),
     "amax": (1, 1, 1, ("dims", "keepdim")),
     "pad": (1, 1, 1, ("padding", "value")),
+    "matmul": (2, 2, 1, ()),
     "quantize": (1, 1, 1, ()),
     "dequantize": (1, 1, 1, ()),
 }
