@@ -35,7 +35,7 @@ void Hardtanh(const ir::HardtanhAttrs& a, const HostTensor& x, HostTensor& y);
 // The float functions of one input (ir/unary_fn.h: sigmoid, tanh, hardswish, silu, ...).
 void UnaryFn(ir::OpType type, const ir::Attrs& attrs, const HostTensor& x, HostTensor& y);
 // y = a op b with NumPy broadcasting (y has the broadcast shape).
-enum class BinaryOp { kAdd, kSub, kMul, kMaximum, kMinimum };
+enum class BinaryOp { kAdd, kSub, kMul, kMaximum, kMinimum, kPrelu };
 void Binary(BinaryOp op, const HostTensor& a, const HostTensor& b, HostTensor& y);
 
 // x [N,C,H,W] or [C,H,W]; padding [top, left, bottom, right].
@@ -47,6 +47,8 @@ void Sum(const ir::MeanAttrs& a, const HostTensor& x, HostTensor& y);
 void Amax(const ir::MeanAttrs& a, const HostTensor& x, HostTensor& y);
 void Pad(const ir::PadAttrs& a, const HostTensor& x, HostTensor& y);
 void Softmax(const ir::SoftmaxAttrs& a, const HostTensor& x, HostTensor& y);
+// float32 x -> int32 indices; ties and NaN as torch.argmax (first index; NaN is the max).
+void ArgMax(const ir::ArgMaxAttrs& a, const HostTensor& x, HostTensor& y);
 
 // Any dtype (data movement only).
 void Reshape(const HostTensor& x, HostTensor& y);
