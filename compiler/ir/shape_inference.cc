@@ -362,14 +362,14 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
           OpType::kQPad, QPadAttrs{std::get<PadAttrs>(attrs).padding, 0}, in);
     case OpType::kReshape:
       return Reshape(std::get<ReshapeAttrs>(attrs), in[0]);
-    case OpType::kAdd:
-    case OpType::kSub:
-    case OpType::kMul:
     case OpType::kPrelu:  // torch.prelu: the slopes [C] along dim 1
       if (in[0].size() < 2 || in[1] != Shape{in[0][1]}) {
         return Error("inputs[1]: slopes " + Str(in[1]) + ", expected [C] for x " + Str(in[0]));
       }
       return std::vector<Shape>{in[0]};
+    case OpType::kAdd:
+    case OpType::kSub:
+    case OpType::kMul:
     case OpType::kMaximum:
     case OpType::kMinimum: {
       TF_ASSIGN_OR_RETURN(Shape y, internal::Broadcast(in[0], in[1]));
