@@ -80,13 +80,27 @@ void Pad(const ir::PadAttrs& a, const HostTensor& x, HostTensor& y) {
   }
 }
 
-void ArgMax(const ir::ArgMaxAttrs& a, const HostTensor& x, HostTensor& y) {
+namespace {
+
+// x as [outer, len, inner] around `axis` (negative counts from the end; a scalar is rank 1).
+struct AxisView {
+  int64_t outer, len, inner;
+};
+AxisView ViewAround(const HostTensor& x, int64_t axis_attr) {
   const ir::Shape& xs = x.shape();
-  const int64_t axis = xs.empty() ? 0 : *ir::NormalizeAxis(a.axis, static_cast<int64_t>(xs.size()));
+  const int64_t rank = std::max<int64_t>(1, static_cast<int64_t>(xs.size()));
+  const int64_t axis = *ir::NormalizeAxis(axis_attr, rank);
   const int64_t len = xs.empty() ? 1 : xs[static_cast<size_t>(axis)];
   int64_t inner = 1;
   for (size_t d = static_cast<size_t>(axis) + 1; d < xs.size(); ++d) inner *= xs[d];
-  const int64_t outer = x.num_elements() / (len * inner);
+  return {x.num_elements() / (len * inner), len, inner};
+}
+
+}  // namespace
+
+void ArgMax(const ir::ArgMaxAttrs& a, const HostTensor& x, HostTensor& y) {
+  const AxisView v = ViewAround(x, a.axis);
+  const int64_t outer = v.outer, len = v.len, inner = v.inner;
   const auto xd = x.f32();
   auto yd = y.i32();
   for (int64_t o = 0; o < outer; ++o) {
@@ -103,13 +117,8 @@ void ArgMax(const ir::ArgMaxAttrs& a, const HostTensor& x, HostTensor& y) {
 }
 
 void Softmax(const ir::SoftmaxAttrs& a, const HostTensor& x, HostTensor& y) {
-  const ir::Shape& xs = x.shape();
-  const int64_t rank = std::max<int64_t>(1, static_cast<int64_t>(xs.size()));
-  const int64_t axis = *ir::NormalizeAxis(a.axis, rank);
-  const int64_t len = xs.empty() ? 1 : xs[static_cast<size_t>(axis)];
-  int64_t inner = 1;
-  for (size_t d = static_cast<size_t>(axis) + 1; d < xs.size(); ++d) inner *= xs[d];
-  const int64_t outer = x.num_elements() / (len * inner);
+  const AxisView v = ViewAround(x, a.axis);
+  const int64_t outer = v.outer, len = v.len, inner = v.inner;
   const auto xd = x.f32();
   auto yd = y.f32();
   for (int64_t o = 0; o < outer; ++o) {
