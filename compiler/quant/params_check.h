@@ -3,6 +3,7 @@
 #define TINYFORGE_COMPILER_QUANT_PARAMS_CHECK_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 
@@ -24,6 +25,27 @@ inline std::optional<Error> CheckPositive(const char* op, const char* field, int
 inline std::optional<Error> CheckNonNegative(const char* op, const char* field, int64_t v) {
   if (v >= 0) return std::nullopt;
   return Error{std::string(op) + ": " + field + " must be >= 0, got " + std::to_string(v)};
+}
+
+// A named value for the list forms below.
+struct Field {
+  const char* name;
+  int64_t value;
+};
+
+// The first field that fails CheckPositive / CheckNonNegative, in list order.
+inline std::optional<Error> CheckAllPositive(const char* op, std::initializer_list<Field> fields) {
+  for (const Field& f : fields) {
+    if (auto e = CheckPositive(op, f.name, f.value)) return e;
+  }
+  return std::nullopt;
+}
+inline std::optional<Error> CheckAllNonNegative(const char* op,
+                                                std::initializer_list<Field> fields) {
+  for (const Field& f : fields) {
+    if (auto e = CheckNonNegative(op, f.name, f.value)) return e;
+  }
+  return std::nullopt;
 }
 
 inline std::optional<Error> CheckQuant(const char* op, const char* field, TensorQuant q) {

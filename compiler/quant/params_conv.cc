@@ -10,8 +10,8 @@
 namespace tinyforge::quant {
 namespace {
 
-using detail::CheckNonNegative;
-using detail::CheckPositive;
+using detail::CheckAllNonNegative;
+using detail::CheckAllPositive;
 using detail::CheckQuant;
 using detail::CheckWeightScales;
 
@@ -42,14 +42,12 @@ void PerChannelMultipliers(float in_scale, std::span<const float> w_scales, floa
 
 std::optional<Error> CheckWindow(const char* op, int32_t stride_h, int32_t stride_w,
                                  int32_t dilation_h, int32_t dilation_w, const Padding2D& pad) {
-  TF_QUANT_TRY_CHECK(CheckPositive(op, "stride_h", stride_h));
-  TF_QUANT_TRY_CHECK(CheckPositive(op, "stride_w", stride_w));
-  TF_QUANT_TRY_CHECK(CheckPositive(op, "dilation_h", dilation_h));
-  TF_QUANT_TRY_CHECK(CheckPositive(op, "dilation_w", dilation_w));
-  TF_QUANT_TRY_CHECK(CheckNonNegative(op, "padding.top", pad.top));
-  TF_QUANT_TRY_CHECK(CheckNonNegative(op, "padding.left", pad.left));
-  TF_QUANT_TRY_CHECK(CheckNonNegative(op, "padding.bottom", pad.bottom));
-  TF_QUANT_TRY_CHECK(CheckNonNegative(op, "padding.right", pad.right));
+  TF_QUANT_TRY_CHECK(CheckAllPositive(op, {{"stride_h", stride_h}, {"stride_w", stride_w},
+                                           {"dilation_h", dilation_h},
+                                           {"dilation_w", dilation_w}}));
+  TF_QUANT_TRY_CHECK(CheckAllNonNegative(op, {{"padding.top", pad.top}, {"padding.left", pad.left},
+                                              {"padding.bottom", pad.bottom},
+                                              {"padding.right", pad.right}}));
   return std::nullopt;
 }
 
@@ -91,14 +89,9 @@ Expected<ConvKernelParams> MakeConvParams(const ConvSpec& s, TensorQuant input,
                                           std::span<const float> weight_scales,
                                           TensorQuant output) {
   constexpr const char* kOp = "conv";
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "batches", s.batches));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "in_h", s.in_h));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "in_w", s.in_w));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "in_c", s.in_c));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "out_c", s.out_c));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "k_h", s.k_h));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "k_w", s.k_w));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "groups", s.groups));
+  TF_QUANT_TRY_CHECK(CheckAllPositive(kOp, {{"batches", s.batches}, {"in_h", s.in_h},
+                                            {"in_w", s.in_w}, {"in_c", s.in_c}, {"out_c", s.out_c},
+                                            {"k_h", s.k_h}, {"k_w", s.k_w}, {"groups", s.groups}}));
   if (s.in_c % s.groups != 0 || s.out_c % s.groups != 0) {
     return Error{"conv: groups " + std::to_string(s.groups) + " must divide in_c " +
                  std::to_string(s.in_c) + " and out_c " + std::to_string(s.out_c)};
@@ -112,8 +105,8 @@ Expected<ConvKernelParams> MakeConvParams(const ConvSpec& s, TensorQuant input,
       OutExtent(s.in_h, s.padding.top, s.padding.bottom, s.k_h, s.stride_h, s.dilation_h);
   const int64_t out_w =
       OutExtent(s.in_w, s.padding.left, s.padding.right, s.k_w, s.stride_w, s.dilation_w);
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "out_h (from padding)", out_h));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "out_w (from padding)", out_w));
+  TF_QUANT_TRY_CHECK(CheckAllPositive(kOp, {{"out_h (from padding)", out_h},
+                                            {"out_w (from padding)", out_w}}));
   auto range = ActivationRangeInt8(s.activation, output.scale, output.zero_point);
   if (!range) return range.error().WithPrefix(kOp);
 
@@ -146,13 +139,10 @@ Expected<DwConvKernelParams> MakeDwConvParams(const DwConvSpec& s, TensorQuant i
                                               std::span<const float> weight_scales,
                                               TensorQuant output) {
   constexpr const char* kOp = "dwconv";
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "batches", s.batches));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "in_h", s.in_h));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "in_w", s.in_w));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "in_c", s.in_c));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "depth_multiplier", s.depth_multiplier));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "k_h", s.k_h));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "k_w", s.k_w));
+  TF_QUANT_TRY_CHECK(CheckAllPositive(kOp, {{"batches", s.batches}, {"in_h", s.in_h},
+                                            {"in_w", s.in_w}, {"in_c", s.in_c},
+                                            {"depth_multiplier", s.depth_multiplier},
+                                            {"k_h", s.k_h}, {"k_w", s.k_w}}));
   TF_QUANT_TRY_CHECK(
       CheckWindow(kOp, s.stride_h, s.stride_w, s.dilation_h, s.dilation_w, s.padding));
   TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input", input));
@@ -163,8 +153,8 @@ Expected<DwConvKernelParams> MakeDwConvParams(const DwConvSpec& s, TensorQuant i
       OutExtent(s.in_h, s.padding.top, s.padding.bottom, s.k_h, s.stride_h, s.dilation_h);
   const int64_t out_w =
       OutExtent(s.in_w, s.padding.left, s.padding.right, s.k_w, s.stride_w, s.dilation_w);
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "out_h (from padding)", out_h));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "out_w (from padding)", out_w));
+  TF_QUANT_TRY_CHECK(CheckAllPositive(kOp, {{"out_h (from padding)", out_h},
+                                            {"out_w (from padding)", out_w}}));
   auto range = ActivationRangeInt8(s.activation, output.scale, output.zero_point);
   if (!range) return range.error().WithPrefix(kOp);
 
@@ -197,9 +187,8 @@ s8_fc_params FcKernelParams::Bind() const {
 Expected<FcKernelParams> MakeFcParams(const FcSpec& s, TensorQuant input,
                                       std::span<const float> weight_scales, TensorQuant output) {
   constexpr const char* kOp = "fc";
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "batches", s.batches));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "in_features", s.in_features));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "out_features", s.out_features));
+  TF_QUANT_TRY_CHECK(CheckAllPositive(kOp, {{"batches", s.batches}, {"in_features", s.in_features},
+                                            {"out_features", s.out_features}}));
   TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input", input));
   TF_QUANT_TRY_CHECK(CheckQuant(kOp, "output", output));
   TF_QUANT_TRY_CHECK(CheckWeightScales(kOp, weight_scales, s.out_features));

@@ -12,6 +12,7 @@
 
 namespace tinyforge::quant {
 
+using detail::CheckAllNonNegative;
 using detail::CheckNonNegative;
 using detail::CheckPositive;
 using detail::CheckQuant;
@@ -218,8 +219,8 @@ Expected<s8_pad_params> MakePadParams(std::span<const int32_t> input_dims,
   }
   for (size_t i = 0; i < input_dims.size(); ++i) {
     TF_QUANT_TRY_CHECK(CheckPositive(kOp, "input_dims", input_dims[i]));
-    TF_QUANT_TRY_CHECK(CheckNonNegative(kOp, "paddings.before", paddings[i].first));
-    TF_QUANT_TRY_CHECK(CheckNonNegative(kOp, "paddings.after", paddings[i].second));
+    TF_QUANT_TRY_CHECK(CheckAllNonNegative(kOp, {{"paddings.before", paddings[i].first},
+                                                 {"paddings.after", paddings[i].second}}));
     p.input_dims[lead + i] = input_dims[i];
     p.pad_before[lead + i] = paddings[i].first;
     p.pad_after[lead + i] = paddings[i].second;

@@ -11,24 +11,21 @@
 
 namespace tinyforge::quant {
 
-using detail::CheckNonNegative;
+using detail::CheckAllNonNegative;
+using detail::CheckAllPositive;
 using detail::CheckPositive;
 using detail::CheckQuant;
 
 Expected<s8_pool_params> MakePoolParams(const PoolSpec& s, TensorQuant input, TensorQuant output) {
   constexpr const char* kOp = "pool";
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "batches", s.batches));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "in_h", s.in_h));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "in_w", s.in_w));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "channels", s.channels));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "filter_h", s.filter_h));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "filter_w", s.filter_w));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "stride_h", s.stride_h));
-  TF_QUANT_TRY_CHECK(CheckPositive(kOp, "stride_w", s.stride_w));
-  TF_QUANT_TRY_CHECK(CheckNonNegative(kOp, "padding.top", s.padding.top));
-  TF_QUANT_TRY_CHECK(CheckNonNegative(kOp, "padding.left", s.padding.left));
-  TF_QUANT_TRY_CHECK(CheckNonNegative(kOp, "padding.bottom", s.padding.bottom));
-  TF_QUANT_TRY_CHECK(CheckNonNegative(kOp, "padding.right", s.padding.right));
+  TF_QUANT_TRY_CHECK(CheckAllPositive(kOp, {{"batches", s.batches}, {"in_h", s.in_h},
+                                            {"in_w", s.in_w}, {"channels", s.channels},
+                                            {"filter_h", s.filter_h}, {"filter_w", s.filter_w},
+                                            {"stride_h", s.stride_h}, {"stride_w", s.stride_w}}));
+  TF_QUANT_TRY_CHECK(CheckAllNonNegative(kOp, {{"padding.top", s.padding.top},
+                                               {"padding.left", s.padding.left},
+                                               {"padding.bottom", s.padding.bottom},
+                                               {"padding.right", s.padding.right}}));
   TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input", input));
   TF_QUANT_TRY_CHECK(CheckQuant(kOp, "output", output));
   if (input.scale != output.scale || input.zero_point != output.zero_point) {

@@ -19,6 +19,7 @@
 // General path (other kernels, dilation, depth multiplier): the reference loop.
 #include "kernels/dwconv/dwconv.h"
 #include "kernels/common/isa.h"
+#include "kernels/common/word.h"
 
 #if TF_HAVE_DSP
 
@@ -28,18 +29,10 @@
 
 namespace {
 
-namespace fx = tinyforge::fx;
+using tinyforge::LoadWord;
+using tinyforge::dsp::Sxtb16Ror8;
 
-inline int32_t Sxtb16Ror8(int32_t x) {
-  int32_t r;
-  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
-  return r;
-}
-inline int32_t LoadWord(const int8_t* p) {
-  int32_t v;
-  __builtin_memcpy(&v, p, 4);  // one (unaligned) LDR
-  return v;
-}
+namespace fx = tinyforge::fx;
 
 // Per-channel requantization constants.
 struct Quant {

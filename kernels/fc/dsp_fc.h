@@ -19,19 +19,12 @@
 
 #include <cstdint>
 
+#include "kernels/common/word.h"
+
 namespace tinyforge::dspfc {
 
-inline uint32_t LoadWord(const int8_t* p) {
-  uint32_t v;
-  __builtin_memcpy(&v, p, 4);  // LDR (unaligned access is fine on v7E-M / v8-M Mainline)
-  return v;
-}
-
-inline uint32_t Sxtab16Ror8(uint32_t a, uint32_t x) {
-  uint32_t r;
-  __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(a), "r"(x));
-  return r;
-}
+using tinyforge::LoadWord;
+using tinyforge::dsp::Sxtab16Ror8;
 
 // n int8 values + offset as int16 pairs: group g (inputs 4g..4g+3) -> dst[2g] = [x0, x2],
 // dst[2g + 1] = [x1, x3]. A last partial group is zero padded. dst: 8-byte aligned,

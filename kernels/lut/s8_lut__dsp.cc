@@ -4,18 +4,14 @@
 // word; 16 elements per loop iteration.
 #include "kernels/lut/lut.h"
 #include "kernels/common/isa.h"
+#include "kernels/common/word.h"
 
 #if TF_HAVE_DSP
 
 namespace {
 
-inline uint32_t LoadWord(const int8_t* p) {
-  uint32_t v;
-  __builtin_memcpy(&v, p, 4);
-  return v;
-}
-
-inline void StoreWord(int8_t* p, uint32_t v) { __builtin_memcpy(p, &v, 4); }
+using tinyforge::LoadWord;
+using tinyforge::StoreWord;
 
 // table + ((w ror rot) & 0xFF): one UXTAB.
 template <int kRot>

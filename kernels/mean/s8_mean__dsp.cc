@@ -8,6 +8,7 @@
 // per word the same way. The channel tail is summed bytewise.
 #include "kernels/mean/mean.h"
 #include "kernels/common/isa.h"
+#include "kernels/common/word.h"
 
 #if TF_HAVE_DSP
 
@@ -19,17 +20,8 @@ namespace mean = tinyforge::mean;
 
 namespace {
 
-inline uint32_t LoadWord(const int8_t* p) {
-  uint32_t v;
-  __builtin_memcpy(&v, p, 4);
-  return v;
-}
-
-inline uint32_t AddBytes13(uint32_t acc, uint32_t x) {
-  uint32_t r;
-  __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(acc), "r"(x));
-  return r;
-}
+using tinyforge::LoadWord;
+using tinyforge::dsp::Sxtab16Ror8;
 
 inline int32_t Lo(uint32_t v) { return static_cast<int16_t>(v & 0xFFFFu); }
 inline int32_t Hi(uint32_t v) { return static_cast<int16_t>(v >> 16); }
@@ -57,7 +49,7 @@ extern "C" void s8_mean__dsp(const s8_mean_params* params, const int8_t* input,
         for (; n > 0; --n, q += 4) {
           const uint32_t w = LoadWord(q);
           even = __sxtab16(even, w);
-          odd = AddBytes13(odd, w);
+          odd = Sxtab16Ror8(odd, w);
         }
         total += Lo(even) + Hi(even) + Lo(odd) + Hi(odd);
       }
@@ -78,15 +70,15 @@ extern "C" void s8_mean__dsp(const s8_mean_params* params, const int8_t* input,
           const uint32_t w1 = LoadWord(q + C);
           q += 2 * C;
           even = __sxtab16(even, w0);
-          odd = AddBytes13(odd, w0);
+          odd = Sxtab16Ror8(odd, w0);
           even = __sxtab16(even, w1);
-          odd = AddBytes13(odd, w1);
+          odd = Sxtab16Ror8(odd, w1);
         }
         if (n > 0) {
           const uint32_t w = LoadWord(q);
           q += C;
           even = __sxtab16(even, w);
-          odd = AddBytes13(odd, w);
+          odd = Sxtab16Ror8(odd, w);
         }
         a0 += Lo(even), a2 += Hi(even), a1 += Lo(odd), a3 += Hi(odd);
       }

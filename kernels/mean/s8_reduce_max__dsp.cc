@@ -4,23 +4,14 @@
 // of contiguous bytes the same way and reduces the four lanes at the end. Tails bytewise.
 #include "kernels/mean/mean.h"
 #include "kernels/common/isa.h"
+#include "kernels/common/word.h"
 
 #if TF_HAVE_DSP
 
 namespace {
 
-inline uint32_t LoadWord(const int8_t* p) {
-  uint32_t v;
-  __builtin_memcpy(&v, p, 4);
-  return v;
-}
-
-// One asm: the GE flags SSUB8 sets must reach SEL untouched.
-inline uint32_t Max4(uint32_t a, uint32_t b) {
-  uint32_t r;  // GE[i] = a[i] >= b[i] (signed bytes): pick a
-  __asm__("ssub8 %0, %1, %2\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
-  return r;
-}
+using tinyforge::LoadWord;
+using tinyforge::dsp::Max4;
 
 inline int8_t Byte(uint32_t w, int k) { return static_cast<int8_t>(w >> (8 * k)); }
 inline int32_t Max(int32_t a, int32_t b) { return a > b ? a : b; }

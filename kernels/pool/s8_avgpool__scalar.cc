@@ -14,14 +14,11 @@
 // i.e. one division of u + count / 2 - (count even and u < 128 * count).
 #include "kernels/pool/pool.h"
 #include "kernels/pool/pool_windows.h"
+#include "kernels/common/word.h"
 
 namespace {
 
-inline uint32_t LoadWord(const int8_t* p) {
-  uint32_t v;
-  __builtin_memcpy(&v, p, 4);
-  return v;
-}
+using tinyforge::LoadWord;
 
 // The SWAR lanes: u = sum + 128 * count (u < 2^16), thr = 128 * count for even counts, else 0.
 inline int8_t AverageBiased(uint32_t u, uint32_t half, uint32_t thr, uint32_t count, int32_t lo,

@@ -5,6 +5,7 @@
 #include "kernels/pool/pool.h"
 #include "kernels/pool/pool_windows.h"
 #include "kernels/common/isa.h"
+#include "kernels/common/word.h"
 
 #if TF_HAVE_DSP
 
@@ -14,24 +15,11 @@
 
 namespace {
 
-namespace fx = tinyforge::fx;
+using tinyforge::LoadWord;
+using tinyforge::dsp::Max4;
+using tinyforge::dsp::Min4;
 
-inline uint32_t LoadWord(const int8_t* p) {
-  uint32_t v;
-  __builtin_memcpy(&v, p, 4);
-  return v;
-}
-// One asm each: the GE flags SSUB8 sets must reach SEL untouched.
-inline uint32_t Max4(uint32_t a, uint32_t b) {
-  uint32_t r;  // GE[i] = a[i] >= b[i] (signed bytes): pick a
-  __asm__("ssub8 %0, %1, %2\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
-  return r;
-}
-inline uint32_t Min4(uint32_t a, uint32_t b) {
-  uint32_t r;  // GE[i] = b[i] >= a[i]: pick a
-  __asm__("ssub8 %0, %2, %1\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
-  return r;
-}
+namespace fx = tinyforge::fx;
 
 void Pixel(const s8_pool_params& p, const int8_t* in, int32_t y0, int32_t y1, int32_t x0,
            int32_t x1, int8_t* out) {

@@ -6,6 +6,7 @@
 // fixed-point arithmetic as __ref.
 #include "kernels/softmax/softmax.h"
 #include "kernels/common/isa.h"
+#include "kernels/common/word.h"
 
 #if TF_HAVE_DSP
 
@@ -15,17 +16,8 @@
 
 namespace {
 
-inline uint32_t LoadWord(const int8_t* p) {
-  uint32_t v;
-  __builtin_memcpy(&v, p, 4);
-  return v;
-}
-// One asm: the GE flags SSUB8 sets must reach SEL untouched.
-inline uint32_t Max4(uint32_t a, uint32_t b) {
-  uint32_t r;
-  __asm__("ssub8 %0, %1, %2\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
-  return r;
-}
+using tinyforge::LoadWord;
+using tinyforge::dsp::Max4;
 
 inline int32_t RowMax(const int8_t* in, int32_t depth) {
   int32_t c = 1;

@@ -17,14 +17,7 @@ Status ValidateBinary(const OpContext& op, const char* (*check)(const P&)) {
 
 template <class P>
 Status RunBinary(const OpContext& op) {
-  using Fn = void (*)(const P*, const int8_t*, const int8_t*, int8_t*);
-  P p{};
-  abi::DecodeParams(op, &p);
-  reinterpret_cast<Fn>(op.entry().kernel)(
-      &p, reinterpret_cast<const int8_t*>(op.tensor(abi::kBinIn1).data),
-      reinterpret_cast<const int8_t*>(op.tensor(abi::kBinIn2).data),
-      reinterpret_cast<int8_t*>(op.tensor(abi::kBinOut).data));
-  return Status::kOk;
+  return RunTwoInputs<P, int8_t, int8_t>(op, abi::kBinIn1, abi::kBinIn2, abi::kBinOut);
 }
 
 }  // namespace tinyforge::rt::ops

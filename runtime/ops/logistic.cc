@@ -5,11 +5,7 @@
 namespace tinyforge::rt::ops {
 
 Status Validate_logistic(const OpContext& op) {
-  s8_logistic_params p{};
-  TF_RT_TRY((DecodeWhole<OpKind::kLogistic>(op, abi::kUnOperands, s8_logistic_check, &p)));
-  TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, p.size));
-  TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, p.size, true));
-  return DisjointOrSame(op.tensor(abi::kUnIn), op.tensor(abi::kUnOut));
+  return ValidateInt8Unary<OpKind::kLogistic>(op, s8_logistic_check, kSizeInSizeOut, true);
 }
 
 Status Run_logistic(const OpContext& op) { return RunUnary<s8_logistic_params>(op); }

@@ -4,9 +4,6 @@
 #include "op_util.h"
 
 namespace tinyforge::rt::ops {
-namespace {
-using LutFn = void (*)(const s8_lut_params*, const int8_t*, const int8_t*, int8_t*);
-}  // namespace
 
 Status Validate_lut(const OpContext& op) {
   s8_lut_params p{};
@@ -19,13 +16,8 @@ Status Validate_lut(const OpContext& op) {
 }
 
 Status Run_lut(const OpContext& op) {
-  s8_lut_params p{};
-  abi::DecodeParams(op, &p);
-  reinterpret_cast<LutFn>(op.entry().kernel)(
-      &p, reinterpret_cast<const int8_t*>(op.tensor(abi::kLutIn).data),
-      reinterpret_cast<const int8_t*>(op.tensor(abi::kLutTable).data),
-      reinterpret_cast<int8_t*>(op.tensor(abi::kLutOut).data));
-  return Status::kOk;
+  return RunTwoInputs<s8_lut_params, int8_t, int8_t>(op, abi::kLutIn, abi::kLutTable,
+                                                      abi::kLutOut);
 }
 
 }  // namespace tinyforge::rt::ops

@@ -5,17 +5,14 @@
 namespace tinyforge::rt::ops {
 
 Status Validate_pad(const OpContext& op) {
-  s8_pad_params p{};
-  TF_RT_TRY((DecodeWhole<OpKind::kPad>(op, abi::kUnOperands, s8_pad_check, &p)));
-  int64_t in = 1, out = 1;
-  for (int i = 0; i < kS8PadMaxDims; ++i) {
-    in = Product(in, p.input_dims[i]);
-    out = Product(out, int64_t{p.input_dims[i]} + p.pad_before[i] + p.pad_after[i]);
-    if (in < 0 || out < 0) return Status::kBadParams;
-  }
-  TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, in));
-  TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, out, true));
-  return Disjoint(op.tensor(abi::kUnIn), op.tensor(abi::kUnOut));
+  return ValidateInt8Unary<OpKind::kPad>(op, s8_pad_check, [](const s8_pad_params& p) {
+    IoBytes n{1, 1};
+    for (int i = 0; i < kS8PadMaxDims; ++i) {
+      n.in = Product(n.in, p.input_dims[i]);
+      n.out = Product(n.out, int64_t{p.input_dims[i]} + p.pad_before[i] + p.pad_after[i]);
+    }
+    return n;
+  });
 }
 
 Status Run_pad(const OpContext& op) { return RunUnary<s8_pad_params>(op); }

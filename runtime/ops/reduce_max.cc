@@ -5,11 +5,10 @@
 namespace tinyforge::rt::ops {
 
 Status Validate_reduce_max(const OpContext& op) {
-  s8_reduce_max_params p{};
-  TF_RT_TRY((DecodeWhole<OpKind::kReduceMax>(op, abi::kUnOperands, s8_reduce_max_check, &p)));
-  TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, Product(p.outer, p.reduce_size, p.inner)));
-  TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, Product(p.outer, p.inner), true));
-  return Disjoint(op.tensor(abi::kUnIn), op.tensor(abi::kUnOut));
+  return ValidateInt8Unary<OpKind::kReduceMax>(
+      op, s8_reduce_max_check, [](const s8_reduce_max_params& p) {
+        return IoBytes{Product(p.outer, p.reduce_size, p.inner), Product(p.outer, p.inner)};
+      });
 }
 
 Status Run_reduce_max(const OpContext& op) { return RunUnary<s8_reduce_max_params>(op); }

@@ -3,9 +3,6 @@
 #include "op_util.h"
 
 namespace tinyforge::rt::ops {
-namespace {
-using ResizeFn = void (*)(const s8_resize_params*, const int8_t*, const int32_t*, int8_t*);
-}  // namespace
 
 Status Validate_resize(const OpContext& op) {
   s8_resize_params p{};
@@ -23,13 +20,8 @@ Status Validate_resize(const OpContext& op) {
 }
 
 Status Run_resize(const OpContext& op) {
-  s8_resize_params p{};
-  abi::DecodeParams(op, &p);
-  reinterpret_cast<ResizeFn>(op.entry().kernel)(
-      &p, reinterpret_cast<const int8_t*>(op.tensor(abi::kResizeIn).data),
-      reinterpret_cast<const int32_t*>(op.tensor(abi::kResizeTable).data),
-      reinterpret_cast<int8_t*>(op.tensor(abi::kResizeOut).data));
-  return Status::kOk;
+  return RunTwoInputs<s8_resize_params, int8_t, int32_t>(op, abi::kResizeIn, abi::kResizeTable,
+                                                          abi::kResizeOut);
 }
 
 }  // namespace tinyforge::rt::ops

@@ -5,17 +5,14 @@
 namespace tinyforge::rt::ops {
 
 Status Validate_slice(const OpContext& op) {
-  s8_slice_params p{};
-  TF_RT_TRY((DecodeWhole<OpKind::kSlice>(op, abi::kUnOperands, s8_slice_check, &p)));
-  int64_t in = 1, out = 1;
-  for (int i = 0; i < kS8SliceMaxDims; ++i) {
-    in = Product(in, p.input_dims[i]);
-    out = Product(out, p.output_dims[i]);
-    if (in < 0 || out < 0) return Status::kBadParams;
-  }
-  TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, in));
-  TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, out, true));
-  return Disjoint(op.tensor(abi::kUnIn), op.tensor(abi::kUnOut));
+  return ValidateInt8Unary<OpKind::kSlice>(op, s8_slice_check, [](const s8_slice_params& p) {
+    IoBytes n{1, 1};
+    for (int i = 0; i < kS8SliceMaxDims; ++i) {
+      n.in = Product(n.in, p.input_dims[i]);
+      n.out = Product(n.out, p.output_dims[i]);
+    }
+    return n;
+  });
 }
 
 Status Run_slice(const OpContext& op) { return RunUnary<s8_slice_params>(op); }

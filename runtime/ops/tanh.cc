@@ -5,11 +5,7 @@
 namespace tinyforge::rt::ops {
 
 Status Validate_tanh(const OpContext& op) {
-  s8_tanh_params p{};
-  TF_RT_TRY((DecodeWhole<OpKind::kTanh>(op, abi::kUnOperands, s8_tanh_check, &p)));
-  TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, p.size));
-  TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, p.size, true));
-  return DisjointOrSame(op.tensor(abi::kUnIn), op.tensor(abi::kUnOut));
+  return ValidateInt8Unary<OpKind::kTanh>(op, s8_tanh_check, kSizeInSizeOut, true);
 }
 
 Status Run_tanh(const OpContext& op) { return RunUnary<s8_tanh_params>(op); }

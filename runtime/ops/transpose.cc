@@ -5,16 +5,12 @@
 namespace tinyforge::rt::ops {
 
 Status Validate_transpose(const OpContext& op) {
-  s8_transpose_params p{};
-  TF_RT_TRY((DecodeWhole<OpKind::kTranspose>(op, abi::kUnOperands, s8_transpose_check, &p)));
-  int64_t n = 1;
-  for (int i = 0; i < kS8TransposeMaxDims; ++i) {
-    n = Product(n, p.input_dims[i]);
-    if (n < 0) return Status::kBadParams;
-  }
-  TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, n));
-  TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, n, true));
-  return Disjoint(op.tensor(abi::kUnIn), op.tensor(abi::kUnOut));
+  return ValidateInt8Unary<OpKind::kTranspose>(
+      op, s8_transpose_check, [](const s8_transpose_params& p) {
+        int64_t n = 1;
+        for (int i = 0; i < kS8TransposeMaxDims; ++i) n = Product(n, p.input_dims[i]);
+        return IoBytes{n, n};
+      });
 }
 
 Status Run_transpose(const OpContext& op) { return RunUnary<s8_transpose_params>(op); }

@@ -1,9 +1,11 @@
 """Helpers for end-to-end tests: the `tinyforge` CLI and seeded zoo models."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +13,23 @@ import pytest
 import torch
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# What a board run needs: (program, Debian package).
+BOARD_TOOLS = (("arm-none-eabi-gcc", "gcc-arm-none-eabi"), ("qemu-system-arm", "qemu-system-arm"),
+               ("ninja", "ninja-build"))
+
+
+@contextlib.contextmanager
+def board_environment(cli: str):
+    """The board tools present (a skip otherwise, which CI turns into a failure) and the
+    board driver (in-process, or exec'd by the CLI) using the CLI under test and this Python."""
+    for tool, package in BOARD_TOOLS:
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} not found (Debian: apt-get install {package})")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TINYFORGE_BIN", cli)
+        mp.setenv("TINYFORGE_PYTHON", sys.executable)
+        yield
 
 
 def find_cli() -> str:
@@ -79,3 +98,24 @@ def compare_with_pytorch(cli: str, graph, inputs, tmp_path: Path) -> dict:
     proc = run_cli(cli, "compare", graph, "--against", "pytorch", "--reference-dump", dump,
                    *[a for p in paths for a in ("-i", p)], "--json")
     return json.loads(proc.stdout)
+
+
+def export_quantized(model: torch.nn.Module, shape, path: Path):
+    """The model with seeded random weights (1234), exported int8 with 8 seeded calibration
+    inputs (7): the tests' standard quantized graph. Returns tinyforge.export's result."""
+    import tinyforge  # noqa: PLC0415
+
+    model = randomize(model, seed=1234)
+    calib = random_inputs(shape, 8, seed=7)
+    return tinyforge.export(model, (calib[0],), calibration=[(x,) for x in calib], path=path)
+
+
+def export_tiny(path: Path):
+    """The smallest real graph: Linear 8->4 + ReLU on a float [1, 8] input, int8 (seed 0).
+    Returns the graph file's path."""
+    import tinyforge  # noqa: PLC0415
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 4), torch.nn.ReLU()).eval()
+    calib = [(torch.randn(1, 8),) for _ in range(4)]
+    return tinyforge.export(model, calib[0], calibration=calib, path=path).path

@@ -16,22 +16,18 @@ runtime and kernels; later models recompile model.cc and relink.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-import tinyforge
 from tinyforge import board as tfboard
 from tinyforge import board_flash, board_run
 from tinyforge import models, reference_models
 
-from e2e_util import randomize, random_inputs, run_cli
+from e2e_util import board_environment, export_quantized, random_inputs, run_cli
 
 BOARDS = ["an385", "an386", "an505", "an547"]
 ZOO = ["ds_cnn", "mobilenet_v1_025", "resnet8", "fc_autoencoder"]
@@ -39,35 +35,15 @@ ZOO = ["ds_cnn", "mobilenet_v1_025", "resnet8", "fc_autoencoder"]
 
 @pytest.fixture(scope="module", autouse=True)
 def toolchain(cli):
-    for tool, package in (("arm-none-eabi-gcc", "gcc-arm-none-eabi"),
-                          ("qemu-system-arm", "qemu-system-arm"), ("ninja", "ninja-build")):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} not found (Debian: apt-get install {package})")
-    # The driver (in-process here, or exec'd by the CLI) uses the CLI under test.
-    # The CLI execs this Python for the driver.
-    saved = {k: os.environ.get(k) for k in ("TINYFORGE_BIN", "TINYFORGE_PYTHON")}
-    os.environ["TINYFORGE_BIN"] = cli
-    os.environ["TINYFORGE_PYTHON"] = sys.executable
-    yield
-    for k, v in saved.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+    with board_environment(cli):
+        yield
 
 
 @pytest.fixture(scope="module")
 def graphs(tmp_path_factory):
     """zoo name -> quantized graph file (seeded weights and calibration)."""
     out = tmp_path_factory.mktemp("zoo")
-    result = {}
-    for name in ZOO:
-        model, shape = models.get(name)
-        model = randomize(model, seed=1234)
-        calib = random_inputs(shape, 8, seed=7)
-        result[name] = tinyforge.export(model, (calib[0],), calibration=[(x,) for x in calib],
-                                        path=out / f"{name}.tfg").path
-    return result
+    return {name: export_quantized(*models.get(name), out / f"{name}.tfg").path for name in ZOO}
 
 
 def _board_cli(cli: str, *args, timeout: float = 600) -> subprocess.CompletedProcess:
@@ -235,7 +211,7 @@ def test_lenet_flatten_into_linear_on_board(tmp_path):
     """conv -> flatten (NCHW order) -> linear compiles for a board and runs there as on the
     host (the layout pass permutes the linear's weight columns; test_data_movement.py
     compares the host program with PyTorch)."""
-    from test_data_movement import LeNet, export_quantized
+    from test_data_movement import LeNet
     res = export_quantized(LeNet(), (1, 1, 28, 28), tmp_path / "lenet.tfg")
     o = tfboard.run_model(res.path, "an547", seed=3)
     assert o.bit_exact, o.mismatch

@@ -13,10 +13,8 @@ import shutil
 import subprocess
 
 import pytest
-import torch
 
-import tinyforge
-from e2e_util import run_cli
+from e2e_util import export_tiny, run_cli
 from tinyforge import board_catalog
 from tinyforge.errors import BoardError, ErrorKind
 
@@ -118,11 +116,7 @@ def test_cmake_reader_agrees(board, tmp_path):
 
 @pytest.fixture(scope="module")
 def tiny_graph(tmp_path_factory):
-    torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(8, 4), torch.nn.ReLU()).eval()
-    calib = [(torch.randn(1, 8),) for _ in range(4)]
-    out = tmp_path_factory.mktemp("board_json") / "tiny.tfg"
-    return tinyforge.export(model, calib[0], calibration=calib, path=out).path
+    return export_tiny(tmp_path_factory.mktemp("board_json") / "tiny.tfg")
 
 
 @pytest.mark.parametrize("board", BOARDS)

@@ -12,8 +12,6 @@ python/tinyforge/conv_rewrite.py and the importer's TRANSPOSE_CONV, docs/decisio
 """
 from __future__ import annotations
 
-import shutil
-import sys
 
 import numpy as np
 import pytest
@@ -231,16 +229,11 @@ def test_tflite_matches_tf_interpreter(name, cli, tmp_path):
 # ---- boards -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("board", ["an547", "an386"])
-def test_accel1d_and_decoder_on_board(board, cli, tmp_path, monkeypatch):
+def test_accel1d_and_decoder_on_board(board, board_env, tmp_path):
     """One short QEMU run per model and board: board == host; prints the profile's
     instructions per MAC of the convs (the transposed conv's phase conv included)."""
     from tinyforge import board as tfboard  # noqa: PLC0415
 
-    for tool in ("arm-none-eabi-gcc", "qemu-system-arm", "ninja"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} not found")
-    monkeypatch.setenv("TINYFORGE_BIN", cli)
-    monkeypatch.setenv("TINYFORGE_PYTHON", sys.executable)
     for name in ("accel1d", "tconv_k4s2p1"):
         res = _export_qdq(name, tmp_path)
         assert tfboard.run_model(res.path, board, seed=1).bit_exact, (name, board)

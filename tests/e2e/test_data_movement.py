@@ -16,7 +16,7 @@ from torch import nn
 import tinyforge
 from tinyforge.board_build import read_compiled
 
-from e2e_util import randomize, random_inputs, run_cli
+from e2e_util import export_quantized, random_inputs, run_cli
 
 
 class LeNet(nn.Module):
@@ -34,12 +34,6 @@ class LeNet(nn.Module):
         x = torch.max_pool2d(torch.relu(self.c2(x)), 2)
         x = torch.flatten(x, 1)
         return self.f2(torch.relu(self.f1(x)))
-
-
-def export_quantized(model: nn.Module, shape: tuple[int, ...], path: Path) -> tinyforge.ExportResult:
-    model = randomize(model, seed=1234)
-    calib = random_inputs(shape, 8, seed=7)
-    return tinyforge.export(model, (calib[0],), calibration=[(x,) for x in calib], path=path)
 
 
 def _to_program(x: np.ndarray, spec) -> np.ndarray:

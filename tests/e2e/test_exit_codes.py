@@ -14,7 +14,7 @@ import pytest
 import torch
 
 import tinyforge
-from e2e_util import run_cli
+from e2e_util import export_tiny, run_cli
 from tinyforge import board_run
 from tinyforge.errors import EXIT_FAILURE, EXIT_INVALID, BoardError, ErrorKind
 
@@ -22,11 +22,7 @@ from tinyforge.errors import EXIT_FAILURE, EXIT_INVALID, BoardError, ErrorKind
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
     """A qdq graph: Linear 8->4 + ReLU, input [1, 8] float."""
-    torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(8, 4), torch.nn.ReLU()).eval()
-    calib = [(torch.randn(1, 8),) for _ in range(4)]
-    out = tmp_path_factory.mktemp("exit_codes") / "tiny.tfg"
-    return tinyforge.export(model, calib[0], calibration=calib, path=out).path
+    return export_tiny(tmp_path_factory.mktemp("exit_codes") / "tiny.tfg")
 
 
 def _one_line_error(proc: subprocess.CompletedProcess) -> str:

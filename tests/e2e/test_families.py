@@ -10,8 +10,6 @@ issue #14 part 5. Each is exported with PT2E and:
 """
 from __future__ import annotations
 
-import shutil
-import sys
 
 import numpy as np
 import pytest
@@ -60,13 +58,8 @@ def test_family_matches_pytorch_within_1_lsb(name, exported, cli, tmp_path):
 
 @pytest.mark.parametrize("board", BOARDS)
 @pytest.mark.parametrize("name", families.NAMES)
-def test_family_board_equals_host(name, board, exported, cli, monkeypatch):
+def test_family_board_equals_host(name, board, exported, board_env):
     from tinyforge import board as tfboard  # noqa: PLC0415
 
-    for tool in ("arm-none-eabi-gcc", "qemu-system-arm", "ninja"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} not found")
-    monkeypatch.setenv("TINYFORGE_BIN", cli)
-    monkeypatch.setenv("TINYFORGE_PYTHON", sys.executable)
     graph, _ = exported(name)
     assert tfboard.run_model(graph, board, seed=1).bit_exact

@@ -111,21 +111,13 @@ class ReduceBlock(nn.Module):
 
 
 @pytest.mark.parametrize("board", ["an547", "an386"])
-def test_reduce_block_on_board_equals_host(board, cli, tmp_path, monkeypatch):
+def test_reduce_block_on_board_equals_host(board, board_env, tmp_path):
     """One short QEMU run per board: outputs equal the host's bit for bit (tfboard.run
     raises on any difference); the profile names the mean kernel the board's class runs."""
-    import shutil
-    import sys
-
     import tinyforge
     from tinyforge import board as tfboard
     from e2e_util import random_inputs
 
-    for tool in ("arm-none-eabi-gcc", "qemu-system-arm", "ninja"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} not found")  # CI=true turns a skip into a failure
-    monkeypatch.setenv("TINYFORGE_BIN", cli)
-    monkeypatch.setenv("TINYFORGE_PYTHON", sys.executable)
     torch.manual_seed(3)
     shape = (1, 3, 16, 16)
     calib = [(x,) for x in random_inputs(shape, 8, seed=99)]

@@ -16,8 +16,8 @@ from torch import nn
 
 import tflite_oracle as oracle
 import tflite_cases
-from e2e_util import run_cli
-from test_data_movement import _lowered_ops, export_quantized, host_vs_torch
+from e2e_util import export_quantized, run_cli
+from test_data_movement import _lowered_ops, host_vs_torch
 from test_tflite_shape_ops import _convert
 
 tf = tflite_cases.tf
@@ -130,14 +130,11 @@ TFLITE_CASES = {
 @pytest.mark.parametrize("name", list(TFLITE_CASES))
 def test_tflite_matches_tf_interpreter(name, cli, tmp_path):
     build, expect = TFLITE_CASES[name]
-    data, _ = oracle.convert_case(build, [expect], _convert)
-    path = tmp_path / f"{name}.tflite"
-    path.write_bytes(data)
-    interp = tf.lite.Interpreter(model_content=data)
-    ins, outs = interp.get_input_details(), interp.get_output_details()
+    case = oracle.write_case(name, build, [expect], _convert, tmp_path)
+    data, path, ins, outs = case.data, case.path, case.ins, case.outs
     rng = np.random.default_rng(3)
     for k in range(2):
-        xs = [rng.integers(-128, 128, size=d["shape"], dtype=np.int8) for d in ins]
+        xs = case.random_inputs(rng)
         try:
             ref = oracle.tf_run(data, xs)
         except ValueError:  # BUILTIN_REF lacks DEPTH_TO_SPACE v2: TF's default kernels
@@ -171,18 +168,11 @@ class UpBlock(nn.Module):
 
 
 @pytest.mark.parametrize("board", ["an547", "an386"])
-def test_upsample_block_on_board(board, cli, tmp_path, monkeypatch):
+def test_upsample_block_on_board(board, board_env, tmp_path):
     """One QEMU run per board (tinyforge profile): board == host; resize cost per element."""
-    import shutil  # noqa: PLC0415
-    import sys  # noqa: PLC0415
 
     from tinyforge import board as tfboard  # noqa: PLC0415
 
-    for tool in ("arm-none-eabi-gcc", "qemu-system-arm", "ninja"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} not found")
-    monkeypatch.setenv("TINYFORGE_BIN", cli)
-    monkeypatch.setenv("TINYFORGE_PYTHON", sys.executable)
     shape = (1, 3, 32, 32)
     res = export_quantized(UpBlock(), shape, tmp_path / "up_block.tfg")
     assert tfboard.run_model(res.path, board, seed=1).bit_exact

@@ -22,10 +22,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import tinyforge
 from tinyforge import models, reference_models
 
-from e2e_util import randomize, random_inputs, run_cli
+from e2e_util import export_quantized, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = reference_models.shared_dir() / "golden" / "mlperf-tiny"
@@ -45,15 +44,7 @@ N_INPUTS = 4
 def exported(tmp_path_factory):
     """name -> quantized graph file, exported once per module."""
     out = tmp_path_factory.mktemp("zoo")
-    graphs = {}
-    for name in ZOO:
-        model, shape = models.get(name)
-        model = randomize(model, seed=1234)
-        calib = random_inputs(shape, 8, seed=7)
-        res = tinyforge.export(model, (calib[0],), calibration=[(x,) for x in calib],
-                               path=out / f"{name}.tfg")
-        graphs[name] = res.path
-    return graphs
+    return {name: export_quantized(*models.get(name), out / f"{name}.tfg").path for name in ZOO}
 
 
 def _compile(cli, graph, out_dir, *extra):

@@ -13,9 +13,6 @@ Board runs skip without arm-none-eabi-gcc or qemu-system-arm (CI installs them).
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import sys
 
 import numpy as np
 import pytest
@@ -24,7 +21,7 @@ import torch
 import tinyforge
 from tinyforge import board as tfboard
 
-from e2e_util import run_cli
+from e2e_util import board_environment, run_cli
 
 CLASSES = [520, 1024, 4096]
 BOARDS = ["an547", "an386"]
@@ -94,20 +91,8 @@ def test_long_softmax_host_runtime_equals_reference_and_float(n, cli, exported, 
 
 @pytest.fixture(scope="module")
 def board_tools(cli):
-    for tool in ("arm-none-eabi-gcc", "qemu-system-arm", "ninja"):
-        if shutil.which(tool) is None:
-            if os.environ.get("CI"):
-                pytest.fail(f"{tool} not found (CI must run the board tests)")
-            pytest.skip(f"{tool} not found")
-    saved = {k: os.environ.get(k) for k in ("TINYFORGE_BIN", "TINYFORGE_PYTHON")}
-    os.environ["TINYFORGE_BIN"] = cli
-    os.environ["TINYFORGE_PYTHON"] = sys.executable
-    yield
-    for k, v in saved.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+    with board_environment(cli):
+        yield
 
 
 @pytest.mark.parametrize("board", BOARDS)

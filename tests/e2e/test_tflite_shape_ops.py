@@ -89,16 +89,13 @@ CASES = {
 @pytest.mark.parametrize("name", list(CASES))
 def test_matches_tf_interpreter(name, cli, tmp_path):
     build, expect = CASES[name]
-    data, _ = oracle.convert_case(build, expect, _convert)
-    path = tmp_path / f"{name}.tflite"
-    path.write_bytes(data)
-    interp = tf.lite.Interpreter(model_content=data)
-    ins, outs = interp.get_input_details(), interp.get_output_details()
+    case = oracle.write_case(name, build, expect, _convert, tmp_path)
+    data, path, ins, outs = case.data, case.path, case.ins, case.outs
     if name == "dynamic_batch":
         assert ins[0]["shape_signature"][0] == -1  # saved with a dynamic batch
     rng = np.random.default_rng(3)
     for k in range(2):
-        xs = [rng.integers(-128, 128, size=d["shape"], dtype=np.int8) for d in ins]
+        xs = case.random_inputs(rng)
         ref = oracle.tf_run(data, xs)
         ours = oracle.run_ours(cli, path, xs, len(outs), tmp_path)
         for j, d in enumerate(outs):

@@ -47,6 +47,28 @@ def convert_case(build, expect: list[str], convert) -> tuple[bytes, schema.Model
     return data, model
 
 
+@dataclasses.dataclass
+class Case:
+    """A converted case written to disk, with its input / output details."""
+    path: object
+    data: bytes
+    model: schema.ModelT
+    ins: list
+    outs: list
+
+    def random_inputs(self, rng) -> list[np.ndarray]:
+        return [rng.integers(-128, 128, size=d["shape"], dtype=np.int8) for d in self.ins]
+
+
+def write_case(name: str, build, expect: list[str], convert, tmp) -> Case:
+    """convert_case, written to tmp/name.tflite."""
+    data, model = convert_case(build, expect, convert)
+    path = tmp / f"{name}.tflite"
+    path.write_bytes(data)
+    interp = tf.lite.Interpreter(model_content=data)
+    return Case(path, data, model, interp.get_input_details(), interp.get_output_details())
+
+
 def run_ours(cli: str, model_path, xs: list[np.ndarray], n_outputs: int, tmp) -> list[np.ndarray]:
     """`tinyforge run` of the model on one input (the first of xs): its outputs."""
     from e2e_util import run_cli  # noqa: PLC0415

@@ -234,11 +234,12 @@ Status Lowering::ExpectConstant(const TfTensor* t, const std::string& field) con
   return OkStatus();
 }
 
-Status Lowering::ExpectOptions(int32_t options_type, bool optional) const {
+Status Lowering::ExpectOptions(Options options_type, bool optional) const {
   const int32_t got = op().options.options_type;
-  if (got == options_type || (optional && got == 0)) return OkStatus();
+  const int32_t want = static_cast<int32_t>(options_type);
+  if (got == want || (optional && got == 0)) return OkStatus();
   return Fail("builtin_options_type: " + std::to_string(got) + ", expected " +
-              std::to_string(options_type) + " for " + op().name());
+              std::to_string(want) + " for " + op().name());
 }
 
 Status Lowering::ExpectActivation(std::initializer_list<TfActivation> allowed) const {

@@ -11,10 +11,6 @@
 namespace tinyforge::import::tflite::internal {
 namespace {
 
-constexpr int8_t kConv2DOptions = 1;
-constexpr int8_t kDepthwiseConv2DOptions = 2;
-constexpr int8_t kFullyConnectedOptions = 8;
-constexpr int8_t kTransposeConvOptions = 49;
 // Common operand checks of CONV_2D and DEPTHWISE_CONV_2D: x int8 [N,H,W,C], w int8
 // constant rank 4 with zero points 0 and 1 or `channels` scales on `axis`, optional bias
 // int32 constant [channels], y int8 rank 4.
@@ -149,7 +145,7 @@ PhaseAxis PlanPhases(int64_t k, int64_t s, int64_t pad, int64_t in, int64_t out)
 // multipliers per o), then a reshape / transpose / reshape that interleaves the phases (one
 // transpose kernel) and a slice when the padding crops (docs/decisions.md).
 Status LowerTransposeConv(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kTransposeConvOptions, false));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::TransposeConvOptions, false));
   TF_RETURN_IF_ERROR(l.ExpectCounts(3, 4, 1));
   const TfOptions& o = l.op().options;
   const TfTensor* shape_t = l.In(0);
@@ -325,7 +321,7 @@ Status LowerTransposeConv(Lowering& l) {
 }
 
 Status LowerConv2d(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kConv2DOptions, false));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::Conv2DOptions, false));
   TF_RETURN_IF_ERROR(CheckConvOperands(l, 0));
   const TfTensor& x = *l.In(0);
   const TfTensor& w = *l.In(1);
@@ -348,7 +344,7 @@ Status LowerConv2d(Lowering& l) {
 }
 
 Status LowerDepthwiseConv2d(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kDepthwiseConv2DOptions, false));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::DepthwiseConv2DOptions, false));
   TF_RETURN_IF_ERROR(CheckConvOperands(l, 3));
   const TfOptions& o = l.op().options;
   const TfTensor& x = *l.In(0);
@@ -376,7 +372,7 @@ Status LowerDepthwiseConv2d(Lowering& l) {
 }
 
 Status LowerFullyConnected(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kFullyConnectedOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::FullyConnectedOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(2, 3, 1));
   const TfOptions& o = l.op().options;
   const TfTensor& x = *l.In(0);

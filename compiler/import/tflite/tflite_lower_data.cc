@@ -8,14 +8,6 @@
 namespace tinyforge::import::tflite::internal {
 namespace {
 
-constexpr int8_t kConcatenationOptions = 10;
-constexpr int8_t kReshapeOptions = 17;
-constexpr int8_t kPadOptions = 22;
-constexpr int8_t kSqueezeOptions = 30;
-constexpr int8_t kDequantizeOptions = 38;
-constexpr int8_t kPadV2Options = 43;
-constexpr int8_t kQuantizeOptions = 89;
-
 bool IsGraphInput(const TfliteModel& m, int32_t t) {
   return std::find(m.inputs.begin(), m.inputs.end(), t) != m.inputs.end();
 }
@@ -54,7 +46,7 @@ Expected<std::vector<int32_t>> ResolveShape(const Lowering& l, const std::vector
 
 Status LowerReshape(Lowering& l) {
   const bool squeeze = l.op().code == op::kSqueeze;
-  TF_RETURN_IF_ERROR(l.ExpectOptions(squeeze ? kSqueezeOptions : kReshapeOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(squeeze ? Options::SqueezeOptions : Options::ReshapeOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(1, squeeze ? 1 : 2, 1));
   const TfTensor& x = *l.In(0);
   const TfTensor& y = *l.Out(0);
@@ -114,7 +106,7 @@ Status LowerReshape(Lowering& l) {
 
 Status LowerPad(Lowering& l) {
   const bool v2 = l.op().code == op::kPadV2;
-  TF_RETURN_IF_ERROR(l.ExpectOptions(v2 ? kPadV2Options : kPadOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(v2 ? Options::PadV2Options : Options::PadOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(2, v2 ? 3 : 2, 1));
   const TfTensor& x = *l.In(0);
   const TfTensor& p = *l.In(1);
@@ -167,7 +159,7 @@ Status LowerPad(Lowering& l) {
 }
 
 Status LowerConcatenation(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kConcatenationOptions, false));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::ConcatenationOptions, false));
   const size_t n = l.op().inputs.size();
   TF_RETURN_IF_ERROR(l.ExpectCounts(1, std::max<size_t>(n, 1), 1));
   const TfTensor& y = *l.Out(0);
@@ -216,7 +208,7 @@ Status LowerConcatenation(Lowering& l) {
 }
 
 Status LowerQuantize(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kQuantizeOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::QuantizeOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(1, 1, 1));
   const TfTensor& x = *l.In(0);
   const TfTensor& y = *l.Out(0);
@@ -248,7 +240,7 @@ Status LowerQuantize(Lowering& l) {
 }
 
 Status LowerDequantize(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kDequantizeOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::DequantizeOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(1, 1, 1));
   const TfTensor& x = *l.In(0);
   const TfTensor& y = *l.Out(0);

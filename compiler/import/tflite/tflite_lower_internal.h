@@ -13,11 +13,15 @@
 
 #include "import/tflite/tflite_import.h"
 #include "import/tflite/tflite_model.h"
+#include "import/tflite/tflite_options.h"
 #include "ir/graph.h"
 #include "quant/kernel_params.h"
 #include "support/expected.h"
 
 namespace tinyforge::import::tflite::internal {
+
+// TFLite's BuiltinOptions union type codes, from schema_subset.fbs (the one list of them).
+using Options = fb::BuiltinOptions;
 
 class Lowering {
  public:
@@ -45,7 +49,7 @@ class Lowering {
   Status ExpectAct(const TfTensor* t, const std::string& field, bool allow_constant = false) const;
   Status ExpectRank(const TfTensor* t, const std::string& field, size_t rank) const;
   Status ExpectConstant(const TfTensor* t, const std::string& field) const;
-  Status ExpectOptions(int32_t options_type, bool optional) const;
+  Status ExpectOptions(Options options_type, bool optional) const;
   Status ExpectActivation(std::initializer_list<TfActivation> allowed) const;
   Status ExpectSameQuant(const TfTensor* a, const std::string& field_a, const TfTensor* b,
                          const std::string& field_b, const std::string& why) const;

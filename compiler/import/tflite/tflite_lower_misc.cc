@@ -11,19 +11,6 @@
 namespace tinyforge::import::tflite::internal {
 namespace {
 
-constexpr int8_t kPool2DOptions = 5;
-constexpr int8_t kLeakyReluOptions = 75;
-constexpr int8_t kHardSwishOptions = 91;
-constexpr int8_t kSoftmaxOptions = 9;
-constexpr int8_t kArgMaxOptions = 40;
-constexpr int8_t kArgMinOptions = 57;
-constexpr int8_t kAddOptions = 11;
-constexpr int8_t kMulOptions = 21;
-constexpr int8_t kReducerOptions = 27;
-constexpr int8_t kSubOptions = 28;
-constexpr int8_t kMaximumMinimumOptions = 39;
-constexpr int8_t kSquaredDifferenceOptions = 76;
-
 std::vector<int32_t> Dims32(const TfTensor& t) { return t.shape; }
 
 // One-input, one-output elementwise op on int8 activations of equal shape.
@@ -39,7 +26,7 @@ int32_t Size32(const TfTensor& t) { return static_cast<int32_t>(t.num_elements()
 }  // namespace
 
 Status LowerPool(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kPool2DOptions, false));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::Pool2DOptions, false));
   TF_RETURN_IF_ERROR(l.ExpectCounts(1, 1, 1));
   const TfTensor& x = *l.In(0);
   const TfTensor& y = *l.Out(0);
@@ -87,7 +74,7 @@ Status LowerPool(Lowering& l) {
 }
 
 Status LowerMean(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kReducerOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::ReducerOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
   const TfTensor& x = *l.In(0);
   const TfTensor& axes_t = *l.In(1);
@@ -186,7 +173,7 @@ Status LowerAddMul(Lowering& l) {
   const int32_t code = l.op().code;
   const bool mul = code == op::kMul;
   TF_RETURN_IF_ERROR(l.ExpectOptions(
-      code == op::kAdd ? kAddOptions : (mul ? kMulOptions : kSubOptions), true));
+      code == op::kAdd ? Options::AddOptions : (mul ? Options::MulOptions : Options::SubOptions), true));
   TF_RETURN_IF_ERROR(CheckBinary(l));
   const TfTensor& a = *l.In(0);
   const TfTensor& b = *l.In(1);
@@ -223,7 +210,7 @@ Status LowerAddMul(Lowering& l) {
 // parameters, and its result is only meaningful when all three tensors share them; a graph
 // whose tensors differ is refused (the TFLite converter gives them one set).
 Status LowerMinMax(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kMaximumMinimumOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::MaximumMinimumOptions, true));
   TF_RETURN_IF_ERROR(CheckBinary(l));
   const char* why = "TFLite's int8 MAXIMUM / MINIMUM compare raw values and do not rescale";
   TF_RETURN_IF_ERROR(l.ExpectSameQuant(l.Out(0), "outputs[0]", l.In(0), "inputs[0]", why));
@@ -236,7 +223,7 @@ Status LowerMinMax(Lowering& l) {
 }
 
 Status LowerSquaredDifference(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kSquaredDifferenceOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::SquaredDifferenceOptions, true));
   TF_RETURN_IF_ERROR(CheckBinary(l));
   const TfTensor& a = *l.In(0);
   const TfTensor& b = *l.In(1);
@@ -251,7 +238,7 @@ Status LowerSquaredDifference(Lowering& l) {
 }
 
 Status LowerSoftmax(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kSoftmaxOptions, false));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::SoftmaxOptions, false));
   TF_RETURN_IF_ERROR(CheckUnary(l));
   const TfTensor& x = *l.In(0);
   if (x.shape.empty()) return l.Fail("inputs[0]: SOFTMAX needs at least one dimension");
@@ -273,9 +260,9 @@ Status LowerSoftmax(Lowering& l) {
 // evaluated on that input at compile time (compiler/quant/params_lut.cc).
 Status LowerLut(Lowering& l) {
   const int32_t code = l.op().code;
-  TF_RETURN_IF_ERROR(l.ExpectOptions(code == op::kLeakyRelu   ? kLeakyReluOptions
-                                     : code == op::kHardSwish ? kHardSwishOptions
-                                                              : 0,
+  TF_RETURN_IF_ERROR(l.ExpectOptions(code == op::kLeakyRelu   ? Options::LeakyReluOptions
+                                     : code == op::kHardSwish ? Options::HardSwishOptions
+                                                              : Options::NONE,
                                      code != op::kLeakyRelu));
   TF_RETURN_IF_ERROR(CheckUnary(l));
   const TfTensor& x = *l.In(0);
@@ -309,7 +296,7 @@ Status LowerLut(Lowering& l) {
 // over every dim, or an untrained one) is one table; other slopes (per channel, per element,
 // or an activation) broadcast against x in a qprelu with TFLM's two multipliers.
 Status LowerPrelu(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(0, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::NONE, true));
   TF_RETURN_IF_ERROR(CheckBinary(l));
   const TfTensor& x = *l.In(0);
   const TfTensor& alpha = *l.In(1);
@@ -340,7 +327,7 @@ Status LowerPrelu(Lowering& l) {
 // raw (TFLite's ArgMinMax on int8 does the same), ties to the lowest index.
 Status LowerArgMax(Lowering& l) {
   const bool min = l.op().code == op::kArgMin;
-  TF_RETURN_IF_ERROR(l.ExpectOptions(min ? kArgMinOptions : kArgMaxOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(min ? Options::ArgMinOptions : Options::ArgMaxOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
   const TfTensor& x = *l.In(0);
   const TfTensor& axis_t = *l.In(1);
@@ -374,7 +361,7 @@ Status LowerArgMax(Lowering& l) {
 }
 
 Status LowerRelu(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(0, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::NONE, true));
   TF_RETURN_IF_ERROR(CheckUnary(l));
   const TfTensor& x = *l.In(0);
   const TfTensor& y = *l.Out(0);

@@ -4,19 +4,10 @@
 #include "import/tflite/tflite_lower_internal.h"
 
 namespace tinyforge::import::tflite::internal {
-namespace {
-
-constexpr int8_t kResizeBilinearOptions = 15;
-constexpr int8_t kSpaceToDepthOptions = 19;
-constexpr int8_t kResizeNearestNeighborOptions = 74;
-constexpr int8_t kDepthToSpaceOptions = 94;
-
-}  // namespace
-
 Status LowerResize(Lowering& l) {
   const bool bilinear = l.op().code == op::kResizeBilinear;
   TF_RETURN_IF_ERROR(l.ExpectOptions(
-      bilinear ? kResizeBilinearOptions : kResizeNearestNeighborOptions, true));
+      bilinear ? Options::ResizeBilinearOptions : Options::ResizeNearestNeighborOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
   const TfTensor& x = *l.In(0);
   const TfTensor& y = *l.Out(0);
@@ -71,7 +62,7 @@ Status LowerResize(Lowering& l) {
 Status LowerDepthSpace(Lowering& l) {
   const bool to_space = l.op().code == op::kDepthToSpace;
   TF_RETURN_IF_ERROR(
-      l.ExpectOptions(to_space ? kDepthToSpaceOptions : kSpaceToDepthOptions, false));
+      l.ExpectOptions(to_space ? Options::DepthToSpaceOptions : Options::SpaceToDepthOptions, false));
   TF_RETURN_IF_ERROR(l.ExpectCounts(1, 1, 1));
   const TfTensor& x = *l.In(0);
   const TfTensor& y = *l.Out(0);

@@ -11,16 +11,6 @@
 namespace tinyforge::import::tflite::internal {
 namespace {
 
-constexpr int8_t kTransposeOptions = 26;
-constexpr int8_t kStridedSliceOptions = 32;
-constexpr int8_t kSplitOptions = 35;
-constexpr int8_t kSliceOptions = 48;
-constexpr int8_t kExpandDimsOptions = 52;
-constexpr int8_t kShapeOptions = 55;
-constexpr int8_t kPackOptions = 59;
-constexpr int8_t kUnpackOptions = 64;
-constexpr int8_t kSplitVOptions = 79;
-
 bool IsInt(const TfTensor& t) {
   return t.type == static_cast<int8_t>(TfType::kInt32) ||
          t.type == static_cast<int8_t>(TfType::kInt64);
@@ -81,7 +71,7 @@ Status ExpectSameAct(Lowering& l, const TfTensor& x, const TfTensor& y, const st
 }  // namespace
 
 Status LowerTranspose(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kTransposeOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::TransposeOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
   const TfTensor& x = *l.In(0);
   TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
@@ -107,7 +97,7 @@ Status LowerTranspose(Lowering& l) {
 
 Status LowerSlice(Lowering& l) {
   const bool strided = l.op().code == op::kStridedSlice;
-  TF_RETURN_IF_ERROR(l.ExpectOptions(strided ? kStridedSliceOptions : kSliceOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(strided ? Options::StridedSliceOptions : Options::SliceOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(3, strided ? 4 : 3, 1));
   const TfTensor& x = *l.In(0);
   const TfTensor& y = *l.Out(0);
@@ -178,7 +168,7 @@ Status LowerSlice(Lowering& l) {
 
 Status LowerSplit(Lowering& l) {
   const bool v = l.op().code == op::kSplitV;
-  TF_RETURN_IF_ERROR(l.ExpectOptions(v ? kSplitVOptions : kSplitOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(v ? Options::SplitVOptions : Options::SplitOptions, true));
   const size_t outs = l.op().outputs.size();
   if (outs < 1) return l.Fail("outputs: none");
   TF_RETURN_IF_ERROR(l.ExpectCounts(v ? 3 : 2, v ? 3 : 2, outs));
@@ -236,7 +226,7 @@ Status LowerSplit(Lowering& l) {
 }
 
 Status LowerPack(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kPackOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::PackOptions, true));
   const size_t n = l.op().inputs.size();
   TF_RETURN_IF_ERROR(l.ExpectCounts(1, 1 << 20, 1));
   const TfTensor& x0 = *l.In(0);
@@ -280,7 +270,7 @@ Status LowerPack(Lowering& l) {
 }
 
 Status LowerUnpack(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kUnpackOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::UnpackOptions, true));
   const size_t outs = l.op().outputs.size();
   TF_RETURN_IF_ERROR(l.ExpectCounts(1, 1, outs));
   const TfTensor& x = *l.In(0);
@@ -302,7 +292,7 @@ Status LowerUnpack(Lowering& l) {
 }
 
 Status LowerExpandDims(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kExpandDimsOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::ExpandDimsOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
   const TfTensor& x = *l.In(0);
   TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
@@ -319,7 +309,7 @@ Status LowerExpandDims(Lowering& l) {
 }
 
 Status LowerShape(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(kShapeOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::ShapeOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(1, 1, 1));
   const TfTensor& y = *l.Out(0);
   if (!IsInt(y)) return l.Fail("outputs[0]: type " + TfTypeName(y.type) + ", expected INT32");

@@ -21,20 +21,11 @@
 
 #include "kernels/common/fixed_point.h"
 #include "kernels/common/rq_mode.h"
+#include "kernels/common/word.h"
 
 namespace tinyforge::dsp {
 
-inline uint32_t LoadWord(const int8_t* p) {
-  uint32_t v;
-  __builtin_memcpy(&v, p, 4);  // LDR (unaligned access is fine on v7E-M / v8-M Mainline)
-  return v;
-}
-
-inline uint32_t Sxtab16Ror8(uint32_t a, uint32_t x) {
-  uint32_t r;
-  __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(a), "r"(x));
-  return r;
-}
+using tinyforge::LoadWord;
 
 // Widens n int8 values + offset into int16 pairs (see above): group g (inputs 4g..4g+3) goes
 // to dst[4g] = [x0, x2], dst[4g + 1] = [x1, x3]; dst[4g + 2..3] belong to a second column
@@ -62,7 +53,6 @@ inline void Widen(const int8_t* src, int32_t n, int32_t offset, uint32_t* dst) {
     dst[1] = Sxtab16Ror8(off2, v) & mb;
   }
 }
-
 
 // The requantization cases (kernels/common/rq_mode.h).
 using rq::ChooseMode;

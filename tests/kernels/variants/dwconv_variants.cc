@@ -221,21 +221,7 @@ TFV_FAMILY_TEST(dwconv, kEdgeCases, EdgeKindName) {
   } else {
     tfv::FillBias(ctx.rng, bias, p.out_c, c.bias_kind);
   }
-  for (int32_t o = 0; o < p.out_c; ++o) {
-    switch (c.mult_kind) {
-      case 1:
-        tfv::RandomMultiplierIn(ctx.rng, &mult[o], &shift[o], -31, -20);
-        break;
-      case 2:
-        tfv::RandomMultiplierIn(ctx.rng, &mult[o], &shift[o], 1, 30);
-        break;
-      case 3:
-        tfv::RandomMultiplierIn(ctx.rng, &mult[o], &shift[o], -10, -4);
-        break;
-      default:
-        tfv::RandomMultiplier(ctx.rng, &mult[o], &shift[o]);
-    }
-  }
+  tfv::MultipliersOfKind(ctx.rng, c.mult_kind, mult, shift, p.out_c);
   p.multiplier = mult;
   p.shift = shift;
   ctx.Params(

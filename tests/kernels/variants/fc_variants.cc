@@ -109,24 +109,7 @@ TFV_FAMILY_TEST(fc, kEdgeCases, EdgeKindName) {
   } else {
     tfv::FillBias(ctx.rng, bias, p.out_features, c.bias_kind);
   }
-  for (int32_t o = 0; o < n_q; ++o) {
-    switch (c.mult_kind) {
-      case 1:
-        tfv::RandomMultiplierIn(ctx.rng, &mult[o], &shift[o], -31, -20);
-        break;
-      case 2:
-        tfv::RandomMultiplierIn(ctx.rng, &mult[o], &shift[o], 1, 30);
-        break;
-      case 3:
-        tfv::RandomMultiplierIn(ctx.rng, &mult[o], &shift[o], -10, -4);
-        break;
-      case 4:
-        tfv::RandomMultiplierIn(ctx.rng, &mult[o], &shift[o], -4, -1);
-        break;
-      default:
-        tfv::RandomMultiplier(ctx.rng, &mult[o], &shift[o]);
-    }
-  }
+  tfv::MultipliersOfKind(ctx.rng, c.mult_kind, mult, shift, n_q);
   p.multiplier = mult;
   p.shift = shift;
   ctx.Params("batches %d in %d out %d per_channel %d in_off %d out_off %d act [%d,%d] "

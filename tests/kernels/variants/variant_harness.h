@@ -122,6 +122,21 @@ inline void RandomMultipliers(Rng& rng, int32_t* multiplier, int32_t* shift, int
   for (int32_t i = 0; i < n; ++i) RandomMultiplier(rng, &multiplier[i], &shift[i]);
 }
 
+// n per-channel multipliers from one shift band the GEMM kernels treat apart (the case's
+// `mult_kind`): 1 tiny scales (shift -31..-20), 2 left shifts (1..30), 3 the usual band
+// (-10..-4), 4 the smallest right shifts (-4..-1), anything else RandomMultiplier's mix.
+inline void MultipliersOfKind(Rng& rng, int32_t kind, int32_t* multiplier, int32_t* shift,
+                              int32_t n) {
+  static constexpr int32_t kBand[5][2] = {{0, 0}, {-31, -20}, {1, 30}, {-10, -4}, {-4, -1}};
+  for (int32_t o = 0; o < n; ++o) {
+    if (kind >= 1 && kind <= 4) {
+      RandomMultiplierIn(rng, &multiplier[o], &shift[o], kBand[kind][0], kBand[kind][1]);
+    } else {
+      RandomMultiplier(rng, &multiplier[o], &shift[o]);
+    }
+  }
+}
+
 // A random activation clamp [act_min, act_max] within [-128, 127]: none, relu-like, relu6-like
 // or arbitrary (possibly a single value).
 inline void RandomClamp(Rng& rng, int32_t output_offset, int32_t* act_min, int32_t* act_max) {
