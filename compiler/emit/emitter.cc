@@ -166,9 +166,10 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
       const Operand& o = eo.operands[slot];
       switch (o.kind) {
         case Operand::kNone: {
-          // Conv/FC scratch slot: a buffer when the kernel asks for one.
+          // The scratch slot (conv, FC, bmm): a buffer when the kernel asks for one.
           const plan::Placement& sp = mp.scratch[static_cast<size_t>(k)];
-          rec.operands.push_back(sp.region >= 0 && slot == rt::abi::kConvScratch
+          rec.operands.push_back(sp.region >= 0 && static_cast<int>(slot) ==
+                                                       rt::abi::ScratchSlot(eo.kernel->op)
                                      ? arena_tensor(sp, fmt::kInt8, eo.spec.scratch_bytes)
                                      : fmt::kNoTensor);
           break;

@@ -191,6 +191,17 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
             int64_t{kp->params.batches} * kp->params.in_features * kp->params.out_features;
         break;
       }
+      case OpType::kQBmm: {
+        auto p = quant::BmmParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kBmm));
+        eo.params = EncodeParams(*p);
+        // Either operand may be a constant (a .tflite BATCH_MATMUL with a constant rhs).
+        eo.operands = {enc.InputOp(op.inputs[0]), enc.InputOp(op.inputs[1]), enc.ActOp(y), {}};
+        eo.spec.scratch_bytes = rt::ScratchBytes<rt::OpKind::kBmm>(eo.kernel->id, *p);
+        eo.spec.macs = int64_t{p->batches} * p->rows * p->depth * p->cols;
+        break;
+      }
       case OpType::kQAvgPool2d:
       case OpType::kQMaxPool2d: {
         auto p = quant::PoolParams(g, op);

@@ -71,6 +71,9 @@ Status RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<Hos
     case OpType::kReshape:
       Reshape(*in[0], y);
       break;
+    case OpType::kMatmul:
+      Matmul(*in[0], *in[1], y);
+      break;
     case OpType::kAdd:
       Binary(BinaryOp::kAdd, *in[0], *in[1], y);
       break;

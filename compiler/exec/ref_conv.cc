@@ -65,4 +65,47 @@ void Linear(const HostTensor& x, const HostTensor& w, const HostTensor* b, HostT
   }
 }
 
+void Matmul(const HostTensor& a, const HostTensor& b, HostTensor& y) {
+  const ir::Shape& as = a.shape();
+  const ir::Shape& bs = b.shape();
+  const ir::Shape& ys = y.shape();
+  const int64_t m = as[as.size() - 2], k = as.back(), n = bs.back();
+  const size_t batch_rank = ys.size() - 2;
+  const int64_t batches = y.num_elements() / (m * n);
+  // The matrix index of an operand for output batch `ob`: NumPy broadcasting of the
+  // batch dims (an operand's missing leading dims and its 1-dims repeat).
+  auto source = [&](const ir::Shape& s, int64_t ob) {
+    const size_t rank = s.size() - 2;
+    int64_t idx = 0, rest = ob;
+    std::vector<int64_t> digits(batch_rank);
+    for (size_t d = batch_rank; d-- > 0;) {
+      digits[d] = rest % ys[d];
+      rest /= ys[d];
+    }
+    for (size_t d = 0; d < rank; ++d) {
+      const int64_t dim = s[d];
+      idx = idx * dim + (dim == 1 ? 0 : digits[batch_rank - rank + d]);
+    }
+    return idx;
+  };
+  const auto ad = a.f32();
+  const auto bd = b.f32();
+  auto yd = y.f32();
+  for (int64_t ob = 0; ob < batches; ++ob) {
+    const size_t a0 = static_cast<size_t>(source(as, ob) * m * k);
+    const size_t b0 = static_cast<size_t>(source(bs, ob) * k * n);
+    const size_t y0 = static_cast<size_t>(ob * m * n);
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        double acc = 0.0;
+        for (int64_t d = 0; d < k; ++d) {
+          acc += static_cast<double>(ad[a0 + static_cast<size_t>(i * k + d)]) *
+                 static_cast<double>(bd[b0 + static_cast<size_t>(d * n + j)]);
+        }
+        yd[y0 + static_cast<size_t>(i * n + j)] = static_cast<float>(acc);
+      }
+    }
+  }
+}
+
 }  // namespace tinyforge::exec

@@ -29,6 +29,8 @@ void Conv2d(const ir::Conv2dAttrs& a, const HostTensor& x, const HostTensor& w, 
             HostTensor& y);
 // x [...,in], w [out,in], b [out] or null -> y [...,out].
 void Linear(const HostTensor& x, const HostTensor& w, const HostTensor* b, HostTensor& y);
+// torch.matmul of two rank >= 2 tensors (batch dims broadcast), float32.
+void Matmul(const HostTensor& a, const HostTensor& b, HostTensor& y);
 
 void Relu(const HostTensor& x, HostTensor& y);
 void Hardtanh(const ir::HardtanhAttrs& a, const HostTensor& x, HostTensor& y);

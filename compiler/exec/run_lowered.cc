@@ -120,6 +120,11 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       s8_argmax__ref(&p, x.i8().data(), y.i32().data());
       return OkStatus();
     }
+    case OpType::kQBmm: {
+      TF_ASSIGN_OR_RETURN(const s8_bmm_params p, quant::BmmParams(g, op));
+      s8_bmm__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data(), nullptr);
+      return OkStatus();
+    }
     case OpType::kQMul: {
       TF_ASSIGN_OR_RETURN(const s8_mul_params p, quant::MulParams(g, op));
       s8_mul__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data());

@@ -289,6 +289,24 @@ struct ClampAttrs {
   friend bool operator==(const ClampAttrs&, const ClampAttrs&) = default;
 };
 
+// qbmm: y[..., M, N] = op(a) @ op(b), op = transposed over the last two dims when adj_* is
+// set (a stored [..., K, M], b stored [..., N, K]: TFLite BATCH_MATMUL's adj_x / adj_y);
+// an output clamp.
+struct QBmmAttrs {
+  bool adj_x = false;
+  bool adj_y = false;
+  int64_t act_min = -128;
+  int64_t act_max = 127;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("adj_x", s.adj_x);
+    f("adj_y", s.adj_y);
+    f("act_min", s.act_min);
+    f("act_max", s.act_max);
+  }
+  friend bool operator==(const QBmmAttrs&, const QBmmAttrs&) = default;
+};
+
 struct QPadAttrs {
   std::vector<int64_t> padding;  // [before_0, after_0, before_1, after_1, ...], one pair per dim
   int64_t value = 0;             // the int8 pad value (PAD: the zero point)
@@ -369,6 +387,6 @@ using Attrs = std::variant<NoAttrs, Conv2dAttrs, HardtanhAttrs, MaxPool2dAttrs, 
                            MeanAttrs, ReshapeAttrs, CatAttrs, SoftmaxAttrs, QConv2dAttrs,
                            QDwConv2dAttrs, QFcAttrs, QPool2dAttrs, ClampAttrs, QPadAttrs,
                            TransposeAttrs, SliceAttrs, LeakyReluAttrs, EluAttrs, GeluAttrs,
-                           PadAttrs, ResizeAttrs, ArgMaxAttrs>;
+                           PadAttrs, ResizeAttrs, ArgMaxAttrs, QBmmAttrs>;
 
 }  // namespace tinyforge::ir

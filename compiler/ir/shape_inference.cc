@@ -360,6 +360,8 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
     case OpType::kPad:  // qpad's shape rule (the value does not change the shape)
       return internal::InferLoweredShapes(
           OpType::kQPad, QPadAttrs{std::get<PadAttrs>(attrs).padding, 0}, in);
+    case OpType::kMatmul:  // qbmm's shape rule without transposed operands
+      return internal::InferLoweredShapes(OpType::kQBmm, QBmmAttrs{}, in);
     case OpType::kReshape:
       return Reshape(std::get<ReshapeAttrs>(attrs), in[0]);
     case OpType::kPrelu:  // torch.prelu: the slopes [C] along dim 1
@@ -400,6 +402,7 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
     case OpType::kQPad:
     case OpType::kQSum:
     case OpType::kQReduceMax:
+    case OpType::kQBmm:
     case OpType::kRequantize:
     case OpType::kTranspose:
       return internal::InferLoweredShapes(type, attrs, in);

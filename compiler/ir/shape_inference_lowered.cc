@@ -105,6 +105,31 @@ Expected<std::vector<Shape>> Fc(const QFcAttrs& a, std::span<const Shape> in) {
   return out;
 }
 
+// a[..., M, K] @ b[..., K, N] (a as [..., K, M] with adj_x, b as [..., N, K] with adj_y):
+// [batch..., M, N], the batch dims broadcast NumPy-style.
+Expected<std::vector<Shape>> Bmm(const QBmmAttrs& a, std::span<const Shape> in) {
+  TF_RETURN_IF_ERROR(CheckActRange(a.act_min, a.act_max));
+  TF_RETURN_IF_ERROR(CheckRequantInputs(in, 2, 1));
+  const Shape& x = in[0];
+  const Shape& w = in[1];
+  if (x.size() < 2 || w.size() < 2) {
+    return Error("inputs: both operands need rank >= 2 (matrices), got " + Str(x) + " and " +
+                 Str(w));
+  }
+  const int64_t m = a.adj_x ? x[x.size() - 1] : x[x.size() - 2];
+  const int64_t k = a.adj_x ? x[x.size() - 2] : x[x.size() - 1];
+  const int64_t kw = a.adj_y ? w[w.size() - 1] : w[w.size() - 2];
+  const int64_t n = a.adj_y ? w[w.size() - 2] : w[w.size() - 1];
+  if (k != kw) {
+    return Error("inputs: inner dims differ (" + std::to_string(k) + " vs " + std::to_string(kw) +
+                 ") in " + Str(x) + " @ " + Str(w));
+  }
+  TF_ASSIGN_OR_RETURN(Shape y, Broadcast(Shape(x.begin(), x.end() - 2), Shape(w.begin(), w.end() - 2)));
+  y.push_back(m);
+  y.push_back(n);
+  return std::vector<Shape>{y};
+}
+
 Expected<std::vector<Shape>> Pool(const QPool2dAttrs& a, const Shape& x) {
   TF_RETURN_IF_ERROR(CheckActRange(a.act_min, a.act_max));
   const bool nhwc = a.layout == Layout::kNHWC;
@@ -235,6 +260,8 @@ Expected<std::vector<Shape>> InferLoweredShapes(OpType type, const Attrs& attrs,
     }
     case OpType::kQReduceMax:
       return InferShapes(OpType::kMean, attrs, in);
+    case OpType::kQBmm:
+      return Bmm(std::get<QBmmAttrs>(attrs), in);
     case OpType::kQSoftmax:
       TF_RETURN_IF_ERROR(CheckRequantInputs(in, 1, 1));
       return InferShapes(OpType::kSoftmax, attrs, in.subspan(0, 1));

@@ -26,6 +26,13 @@ int64_t OpMacs(const Graph& g, const Op& op) {
       const int64_t taps = nhwc ? w[1] * w[2] : w[2] * w[3];
       return SaturatingMul(g.tensor(op.outputs[0]).num_elements(), taps);
     }
+    case OpType::kMatmul:
+    case OpType::kQBmm: {  // K products per output element
+      const Shape& a = g.tensor(op.inputs[0]).shape;
+      const bool adj_x = op.type == OpType::kQBmm && op.attrs_as<QBmmAttrs>().adj_x;
+      return SaturatingMul(g.tensor(op.outputs[0]).num_elements(),
+                           a[a.size() - (adj_x ? 2 : 1)]);
+    }
     case OpType::kLinear:
     case OpType::kQFc: {
       const Shape& w = g.tensor(op.inputs[1]).shape;

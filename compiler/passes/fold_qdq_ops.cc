@@ -253,8 +253,9 @@ Status Clamp(Context& c) {
   return OkStatus();
 }
 
-// add / sub / mul: both inputs (activations or int8 constants) and the output keep their
-// own parameters; the kernels requantize (TFLite's ADD / SUB / MUL).
+// add / sub / mul / matmul: both inputs (activations or int8 constants) and the output keep
+// their own parameters; the kernels requantize (TFLite's ADD / SUB / MUL / BATCH_MATMUL).
+// matmul becomes qbmm; a transposed operand is absorbed later (remove-noops).
 Status Binary(Context& c, OpType type) {
   const ir::Op& op = c.op();
   TF_ASSIGN_OR_RETURN(TensorId a, Activation(c, op.inputs[0]));
@@ -262,7 +263,9 @@ Status Binary(Context& c, OpType type) {
   TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
   const auto [lo, hi] = FullRange(c.g.tensor(y));
   std::vector<ir::Op> none;
-  Emit(c, type, {a, b}, y, ir::ClampAttrs{lo, hi}, none);
+  const ir::Attrs attrs = type == OpType::kQBmm ? ir::Attrs{ir::QBmmAttrs{false, false, lo, hi}}
+                                                : ir::Attrs{ir::ClampAttrs{lo, hi}};
+  Emit(c, type, {a, b}, y, attrs, none);
   return OkStatus();
 }
 
@@ -406,6 +409,8 @@ Status FoldOne(Context& c) {
       Emit(c, OpType::kQPrelu, {a, b}, y, ir::NoAttrs{}, none);
       return OkStatus();
     }
+    case OpType::kMatmul:
+      return Binary(c, OpType::kQBmm);
     case OpType::kMaximum:
       return MinMax(c, OpType::kQMaximum);
     case OpType::kMinimum:

@@ -29,7 +29,8 @@ std::pair<int64_t*, int64_t*> ActRange(ir::Op& op) {
         using A = std::decay_t<decltype(a)>;
         if constexpr (std::is_same_v<A, ir::QConv2dAttrs> ||
                       std::is_same_v<A, ir::QDwConv2dAttrs> || std::is_same_v<A, ir::QFcAttrs> ||
-                      std::is_same_v<A, ir::QPool2dAttrs> || std::is_same_v<A, ir::ClampAttrs>) {
+                      std::is_same_v<A, ir::QPool2dAttrs> || std::is_same_v<A, ir::ClampAttrs> ||
+                      std::is_same_v<A, ir::QBmmAttrs>) {
           return {&a.act_min, &a.act_max};
         } else {
           return {nullptr, nullptr};

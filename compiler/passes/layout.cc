@@ -8,6 +8,11 @@
 // transposes back to NCHW, which remove-noops turns into views where they move only
 // size-1 dims.
 //
+// Rank-4 activations that no spatial op (conv, depthwise, pools, resize) reaches through
+// the ops joining them, and that are no graph input or output, keep PyTorch's order: an
+// attention block's [B, H, T, D] tensors between its head-split transposes and qbmm would
+// otherwise gain a transpose pair around every qbmm.
+//
 // The model's inputs and outputs follow --layout (PassOptions::io_layout): NHWC (default)
 // makes them NHWC too; NCHW keeps them and inserts a transpose at each rank-4 edge.
 // Graph::layout and Graph::io_layout record the result (docs/lowered-ops.md).
@@ -206,6 +211,7 @@ struct Rewriter {
         break;
       case OpType::kTranspose:
       case OpType::kQFc:
+      case OpType::kQBmm:  // matrices over the last two dims: PyTorch's element order
         WrapNchw(std::move(op));
         break;
       default:  // elementwise: requantize, qlut, quantize, dequantize
@@ -293,6 +299,42 @@ std::set<std::string> FlattenIntoFc(ir::Graph& g, const std::vector<bool>& permu
 }
 
 }  // namespace
+
+// Clears `permute` for the groups of rank-4 tensors (joined by the ops that read or write
+// them) that hold no graph edge tensor and touch no spatial op (see the file comment).
+static void KeepMatrixGroups(const ir::Graph& g, const std::vector<bool>& at_edge,
+                             std::vector<bool>& permute) {
+  const size_t n = g.tensors.size();
+  std::vector<size_t> root(n);
+  for (size_t t = 0; t < n; ++t) root[t] = t;
+  auto find = [&](size_t t) {
+    while (root[t] != t) t = root[t] = root[root[t]];
+    return t;
+  };
+  std::vector<bool> spatial(n, false);
+  for (const ir::Op& op : g.ops) {
+    const bool needs_nhwc = op.type == OpType::kQConv2d || op.type == OpType::kQDwConv2d ||
+                            op.type == OpType::kQAvgPool2d || op.type == OpType::kQMaxPool2d ||
+                            op.type == OpType::kResize;
+    std::vector<size_t> four;
+    for (const auto* list : {&op.inputs, &op.outputs}) {
+      for (TensorId t : *list) {
+        if (permute[static_cast<size_t>(t)]) four.push_back(static_cast<size_t>(t));
+      }
+    }
+    for (size_t t : four) {
+      root[find(t)] = find(four[0]);
+      if (needs_nhwc) spatial[t] = true;
+    }
+  }
+  std::vector<bool> keep_group(n, true);  // by root: no spatial op, no edge tensor
+  for (size_t t = 0; t < n; ++t) {
+    if (permute[t] && (spatial[t] || at_edge[t])) keep_group[find(t)] = false;
+  }
+  for (size_t t = 0; t < n; ++t) {
+    if (permute[t] && keep_group[find(t)]) permute[t] = false;
+  }
+}
 
 // A reduction (qmean, qsum, qreduce_max) whose reduced dims are not one run in the final
 // layout (e.g. H and C of NHWC) reads a transpose that moves the kept dims first and the
@@ -383,6 +425,7 @@ Status ToNhwc(ir::Graph& g, const PassOptions& options) {
     r.edge[t] = keep_nchw;
     r.permute[t] = !keep_nchw;
   }
+  KeepMatrixGroups(g, at_edge, r.permute);
   r.flatten_into_fc = FlattenIntoFc(g, r.permute);
   std::vector<ir::Op> ops = std::move(g.ops);
   g.ops.clear();

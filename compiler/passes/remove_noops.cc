@@ -7,7 +7,9 @@
 //  - transpose that moves only size-1 dims (C order unchanged): a reshape;
 //  - reshape of a reshape: one reshape; slice of a slice: one slice;
 //  - identity transpose, same-shape reshape or slice, requantize with equal quantization and a
-//    clamp that clamps nothing, single-input qconcat: removed (readers read the input).
+//    clamp that clamps nothing, single-input qconcat: removed (readers read the input);
+//  - qbmm reading a transpose that swaps the last two dims: qbmm reads the transpose's input
+//    with its adj_x / adj_y flag flipped (the kernel takes either order).
 // What stays is data movement that is real (edge transposes of an NCHW program) and
 // reshape views: a reshape's output aliases its input's bytes, the planner gives both one
 // buffer and the runtime does nothing (docs/lowered-ops.md).
@@ -42,6 +44,16 @@ bool IsIdentity(const std::vector<int64_t>& perm) {
     if (perm[i] != static_cast<int64_t>(i)) return false;
   }
   return true;
+}
+
+// perm exchanges the last two dims and keeps the others.
+bool SwapsLastTwo(const std::vector<int64_t>& perm) {
+  const size_t r = perm.size();
+  if (r < 2) return false;
+  for (size_t i = 0; i + 2 < r; ++i) {
+    if (perm[i] != static_cast<int64_t>(i)) return false;
+  }
+  return perm[r - 2] == static_cast<int64_t>(r - 1) && perm[r - 1] == static_cast<int64_t>(r - 2);
 }
 
 // ---- reshape/transpose chains -------------------------------------------------------------
@@ -315,6 +327,23 @@ bool Simplify(State& st, size_t i) {
           a.end[d] = a.begin[d] + (n - 1) * a.stride[d] + 1;
         }
         st.SetInput(i, prev->inputs[0]);
+        return true;
+      }
+      return false;
+    }
+    case OpType::kQBmm: {
+      auto& a = op.attrs_as<ir::QBmmAttrs>();
+      for (size_t s = 0; s < 2; ++s) {
+        const int q = st.producer[static_cast<size_t>(op.inputs[s])];
+        if (q == ir::kNoProducer || st.removed[static_cast<size_t>(q)]) continue;
+        const ir::Op& t = g.ops[static_cast<size_t>(q)];
+        if (t.type != OpType::kTranspose || !SwapsLastTwo(t.attrs_as<ir::TransposeAttrs>().perm)) {
+          continue;
+        }
+        op.inputs[s] = t.inputs[0];
+        st.readers[static_cast<size_t>(t.inputs[0])].push_back(static_cast<int>(i));
+        bool& adj = s == 0 ? a.adj_x : a.adj_y;
+        adj = !adj;
         return true;
       }
       return false;

@@ -18,6 +18,7 @@
 
 #include "kernels/add/add.h"
 #include "kernels/argmax/argmax.h"
+#include "kernels/bmm/bmm.h"
 #include "kernels/common/broadcast.h"
 #include "kernels/concat/concat.h"
 #include "kernels/conv/conv.h"
@@ -136,6 +137,22 @@ struct FcKernelParams {
 // (GetQuantizedConvolutionMultipler) -- a different rounding from CONV_2D.
 Expected<FcKernelParams> MakeFcParams(const FcSpec& spec, TensorQuant input,
                                       std::span<const float> weight_scales, TensorQuant output);
+
+// ---- BATCH_MATMUL ---------------------------------------------------------------------
+
+// The kernel's view: `batches` output matrices; an operand with fewer batches (1, or the
+// trailing part of the output's batch dims) repeats (s8_bmm_params).
+struct BmmSpec {
+  int32_t batches = 1, lhs_batches = 1, rhs_batches = 1;
+  int32_t rows = 0, depth = 0, cols = 0;
+  bool lhs_transposed = false, rhs_transposed = false;
+};
+
+// TFLite BatchMatMul Prepare (int8): the multiplier of lhs_scale * rhs_scale / out_scale,
+// the product taken in FLOAT, widened, then divided in double (GetQuantizedConvolutionMultipler,
+// as FULLY_CONNECTED per tensor).
+Expected<s8_bmm_params> MakeBmmParams(const BmmSpec& spec, TensorQuant lhs, TensorQuant rhs,
+                                      TensorQuant output);
 
 // ---- AVERAGE_POOL_2D / MAX_POOL_2D / MEAN ---------------------------------------------
 

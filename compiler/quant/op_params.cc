@@ -6,6 +6,7 @@
 
 #include "ir/shape_inference.h"
 #include "quant/quant_util.h"
+#include "support/text.h"
 
 namespace tinyforge::quant {
 namespace {
@@ -164,6 +165,47 @@ Expected<s8_add_params> SquaredDifference(const Graph& g, const Op& op, bool use
   return p;
 }
 
+// An operand's batch count as the kernel repeats it: 1, or the product of its batch dims
+// when (leading 1s dropped) they are the output's trailing batch dims; else an error.
+Expected<int32_t> BmmBatches(const ir::Shape& s, const ir::Shape& y, const char* which) {
+  const ir::Shape yb(y.begin(), y.end() - 2);
+  ir::Shape b(s.begin(), s.end() - 2);
+  while (!b.empty() && b.front() == 1) b.erase(b.begin());
+  int64_t n = 1;
+  for (int64_t d : b) n *= d;
+  if (n == 1) return 1;
+  if (b.size() > yb.size() || !std::equal(b.begin(), b.end(), yb.end() - static_cast<ptrdiff_t>(b.size()))) {
+    return Error(std::string("bmm: the ") + which + " batch dims " + FormatInts(ir::Shape(s.begin(), s.end() - 2)) +
+                 " broadcast against the output's " + FormatInts(yb) +
+                 " in a way the kernel does not take (it repeats a whole operand, or one whose "
+                 "batch dims are the output's trailing ones); expand the operand first");
+  }
+  return I32(n);
+}
+
+Expected<s8_bmm_params> Bmm(const Graph& g, const Op& op, bool use_inputs) {
+  const auto& a = op.attrs_as<ir::QBmmAttrs>();
+  const Tensor& x = g.tensor(op.inputs[0]);
+  const Tensor& w = g.tensor(op.inputs[1]);
+  const Tensor& y = g.tensor(op.outputs[0]);
+  const size_t r = y.shape.size();
+  quant::BmmSpec s;
+  s.rows = I32(y.shape[r - 2]);
+  s.cols = I32(y.shape[r - 1]);
+  s.depth = I32(a.adj_x ? x.shape[x.shape.size() - 2] : x.shape.back());
+  s.batches = I32(y.num_elements() / (int64_t{s.rows} * s.cols));
+  TF_ASSIGN_OR_RETURN(s.lhs_batches, BmmBatches(x.shape, y.shape, "lhs"));
+  TF_ASSIGN_OR_RETURN(s.rhs_batches, BmmBatches(w.shape, y.shape, "rhs"));
+  s.lhs_transposed = a.adj_x;
+  s.rhs_transposed = a.adj_y;
+  TF_ASSIGN_OR_RETURN(s8_bmm_params p, quant::MakeBmmParams(s, TensorQuantOf(x), TensorQuantOf(w),
+                                                            TensorQuantOf(y)));
+  p.act_min = I32(a.act_min), p.act_max = I32(a.act_max);
+  if (auto c = Stored(g, op, use_inputs)) p.multiplier = c->multiplier[0], p.shift = c->shift[0];
+  p.rounding = RoundingWord(g);
+  return p;
+}
+
 Expected<s8_mul_params> Mul(const Graph& g, const Op& op, bool use_inputs) {
   const auto& a = op.attrs_as<ir::ClampAttrs>();
   const Tensor& x1 = g.tensor(op.inputs[0]);
@@ -280,6 +322,7 @@ size_t RequantBaseInputs(OpType type) {
     case OpType::kQSquaredDifference:
     case OpType::kQMul:
     case OpType::kQPrelu:
+    case OpType::kQBmm:
       return 2;
     case OpType::kQMean:
     case OpType::kQSum:
@@ -329,6 +372,10 @@ Expected<RequantConstants> ComputeRequantConstants(const Graph& g, const Op& op)
       return RequantConstants{{p.output_multiplier_1, p.output_multiplier_2},
                               {p.output_shift_1, p.output_shift_2}};
     }
+    case OpType::kQBmm: {
+      TF_ASSIGN_OR_RETURN(auto p, Bmm(g, op, false));
+      return one(p.multiplier, p.shift);
+    }
     case OpType::kQMean:
     case OpType::kQSum: {
       TF_ASSIGN_OR_RETURN(auto p, Mean(g, op, false));
@@ -359,6 +406,7 @@ Expected<s8_mul_params> MulParams(const Graph& g, const Op& op) { return Mul(g, 
 Expected<s8_prelu_params> PreluParams(const Graph& g, const Op& op) {
   return Prelu(g, op, true);
 }
+Expected<s8_bmm_params> BmmParams(const Graph& g, const Op& op) { return Bmm(g, op, true); }
 Expected<s8_add_params> SquaredDifferenceParams(const Graph& g, const Op& op) {
   return SquaredDifference(g, op, true);
 }

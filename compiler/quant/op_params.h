@@ -24,7 +24,7 @@ namespace tinyforge::quant {
 
 // The int32 constants an op's requantization needs, in the order the op's `multiplier` and
 // `shift` inputs hold them: per output channel (qconv2d, qdwconv2d, qfc: 1 entry when the
-// weights are per-tensor), [input1, input2, output] (qadd), one entry otherwise (qmul,
+// weights are per-tensor), [input1, input2, output] (qadd), one entry otherwise (qmul, qbmm,
 // [x >= 0, x < 0] (qprelu), qmean with 1/count folded in, qsoftmax input scaling, requantize).
 struct RequantConstants {
   std::vector<int32_t> multiplier;
@@ -50,6 +50,8 @@ Expected<s8_add_params> AddParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_mul_params> MulParams(const ir::Graph& g, const ir::Op& op);
 // qprelu: multiplier / shift [x >= 0, x < 0].
 Expected<s8_prelu_params> PreluParams(const ir::Graph& g, const ir::Op& op);
+// qbmm: the batch dims flattened (an operand repeating, see BmmSpec).
+Expected<s8_bmm_params> BmmParams(const ir::Graph& g, const ir::Op& op);
 // qsquared_difference (s8_add_params with TFLite's squared-difference constants).
 Expected<s8_add_params> SquaredDifferenceParams(const ir::Graph& g, const ir::Op& op);
 // qmaximum / qminimum.

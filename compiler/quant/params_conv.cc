@@ -221,4 +221,33 @@ Expected<FcKernelParams> MakeFcParams(const FcSpec& s, TensorQuant input,
   return r;
 }
 
+Expected<s8_bmm_params> MakeBmmParams(const BmmSpec& s, TensorQuant lhs, TensorQuant rhs,
+                                      TensorQuant output) {
+  constexpr const char* kOp = "bmm";
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "lhs", lhs));
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "rhs", rhs));
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "output", output));
+  s8_bmm_params p{};
+  p.batches = s.batches;
+  p.lhs_batches = s.lhs_batches;
+  p.rhs_batches = s.rhs_batches;
+  p.rows = s.rows;
+  p.depth = s.depth;
+  p.cols = s.cols;
+  p.lhs_transposed = s.lhs_transposed ? 1 : 0;
+  p.rhs_transposed = s.rhs_transposed ? 1 : 0;
+  p.lhs_offset = -lhs.zero_point;
+  p.rhs_offset = -rhs.zero_point;
+  p.output_offset = output.zero_point;
+  const float product = lhs.scale * rhs.scale;
+  const QuantizedMultiplier q =
+      QuantizeMultiplier(static_cast<double>(product) / static_cast<double>(output.scale));
+  p.multiplier = q.multiplier;
+  p.shift = q.shift;
+  p.act_min = -128;
+  p.act_max = 127;
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_bmm_check(p)));
+  return p;
+}
+
 }  // namespace tinyforge::quant

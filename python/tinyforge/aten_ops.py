@@ -76,6 +76,16 @@ def _linear(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     return "linear", [a["input"], a["weight"]] + ([a["bias"]] if a["bias"] is not None else []), {}
 
 
+@_handles(aten.matmul.default, aten.bmm.default)
+def _matmul(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    x, y = a["self"], (a["other"] if "other" in a else a["mat2"])
+    for v in (x, y):
+        if not isinstance(v, Node) or len(lw.shape(v)) < 2:
+            raise UnsupportedOpError(target_name(node), source_of(node),
+                                     "matmul with a vector operand (rank 1): unsqueeze it to a matrix")
+    return "matmul", [x, y], {}
+
+
 @_handles(aten.relu.default, aten.relu_.default)
 def _relu(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     return "relu", [a["self"]], {}

@@ -29,6 +29,7 @@ from .pixel_shuffle import expand_pixel_shuffle
 from .fold import fold_batchnorm, remove_noops
 from .graph_file import serialize
 from .lower import Lowering, check_supported
+from .matmul_ops import rewrite_einsum
 from .quantizer import TinyforgeQuantizer
 from .version import __version__
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
@@ -88,6 +89,7 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
     remove_noops(gm)
     expand_pixel_shuffle(gm)  # reshape / permute / reshape: shared parameters, one transpose
     canonicalize_binary(gm)  # scalars / constants as tensors: the handlers see nodes
+    rewrite_einsum(gm)  # matrix-product einsums as (transpose +) matmul
     rewrite_convs(gm, example)  # conv1d, 1-D pools, conv_transpose2d as 2-D ops
     check_supported(gm)  # every unsupported op at once, before folding or calibration
     fold_batchnorm(gm)

@@ -134,6 +134,7 @@ FLOAT_OPS = {
         _t(ins[0]), [p for d in reversed(range(len(a["padding"]) // 2))
                      for p in a["padding"][2 * d:2 * d + 2]], value=a["value"]),
     "resize": lambda ins, a: _resize(_t(ins[0]), a),
+    "matmul": lambda ins, a: torch.matmul(_t(ins[0]), _t(ins[1])),
 }
 
 

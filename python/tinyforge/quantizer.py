@@ -21,6 +21,8 @@ Contract (what :class:`TinyforgeQuantizer` annotates, on a graph from
 * argmax / argmin: the input observed, no output quantization (int32 indices);
 * prelu (a slope per channel): input, slope constant and output with their own observers
   (TFLite's PRELU: two requantizations, no fused activation);
+* matmul / bmm of two activations: both inputs and the output with their own observers
+  (per tensor; TFLite's BATCH_MATMUL requantizes), a following relu fused as for add;
 * everything else that carries activations (standalone activations, add, sub, mul, mean, sum):
   inputs and output with their own observers; constant operands of add / sub / mul are
   observed like activations (int8 per-tensor).
@@ -59,6 +61,8 @@ LINEAR_OPS = {aten.linear.default}
 # an activation and quantized int8 per-tensor at convert.
 ADD_OPS = {aten.add.Tensor, aten.add_.Tensor, aten.sub.Tensor, aten.sub_.Tensor,
            aten.mul.Tensor, aten.mul_.Tensor}
+# matmul / bmm (einsum is rewritten to matmul first): like add, own observers everywhere.
+MATMUL_OPS = {aten.matmul.default, aten.bmm.default}
 # maximum / minimum compare raw int8 values: input 2 and the output share input 1's
 # parameters (TFLite's MAXIMUM / MINIMUM; XNNPACK's quantizer shares them too).
 MINMAX_OPS = {aten.maximum.default, aten.minimum.default}
@@ -207,7 +211,7 @@ class TinyforgeQuantizer(Quantizer):
             target = node.target
             if target in CONV_OPS or target in LINEAR_OPS:
                 self._annotate_weighted(node)
-            elif target in ADD_OPS:
+            elif target in ADD_OPS or target in MATMUL_OPS:
                 inputs = {a: self.act for a in node.args[:2] if isinstance(a, Node)}
                 self._annotate_with_activation(node, inputs)
             elif target in FUSABLE_ACT_OPS or target in OWN_OUTPUT_OPS:

@@ -3,6 +3,7 @@
 #ifndef TINYFORGE_RUNTIME_OPS_OP_UTIL_H_
 #define TINYFORGE_RUNTIME_OPS_OP_UTIL_H_
 
+#include <cstddef>
 #include <cstdint>
 
 #include "kernels/common/limits.h"
@@ -55,6 +56,20 @@ inline Status ExpectValues(const OpContext& op, int32_t slot, int32_t lo, int32_
 
 inline Status Disjoint(const TensorRef& a, const TensorRef& b) {
   return a.Overlaps(b) ? Status::kBadAlias : Status::kOk;
+}
+
+// The optional scratch operand `slot` of a kernel needing `bytes` (< 0: the id is no kernel
+// of the family): in an arena, large enough, overlapping none of `avoid` (the op's other
+// operands); absent only when the kernel needs none.
+template <size_t kN>
+inline Status ExpectScratch(const OpContext& op, int32_t slot, int64_t bytes,
+                            const TensorRef (&avoid)[kN]) {
+  if (bytes < 0) return Status::kUnknownKernel;
+  if (!op.has(slot)) return bytes > 0 ? Status::kBadParams : Status::kOk;
+  const TensorRef s = op.tensor(slot);
+  if (!s.in_arena() || int64_t{s.size} < bytes) return Status::kBadParams;
+  for (const TensorRef& t : avoid) TF_RT_TRY(Disjoint(s, t));
+  return Status::kOk;
 }
 
 // Output written element by element after reading the same input element: it may be the

@@ -135,6 +135,24 @@ TEST(RemoveNoops, SizeOneTransposesBecomeViewsAndChainsCollapse) {
 )");
 }
 
+TEST(RemoveNoops, QbmmReadsATransposedOperandAsStored) {
+  // y^T (last two dims swapped) feeds qbmm only: qbmm reads y with adj_y; x^T with adj_x.
+  const std::string text = R"(graph t kind=int8
+  input %0 x: int8[2,8,4] q(s=0.1, zp=3)
+  input %1 y: int8[2,6,8] q(s=0.2, zp=-1)
+  %2 xt: int8[2,4,8] q(s=0.1, zp=3) = transpose(%0) {perm=[0,2,1]}  # tx
+  %3 yt: int8[2,8,6] q(s=0.2, zp=-1) = transpose(%1) {perm=[0,2,1]}  # ty
+  %4 z: int8[2,4,6] q(s=0.5, zp=0) = qbmm(%2, %3) {adj_x=false, adj_y=false, act_min=-128, act_max=127}  # mm
+  output %4
+)";
+  EXPECT_EQ(RunPasses(text, "remove-noops"), R"(graph t kind=int8
+  input %0 x: int8[2,8,4] q(s=0.1, zp=3)
+  input %1 y: int8[2,6,8] q(s=0.2, zp=-1)
+  %2 z: int8[2,4,6] q(s=0.5, zp=0) = qbmm(%0, %1) {adj_x=true, adj_y=true, act_min=-128, act_max=127}  # mm
+  output %2
+)");
+}
+
 TEST(Dce, RemovesUnreadOpsAndTensors) {
   const std::string text = R"(graph t kind=int8
   input %0 x: int8[4] q(s=0.1, zp=0)

@@ -172,6 +172,14 @@ TEST(ShapeInference, CatAddSoftmaxLinear) {
             std::string::npos);
   EXPECT_EQ(Infer(OpType::kLinear, NoAttrs{}, {{1, 1600}, {12, 1600}, {12}}), (Shape{1, 12}));
   EXPECT_EQ(Infer(OpType::kLinear, NoAttrs{}, {{2, 3, 8}, {4, 8}}), (Shape{2, 3, 4}));
+  EXPECT_EQ(Infer(OpType::kMatmul, NoAttrs{}, {{2, 4, 8}, {8, 5}}), (Shape{2, 4, 5}));
+  EXPECT_EQ(Infer(OpType::kMatmul, NoAttrs{}, {{3, 1, 4, 8}, {2, 8, 5}}), (Shape{3, 2, 4, 5}));
+  EXPECT_EQ(Infer(OpType::kQBmm, QBmmAttrs{true, true, -128, 127}, {{2, 8, 4}, {2, 5, 8}}),
+            (Shape{2, 4, 5}));
+  EXPECT_NE(InferError(OpType::kMatmul, NoAttrs{}, {{2, 4, 8}, {2, 7, 5}}).find("inner dims"),
+            std::string::npos);
+  EXPECT_NE(InferError(OpType::kMatmul, NoAttrs{}, {{8}, {8, 5}}).find("rank >= 2"),
+            std::string::npos);
   EXPECT_NE(InferError(OpType::kLinear, NoAttrs{}, {{1, 16}, {12, 15}}).find("inputs[1]"),
             std::string::npos);
   EXPECT_NE(InferError(OpType::kHardtanh, HardtanhAttrs{6, 0}, {{1}}).find("min <= max"),

@@ -166,9 +166,10 @@ def test_shuffle_unit(cli, tmp_path):
     shape = (1, 3, 8, 8)
     res = export_quantized(ShuffleUnit(), shape, tmp_path / "shuffle_unit.tfg")
     ops = _lowered_ops(cli, res.path)
-    # One transpose for the shuffle, one where the select's rank-4 result (an NHWC slice)
-    # is reshaped in NCHW order; the slices run the slice kernel.
-    assert ops.count("transpose") == 2 and ops.count("slice") >= 6
+    # One transpose for the shuffle; the select's rank-4 result reaches no spatial op, so it
+    # stays in NCHW order and its reshape is a view (layout pass); the slices run the slice
+    # kernel.
+    assert ops.count("transpose") == 1 and ops.count("slice") >= 6
     assert host_vs_torch(cli, res, shape, tmp_path) <= 1
 
 

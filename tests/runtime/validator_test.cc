@@ -24,6 +24,7 @@
 #include "kernels/conv/conv_limits.h"
 #include "kernels/dwconv/dwconv_limits.h"
 #include "kernels/fc/fc_limits.h"
+#include "kernels/bmm/bmm_limits.h"
 #include "kernels/logistic/logistic_limits.h"
 #include "kernels/lut/lut_limits.h"
 #include "kernels/mean/mean_limits.h"
@@ -279,6 +280,21 @@ OpCase FcCase(const s8_fc_params& p) {
           emit::EncodeParams(p)};
 }
 
+s8_bmm_params BmmBase() {
+  s8_bmm_params p{};
+  p.batches = 2, p.lhs_batches = 2, p.rhs_batches = 1, p.rows = 3, p.depth = 5, p.cols = 4;
+  p.multiplier = 1 << 30, p.shift = -3, p.act_min = -128, p.act_max = 127;
+  return p;
+}
+OpCase BmmCase(const s8_bmm_params& p) {
+  auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 4096 ? d : 1; };
+  return {KernelId("s8_bmm__ref"),
+          {In(dim(p.lhs_batches) * dim(p.rows) * dim(p.depth)),
+           In(dim(p.rhs_batches) * dim(p.depth) * dim(p.cols)),
+           Out(dim(p.batches) * dim(p.rows) * dim(p.cols)), None()},
+          emit::EncodeParams(p)};
+}
+
 s8_pool_params PoolBase() {
   s8_pool_params p{};
   p.batches = 1, p.in_h = 3, p.in_w = 3, p.channels = 2, p.out_h = 1, p.out_w = 1;
@@ -503,6 +519,10 @@ TEST(Validator, EveryOperandSizeOfEveryOp) {
   s8_fc_params per_tensor = FcBase();
   per_tensor.per_channel = 0;
   ExpectSizeChecks("fc per-tensor", FcCase(per_tensor));
+  ExpectSizeChecks("bmm", BmmCase(BmmBase()));
+  OpCase bmm_const = BmmCase(BmmBase());  // a constant rhs (.tflite)
+  bmm_const.operands[1].constant = true;
+  ExpectSizeChecks("bmm constant rhs", bmm_const);
   ExpectSizeChecks("avgpool", AvgpoolCase(PoolBase()));
   ExpectSizeChecks("maxpool", MaxpoolCase(PoolBase()));
   ExpectSizeChecks("add", AddCase(AddBase()));
@@ -544,6 +564,13 @@ TEST(Validator, ScratchAndLineBufferSizes) {
   ExpectSizeChecks("fc scratch", f);
   f.operands[6].elements = 0;
   EXPECT_EQ(Load(f), Status::kBadParams) << "fc__scalar without its scratch";
+  // bmm__scalar: the rhs transposed (20 bytes, + 4) and two widened lhs rows (4 * 5 + 4).
+  OpCase m = BmmCase(BmmBase());
+  m.kernel = KernelId("s8_bmm__scalar");
+  m.operands[3] = Scratch(24 + 24);
+  ExpectSizeChecks("bmm scratch", m);
+  m.operands[3].elements = 0;
+  EXPECT_EQ(Load(m), Status::kBadParams) << "bmm__scalar without its scratch";
   // Streamed ops: the line buffer holds at least one output row (out_w * channels bytes).
   OpCase s = ConvCase(p);
   s.flags = fmt::kOpFlagStream;
@@ -701,6 +728,42 @@ TEST(Validator, FcRanges) {
                    {TF_FIELD(P, output_offset), -128, 127, true, true},
                    {TF_FIELD(P, act_min), -128, 127, true, true},
                    {TF_FIELD(P, act_max), -128, 127, true, true, [](P& p) { p.act_min = -128; }}});
+}
+
+TEST(Validator, BmmRanges) {
+  using P = s8_bmm_params;
+  auto all_batches = [](P& p) { p.batches = TF_LIMIT_DIM; };
+  ExpectRanges<P>("bmm", BmmBase(), s8_bmm_check, BmmCase,
+                  {{TF_FIELD(P, rounding), 0, 1, true, true},
+                   {TF_FIELD(P, batches), 1, TF_LIMIT_DIM, true, false,
+                    [](P& p) { p.lhs_batches = 1; }},
+                   {TF_FIELD(P, lhs_batches), 1, TF_LIMIT_DIM, false, false, all_batches},
+                   {TF_FIELD(P, rhs_batches), 1, TF_LIMIT_DIM, false, false, all_batches},
+                   {TF_FIELD(P, rows), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(P, depth), 1, TF_LIMIT_BMM_DEPTH, true, false},
+                   {TF_FIELD(P, cols), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(P, lhs_transposed), 0, 1, true, true},
+                   {TF_FIELD(P, rhs_transposed), 0, 1, true, true},
+                   {TF_FIELD(P, lhs_offset), -127, 128, true, true},
+                   {TF_FIELD(P, rhs_offset), -127, 128, true, true},
+                   {TF_FIELD(P, output_offset), -128, 127, true, true},
+                   {TF_FIELD(P, multiplier), 0, INT32_MAX, true, true},
+                   {TF_FIELD(P, shift), TF_LIMIT_SHIFT_MIN, TF_LIMIT_SHIFT_MAX, true, true},
+                   {TF_FIELD(P, act_min), -128, 127, true, true},
+                   {TF_FIELD(P, act_max), -128, 127, true, true, [](P& p) { p.act_min = -128; }}});
+  // An operand's batch count divides the output's (batch b reads b % count).
+  for (bool lhs : {true, false}) {
+    P p = BmmBase();
+    p.batches = 4;
+    (lhs ? p.lhs_batches : p.rhs_batches) = 3;
+    ASSERT_NE(s8_bmm_check(p), nullptr);
+    EXPECT_NE(std::string(s8_bmm_check(p)).find(lhs ? "lhs_batches" : "rhs_batches"),
+              std::string::npos);
+    EXPECT_EQ(Load(BmmCase(p)), Status::kBadParams);
+    (lhs ? p.lhs_batches : p.rhs_batches) = 2;
+    EXPECT_EQ(s8_bmm_check(p), nullptr);
+    EXPECT_EQ(Load(BmmCase(p)), Status::kOk);
+  }
 }
 
 std::vector<Range<s8_pool_params>> PoolRanges() {

@@ -69,6 +69,7 @@ constexpr OpEntry kOps[] = {
     {op::kResizeNearestNeighbor, 4, LowerResize},
     {op::kDepthToSpace, 2, LowerDepthSpace},
     {op::kSpaceToDepth, 2, LowerDepthSpace},
+    {op::kBatchMatmul, 4, LowerBatchMatmul},
 };
 
 std::string SupportedList() {

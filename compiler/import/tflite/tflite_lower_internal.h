@@ -118,6 +118,7 @@ std::vector<std::pair<std::string, int>> SupportedBuiltins();
 Status LowerConv2d(Lowering& l);
 Status LowerDepthwiseConv2d(Lowering& l);
 Status LowerFullyConnected(Lowering& l);
+Status LowerBatchMatmul(Lowering& l);  // BATCH_MATMUL (int8, adj_x / adj_y)
 Status LowerTransposeConv(Lowering& l);  // TRANSPOSE_CONV: qconv2d over the stride phases
 Status LowerPool(Lowering& l);  // AVERAGE_POOL_2D, MAX_POOL_2D
 Status LowerArgMax(Lowering& l);              // ARG_MAX / ARG_MIN: int32 indices

@@ -7,6 +7,8 @@
 #include <cstdio>
 
 #include "import/tflite/tflite_lower_internal.h"
+#include "ir/shape_inference.h"
+#include "quant/op_params.h"
 
 namespace tinyforge::import::tflite::internal {
 namespace {
@@ -219,6 +221,37 @@ Status LowerMinMax(Lowering& l) {
   l.AddOp(max ? ir::OpType::kQMaximum : ir::OpType::kQMinimum,
           {l.Tensor(l.InIndex(0)), l.Tensor(l.InIndex(1))}, {l.Tensor(l.op().outputs[0])},
           ir::NoAttrs{});
+  return OkStatus();
+}
+
+// BATCH_MATMUL: qbmm with TFLite's adj_x / adj_y; either operand may be a constant. The
+// batch dims broadcast as far as the kernel repeats operands (quant::BmmParams says when not).
+Status LowerBatchMatmul(Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::BatchMatMulOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
+  const TfOptions& o = l.op().options;
+  if (o.asymmetric_quantize_inputs) {
+    return l.Fail("asymmetric_quantize_inputs: hybrid (float input) BATCH_MATMUL is not supported");
+  }
+  TF_RETURN_IF_ERROR(l.ExpectAct(l.In(0), "inputs[0]", true));
+  TF_RETURN_IF_ERROR(l.ExpectAct(l.In(1), "inputs[1]", true));
+  TF_RETURN_IF_ERROR(l.ExpectAct(l.Out(0), "outputs[0]"));
+  const TfTensor& a = *l.In(0);
+  const TfTensor& b = *l.In(1);
+  ir::QBmmAttrs attrs;
+  attrs.adj_x = o.adj_x;
+  attrs.adj_y = o.adj_y;
+  auto shapes = ir::InferShapes(ir::OpType::kQBmm, attrs,
+                                std::vector<ir::Shape>{Shape64(a.shape), Shape64(b.shape)});
+  if (!shapes.ok()) return l.Fail(shapes.error().message());
+  std::vector<int32_t> want;
+  for (int64_t d : (*shapes)[0]) want.push_back(static_cast<int32_t>(d));
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
+  ir::Op& op = l.AddOp(ir::OpType::kQBmm, {l.Tensor(l.InIndex(0)), l.Tensor(l.InIndex(1))},
+                       {l.Tensor(l.op().outputs[0])}, attrs);
+  auto p = quant::BmmParams(l.graph(), op);
+  if (!p.ok()) return l.Fail(p.error().message());
+  l.AddRequantInputs(op, {p->multiplier}, {p->shift});
   return OkStatus();
 }
 

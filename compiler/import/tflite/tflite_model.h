@@ -86,6 +86,7 @@ inline constexpr int32_t kDepthToSpace = 5;
 inline constexpr int32_t kResizeBilinear = 23;
 inline constexpr int32_t kSpaceToDepth = 26;
 inline constexpr int32_t kResizeNearestNeighbor = 97;
+inline constexpr int32_t kBatchMatmul = 126;
 inline constexpr int32_t kPlaceholderForGreaterOpCodes = 127;
 }  // namespace op
 
@@ -154,6 +155,7 @@ struct TfOptions {
   // RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR flags; DEPTH_TO_SPACE / SPACE_TO_DEPTH block.
   bool align_corners = false, half_pixel_centers = false;
   int32_t block_size = 0;
+  bool adj_x = false, adj_y = false;  // BATCH_MATMUL
 };
 
 inline constexpr int32_t kNoTensor = -1;  // an omitted optional input (e.g. no bias)

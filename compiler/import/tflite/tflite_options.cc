@@ -158,6 +158,13 @@ bool DecodeOptions(const fb::Operator* o, TfOptions& opt) {
     case T::DepthToSpaceOptions:
       opt.block_size = o->builtin_options_as_DepthToSpaceOptions()->block_size();
       break;
+    case T::BatchMatMulOptions: {
+      const auto* p = o->builtin_options_as_BatchMatMulOptions();
+      opt.adj_x = p->adj_x();
+      opt.adj_y = p->adj_y();
+      opt.asymmetric_quantize_inputs = p->asymmetric_quantize_inputs();
+      break;
+    }
     case T::TransposeOptions:
     case T::SliceOptions:
     case T::ExpandDimsOptions:

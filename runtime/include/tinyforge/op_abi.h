@@ -24,6 +24,7 @@ namespace tinyforge::rt::abi {
 //   concat:           input 0 .. input n-1, output
 //   lut:              input, table (256 int8, constant), output
 //   resize:           input, table (int32 source coordinates, constant), output
+//   bmm:              lhs, rhs, output, scratch (optional)
 //   others:           input, output
 enum ConvSlot : int {
   kConvIn,
@@ -40,6 +41,11 @@ enum BinarySlot : int { kBinIn1, kBinIn2, kBinOut, kBinOperands };
 enum UnarySlot : int { kUnIn, kUnOut, kUnOperands };
 enum LutSlot : int { kLutIn, kLutTable, kLutOut, kLutOperands };
 enum ResizeSlot : int { kResizeIn, kResizeTable, kResizeOut, kResizeOperands };
+enum BmmSlot : int { kBmmLhs, kBmmRhs, kBmmOut, kBmmScratch, kBmmOperands };
+// The operand slot of a kind's scratch buffer (the emitter fills it when the kernel asks).
+constexpr int ScratchSlot(OpKind k) {
+  return k == OpKind::kBmm ? static_cast<int>(kBmmScratch) : static_cast<int>(kConvScratch);
+}
 inline constexpr int kMaxConcatInputs = TF_LIMIT_CONCAT_INPUTS;
 
 // ---- Parameter visitors: v(int32_t&) / v(float&) for each field, in record order. -------
@@ -100,6 +106,25 @@ constexpr void VisitParams(s8_fc_params& p, V& v) {
   v(p.input_offset);
   v(p.output_offset);
   v(p.per_channel);
+  v(p.act_min);
+  v(p.act_max);
+  v(p.rounding);
+}
+template <class V>
+constexpr void VisitParams(s8_bmm_params& p, V& v) {
+  v(p.batches);
+  v(p.lhs_batches);
+  v(p.rhs_batches);
+  v(p.rows);
+  v(p.depth);
+  v(p.cols);
+  v(p.lhs_transposed);
+  v(p.rhs_transposed);
+  v(p.lhs_offset);
+  v(p.rhs_offset);
+  v(p.output_offset);
+  v(p.multiplier);
+  v(p.shift);
   v(p.act_min);
   v(p.act_max);
   v(p.rounding);
