@@ -246,6 +246,8 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     if (t.quant && t.dtype != ir::DType::kFloat32) {
       rec.scale = static_cast<float>(t.quant->scale[0]);
       rec.zero_point = static_cast<int32_t>(t.quant->zero_point[0]);
+    } else if (t.dtype == ir::DType::kInt32) {
+      rec.scale = 1.0f;  // indices (argmax): real = q
     }
     p.io.push_back(rec);
   };

@@ -222,6 +222,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
       case OpType::kQSquaredDifference:
       case OpType::kQMaximum:
       case OpType::kQMinimum:
+      case OpType::kQPrelu:
       case OpType::kQMul: {
         if (op.type == OpType::kQAdd || op.type == OpType::kQSub) {
           TF_RETURN_IF_ERROR(
@@ -232,6 +233,11 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         } else if (op.type == OpType::kQSquaredDifference) {
           TF_RETURN_IF_ERROR(kernel(rt::OpKind::kSquaredDifference));
           auto p = quant::SquaredDifferenceParams(g, op);
+          TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+          eo.params = EncodeParams(*p);
+        } else if (op.type == OpType::kQPrelu) {
+          TF_RETURN_IF_ERROR(kernel(rt::OpKind::kPrelu));
+          auto p = quant::PreluParams(g, op);
           TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
           eo.params = EncodeParams(*p);
         } else if (op.type == OpType::kQMul) {
@@ -260,6 +266,15 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
           eo.spec.in_place = plan::InPlace::kAlias;
           eo.spec.in_place_input = a_full ? 0 : 1;
         }
+        break;
+      }
+      case OpType::kArgMax: {
+        auto p = quant::ArgMaxParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kArgmax));
+        eo.params = EncodeParams(*p);
+        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, x);
         break;
       }
       case OpType::kQMean:

@@ -1,5 +1,6 @@
 #include "exec/executor.h"
 
+#include <algorithm>
 #include <new>
 #include <string>
 
@@ -82,6 +83,14 @@ Status RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<Hos
     case OpType::kMul:
       Binary(BinaryOp::kMul, *in[0], *in[1], y);
       break;
+    case OpType::kPrelu: {  // slopes [C] along dim 1: broadcast as [1, C, 1, ...]
+      ir::Shape s(in[0]->shape().size(), 1);
+      s[1] = in[1]->shape()[0];
+      HostTensor w(ir::DType::kFloat32, s);
+      std::copy(in[1]->f32().begin(), in[1]->f32().end(), w.f32().begin());
+      Binary(BinaryOp::kPrelu, *in[0], w, y);
+      break;
+    }
     case OpType::kMaximum:
       Binary(BinaryOp::kMaximum, *in[0], *in[1], y);
       break;
@@ -103,6 +112,13 @@ Status RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<Hos
         break;
       }
       Resize(op.attrs_as<ir::ResizeAttrs>(), *in[0], y);
+      break;
+    case OpType::kArgMax:  // int8 (a lowered graph): the kernel
+      if (in[0]->dtype() != ir::DType::kFloat32) {
+        TF_RETURN_IF_ERROR(RunLoweredOp(g, op, in, y));
+        break;
+      }
+      ArgMax(op.attrs_as<ir::ArgMaxAttrs>(), *in[0], y);
       break;
     case OpType::kSoftmax:
       Softmax(op.attrs_as<ir::SoftmaxAttrs>(), *in[0], y);

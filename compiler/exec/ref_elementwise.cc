@@ -61,6 +61,7 @@ void Binary(BinaryOp op, const HostTensor& a, const HostTensor& b, HostTensor& y
       case BinaryOp::kAdd: r = u + v; break;
       case BinaryOp::kSub: r = u - v; break;
       case BinaryOp::kMul: r = u * v; break;
+      case BinaryOp::kPrelu: r = u >= 0 ? u : u * v; break;
       // torch.maximum / minimum propagate NaN.
       case BinaryOp::kMaximum: r = std::isnan(u) || std::isnan(v) ? NAN : (u > v ? u : v); break;
       case BinaryOp::kMinimum: r = std::isnan(u) || std::isnan(v) ? NAN : (u < v ? u : v); break;

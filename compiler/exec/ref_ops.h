@@ -37,7 +37,7 @@ void Hardtanh(const ir::HardtanhAttrs& a, const HostTensor& x, HostTensor& y);
 // The float functions of one input (ir/unary_fn.h: sigmoid, tanh, hardswish, silu, ...).
 void UnaryFn(ir::OpType type, const ir::Attrs& attrs, const HostTensor& x, HostTensor& y);
 // y = a op b with NumPy broadcasting (y has the broadcast shape).
-enum class BinaryOp { kAdd, kSub, kMul, kMaximum, kMinimum };
+enum class BinaryOp { kAdd, kSub, kMul, kMaximum, kMinimum, kPrelu };
 void Binary(BinaryOp op, const HostTensor& a, const HostTensor& b, HostTensor& y);
 
 // x [N,C,H,W] or [C,H,W]; padding [top, left, bottom, right].
@@ -52,6 +52,8 @@ void Softmax(const ir::SoftmaxAttrs& a, const HostTensor& x, HostTensor& y);
 // Over the last dim (mean and variance in double); weight / bias may be null.
 void LayerNorm(const ir::LayerNormAttrs& a, const HostTensor& x, const HostTensor* weight,
                const HostTensor* bias, HostTensor& y);
+// float32 x -> int32 indices; ties and NaN as torch.argmax (first index; NaN is the max).
+void ArgMax(const ir::ArgMaxAttrs& a, const HostTensor& x, HostTensor& y);
 
 // Any dtype (data movement only).
 void Reshape(const HostTensor& x, HostTensor& y);

@@ -80,14 +80,45 @@ void Pad(const ir::PadAttrs& a, const HostTensor& x, HostTensor& y) {
   }
 }
 
-void Softmax(const ir::SoftmaxAttrs& a, const HostTensor& x, HostTensor& y) {
+namespace {
+
+// x as [outer, len, inner] around `axis` (negative counts from the end; a scalar is rank 1).
+struct AxisView {
+  int64_t outer, len, inner;
+};
+AxisView ViewAround(const HostTensor& x, int64_t axis_attr) {
   const ir::Shape& xs = x.shape();
   const int64_t rank = std::max<int64_t>(1, static_cast<int64_t>(xs.size()));
-  const int64_t axis = *ir::NormalizeAxis(a.axis, rank);
+  const int64_t axis = *ir::NormalizeAxis(axis_attr, rank);
   const int64_t len = xs.empty() ? 1 : xs[static_cast<size_t>(axis)];
   int64_t inner = 1;
   for (size_t d = static_cast<size_t>(axis) + 1; d < xs.size(); ++d) inner *= xs[d];
-  const int64_t outer = x.num_elements() / (len * inner);
+  return {x.num_elements() / (len * inner), len, inner};
+}
+
+}  // namespace
+
+void ArgMax(const ir::ArgMaxAttrs& a, const HostTensor& x, HostTensor& y) {
+  const AxisView v = ViewAround(x, a.axis);
+  const int64_t outer = v.outer, len = v.len, inner = v.inner;
+  const auto xd = x.f32();
+  auto yd = y.i32();
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t in = 0; in < inner; ++in) {
+      auto at = [&](int64_t k) { return xd[static_cast<size_t>((o * len + k) * inner + in)]; };
+      int64_t best = 0;
+      for (int64_t k = 1; k < len && !std::isnan(at(best)); ++k) {
+        const float v = at(k), b = at(best);
+        if (std::isnan(v) || (a.min ? v < b : v > b)) best = k;
+      }
+      yd[static_cast<size_t>(o * inner + in)] = static_cast<int32_t>(best);
+    }
+  }
+}
+
+void Softmax(const ir::SoftmaxAttrs& a, const HostTensor& x, HostTensor& y) {
+  const AxisView v = ViewAround(x, a.axis);
+  const int64_t outer = v.outer, len = v.len, inner = v.inner;
   const auto xd = x.f32();
   auto yd = y.f32();
   for (int64_t o = 0; o < outer; ++o) {

@@ -110,6 +110,16 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
           &p, x.i8().data(), in[1]->i8().data(), y.i8().data());
       return OkStatus();
     }
+    case OpType::kQPrelu: {
+      TF_ASSIGN_OR_RETURN(const s8_prelu_params p, quant::PreluParams(g, op));
+      s8_prelu__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data());
+      return OkStatus();
+    }
+    case OpType::kArgMax: {
+      TF_ASSIGN_OR_RETURN(const s8_argmax_params p, quant::ArgMaxParams(g, op));
+      s8_argmax__ref(&p, x.i8().data(), y.i32().data());
+      return OkStatus();
+    }
     case OpType::kQBmm: {
       TF_ASSIGN_OR_RETURN(const s8_bmm_params p, quant::BmmParams(g, op));
       s8_bmm__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data(), nullptr);

@@ -151,6 +151,19 @@ struct MeanAttrs {
   friend bool operator==(const MeanAttrs&, const MeanAttrs&) = default;
 };
 
+struct ArgMaxAttrs {
+  int64_t axis = -1;     // negative counts from the end
+  bool keepdim = false;  // keep the reduced dim as 1
+  bool min = false;      // arg min instead of arg max
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("axis", s.axis);
+    f("keepdim", s.keepdim);
+    f("min", s.min);
+  }
+  friend bool operator==(const ArgMaxAttrs&, const ArgMaxAttrs&) = default;
+};
+
 struct ReshapeAttrs {
   std::vector<int64_t> shape;  // the output shape; at most one -1 (inferred)
   template <class S, class F>
@@ -401,6 +414,7 @@ using Attrs = std::variant<NoAttrs, Conv2dAttrs, HardtanhAttrs, MaxPool2dAttrs, 
                            MeanAttrs, ReshapeAttrs, CatAttrs, SoftmaxAttrs, QConv2dAttrs,
                            QDwConv2dAttrs, QFcAttrs, QPool2dAttrs, ClampAttrs, QPadAttrs,
                            TransposeAttrs, SliceAttrs, LeakyReluAttrs, EluAttrs, GeluAttrs,
-                           PadAttrs, ResizeAttrs, QBmmAttrs, LayerNormAttrs, QLayerNormAttrs>;
+                           PadAttrs, ResizeAttrs, ArgMaxAttrs, QBmmAttrs, LayerNormAttrs,
+                           QLayerNormAttrs>;
 
 }  // namespace tinyforge::ir

@@ -317,6 +317,21 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
     case OpType::kQuantize:
     case OpType::kDequantize:
       return std::vector<Shape>{in[0]};
+    case OpType::kArgMax: {
+      const auto& a = std::get<ArgMaxAttrs>(attrs);
+      const int64_t rank = static_cast<int64_t>(in[0].size());
+      const auto axis = rank == 0 ? std::nullopt : NormalizeAxis(a.axis, rank);
+      if (!axis) {
+        return AttrError("axis", std::to_string(a.axis) + " out of range for input " + Str(in[0]));
+      }
+      Shape y = in[0];
+      if (a.keepdim) {
+        y[static_cast<size_t>(*axis)] = 1;
+      } else {
+        y.erase(y.begin() + *axis);
+      }
+      return std::vector<Shape>{y};
+    }
     case OpType::kSoftmax: {
       const int64_t axis = std::get<SoftmaxAttrs>(attrs).axis;
       // Like PyTorch, a scalar behaves as rank 1 here (dim 0 or -1).
@@ -363,6 +378,11 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
       return internal::InferLoweredShapes(OpType::kQBmm, QBmmAttrs{}, in);
     case OpType::kReshape:
       return Reshape(std::get<ReshapeAttrs>(attrs), in[0]);
+    case OpType::kPrelu:  // torch.prelu: the slopes [C] along dim 1
+      if (in[0].size() < 2 || in[1] != Shape{in[0][1]}) {
+        return Error("inputs[1]: slopes " + Str(in[1]) + ", expected [C] for x " + Str(in[0]));
+      }
+      return std::vector<Shape>{in[0]};
     case OpType::kAdd:
     case OpType::kSub:
     case OpType::kMul:
@@ -386,6 +406,7 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
     case OpType::kQMul:
     case OpType::kQSub:
     case OpType::kQMaximum:
+    case OpType::kQPrelu:
     case OpType::kQMinimum:
     case OpType::kQSquaredDifference:
     case OpType::kQMean:

@@ -238,6 +238,15 @@ Expected<std::vector<Shape>> InferLoweredShapes(OpType type, const Attrs& attrs,
       if (y.size() > 6) return Error("inputs: broadcasting supports up to 6 dims");
       return std::vector<Shape>{y};
     }
+    case OpType::kQPrelu: {
+      TF_RETURN_IF_ERROR(CheckRequantInputs(in, 2, 2));  // [x >= 0, x < 0]
+      TF_ASSIGN_OR_RETURN(Shape y, Broadcast(in[0], in[1]));
+      if (y != in[0]) {
+        return Error("inputs[1]: the slopes " + Str(in[1]) + " must broadcast to x " + Str(in[0]));
+      }
+      if (y.size() > 6) return Error("inputs: broadcasting supports up to 6 dims");
+      return std::vector<Shape>{y};
+    }
     case OpType::kQMaximum:
     case OpType::kQMinimum: {
       TF_ASSIGN_OR_RETURN(Shape y, Broadcast(in[0], in[1]));

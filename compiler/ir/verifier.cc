@@ -40,6 +40,14 @@ Status CheckDTypes(const Graph& g, const Op& op) {
           expect("inputs", 0, in(0), IsQuantized(in(0).dtype) && in(0).quant.has_value(),
                  "int8 or int32 (with quant)"));
       return expect("outputs", 0, out(0), out(0).dtype == DType::kFloat32, "float32");
+    case OpType::kArgMax:  // indices of a float32 or int8 (quantized) input
+      TF_RETURN_IF_ERROR(expect("inputs", 0, in(0),
+                                in(0).dtype == DType::kFloat32 ||
+                                    (in(0).dtype == DType::kInt8 && in(0).quant.has_value() &&
+                                     !in(0).quant->per_channel()),
+                                "float32 or int8 (per-tensor)"));
+      return expect("outputs", 0, out(0), out(0).dtype == DType::kInt32 && !out(0).quant,
+                    "int32 without quant (indices)");
     case OpType::kReshape:
     case OpType::kTranspose:
     case OpType::kSlice:
@@ -186,7 +194,9 @@ Status Verify(const Graph& g) {
   }
   if (g.kind == GraphKind::kFloat) {
     for (size_t i = 0; i < g.tensors.size(); ++i) {
-      if (IsQuantized(g.tensors[i].dtype)) {
+      // int32 without quant: indices (argmax), not a quantized tensor.
+      const bool index = g.tensors[i].dtype == DType::kInt32 && !g.tensors[i].quant;
+      if (IsQuantized(g.tensors[i].dtype) && !index) {
         return Error(TensorLabel(g, static_cast<TensorId>(i)) +
                      ": dtype: " + std::string(DTypeName(g.tensors[i].dtype)) +
                      " in a graph of kind \"float\" (quantized tensors need kind \"qdq\")");

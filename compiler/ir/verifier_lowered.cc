@@ -96,6 +96,7 @@ Status CheckLoweredDTypes(const Graph& g, const Op& op) {
     case OpType::kQSub:
     case OpType::kQMul:
     case OpType::kQSquaredDifference:
+    case OpType::kQPrelu:
     case OpType::kQBmm:
       TF_RETURN_IF_ERROR(Act("inputs", 0, in(0)));
       TF_RETURN_IF_ERROR(Act("inputs", 1, in(1)));

@@ -426,6 +426,28 @@ Status FoldOne(Context& c) {
       return Binary(c, OpType::kQSub);
     case OpType::kMul:
       return Binary(c, OpType::kQMul);
+    case OpType::kArgMax: {  // int8 in, the int32 indices out (no quantize after)
+      TF_ASSIGN_OR_RETURN(TensorId x, Activation(c, op.inputs[0]));
+      std::vector<ir::Op> none;
+      Emit(c, OpType::kArgMax, {x}, op.outputs[0], op.attrs, none);
+      return OkStatus();
+    }
+    case OpType::kPrelu: {  // TFLite's PRELU: no fused activation, output full range
+      TF_ASSIGN_OR_RETURN(TensorId a, Activation(c, op.inputs[0]));
+      TF_ASSIGN_OR_RETURN(TensorId b, Activation(c, op.inputs[1]));
+      TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
+      // The slopes [C] of dim 1 as qprelu's broadcast operand [1, C, 1, ...] (same bytes).
+      const ir::Tensor& slopes = c.g.tensor(b);
+      if (!slopes.is_constant()) return c.Fail("prelu: the slopes must be a constant");
+      ir::Tensor s = slopes;
+      s.shape.assign(c.g.tensor(a).shape.size(), 1);
+      s.shape[1] = slopes.shape[0];
+      s.name = c.tensor_names.Unique(slopes.name + ".per_channel");
+      b = c.g.AddTensor(std::move(s));
+      std::vector<ir::Op> none;
+      Emit(c, OpType::kQPrelu, {a, b}, y, ir::NoAttrs{}, none);
+      return OkStatus();
+    }
     case OpType::kMatmul:
       return Binary(c, OpType::kQBmm);
     case OpType::kMaximum:

@@ -145,6 +145,16 @@ struct Rewriter {
         if (x4) TF_RETURN_IF_ERROR(Mean(op));
         out.push_back(std::move(op));
         break;
+      case OpType::kArgMax:
+        // Over C, the NHWC input gives the indices in NCHW order (N, H, W) either way;
+        // over another axis the op reads the input transposed back to NCHW.
+        if (x4 && *ir::NormalizeAxis(op.attrs_as<ir::ArgMaxAttrs>().axis, 4) == 1) {
+          op.attrs_as<ir::ArgMaxAttrs>().axis = 3;
+          out.push_back(std::move(op));
+        } else {
+          WrapNchw(std::move(op));
+        }
+        break;
       case OpType::kQSoftmax:
       case OpType::kQConcat:
         if (x4) {
@@ -179,7 +189,8 @@ struct Rewriter {
       case OpType::kQSquaredDifference:
       case OpType::kQMaximum:
       case OpType::kQMinimum:
-      case OpType::kQMul: {
+      case OpType::kQMul:
+      case OpType::kQPrelu: {
         const size_t r0 = g.tensor(op.inputs[0]).shape.size();
         const size_t r1 = g.tensor(op.inputs[1]).shape.size();
         if ((r0 == 4 || r1 == 4) && r0 != r1) {
@@ -407,7 +418,10 @@ Status ToNhwc(ir::Graph& g, const PassOptions& options) {
     }
   }
   for (size_t t = 0; t < n; ++t) {
-    if (g.tensors[t].shape.size() != 4 || weight[t]) continue;
+    // int32 activations are argmax indices: they keep the NCHW order (see kArgMax below).
+    if (g.tensors[t].shape.size() != 4 || weight[t] || g.tensors[t].dtype == ir::DType::kInt32) {
+      continue;
+    }
     const bool keep_nchw = options.io_layout == ir::Layout::kNCHW && at_edge[t];
     r.edge[t] = keep_nchw;
     r.permute[t] = !keep_nchw;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "kernels/add/add.h"
+#include "kernels/argmax/argmax.h"
 #include "kernels/bmm/bmm.h"
 #include "kernels/common/broadcast.h"
 #include "kernels/concat/concat.h"
@@ -213,6 +214,13 @@ Expected<s8_add_params> MakeSquaredDifferenceParams(std::span<const int32_t> dim
 Expected<s8_minmax_params> MakeMinMaxParams(std::span<const int32_t> dims1,
                                             std::span<const int32_t> dims2);
 
+// PRELU (x, slopes broadcast against x): TFLM's CalculatePreluParams, in / out and
+// in * alpha / out in double, QuantizeMultiplier; no fused activation.
+Expected<s8_prelu_params> MakePreluParams(std::span<const int32_t> x_dims,
+                                          std::span<const int32_t> alpha_dims,
+                                          TensorQuant input, TensorQuant alpha,
+                                          TensorQuant output);
+
 // TFLM CalculateOpDataMul: (double)s1 * (double)s2 / (double)s_out, QuantizeMultiplier.
 Expected<s8_mul_params> MakeMulParams(std::span<const int32_t> dims1,
                                       std::span<const int32_t> dims2, TensorQuant input1,
@@ -314,6 +322,10 @@ Expected<s8_pad_params> MakePadParams(std::span<const int32_t> input_dims,
                                       std::span<const std::pair<int32_t, int32_t>> paddings,
                                       TensorQuant input, TensorQuant output,
                                       std::optional<int8_t> pad_value = std::nullopt);
+
+// ARG_MAX / ARG_MIN of `input_dims` over `axis` (normalized): outer, axis, inner.
+Expected<s8_argmax_params> MakeArgMaxParams(std::span<const int32_t> input_dims, int64_t axis,
+                                            bool is_min);
 
 // TRANSPOSE of a tensor of any rank by perm (output dim d is input dim perm[d]): the
 // smallest equivalent problem (size-1 dims dropped, dims adjacent in both orders merged),

@@ -222,6 +222,21 @@ Expected<s8_mul_params> Mul(const Graph& g, const Op& op, bool use_inputs) {
   return p;
 }
 
+Expected<s8_prelu_params> Prelu(const Graph& g, const Op& op, bool use_inputs) {
+  const Tensor& x = g.tensor(op.inputs[0]);
+  const Tensor& alpha = g.tensor(op.inputs[1]);
+  TF_ASSIGN_OR_RETURN(
+      s8_prelu_params p,
+      quant::MakePreluParams(Dims(x.shape), Dims(alpha.shape), TensorQuantOf(x),
+                             TensorQuantOf(alpha), TensorQuantOf(g.tensor(op.outputs[0]))));
+  if (auto c = Stored(g, op, use_inputs)) {
+    p.output_multiplier_1 = c->multiplier[0], p.output_shift_1 = c->shift[0];
+    p.output_multiplier_2 = c->multiplier[1], p.output_shift_2 = c->shift[1];
+  }
+  p.rounding = RoundingWord(g);
+  return p;
+}
+
 // The input dims and reduced axes a reduction's kernel sees: x's own, or, when the reduced
 // dims are not one run (a graph before the layout pass), those of x transposed by
 // ReductionPerm (kept dims first): [kept..., reduced...] reduced over the trailing dims.
@@ -306,6 +321,7 @@ size_t RequantBaseInputs(OpType type) {
     case OpType::kQSub:
     case OpType::kQSquaredDifference:
     case OpType::kQMul:
+    case OpType::kQPrelu:
     case OpType::kQBmm:
       return 2;
     case OpType::kQMean:
@@ -351,6 +367,11 @@ Expected<RequantConstants> ComputeRequantConstants(const Graph& g, const Op& op)
       TF_ASSIGN_OR_RETURN(auto p, Mul(g, op, false));
       return one(p.output_multiplier, p.output_shift);
     }
+    case OpType::kQPrelu: {
+      TF_ASSIGN_OR_RETURN(auto p, Prelu(g, op, false));
+      return RequantConstants{{p.output_multiplier_1, p.output_multiplier_2},
+                              {p.output_shift_1, p.output_shift_2}};
+    }
     case OpType::kQBmm: {
       TF_ASSIGN_OR_RETURN(auto p, Bmm(g, op, false));
       return one(p.multiplier, p.shift);
@@ -382,6 +403,9 @@ Expected<quant::DwConvKernelParams> DwConvParams(const Graph& g, const Op& op) {
 Expected<quant::FcKernelParams> FcParams(const Graph& g, const Op& op) { return Fc(g, op, true); }
 Expected<s8_add_params> AddParams(const Graph& g, const Op& op) { return Add(g, op, true); }
 Expected<s8_mul_params> MulParams(const Graph& g, const Op& op) { return Mul(g, op, true); }
+Expected<s8_prelu_params> PreluParams(const Graph& g, const Op& op) {
+  return Prelu(g, op, true);
+}
 Expected<s8_bmm_params> BmmParams(const Graph& g, const Op& op) { return Bmm(g, op, true); }
 Expected<s8_add_params> SquaredDifferenceParams(const Graph& g, const Op& op) {
   return SquaredDifference(g, op, true);
@@ -484,6 +508,15 @@ Expected<s8_transpose_params> TransposeParams(const Graph& g, const Op& op) {
   const Tensor& x = g.tensor(op.inputs[0]);
   return quant::MakeTransposeParams(Dims(x.shape), op.attrs_as<ir::TransposeAttrs>().perm,
                                     TensorQuantOf(x), TensorQuantOf(g.tensor(op.outputs[0])));
+}
+
+Expected<s8_argmax_params> ArgMaxParams(const Graph& g, const Op& op) {
+  const Tensor& x = g.tensor(op.inputs[0]);
+  const auto& a = op.attrs_as<ir::ArgMaxAttrs>();
+  const int64_t rank = static_cast<int64_t>(x.shape.size());
+  const auto axis = ir::NormalizeAxis(a.axis, std::max<int64_t>(rank, 1));
+  if (!axis) return Error("argmax: axis " + std::to_string(a.axis) + " out of range");
+  return quant::MakeArgMaxParams(Dims(x.shape), *axis, a.min);
 }
 
 Expected<s8_slice_params> SliceParams(const Graph& g, const Op& op) {

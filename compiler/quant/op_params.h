@@ -25,7 +25,7 @@ namespace tinyforge::quant {
 // The int32 constants an op's requantization needs, in the order the op's `multiplier` and
 // `shift` inputs hold them: per output channel (qconv2d, qdwconv2d, qfc: 1 entry when the
 // weights are per-tensor), [input1, input2, output] (qadd), one entry otherwise (qmul, qbmm,
-// qmean with 1/count folded in, qsoftmax input scaling, requantize).
+// [x >= 0, x < 0] (qprelu), qmean with 1/count folded in, qsoftmax input scaling, requantize).
 struct RequantConstants {
   std::vector<int32_t> multiplier;
   std::vector<int32_t> shift;
@@ -48,6 +48,8 @@ Expected<s8_pool_params> PoolParams(const ir::Graph& g, const ir::Op& op);
 // qadd and qsub (the same parameters).
 Expected<s8_add_params> AddParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_mul_params> MulParams(const ir::Graph& g, const ir::Op& op);
+// qprelu: multiplier / shift [x >= 0, x < 0].
+Expected<s8_prelu_params> PreluParams(const ir::Graph& g, const ir::Op& op);
 // qbmm: the batch dims flattened (an operand repeating, see BmmSpec).
 Expected<s8_bmm_params> BmmParams(const ir::Graph& g, const ir::Op& op);
 // qsquared_difference (s8_add_params with TFLite's squared-difference constants).
@@ -71,6 +73,8 @@ Expected<quant::ConcatKernelParams> ConcatParams(const ir::Graph& g, const ir::O
 Expected<s8_pad_params> PadParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_transpose_params> TransposeParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_slice_params> SliceParams(const ir::Graph& g, const ir::Op& op);
+// argmax of an int8 input (the kernel's view: outer, axis, inner).
+Expected<s8_argmax_params> ArgMaxParams(const ir::Graph& g, const ir::Op& op);
 // The op's input and output as NHWC (layout=NCHW: the permuted dims).
 Expected<quant::ResizeKernelParams> ResizeParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_quantize_params> QuantizeParams(const ir::Graph& g, const ir::Op& op);

@@ -115,6 +115,30 @@ Expected<s8_mul_params> MakeMulParams(std::span<const int32_t> dims1,
   return p;
 }
 
+Expected<s8_prelu_params> MakePreluParams(std::span<const int32_t> x_dims,
+                                          std::span<const int32_t> alpha_dims,
+                                          TensorQuant input, TensorQuant alpha,
+                                          TensorQuant output) {
+  constexpr const char* kOp = "prelu";
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input", input));
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "alpha", alpha));
+  TF_QUANT_TRY_CHECK(CheckQuant(kOp, "output", output));
+  auto shape = MakeBroadcastShape(x_dims, alpha_dims);
+  if (!shape) return shape.error().WithPrefix(kOp);
+  s8_prelu_params p{};
+  p.shape = *shape;
+  p.input_offset = -input.zero_point;
+  p.alpha_offset = -alpha.zero_point;
+  p.output_offset = output.zero_point;
+  const double in = static_cast<double>(input.scale), out = static_cast<double>(output.scale);
+  const QuantizedMultiplier m1 = QuantizeMultiplier(in / out);
+  const QuantizedMultiplier m2 = QuantizeMultiplier(in * static_cast<double>(alpha.scale) / out);
+  p.output_multiplier_1 = m1.multiplier, p.output_shift_1 = m1.shift;
+  p.output_multiplier_2 = m2.multiplier, p.output_shift_2 = m2.shift;
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_prelu_check(p)));
+  return p;
+}
+
 Expected<s8_add_params> MakeSquaredDifferenceParams(std::span<const int32_t> dims1,
                                                     std::span<const int32_t> dims2,
                                                     TensorQuant input1, TensorQuant input2,

@@ -154,25 +154,16 @@ Expected<LutTable> LeakyReluTable(TensorQuant input, TensorQuant output, float a
 
 Expected<LutTable> PreluTable(TensorQuant input, TensorQuant alpha, int32_t alpha_q,
                               TensorQuant output) {
-  constexpr const char* kOp = "prelu";
-  TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "input", input));
-  TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "alpha", alpha));
-  TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "output", output));
-  const QuantizedMultiplier m_id = QuantizeMultiplier(static_cast<double>(input.scale) /
-                                                      static_cast<double>(output.scale));
-  const QuantizedMultiplier m_alpha = QuantizeMultiplier(
-      static_cast<double>(input.scale) * static_cast<double>(alpha.scale) /
-      static_cast<double>(output.scale));
-  if (m_alpha.shift > 30 || m_id.shift > 30) {
-    return Error{"prelu: input scale / output scale too large"};
-  }
+  const int32_t one[1] = {1};
+  TF_ASSIGN_OR_RETURN(s8_prelu_params p, MakePreluParams(one, one, input, alpha, output));
   const int32_t a = alpha_q - alpha.zero_point;
   LutTable t{};
   for (int i = 0; i < TF_LUT_ENTRIES; ++i) {
     const int32_t d = int32_t{static_cast<int8_t>(i)} - input.zero_point;
-    const int32_t y = d >= 0 ? fx::MultiplyByQuantizedMultiplier(d, m_id.multiplier, m_id.shift)
-                             : fx::MultiplyByQuantizedMultiplier(d * a, m_alpha.multiplier,
-                                                                 m_alpha.shift);
+    const int32_t y =
+        d >= 0 ? fx::MultiplyByQuantizedMultiplier(d, p.output_multiplier_1, p.output_shift_1)
+               : fx::MultiplyByQuantizedMultiplier(d * a, p.output_multiplier_2,
+                                                   p.output_shift_2);
     t[static_cast<size_t>(i)] = ClampInt8(int64_t{output.zero_point} + y);
   }
   return t;

@@ -24,6 +24,24 @@ struct s8_mul_params {
   int32_t rounding;
 };
 
+// PRELU with a slope operand broadcast against the input (a slope per channel).
+// Numerics: TFLite Micro reference_ops::BroadcastPrelu4DSlow (here up to 6-D):
+//   x' = x + input_offset
+//   y  = x' >= 0 ? MBQM(x', output_multiplier_1, output_shift_1)
+//                : MBQM(x' * (alpha + alpha_offset), output_multiplier_2, output_shift_2)
+//   y += output_offset, clamped to [-128, 127]
+// with s_in / s_out and s_in * s_alpha / s_out as the two multipliers (double, as TFLM).
+// input1 is x, input2 the slopes; input1 and output may alias exactly when not broadcast.
+struct s8_prelu_params {
+  s8_broadcast_shape shape;
+  int32_t input_offset;                         // -zero point of x, in [-128, 128]
+  int32_t alpha_offset;                         // -zero point of the slopes, in [-128, 128]
+  int32_t output_multiplier_1, output_shift_1;  // x >= 0: Q31, shift in [-31, 30]
+  int32_t output_multiplier_2, output_shift_2;  // x < 0: Q31, shift in [-31, 30]
+  int32_t output_offset;                        // output zero point, in [-128, 127]
+  int32_t rounding;                             // as s8_mul_params
+};
+
 extern "C" {
 // input1, input2 and output may alias exactly (in-place) when not broadcast.
 void s8_mul__ref(const s8_mul_params* params, const int8_t* input1, const int8_t* input2,
@@ -37,6 +55,8 @@ void s8_mul__dsp(const s8_mul_params* params, const int8_t* input1, const int8_t
 // Cortex-M55 (Helium): tables for scalar and per-channel operands, 4 lanes otherwise.
 void s8_mul__mve(const s8_mul_params* params, const int8_t* input1, const int8_t* input2,
                  int8_t* output);
+void s8_prelu__ref(const s8_prelu_params* params, const int8_t* input, const int8_t* alpha,
+                   int8_t* output);
 }
 
 #endif  // TINYFORGE_KERNELS_MUL_MUL_H_

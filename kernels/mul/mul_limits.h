@@ -16,4 +16,14 @@ inline const char* s8_mul_check(const s8_mul_params& p) {
   return nullptr;
 }
 
+inline const char* s8_prelu_check(const s8_prelu_params& p) {
+  TF_CHECK_ROUNDING(p);
+  TF_CHECK_RANGE(p, input_offset, -128, 128);
+  TF_CHECK_RANGE(p, alpha_offset, -128, 128);
+  TF_CHECK_SHIFT(p, output_shift_1);
+  TF_CHECK_SHIFT(p, output_shift_2);
+  TF_CHECK_INT8(p, output_offset);
+  return nullptr;
+}
+
 #endif  // TINYFORGE_KERNELS_MUL_MUL_LIMITS_H_

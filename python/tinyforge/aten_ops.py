@@ -378,6 +378,30 @@ def _mul(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     return "mul", _binary("mul", lw, node, a), {}
 
 
+@_handles(aten.argmax.default, aten.argmin.default)
+def _argmax(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    """Indices over one dim (int32 in the graph; torch's int64 values fit)."""
+    x = a["self"]
+    if a.get("dim") is None:
+        raise UnsupportedOpError(target_name(node), source_of(node),
+                                 "argmax / argmin without dim (over the flattened input)")
+    rank = len(lw.shape(x))
+    return "argmax", [x], {"axis": int(a["dim"]) % max(rank, 1),
+                           "keepdim": bool(a.get("keepdim", False)),
+                           "min": node.target == aten.argmin.default}
+
+
+@_handles(aten.prelu.default)
+def _prelu(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    """A slope per channel (dim 1; one slope became leaky_relu in binary_ops)."""
+    x, w = a["self"], a["weight"]
+    sx = lw.shape(x)
+    if not isinstance(w, Node) or len(sx) < 2 or list(lw.shape(w)) != [sx[1]]:
+        raise UnsupportedOpError(target_name(node), source_of(node),
+                                 "prelu: expected one slope per channel of dim 1")
+    return "prelu", [x, w], {}
+
+
 @_handles(aten.maximum.default)
 def _maximum(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     return "maximum", _binary("maximum", lw, node, a), {}

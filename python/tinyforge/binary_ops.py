@@ -11,7 +11,8 @@
   scaled constant; the ``Scalar`` and in-place overloads into ``add.Tensor`` / ``sub.Tensor``
   / ``mul.Tensor``.
 
-and ``prelu`` with a single slope (``nn.PReLU()``) into ``leaky_relu`` with that slope.
+and ``prelu`` with a single slope (``nn.PReLU()``) into ``leaky_relu`` with that slope (a
+slope per channel, ``nn.PReLU(C)``, stays ``prelu``: the graph op of that name).
 
 Then the PT2E quantizer sees every operand as a node: constants are observed like
 activations and quantized to int8 per-tensor at export (convert_pt2e folds them). What
@@ -84,7 +85,7 @@ def canonicalize_binary(gm: torch.fx.GraphModule) -> None:
     for node in list(gm.graph.nodes):
         if node.op == "call_function" and node.target == aten.prelu.default:
             # PReLU with one slope is leaky_relu (a table lookup); a slope per channel stays
-            # prelu, which the handlers do not take.
+            # prelu (graph op prelu, slopes [C] along dim 1).
             w = _const_value(gm, node.args[1])
             if w is not None and w.numel() == 1:
                 node.target = aten.leaky_relu.default

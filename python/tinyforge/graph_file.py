@@ -62,6 +62,7 @@ OP_TYPES: dict[str, tuple[int, int, int, tuple[str, ...]]] = {
     "mul": (2, 2, 1, ()),
     "maximum": (2, 2, 1, ()),
     "minimum": (2, 2, 1, ()),
+    "prelu": (2, 2, 1, ()),
     "cat": (1, 1 << 30, 1, ("axis",)),
     "transpose": (1, 1, 1, ("perm",)),
     "slice": (1, 1, 1, ("begin", "end", "stride")),
@@ -72,6 +73,7 @@ OP_TYPES: dict[str, tuple[int, int, int, tuple[str, ...]]] = {
     "sum": (1, 1, 1, ("dims", "keepdim")),
     "amax": (1, 1, 1, ("dims", "keepdim")),
     "pad": (1, 1, 1, ("padding", "value")),
+    "argmax": (1, 1, 1, ("axis", "keepdim", "min")),
     "matmul": (2, 2, 1, ()),
     "quantize": (1, 1, 1, ()),
     "dequantize": (1, 1, 1, ()),
@@ -313,6 +315,8 @@ def validate_document(doc: dict[str, Any], blob_len: int) -> None:
         _check(t["dtype"] in NUMPY_DTYPES, where, f"dtype: {t['dtype']!r}")
         if t["dtype"] == "float32":
             _check("quant" not in t, where, "quant: forbidden on float32")
+        elif t["dtype"] == "int32" and "quant" not in t:
+            pass  # indices (argmax), in any kind of graph
         else:
             _check(doc["kind"] == "qdq", where, "dtype: integer tensor in a float graph")
             _check("quant" in t, where, "quant: required on int8/int32")

@@ -121,6 +121,9 @@ FLOAT_OPS = {
     "mul": lambda ins, a: _t(ins[0]) * _t(ins[1]),
     "maximum": lambda ins, a: torch.maximum(_t(ins[0]), _t(ins[1])),
     "minimum": lambda ins, a: torch.minimum(_t(ins[0]), _t(ins[1])),
+    "argmax": lambda ins, a: (torch.argmin if a["min"] else torch.argmax)(
+        _t(ins[0]), dim=a["axis"], keepdim=a["keepdim"]).to(torch.int32),
+    "prelu": lambda ins, a: F.prelu(_t(ins[0]), _t(ins[1])),
     "cat": lambda ins, a: torch.cat([_t(i) for i in ins], a["axis"]),
     "transpose": lambda ins, a: _t(ins[0]).permute(a["perm"]),
     "slice": lambda ins, a: _t(ins[0])[tuple(slice(b, e, s) for b, e, s in zip(a["begin"], a["end"], a["stride"]))],

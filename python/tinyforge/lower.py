@@ -266,6 +266,8 @@ class Lowering:
         in_idx = [self.tensor(i) for i in inputs]
         name = self.op_name[node]
         value = self.values[node]
+        if op_type == "argmax":  # torch's int64 indices; the graph's are int32
+            value = value.to(torch.int32)
         if keep_dim:  # select / unbind: the one-element slice, then a reshape without the dim
             kept = value.reshape([e - b for b, e in zip(attrs["begin"], attrs["end"])])
             sliced = self._new_tensor(f"{name}.slice", kept)

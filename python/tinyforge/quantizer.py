@@ -18,6 +18,9 @@ Contract (what :class:`TinyforgeQuantizer` annotates, on a graph from
 * hardswish, hardsigmoid, silu, gelu, elu, leaky_relu: input and output with their own
   observers (the compiled table requantizes);
 * maximum / minimum: input 2 and the output share input 1's parameters;
+* argmax / argmin: the input observed, no output quantization (int32 indices);
+* prelu (a slope per channel): input, slope constant and output with their own observers
+  (TFLite's PRELU: two requantizations, no fused activation);
 * matmul / bmm of two activations: both inputs and the output with their own observers
   (per tensor; TFLite's BATCH_MATMUL requantizes), a following relu fused as for add;
 * layer_norm / rms_norm: input and output with their own observers; weight and bias stay
@@ -65,6 +68,9 @@ MATMUL_OPS = {aten.matmul.default, aten.bmm.default}
 # maximum / minimum compare raw int8 values: input 2 and the output share input 1's
 # parameters (TFLite's MAXIMUM / MINIMUM; XNNPACK's quantizer shares them too).
 MINMAX_OPS = {aten.maximum.default, aten.minimum.default}
+PRELU_OPS = {aten.prelu.default}
+# argmax / argmin: the int8 input observed, int32 indices out (no output quantization).
+ARGMAX_OPS = {aten.argmax.default, aten.argmin.default}
 FUSABLE_ACT_OPS = {
     aten.relu.default,
     aten.relu_.default,
@@ -221,6 +227,11 @@ class TinyforgeQuantizer(Quantizer):
                 _annotate(node, {x: self.act}, SharedQuantizationSpec((x, node)))
             elif target in CAT_OPS:
                 self._annotate_cat(node)
+            elif target in ARGMAX_OPS:
+                _annotate(node, {node.args[0]: self.act}, None)
+            elif target in PRELU_OPS:
+                _annotate(node, {a: self.act for a in node.args[:2] if isinstance(a, Node)},
+                          self.act)
             elif target in MINMAX_OPS:
                 self._annotate_minmax(node)
             elif target in FIXED_OUTPUT:

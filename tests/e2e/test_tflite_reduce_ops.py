@@ -1,5 +1,6 @@
 """Reductions and padding of .tflite models: MEAN, SUM and REDUCE_MAX over any axes (one
-run, several runs, keep_dims both) and PAD / PADV2 from tf.pad, converted to full-int8
+run, several runs, keep_dims both), PAD / PADV2 from tf.pad, PRELU (one slope, a slope per
+channel) and ARG_MAX / ARG_MIN (int32 outputs), converted to full-int8
 .tflite and compared with TensorFlow's interpreter (BUILTIN_REF) on every graph output:
 bit-exact.
 
@@ -11,6 +12,8 @@ written out below from the SUM's input as the reference interpreter computed it,
 1 LSB of the interpreter's default kernel.
 """
 from __future__ import annotations
+
+import shutil
 
 import numpy as np
 import pytest
@@ -97,9 +100,22 @@ def _prelu():
 
 
 def _prelu_per_channel():
+    """A slope per channel ([1, 1, C]): qprelu."""
     x = inp((5, 4, 3))
     h = layers.Conv2D(6, 1)(x)
-    return tf.keras.Model(x, layers.PReLU(shared_axes=[1, 2])(h))
+    init = tf.keras.initializers.RandomUniform(-0.6, 0.9, seed=5)
+    return tf.keras.Model(x, layers.PReLU(alpha_initializer=init, shared_axes=[1, 2])(h))
+
+
+def _argmax():
+    """ARG_MAX over C (the last axis), ARG_MIN over H and ARG_MAX over W: int32 outputs."""
+    x = inp((5, 4, 3))
+    h = layers.Conv2D(6, 1)(x)
+    return tf.keras.Model(x, [
+        _lambda(lambda t: tf.argmax(t, axis=-1, output_type=tf.int32))(h),
+        _lambda(lambda t: tf.argmin(t, axis=1, output_type=tf.int32))(h),
+        _lambda(lambda t: tf.argmax(t, axis=2, output_type=tf.int32))(h),
+    ])
 
 
 CASES = {
@@ -108,6 +124,8 @@ CASES = {
     "reduce_max": (_maxes, ["REDUCE_MAX"]),
     "pad": (_pads, ["PAD"]),
     "prelu": (_prelu, ["PRELU"]),
+    "prelu_per_channel": (_prelu_per_channel, ["PRELU"]),
+    "argmax": (_argmax, ["ARG_MAX", "ARG_MIN"]),
 }
 
 
@@ -141,14 +159,31 @@ def test_matches_tf_interpreter(name, cli, tmp_path):
     run_cli(cli, "compile", path, "--target", "an547", "-o", tmp_path / "an547")
 
 
-def test_prelu_per_channel_is_refused_by_name(cli, tmp_path):
-    tf.keras.backend.clear_session()
-    tf.keras.utils.set_random_seed(7)
-    data = _convert(_prelu_per_channel)
-    model = oracle.parse(data)
-    assert "PRELU" in [oracle.op_name(model, op) for op in model.subgraphs[0].operators]
-    path = tmp_path / "prelu_pc.tflite"
+def _prelu_argmax():
+    """conv -> PReLU per channel -> conv -> ARG_MAX over C: both new kernels in one model."""
+    x = inp((6, 5, 3))
+    h = layers.Conv2D(16, 1)(x)
+    h = layers.PReLU(shared_axes=[1, 2])(h)
+    h = layers.Conv2D(20, 1)(h)
+    return tf.keras.Model(x, _lambda(lambda t: tf.argmax(t, axis=-1, output_type=tf.int32))(h))
+
+
+@pytest.mark.skipif(shutil.which("arm-none-eabi-gcc") is None
+                    or shutil.which("qemu-system-arm") is None,
+                    reason="arm-none-eabi-gcc or qemu-system-arm missing")
+def test_prelu_argmax_on_an547(tmp_path):
+    """One short board run (Cortex-M55, `__mve` argmax over the innermost axis): the firmware's
+    output equals the host runtime's and TensorFlow's interpreter's."""
+    from tinyforge import board as tfboard  # noqa: PLC0415
+
+    data, _ = oracle.convert_case(_prelu_argmax, ["PRELU", "ARG_MAX"], _convert)
+    path = tmp_path / "prelu_argmax.tflite"
     path.write_bytes(data)
-    proc = run_cli(cli, "compile", path, "-o", tmp_path / "out", check=False)
-    assert proc.returncode == 2, proc.stderr
-    assert "PRELU" in proc.stderr and "slope" in proc.stderr, proc.stderr
+    xs = np.random.default_rng(5).integers(-128, 128, size=(3, 1, 6, 5, 3), dtype=np.int8)
+    outcome = tfboard.run_model(path, "an547", [xs.reshape(3, 6, 5, 3)])
+    assert outcome.bit_exact, outcome.mismatch
+    got = outcome.outputs[0].reshape(3, 1, 6, 5)
+    for k in range(3):
+        want = oracle.tf_run(data, [xs[k]]).get_tensor(
+            tf.lite.Interpreter(model_content=data).get_output_details()[0]["index"])
+        assert np.array_equal(got[k], want), k

@@ -341,10 +341,10 @@ s8_broadcast_shape Dense(int32_t n) {
   return {{1, 1, 1, 1, 1, n}, {0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 1}};
 }
 
-TEST(Ops, AddAndMulInPlaceAndBroadcast) {
+TEST(Ops, AddMulPreluInPlaceAndBroadcast) {
   Rng r(77);
-  for (int variant = 0; variant < 4; ++variant) {
-    const bool add = variant < 2, in_place = variant % 2 == 0;
+  for (int variant = 0; variant < 6; ++variant) {
+    const bool add = variant < 2, prelu = variant >= 4, in_place = variant % 2 == 0;
     const int32_t n = 48;
     const auto a = r.Int8s(n);
     const auto c = r.Int8s(in_place ? n : 8);  // broadcast the second input over rows
@@ -356,6 +356,10 @@ TEST(Ops, AddAndMulInPlaceAndBroadcast) {
     if (add) {
       s8_add_params p{shape, 5, -3, 20, 1 << 30, -1, 1288490189, -2, 1 << 30, -17, 3, -128, 127, TF_ROUNDING_SINGLE};
       s8_add__ref(&p, a.data(), c.data(), want.data());
+      params = emit::EncodeParams(p);
+    } else if (prelu) {  // x in place; c the slopes (per row of 8 when broadcast)
+      s8_prelu_params p{shape, 5, -3, 1 << 30, -1, 1500000000, -7, 3, TF_ROUNDING_DOUBLE};
+      s8_prelu__ref(&p, a.data(), c.data(), want.data());
       params = emit::EncodeParams(p);
     } else {
       s8_mul_params p{shape, 5, -3, 1 << 30, -6, 3, -100, 100, TF_ROUNDING_SINGLE};
@@ -369,7 +373,8 @@ TEST(Ops, AddAndMulInPlaceAndBroadcast) {
     b.Input(t_a, {n});
     b.Input(t_c, {static_cast<int32_t>(c.size())});
     b.Output(t_out, {n});
-    b.Op(KernelId(add ? "s8_add__ref" : "s8_mul__ref"), {t_a, t_c, t_out}, params);
+    b.Op(KernelId(add ? "s8_add__ref" : prelu ? "s8_prelu__ref" : "s8_mul__ref"),
+         {t_a, t_c, t_out}, params);
     Loaded l(b.Image(), testing::RegionSizes(b.p));
     ASSERT_EQ(l.status, Status::kOk) << StatusText(l.status);
     Put(l, t_a, a);
@@ -418,6 +423,29 @@ TEST(Ops, UnaryKernelsMatch) {
   CheckUnary("s8_pad__ref", s8_pad__ref,
              s8_pad_params{{1, 1, 3, 4, 5}, {0, 0, 1, 0, 2}, {0, 0, 1, 2, 0}, -7}, 60, 5 * 6 * 7,
              false);
+}
+
+// argmax: int8 in, int32 indices out (an int32 program output), vs the kernel called directly.
+TEST(Ops, ArgmaxWritesInt32Indices) {
+  Rng r(5);
+  const s8_argmax_params p{3, 20, 4, 0};
+  const auto input = r.Int8s(3 * 20 * 4);
+  std::vector<int32_t> want(12);
+  s8_argmax__ref(&p, input.data(), want.data());
+  Builder b(1024);
+  const int32_t t_in = b.Arena(fmt::kInt8, 0, 240);
+  const int32_t t_out = b.Arena(fmt::kInt32, 256, 48);
+  b.Input(t_in, {240});
+  b.Output(t_out, {12}, 1.0f, 0);
+  b.Op(KernelId("s8_argmax__ref"), {t_in, t_out}, emit::EncodeParams(p));
+  Loaded l(b.Image(), testing::RegionSizes(b.p));
+  ASSERT_EQ(l.status, Status::kOk) << StatusText(l.status);
+  Put(l, t_in, input);
+  ASSERT_EQ(l.model.Run(), Status::kOk);
+  std::vector<int32_t> got(12);
+  std::memcpy(got.data(), l.model.Tensor(t_out).data, 48);
+  EXPECT_EQ(got, want);
+  for (int32_t v : got) EXPECT_TRUE(v >= 0 && v < 20) << v;
 }
 
 // lut: input, a 256-byte constant table, output; in place and out of place, every host variant

@@ -30,6 +30,7 @@
 #include "kernels/lut/lut_limits.h"
 #include "kernels/mean/mean_limits.h"
 #include "kernels/minmax/minmax_limits.h"
+#include "kernels/argmax/argmax_limits.h"
 #include "kernels/mul/mul_limits.h"
 #include "kernels/pad/pad_limits.h"
 #include "kernels/slice/slice_limits.h"
@@ -353,6 +354,23 @@ OpCase MulCase(const s8_mul_params& p) {
   return {KernelId("s8_mul__ref"), {Broadcast(8), Broadcast(8), Out(8)}, emit::EncodeParams(p)};
 }
 
+s8_prelu_params PreluBase() {
+  s8_prelu_params p{};
+  p.shape = Dense(8), p.output_multiplier_1 = p.output_multiplier_2 = 1 << 30;
+  return p;
+}
+OpCase PreluCase(const s8_prelu_params& p) {
+  return {KernelId("s8_prelu__ref"), {Broadcast(8), Broadcast(8), Out(8)}, emit::EncodeParams(p)};
+}
+s8_argmax_params ArgmaxBase() { return {2, 5, 3, 0}; }
+OpCase ArgmaxCase(const s8_argmax_params& p) {
+  auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 64 ? d : 1; };
+  return {KernelId("s8_argmax__ref"),
+          {In(dim(p.outer) * dim(p.axis_size) * dim(p.inner)),
+           Out(dim(p.outer) * dim(p.inner), fmt::kInt32)},
+          emit::EncodeParams(p)};
+}
+
 s8_softmax_params SoftmaxBase() { return {2, 5, 1 << 30, 3, -100}; }
 OpCase SoftmaxCase(const s8_softmax_params& p) {
   const int64_t n = (p.rows > 0 && p.rows < 64 ? p.rows : 1) *
@@ -521,6 +539,8 @@ TEST(Validator, EveryOperandSizeOfEveryOp) {
   ExpectSizeChecks("maxpool", MaxpoolCase(PoolBase()));
   ExpectSizeChecks("add", AddCase(AddBase()));
   ExpectSizeChecks("mul", MulCase(MulBase()));
+  ExpectSizeChecks("prelu", PreluCase(PreluBase()));
+  ExpectSizeChecks("argmax", ArgmaxCase(ArgmaxBase()));
   ExpectSizeChecks("sub", SubCase(AddBase()));
   ExpectSizeChecks("squared_difference", SquaredDifferenceCase(SquaredDifferenceBase()));
   ExpectSizeChecks("maximum", MaximumCase(MinMaxBase()));
@@ -587,11 +607,15 @@ TEST(Validator, ScratchAndLineBufferSizes) {
 }
 
 TEST(Validator, BroadcastShapeReachesIntoInputs) {
-  // add, mul, sub, squared_difference, maximum, minimum: one shape check.
-  for (int kind = 0; kind < 6; ++kind) {
+  // add, mul, sub, squared_difference, maximum, minimum, prelu: one shape check.
+  for (int kind = 0; kind < 7; ++kind) {
     auto make = [&](const s8_broadcast_shape& s, int64_t n1, int64_t n2, int64_t n_out) {
       OpCase c;
-      if (kind == 1) {
+      if (kind == 6) {
+        s8_prelu_params p = PreluBase();
+        p.shape = s;
+        c = PreluCase(p);
+      } else if (kind == 1) {
         s8_mul_params p = MulBase();
         p.shape = s;
         c = MulCase(p);
@@ -828,6 +852,14 @@ TEST(Validator, AddMulRanges) {
                    {TF_FIELD(M, output_offset), -128, 127, true, true},
                    {TF_FIELD(M, act_min), -128, 127, true, true},
                    {TF_FIELD(M, act_max), -128, 127, true, true, [](M& p) { p.act_min = -128; }}});
+  using R = s8_prelu_params;
+  ExpectRanges<R>("prelu", PreluBase(), s8_prelu_check, PreluCase,
+                  {{TF_FIELD(R, rounding), 0, 1, true, true},
+                   {TF_FIELD(R, input_offset), -128, 128, true, true},
+                   {TF_FIELD(R, alpha_offset), -128, 128, true, true},
+                   {TF_FIELD(R, output_shift_1), -31, 30, true, true},
+                   {TF_FIELD(R, output_shift_2), -31, 30, true, true},
+                   {TF_FIELD(R, output_offset), -128, 127, true, true}});
   // SUB: ADD's parameters and ranges.
   ExpectRanges<A>("sub", AddBase(), s8_add_check, SubCase,
                   {{TF_FIELD(A, rounding), 0, 1, true, true},
@@ -949,6 +981,22 @@ TEST(Validator, TransposeRanges) {
   for (int i = 0; i < kS8TransposeMaxDims; ++i) reversed.perm[i] = kS8TransposeMaxDims - 1 - i;
   EXPECT_EQ(s8_transpose_check(reversed), nullptr);
   EXPECT_EQ(Load(TransposeCase(reversed)), Status::kOk);
+}
+
+TEST(Validator, ArgmaxRanges) {
+  using A = s8_argmax_params;
+  ExpectRanges<A>("argmax", ArgmaxBase(), s8_argmax_check, ArgmaxCase,
+                  {{TF_FIELD(A, outer), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(A, axis_size), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(A, inner), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(A, is_min), 0, 1, true, true}});
+  // The output must be int32 even when its byte count matches.
+  OpCase c = ArgmaxCase(ArgmaxBase());
+  c.operands[1] = Out(2 * 3 * 4);
+  EXPECT_EQ(Load(c), Status::kBadParams) << "int8 output of argmax";
+  c = ArgmaxCase(ArgmaxBase());
+  c.operands[1].dtype = fmt::kFloat32;
+  EXPECT_EQ(Load(c), Status::kBadParams) << "float32 output of argmax";
 }
 
 TEST(Validator, SliceRanges) {

@@ -121,7 +121,8 @@ Status LowerFullyConnected(Lowering& l);
 Status LowerBatchMatmul(Lowering& l);  // BATCH_MATMUL (int8, adj_x / adj_y)
 Status LowerTransposeConv(Lowering& l);  // TRANSPOSE_CONV: qconv2d over the stride phases
 Status LowerPool(Lowering& l);  // AVERAGE_POOL_2D, MAX_POOL_2D
-Status LowerPrelu(Lowering& l);               // PRELU with one shared slope
+Status LowerArgMax(Lowering& l);              // ARG_MAX / ARG_MIN: int32 indices
+Status LowerPrelu(Lowering& l);               // PRELU: a table (one slope) or qprelu
 Status LowerMean(Lowering& l);                // MEAN, SUM, REDUCE_MAX
 Status LowerAddMul(Lowering& l);  // ADD, SUB, MUL
 Status LowerMinMax(Lowering& l);  // MAXIMUM, MINIMUM

@@ -325,32 +325,71 @@ Status LowerLut(Lowering& l) {
   return OkStatus();
 }
 
-// PRELU with a constant slope tensor whose values are all equal (Keras PReLU with
-// shared_axes over every dim, or an untrained one): one table. A slope per channel needs a
-// kernel of its own (not done yet).
+// PRELU: a constant slope tensor whose values are all equal (Keras PReLU with shared_axes
+// over every dim, or an untrained one) is one table; other slopes (per channel, per element,
+// or an activation) broadcast against x in a qprelu with TFLM's two multipliers.
 Status LowerPrelu(Lowering& l) {
   TF_RETURN_IF_ERROR(l.ExpectOptions(Options::NONE, true));
-  TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
+  TF_RETURN_IF_ERROR(CheckBinary(l));
   const TfTensor& x = *l.In(0);
   const TfTensor& alpha = *l.In(1);
   const TfTensor& y = *l.Out(0);
   TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
-  TF_RETURN_IF_ERROR(l.ExpectAct(&alpha, "inputs[1]", true));
-  TF_RETURN_IF_ERROR(l.ExpectAct(&y, "outputs[0]"));
   TF_RETURN_IF_ERROR(l.ExpectOutputShape(x.shape));
-  TF_RETURN_IF_ERROR(l.ExpectConstant(&alpha, "inputs[1]"));
-  const auto* a = reinterpret_cast<const int8_t*>(alpha.data->data());
-  const size_t n = alpha.data->size();
-  if (std::any_of(a, a + n, [&](int8_t v) { return v != a[0]; })) {
-    return l.Fail("inputs[1]: the slopes differ (a slope per channel or element); only one "
-                  "shared slope is supported")
-        .WithKind(ErrorKind::kUnsupported);
+  const auto* a = alpha.data ? reinterpret_cast<const int8_t*>(alpha.data->data()) : nullptr;
+  const size_t n = alpha.data ? alpha.data->size() : 0;
+  if (!a || n == 0 || std::any_of(a, a + n, [&](int8_t v) { return v != a[0]; })) {
+    auto p = quant::MakePreluParams(Dims32(x), Dims32(alpha), Q(x), Q(alpha), Q(y));
+    if (!p.ok()) return l.Fail(p.error().message());
+    ir::Op& op = l.AddOp(ir::OpType::kQPrelu, {l.Tensor(l.InIndex(0)), l.Tensor(l.InIndex(1))},
+                         {l.Tensor(l.op().outputs[0])}, ir::NoAttrs{});
+    l.AddRequantInputs(op, {p->output_multiplier_1, p->output_multiplier_2},
+                       {p->output_shift_1, p->output_shift_2});
+    return OkStatus();
   }
   auto table = quant::PreluTable(Q(x), Q(alpha), a[0], Q(y));
   if (!table.ok()) return l.Fail(table.error().message());
   const ir::TensorId t = l.AddInt8Table(l.UniqueName(y.name + ".table"), *table, y);
   l.AddOp(ir::OpType::kQLut, {l.Tensor(l.InIndex(0)), t}, {l.Tensor(l.op().outputs[0])},
           ir::NoAttrs{});
+  return OkStatus();
+}
+
+// ARG_MAX / ARG_MIN over one constant axis of an int8 input: int32 indices (an INT64
+// output type is refused: the runtime has no int64 tensors). The int8 values are compared
+// raw (TFLite's ArgMinMax on int8 does the same), ties to the lowest index.
+Status LowerArgMax(Lowering& l) {
+  const bool min = l.op().code == op::kArgMin;
+  TF_RETURN_IF_ERROR(l.ExpectOptions(min ? Options::ArgMinOptions : Options::ArgMaxOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
+  const TfTensor& x = *l.In(0);
+  const TfTensor& axis_t = *l.In(1);
+  const TfTensor& y = *l.Out(0);
+  TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
+  if (y.type != static_cast<int8_t>(TfType::kInt32) || l.op().options.out_type != 2) {
+    return l.Fail("outputs[0]: type " + TfTypeName(y.type) +
+                  ", expected INT32 (output_type int32; int64 indices are not supported)")
+        .WithKind(ErrorKind::kUnsupported);
+  }
+  if (axis_t.type != static_cast<int8_t>(TfType::kInt32) &&
+      axis_t.type != static_cast<int8_t>(TfType::kInt64)) {
+    return l.Fail("inputs[1]: axis type " + TfTypeName(axis_t.type) + ", expected INT32");
+  }
+  TF_RETURN_IF_ERROR(l.ExpectConstant(&axis_t, "inputs[1]"));
+  const std::vector<int64_t> axes = IntValues(axis_t);
+  const int64_t rank = static_cast<int64_t>(x.shape.size());
+  if (axes.size() != 1 || axes[0] < -rank || axes[0] >= rank) {
+    return l.Fail("inputs[1]: expected one axis in [" + std::to_string(-rank) + ", " +
+                  std::to_string(rank) + ")");
+  }
+  const int64_t axis = axes[0] < 0 ? axes[0] + rank : axes[0];
+  std::vector<int32_t> want = x.shape;
+  want.erase(want.begin() + axis);
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
+  auto p = quant::MakeArgMaxParams(Dims32(x), axis, min);
+  if (!p.ok()) return l.Fail(p.error().message());
+  l.AddOp(ir::OpType::kArgMax, {l.Tensor(l.InIndex(0))}, {l.Tensor(l.op().outputs[0])},
+          ir::ArgMaxAttrs{axis, false, min});
   return OkStatus();
 }
 

@@ -77,6 +77,8 @@ inline constexpr int32_t kLeakyRelu = 98;
 inline constexpr int32_t kElu = 111;
 inline constexpr int32_t kHardSwish = 117;
 inline constexpr int32_t kPrelu = 54;
+inline constexpr int32_t kArgMax = 56;
+inline constexpr int32_t kArgMin = 79;
 inline constexpr int32_t kSum = 74;
 inline constexpr int32_t kReduceMax = 82;
 inline constexpr int32_t kTransposeConv = 67;
@@ -143,7 +145,7 @@ struct TfOptions {
   std::vector<int32_t> new_shape;     // RESHAPE (may be empty)
   std::vector<int32_t> squeeze_dims;  // SQUEEZE
   // STRIDED_SLICE masks (bit d: dim d) and offset; PACK/UNPACK count (values_count / num);
-  // SPLIT/SPLIT_V num_splits; SHAPE out_type.
+  // SPLIT/SPLIT_V num_splits; SHAPE / ARG_MAX / ARG_MIN out_type.
   int32_t begin_mask = 0, end_mask = 0, ellipsis_mask = 0, new_axis_mask = 0;
   int32_t shrink_axis_mask = 0;
   bool offset = false;

@@ -131,6 +131,12 @@ bool DecodeOptions(const fb::Operator* o, TfOptions& opt) {
       opt.axis = p->axis();
       break;
     }
+    case T::ArgMaxOptions:
+      opt.out_type = static_cast<int8_t>(o->builtin_options_as_ArgMaxOptions()->output_type());
+      break;
+    case T::ArgMinOptions:
+      opt.out_type = static_cast<int8_t>(o->builtin_options_as_ArgMinOptions()->output_type());
+      break;
     case T::ShapeOptions:
       opt.out_type = static_cast<int8_t>(o->builtin_options_as_ShapeOptions()->out_type());
       break;

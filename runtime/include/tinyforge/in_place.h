@@ -41,6 +41,8 @@ constexpr InPlaceRule InPlaceRuleOf(OpKind op) {
     case OpKind::kAdd:
     case OpKind::kMul:
       return {InPlaceMode::kExact, (1u << abi::kBinIn1) | (1u << abi::kBinIn2), abi::kBinOut};
+    case OpKind::kPrelu:  // x, never the slopes
+      return {InPlaceMode::kExact, 1u << abi::kBinIn1, abi::kBinOut};
     case OpKind::kLogistic:
     case OpKind::kTanh:
       return {InPlaceMode::kExact, 1u << abi::kUnIn, abi::kUnOut};

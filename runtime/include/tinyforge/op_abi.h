@@ -184,6 +184,25 @@ constexpr void VisitParams(s8_mul_params& p, V& v) {
   v(p.rounding);
 }
 template <class V>
+constexpr void VisitParams(s8_argmax_params& p, V& v) {
+  v(p.outer);
+  v(p.axis_size);
+  v(p.inner);
+  v(p.is_min);
+}
+template <class V>
+constexpr void VisitParams(s8_prelu_params& p, V& v) {
+  VisitShape(p.shape, v);
+  v(p.input_offset);
+  v(p.alpha_offset);
+  v(p.output_multiplier_1);
+  v(p.output_shift_1);
+  v(p.output_multiplier_2);
+  v(p.output_shift_2);
+  v(p.output_offset);
+  v(p.rounding);
+}
+template <class V>
 constexpr void VisitParams(s8_minmax_params& p, V& v) {
   VisitShape(p.shape, v);
 }
