@@ -113,18 +113,6 @@ Status DecodeWhole(const OpContext& op, int32_t operands, const char* (*check)(c
   return Status::kOk;
 }
 
-// The operands of a one-input int8 -> int8 op (abi::kUnIn, abi::kUnOut) once its parameters
-// are decoded: `in_bytes` and `out_bytes` long (a negative size from Product is rejected),
-// the output writable, and the two disjoint, or the very same bytes when the kernel reads
-// element i before writing it (`in_place`).
-inline Status ExpectInt8Unary(const OpContext& op, int64_t in_bytes, int64_t out_bytes,
-                              bool in_place = false) {
-  TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, in_bytes));
-  TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, out_bytes, true));
-  const TensorRef in = op.tensor(abi::kUnIn), out = op.tensor(abi::kUnOut);
-  return in_place ? DisjointOrSame(in, out) : Disjoint(in, out);
-}
-
 // Run_<op> of a kernel `void(const P*, const A*, const B*, Out*)`: operands `a` and `b` in,
 // `out` out (a lookup table, a coordinate table or a second input as B).
 template <class P, class A, class B, class Out = int8_t>
@@ -159,15 +147,20 @@ struct IoBytes {
 // The sizes of an elementwise op: `size` bytes in, `size` bytes out.
 inline constexpr auto kSizeInSizeOut = [](const auto& p) { return IoBytes{p.size, p.size}; };
 
-// Validate_<op> of a one-input int8 -> int8 op: P decoded and checked, then ExpectInt8Unary
-// with the IoBytes `sizes(p)` gives.
+// Validate_<op> of a one-input int8 -> int8 op (abi::kUnIn, abi::kUnOut): P decoded and
+// checked; input and output of the IoBytes `sizes(p)` gives, the output writable; the two
+// disjoint, or the very same bytes when the kernel reads element i before writing it
+// (`in_place`).
 template <OpKind kKind, class P, class Sizes>
 Status ValidateInt8Unary(const OpContext& op, const char* (*check)(const P&), Sizes sizes,
                          bool in_place = false) {
   P p{};
   TF_RT_TRY((DecodeWhole<kKind>(op, abi::kUnOperands, check, &p)));
-  const auto [in, out] = sizes(p);
-  return ExpectInt8Unary(op, in, out, in_place);
+  const auto [in_bytes, out_bytes] = sizes(p);
+  TF_RT_TRY(Expect(op, abi::kUnIn, fmt::kInt8, in_bytes));
+  TF_RT_TRY(Expect(op, abi::kUnOut, fmt::kInt8, out_bytes, true));
+  const TensorRef in = op.tensor(abi::kUnIn), out = op.tensor(abi::kUnOut);
+  return in_place ? DisjointOrSame(in, out) : Disjoint(in, out);
 }
 
 // Executes a streamed op: `row(p_row, in_rows, out_row)` runs the kernel for one output row
