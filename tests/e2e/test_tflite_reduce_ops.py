@@ -51,37 +51,26 @@ def _sum_oracle(data, model, ref):
     return want
 
 
-def _means():
+def _reductions(fn, outputs):
+    """A 1x1 conv, then one output per (axes, keepdims) of `fn` (a tf.reduce_*)."""
     x = inp((6, 5, 4))
     h = layers.Conv2D(8, 1)(x)
-    return tf.keras.Model(x, [
-        _lambda(lambda t: tf.reduce_mean(t, axis=[1, 2], keepdims=True))(h),
-        _lambda(lambda t: tf.reduce_mean(t, axis=[1, 3]))(h),          # H and C: not one run
-        _lambda(lambda t: tf.reduce_mean(t, axis=[3], keepdims=True))(h),
-        _lambda(lambda t: tf.reduce_mean(t, axis=[2]))(h),
-        _lambda(lambda t: tf.reduce_mean(t, axis=[1, 3], keepdims=True))(h),
-    ])
+    return tf.keras.Model(x, [_lambda(lambda t, a=a, k=k: fn(t, axis=a, keepdims=k))(h)
+                              for a, k in outputs])
+
+
+def _means():  # [1, 3]: H and C, not one run
+    return _reductions(tf.reduce_mean, [([1, 2], True), ([1, 3], False), ([3], True),
+                                        ([2], False), ([1, 3], True)])
 
 
 def _sums():
-    x = inp((6, 5, 4))
-    h = layers.Conv2D(8, 1)(x)
-    return tf.keras.Model(x, [
-        _lambda(lambda t: tf.reduce_sum(t, axis=[1, 2]))(h),
-        _lambda(lambda t: tf.reduce_sum(t, axis=[3], keepdims=True))(h),
-        _lambda(lambda t: tf.reduce_sum(t, axis=[1, 3]))(h),
-    ])
+    return _reductions(tf.reduce_sum, [([1, 2], False), ([3], True), ([1, 3], False)])
 
 
 def _maxes():
-    x = inp((6, 5, 4))
-    h = layers.Conv2D(8, 1)(x)
-    return tf.keras.Model(x, [
-        _lambda(lambda t: tf.reduce_max(t, axis=[1, 2]))(h),
-        _lambda(lambda t: tf.reduce_max(t, axis=[3], keepdims=True))(h),
-        _lambda(lambda t: tf.reduce_max(t, axis=[1, 3], keepdims=True))(h),
-        _lambda(lambda t: tf.reduce_max(t, axis=[2]))(h),
-    ])
+    return _reductions(tf.reduce_max, [([1, 2], False), ([3], True), ([1, 3], True),
+                                       ([2], False)])
 
 
 def _pads():

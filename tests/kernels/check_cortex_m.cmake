@@ -5,10 +5,7 @@
 #   cmake -DCXX=<arm-none-eabi-g++> -DNM=<arm-none-eabi-nm> -DSRC=<repo root>
 #         -DOUT=<scratch dir> -P check_cortex_m.cmake
 file(GLOB sources "${SRC}/kernels/*/s8_*.cc")
-set(cpus
-  "-mcpu=cortex-m3\;-mfloat-abi=soft"
-  "-mcpu=cortex-m4\;-mfloat-abi=hard\;-mfpu=fpv4-sp-d16"
-  "-mcpu=cortex-m55\;-mfloat-abi=hard")
+include(${CMAKE_CURRENT_LIST_DIR}/../cortex_m_cpus.cmake)  # sets cpus
 file(MAKE_DIRECTORY "${OUT}")
 foreach(cpu IN LISTS cpus)
   set(objects "")

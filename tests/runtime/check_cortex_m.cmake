@@ -7,10 +7,7 @@
 file(GLOB core "${SRC}/runtime/src/*.cc")
 list(FILTER core EXCLUDE REGEX "all_kernels\\.cc$")
 file(GLOB glue "${SRC}/runtime/ops/*.cc")
-set(cpus
-  "-mcpu=cortex-m3\;-mfloat-abi=soft"
-  "-mcpu=cortex-m4\;-mfloat-abi=hard\;-mfpu=fpv4-sp-d16"
-  "-mcpu=cortex-m55\;-mfloat-abi=hard")
+include(${CMAKE_CURRENT_LIST_DIR}/../cortex_m_cpus.cmake)  # sets cpus
 file(MAKE_DIRECTORY "${OUT}")
 foreach(cpu IN LISTS cpus)
   set(core_objects "")
