@@ -4,9 +4,29 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 from typing import Callable
 
 import torch
+
+def parse_arguments(doc: str, argv: list[str] | None, epochs: int, out: Path,
+                    extra: Callable[[argparse.ArgumentParser], None] = lambda ap: None,
+                    ) -> argparse.Namespace:
+    """The options of both train.py (``extra`` adds a script's own), parsed; sets torch's
+    thread count and seed from them."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    extra(ap)
+    ap.add_argument("--epochs", type=int, default=epochs)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=out, help="folder for the weights and JSON")
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    return args
+
 
 Augment = Callable[[torch.Tensor, torch.Generator], torch.Tensor]
 

@@ -8,7 +8,6 @@ and ``resnet8_fmnist.json`` (labels, preprocessing, training settings and figure
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -42,17 +41,9 @@ def load_trained() -> tuple[torch.nn.Module, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--train-images", type=int, default=30000)
-    ap.add_argument("--epochs", type=int, default=5)
-    ap.add_argument("--batch", type=int, default=64)
-    ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--out", type=Path, default=HERE, help="folder for the weights and JSON")
-    args = ap.parse_args(argv)
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
+    args = training.parse_arguments(
+        __doc__, argv, epochs=5, out=HERE,
+        extra=lambda ap: ap.add_argument("--train-images", type=int, default=30000))
 
     images, labels = data.load("train")
     subset = np.sort(np.random.default_rng(args.seed).permutation(len(labels))[: args.train_images])

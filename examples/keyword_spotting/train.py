@@ -8,7 +8,6 @@ training settings and figures). Deterministic for a given seed, torch build and 
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -56,16 +55,7 @@ def accuracy(model: torch.nn.Module, x: torch.Tensor, y: np.ndarray) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--epochs", type=int, default=20)
-    ap.add_argument("--batch", type=int, default=64)
-    ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--out", type=Path, default=HERE, help="folder for the weights and JSON")
-    args = ap.parse_args(argv)
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
+    args = training.parse_arguments(__doc__, argv, epochs=20, out=HERE)
 
     train = dataset.load("train")
     mean = train["x"].mean(axis=(0, 1))
