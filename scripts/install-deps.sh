@@ -14,6 +14,7 @@ APT_PACKAGES=(
   clang libclang-rt-dev                          # libFuzzer targets (loader, importers)
   flatbuffers-compiler libflatbuffers-dev        # .tflite importer (schema subset via flatc)
   espeak-ng sox dataset-fashion-mnist            # examples: keyword audio, Fashion-MNIST
+  chromium                                       # tinyforge report: the page tested headless
 )
 PIP_PACKAGES=(
   "torch==2.13.0" "torchao==0.18.0"   # PT2E quantization lives in torchao for this torch

@@ -160,6 +160,7 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     const auto wr = weight_regions.find(irop.name);
     const uint32_t seg = segment_of(wr != weight_regions.end() ? wr->second : board.weights_region);
     ProgramOp rec;
+    EmittedOp info;
     rec.kernel_id = eo.kernel->id;
     rec.params = stream.option == 1 ? eo.pixel_params : eo.params;
     for (size_t slot = 0; slot < eo.operands.size(); ++slot) {
@@ -180,6 +181,7 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
                          " is not an activation");
           }
           rec.operands.push_back(act_tensor[static_cast<size_t>(o.index)]);
+          info.activation_bytes += e.tensors[static_cast<size_t>(o.index)].bytes;
           break;
         case Operand::kConstant: {
           int32_t& t = const_tensor[static_cast<size_t>(o.index)];
@@ -188,6 +190,8 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
             t = p.AddConstant(seg, c.dtype, c.bytes);
           }
           rec.operands.push_back(t);
+          info.constant_bytes +=
+              static_cast<int64_t>(e.constants[static_cast<size_t>(o.index)].bytes.size());
           break;
         }
       }
@@ -219,7 +223,6 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
       }
     }
     p.ops.push_back(std::move(rec));
-    EmittedOp info;
     info.name = irop.name;
     info.type = std::string(ir::OpTypeName(irop.type));
     info.kernel = eo.kernel;

@@ -51,6 +51,10 @@ struct EmittedOp {
   bool pixels = false;    // ... cut into pixels (1x1 conv)
   int64_t line_bytes = 0;
   bool aliased = false;  // output written over its input
+  // Bytes of the op's operands: activations read and written (an operand read twice counts
+  // twice), constants read (weights, bias, tables); scratch and line buffers not counted.
+  int64_t activation_bytes = 0;
+  int64_t constant_bytes = 0;
 };
 
 // One planned buffer, for reports.

@@ -96,6 +96,8 @@ json Report(const Emitted& e) {
               {"kernel", op.kernel->symbol},
               {"kernel_id", op.kernel->id},
               {"macs", op.macs},
+              {"activation_bytes", op.activation_bytes},
+              {"constant_bytes", op.constant_bytes},
               {"scratch_bytes", op.scratch_bytes}};
     if (op.streamed) {
       o["in_place"] = op.pixels ? "stream-pixels" : "stream-rows";

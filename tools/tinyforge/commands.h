@@ -6,6 +6,7 @@
 #pragma once
 
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,9 +73,15 @@ int RunOnRuntime(const RunArgs& args);
 bool IsProgramFile(const std::string& path);  // starts with the program magic "TFPG"
 
 // board_delegate.cc: `run ... --board B` and `profile` run on an emulated board, through the
-// Python driver (python/tinyforge/board.py); RunBoardDriver execs it and returns only on error.
-bool WantsBoardDriver(int argc, char** argv);
-int RunBoardDriver(int argc, char** argv);
+// Python driver (python/tinyforge/board.py); `report` writes the HTML page of a compiled model
+// (python/tinyforge/report.py). RunPythonDriver execs `python -m MODULE argv[first_arg:]` and
+// returns only on error.
+struct PythonDriver {
+  std::string module;
+  int first_arg = 1;  // the first argv element passed on (1: the subcommand too)
+};
+std::optional<PythonDriver> WantsPythonDriver(int argc, char** argv);
+int RunPythonDriver(const PythonDriver& driver, int argc, char** argv);
 
 struct CompileArgs {
   std::string graph;

@@ -133,7 +133,8 @@ int main(int argc, char** argv) {
                       "its elements is off by more than 1 LSB (default 0.001)");
   compare->add_flag("--json", compare_args.json, "Print JSON");
 
-  // Help text only: `run --board` and `profile` go to the board driver before parsing.
+  // Help text only: `run --board`, `profile` and `report` go to their Python driver before
+  // parsing.
   std::string board_help;
   run->add_option("--board", board_help,
                   "Run on an emulated board (an385, an386, an505, an547, or a CPU such as "
@@ -145,16 +146,25 @@ int main(int argc, char** argv) {
       "(docs/boards.md; `tinyforge profile --help`)");
   profile->allow_extras();
   profile->set_help_flag();
-  if (WantsBoardDriver(argc, argv)) return RunBoardDriver(argc, argv);
+  CLI::App* report = app.add_subcommand(
+      "report",
+      "One self-contained HTML page of a compiled model: op table, memory plan per region, "
+      "per-op cost bars, flash split (docs/boards.md; `tinyforge report --help`)");
+  report->allow_extras();
+  report->set_help_flag();
+  if (const auto driver = WantsPythonDriver(argc, argv)) {
+    return RunPythonDriver(*driver, argc, argv);
+  }
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // CLI11 reports `tinyforge bogus` as "A subcommand is required"; name the culprit.
     if (argc > 1 && argv[1][0] != '-' && !inspect->parsed() && !run->parsed() &&
-        !compile->parsed() && !compare->parsed() && !profile->parsed() && !ops->parsed()) {
+        !compile->parsed() && !compare->parsed() && !profile->parsed() && !report->parsed() &&
+        !ops->parsed()) {
       std::cerr << "error: unknown subcommand '" << argv[1]
-                << "' (expected inspect, run, compile, compare, profile or ops)\n"
+                << "' (expected inspect, run, compile, compare, profile, report or ops)\n"
                 << "Run with --help for more information.\n";
       return kExitInvalidInput;
     }
