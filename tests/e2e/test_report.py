@@ -136,13 +136,22 @@ def _fake_profile(report: dict) -> dict:
 
 def test_report_of_a_compiled_directory_with_profile(cli, compiled, tmp_path):
     out, report = compiled
+    # A name that would end the page's script if written raw, and HTML's special characters.
+    odd = '</script><script>throw 1</script> & <b>"\''
+    report = json.loads(json.dumps(report))
+    report["buffers"][0]["name"] = report["ops"][0]["name"] = odd
+    model = tmp_path / "compiled"
+    shutil.copytree(out, model)
+    (model / "report.json").write_text(json.dumps(report))
     prof = tmp_path / "profile.json"
     prof.write_text(json.dumps(_fake_profile(report)))
     page = tmp_path / "report.html"
-    run_cli(cli, "report", out, "--profile", prof, "-o", page)
+    run_cli(cli, "report", model, "--profile", prof, "-o", page)
     dom = _load(page, tmp_path)
     assert dom.all("body")[0]["data-cost"] == "insns"  # profiled: instruction bars
-    assert len(dom.all("rect", "buf")) == len(report["buffers"])
+    rects = dom.all("rect", "buf")
+    assert len(rects) == len(report["buffers"])
+    assert rects[0]["data-name"] == odd
     assert [a["value"] for a in dom.all("input") if a.get("name") == "cost"] == \
         ["insns", "macs", "bytes"]
 
