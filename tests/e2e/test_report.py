@@ -175,3 +175,22 @@ def test_report_bad_input_is_one_line_and_exit_2(cli, kws, compiled, tmp_path):
         lines = proc.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: "), (what, proc.stderr)
     assert not page.exists()
+
+
+def test_report_json_op_bytes_match_the_imported_graph(cli, kws, compiled):
+    """report.json's per-op bytes (the cost bars' "bytes") against the op's tensors as
+    `tinyforge inspect --json` reads them from the .tflite: activations in + out exactly;
+    constants: the weights, bias and requantization tables of the convolutions and FC
+    exactly, no more than the graph's constants for the others (softmax carries its
+    multiplier in the op's parameters)."""
+    _, report = compiled
+    graph = {o["name"]: o for o in json.loads(run_cli(cli, "inspect", "--json", kws).stdout)["ops"]}
+    for op in report["ops"]:
+        g = graph[op["name"]]
+        act = sum(t["bytes"] for t in g["inputs"] if not t["constant"]) + \
+            sum(t["bytes"] for t in g["outputs"])
+        const = sum(t["bytes"] for t in g["inputs"] if t["constant"])
+        assert op["activation_bytes"] == act, op
+        if op["type"] in ("qconv2d", "qdwconv2d", "qfc"):
+            assert op["constant_bytes"] == const, op
+        assert op["constant_bytes"] <= const, op
