@@ -6,6 +6,7 @@ range, the op table one row per op; a screenshot is written. Without chromium th
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -45,12 +46,14 @@ def _chromium() -> str:
 
 
 def _chromium_run(page: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    """Headless Chromium on `page` with its own profile under tmp_path (parallel-safe),
-    console messages logged to stderr."""
+    """Headless Chromium on `page` with its profile and home under tmp_path (parallel-safe:
+    it writes nowhere else), console messages logged to stderr."""
     cmd = [_chromium(), "--headless=new", "--no-sandbox", "--disable-gpu",
            "--no-first-run", "--disable-extensions", "--enable-logging=stderr", "--v=0",
            f"--user-data-dir={tmp_path / 'chromium-profile'}", *args, page.as_uri()]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc
 
