@@ -337,8 +337,8 @@ def _resize(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
 
 
 # Ops with several outputs read through getitem: each output is a slice of the input.
-SPLIT_OPS = {aten.split.Tensor, aten.split_with_sizes.default, aten.chunk.default,
-             aten.unbind.int}
+SPLIT_OPS = {aten.split.Tensor, aten.unsafe_split.Tensor, aten.split_with_sizes.default,
+             aten.chunk.default, aten.unbind.int}
 
 
 def split_slice(lw: Shapes, split: Node, index: int) -> OpSpec:
