@@ -34,7 +34,7 @@ from .graph_file import serialize
 from .lower import Lowering, check_supported
 from .matmul_ops import rewrite_einsum
 from .quantizer import TinyforgeQuantizer
-from .recurrent import decompose_recurrent, fold_factories, slice_chained_splits, unflip_steps
+from .recurrent import decompose_recurrent, fold_factories, slices_for_splits, unflip_steps
 from .version import __version__
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 from torchao.quantization.pt2e.quantizer import Quantizer
@@ -91,14 +91,14 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
             # nn.GRU / nn.LSTM re-assign their weight list in forward; export warns, harmlessly
             warnings.filterwarnings("ignore", message=r"The tensor attributes .*_flat_weights")
             ep = torch.export.export(model, example)
-        ep = decompose_recurrent(ep)  # GRU / LSTM unrolled
+        ep, unrolled = decompose_recurrent(ep)  # GRU / LSTM unrolled
         gm = ep.module()
     finally:
         model.train(was_training)
     remove_noops(gm)
     fold_factories(gm)  # zeros initial state -> constants
     unflip_steps(gm)  # a reverse direction reads the steps backwards
-    slice_chained_splits(gm)  # a step's gates: slices of a step, each quantized
+    slices_for_splits(gm, every=unrolled)  # the gates: slices sharing the linear's parameters
     expand_pixel_shuffle(gm)  # reshape / permute / reshape: shared parameters, one transpose
     canonicalize_binary(gm)  # scalars / constants as tensors: the handlers see nodes
     rewrite_einsum(gm)  # matrix-product einsums as (transpose +) matmul

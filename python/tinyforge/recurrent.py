@@ -14,10 +14,12 @@ compiler see only ops they have (docs/decisions.md 37):
 * :func:`fold_factories`: a value computed only from constants and a factory op
   (``aten.zeros`` / ``ones`` / ``full``: the zero initial hidden and cell state) becomes a
   constant, so step 0's ``linear`` of h0 = 0 is its bias.
-* :func:`slice_chained_splits`: a step's gates are a ``split`` of a step of the input gates
-  (an ``unbind`` output); an output of a split that another split reads becomes an explicit
-  ``select`` / ``slice`` (which the quantizer annotates), so every slice the graph file gets
-  is read by its own quantize.
+* :func:`slices_for_splits`: a step's gates are a ``split`` of a step of the input gates
+  (an ``unbind`` output). In an unrolled graph every split output becomes an explicit
+  ``select`` / ``slice``, which the quantizer annotates as sharing its input's parameters:
+  the gates are read where the ``linear`` wrote them, with no requantize per gate and step.
+  (Elsewhere only a split output that another split reads is made a slice, so that every
+  slice the graph file gets is read by its own quantize.)
 * :func:`unflip_steps`: a reverse direction reads ``flip(x, [0])`` step by step
   (``unbind``); it reads ``x``'s steps in reverse order instead (no data is moved).
 """
@@ -52,12 +54,15 @@ FACTORY_OPS = {aten.zeros.default, aten.ones.default, aten.full.default, aten.ze
                aten.ones_like.default, aten.full_like.default}
 
 
-def decompose_recurrent(ep: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
-    """``ep`` with its GRU / LSTM ops (and only those) replaced by PyTorch's decompositions."""
+def decompose_recurrent(
+    ep: torch.export.ExportedProgram,
+) -> tuple[torch.export.ExportedProgram, bool]:
+    """``ep`` with its GRU / LSTM ops (and only those) replaced by PyTorch's decompositions,
+    and whether there were any."""
     present = {n.target for n in ep.graph.nodes if n.op == "call_function"}
     ops = [op for op in RECURRENT_OPS if op in present]
     if not ops:
-        return ep
+        return ep, False
     table = torch.export.default_decompositions()
     with warnings.catch_warnings():
         # the oneDNN switch warns about TF32 on Intel GPUs; the decomposition's pytree use
@@ -65,7 +70,7 @@ def decompose_recurrent(ep: torch.export.ExportedProgram) -> torch.export.Export
         warnings.filterwarnings("ignore", message="TF32 acceleration")
         warnings.filterwarnings("ignore", message=r"`isinstance\(treespec, LeafSpec\)`")
         with torch.backends.mkldnn.flags(enabled=False):
-            return ep.run_decompositions({op: table[op] for op in ops})
+            return ep.run_decompositions({op: table[op] for op in ops}), True
 
 
 def _attr(gm: torch.fx.GraphModule, node: Node) -> torch.Tensor:
@@ -143,14 +148,16 @@ _SPLITS = {aten.split.Tensor, aten.unsafe_split.Tensor, aten.split_with_sizes.de
            aten.chunk.default, aten.unbind.int}
 
 
-def slice_chained_splits(gm: torch.fx.GraphModule) -> None:
-    """``getitem(split(x), i)`` read by another split -> ``slice`` (``select`` for unbind)."""
+def slices_for_splits(gm: torch.fx.GraphModule, every: bool) -> None:
+    """``getitem(split(x), i)`` -> ``slice`` (``select`` for unbind): all of them when
+    ``every``, else those another split reads."""
     changed = False
     for get in list(gm.graph.nodes):
         if get.target is not operator.getitem or not isinstance(get.args[0], Node):
             continue
         split = get.args[0]
-        if split.target not in _SPLITS or not any(u.target in _SPLITS for u in get.users):
+        if split.target not in _SPLITS or not (every or any(u.target in _SPLITS
+                                                            for u in get.users)):
             continue
         x, i = split.args[0], int(get.args[1])
         rank = split.args[0].meta["val"].dim()
