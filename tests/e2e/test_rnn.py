@@ -2,7 +2,8 @@
 2 layers, bidirectional) and GRUCell / LSTMCell loops, unrolled by PyTorch's decompositions
 at export (docs/decisions.md 37), quantized with PT2E, compiled, and compared with PyTorch's
 converted int8 model (`compare --against pytorch`): no divergence, every op within 1 LSB of
-PyTorch alone. One GRU and one LSTM also run on an547 and an386 (board == host).
+PyTorch alone. One GRU (64 hidden units: the M55 step cost) and one LSTM also run on an547 and an386
+(board == host).
 """
 from __future__ import annotations
 
@@ -116,11 +117,33 @@ def test_export_leaves_the_model_and_no_recurrent_op(tmp_path):
         "sigmoid", "tanh", "cat"}
 
 
-@pytest.mark.parametrize("name", ["gru", "lstm"])
-def test_rnn_board_equals_host(name, board_env, tmp_path):
+def test_lstm_board_equals_host(board_env, tmp_path):
     """One short QEMU run per board: board == host bit for bit."""
     from tinyforge import board as tfboard  # noqa: PLC0415
 
-    res, _ = _export(name, tmp_path)
+    res, _ = _export("lstm", tmp_path)
     for board in ("an547", "an386"):
         assert tfboard.run_model(res.path, board, seed=1).bit_exact, board
+
+
+def test_gru64_on_boards_and_step_cost_on_an547(board_env, tmp_path):
+    """A GRU of 64 hidden units over 16 steps: board == host on an547 and an386, and on the
+    M55 a step (the hidden state's qfc and the step's gate ops) within 1.5x the MACs of the
+    hidden product (issue 15's target)."""
+    from tinyforge import board as tfboard  # noqa: PLC0415
+
+    t, hidden = 16, 64
+    model = _randomize_rnn(SeqClassifier(nn.GRU, hidden=hidden, batch_first=True), 4321)
+    res = export_quantized(model, (1, t, 12), tmp_path / "gru64.tfg")
+    for board in ("an547", "an386"):
+        assert tfboard.run_model(res.path, board, seed=1).bit_exact, board
+    p = tfboard.profile(res.path, "an547", seed=1)
+    fcs = [o for o in p["ops"] if o["type"] == "qfc"]
+    hh = [o for o in fcs if o["macs"] == 3 * hidden * hidden]
+    assert len(hh) == t - 1, fcs  # step 0's product is the bias (h0 = 0)
+    others = [o for o in p["ops"] if o["type"] != "qfc"]  # slices, add, sub, mul, tables
+    step = hh[0]["insns"] + sum(o["insns"] for o in others) / t
+    print(f"GRU-64 step on an547: {step:.0f} instructions, {3 * hidden * hidden} MACs "
+          f"({step / (3 * hidden * hidden):.3f}x); per inference {p['insns_per_inference']}")
+    assert all(o["insns"] == hh[0]["insns"] for o in hh), hh
+    assert step <= 1.5 * 3 * hidden * hidden, p["ops"]
