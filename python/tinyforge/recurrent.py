@@ -151,7 +151,7 @@ _SPLITS = {aten.split.Tensor, aten.unsafe_split.Tensor, aten.split_with_sizes.de
 def slices_for_splits(gm: torch.fx.GraphModule, every: bool) -> None:
     """``getitem(split(x), i)`` -> ``slice`` (``select`` for unbind): all of them when
     ``every``, else those another split reads."""
-    changed = False
+    made = []
     for get in list(gm.graph.nodes):
         if get.target is not operator.getitem or not isinstance(get.args[0], Node):
             continue
@@ -173,8 +173,7 @@ def slices_for_splits(gm: torch.fx.GraphModule, every: bool) -> None:
             node = gm.graph.call_function(target, args)
         node.meta = dict(get.meta)
         get.replace_all_uses_with(node)
-        gm.graph.erase_node(get)
-        changed = True
-    if changed:
+        made.append(node)
+    if made:  # the getitems and the splits left without readers
         gm.graph.eliminate_dead_code()
         gm.recompile()

@@ -15,7 +15,8 @@ from torch import nn
 
 import tinyforge
 
-from e2e_util import compare_with_pytorch, export_quantized, random_inputs, run_cli, save_npy
+from e2e_util import (assert_within_1_lsb, compare_with_pytorch, export_quantized, random_inputs,
+                      run_cli, save_npy)
 
 
 class SeqClassifier(nn.Module):
@@ -91,12 +92,7 @@ def test_rnn_within_1_lsb_of_pytorch(name, cli, tmp_path):
     text = run_cli(cli, "compile", res.path, "--print-after=dce").stdout
     assert "= qfc(" in text and "= qlut(" in text, text
     x = save_npy(tmp_path / "x.npy", random_inputs(shape, 1, seed=99)[0])
-    report = compare_with_pytorch(cli, res.path, x, tmp_path)
-    assert report["first_divergence"] is None, report["first_divergence"]
-    alone = [row for row in report["ops"] if row["alone_max_diff_lsb"] is not None]
-    assert len(alone) >= 0.6 * len(report["ops"]), report["ops"]
-    for row in alone:
-        assert row["alone_max_diff_lsb"] <= 1.0 + 1e-6, row
+    assert_within_1_lsb(compare_with_pytorch(cli, res.path, x, tmp_path))
 
 
 def test_export_leaves_the_model_and_no_recurrent_op(tmp_path):
