@@ -91,6 +91,7 @@ SHARED_OPS = {
     aten.squeeze.dims,
     aten.squeeze.default,
     aten.unsqueeze.default,
+    aten.unflatten.int,
     aten.permute.default,
     aten.transpose.int,
     aten.t.default,
