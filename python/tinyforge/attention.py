@@ -13,7 +13,11 @@ calls ``baddbmm`` for a masked score):
   ``MASK_VALUE``, a float mask's values below ``MASK_VALUE`` (-inf included) become
   ``MASK_VALUE`` (docs/decisions.md). A float mask that is an activation is added as is;
   a boolean one that is not a constant stays unsupported (the exporter names it);
-* ``baddbmm(x, a, b, beta=1, alpha=1)`` into ``x + a @ b``.
+* ``baddbmm(x, a, b, beta=1, alpha=1)`` into ``x + a @ b`` (a constant x is a float mask:
+  clamped to ``MASK_VALUE`` as above).
+
+A mask is a constant when it is computed from buffers only (nn.MultiheadAttention turns a
+boolean mask into a float one with zeros_like + masked_fill_): it is evaluated here.
 
 Then the PT2E quantizer sees matmul, mul, add and softmax, each with its int8 scales.
 """
@@ -81,13 +85,23 @@ def additive_mask(mask: torch.Tensor | None, causal: bool, l: int, s: int) -> to
 
 
 def _mask_value(gm: torch.fx.GraphModule, node: Any) -> torch.Tensor | None:
-    if isinstance(node, Node) and node.op == "get_attr":
+    """The value of ``node`` when it is computed from constants only (a buffer, or what
+    nn.MultiheadAttention makes of one: zeros_like + masked_fill_, views), else None."""
+    if not isinstance(node, Node):
+        return None
+    if node.op == "get_attr":
         obj: Any = gm
         for part in str(node.target).split("."):
             obj = getattr(obj, part)
-        if isinstance(obj, torch.Tensor):
-            return obj.detach()
-    return None
+        return obj.detach().clone() if isinstance(obj, torch.Tensor) else None
+    if node.op != "call_function" or not node.all_input_nodes:
+        return None
+    values = {n: _mask_value(gm, n) for n in node.all_input_nodes}
+    if any(v is None for v in values.values()):
+        return None
+    args, kwargs = torch.fx.node.map_arg((node.args, node.kwargs), lambda n: values[n])
+    out = node.target(*args, **kwargs)  # type: ignore[operator]
+    return out if isinstance(out, torch.Tensor) else None
 
 
 def _sdpa(gm: torch.fx.GraphModule, node: Node) -> bool:
@@ -141,7 +155,10 @@ def _baddbmm(gm: torch.fx.GraphModule, node: Node) -> bool:
     if beta != 1 or alpha != 1:
         node.meta["tinyforge_unsupported"] = "baddbmm with beta or alpha != 1"
         return False
+    const = _mask_value(gm, x)
     with gm.graph.inserting_before(node):
+        if const is not None:  # nn.MultiheadAttention's float mask (-inf where masked)
+            x = _buffer(gm, additive_mask(const, False, 0, 0), node)
         mm = _call(gm, aten.bmm.default, (b1, b2), torch.bmm(_val(b1), _val(b2)), node)
         out = _call(gm, aten.add.Tensor, (x, mm), _val(node), node)
     node.replace_all_uses_with(out)
@@ -160,5 +177,7 @@ def decompose_attention(gm: torch.fx.GraphModule) -> None:
         elif node.target == aten.baddbmm.default:
             changed |= _baddbmm(gm, node)
     if changed:
-        gm.graph.eliminate_dead_code()
+        # (the in-place masked_fill_ of a folded mask is dead too: only a constant's is)
+        gm.graph.eliminate_dead_code(
+            lambda n: n.is_impure() and _mask_value(gm, n) is None)
         gm.recompile()

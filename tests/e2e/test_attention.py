@@ -36,13 +36,16 @@ class Sdpa(nn.Module):
 
 
 class Mha(nn.Module):
-    def __init__(self, batch_first: bool, need_weights: bool) -> None:
+    def __init__(self, batch_first: bool, need_weights: bool, mask: str | None = None) -> None:
         super().__init__()
         self.attn = nn.MultiheadAttention(32, 4, batch_first=batch_first)
         self.need_weights = need_weights
+        causal = {None: None, "bool": torch.ones(16, 16, dtype=torch.bool).triu(1),
+                  "float": nn.Transformer.generate_square_subsequent_mask(16)}[mask]
+        self.register_buffer("mask", causal)
 
     def forward(self, x):
-        return self.attn(x, x, x, need_weights=self.need_weights)[0]
+        return self.attn(x, x, x, need_weights=self.need_weights, attn_mask=self.mask)[0]
 
 
 class Encoder(nn.Module):
@@ -142,12 +145,20 @@ def test_additive_mask_values():
     assert additive_mask(None, True, 2, 2).tolist() == [[0.0, MASK_VALUE], [0.0, 0.0]]
 
 
-@pytest.mark.parametrize("batch_first,need_weights", [(True, False), (False, True)])
-def test_multihead_attention_within_1_lsb_of_pytorch(batch_first, need_weights, cli, tmp_path):
+MHA_CASES = [(True, False, None), (False, True, None), (True, True, "bool"), (False, False, "float")]
+
+
+@pytest.mark.parametrize("batch_first,need_weights,mask", MHA_CASES)
+def test_multihead_attention_within_1_lsb_of_pytorch(batch_first, need_weights, mask, cli,
+                                                     tmp_path):
+    """need_weights=True is bmm / baddbmm + softmax in torch.export's graph; a mask (boolean,
+    or float with -inf: nn.MultiheadAttention's zeros_like + masked_fill_ on the buffer)
+    folds into the additive constant."""
     shapes = [(1, 16, 32) if batch_first else (16, 1, 32)]
-    res = _export(Mha(batch_first, need_weights), shapes, tmp_path / "mha.tfg")
+    res = _export(Mha(batch_first, need_weights, mask), shapes, tmp_path / "mha.tfg")
     text = run_cli(cli, "compile", res.path, "--print-after=dce").stdout
     assert len(re.findall(r"= qbmm\(", text)) == 2, text
+    assert len(re.findall(r"= qadd\(", text)) == (0 if mask is None else 1), text
     _check_within_1_lsb(cli, res, shapes, tmp_path)
 
 
