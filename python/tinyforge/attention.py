@@ -50,7 +50,8 @@ def _val(node: Any) -> torch.Tensor:
     return node.meta["val"]
 
 
-def _call(gm: torch.fx.GraphModule, target: Any, args: tuple, val: torch.Tensor, like: Node) -> Node:
+def _call(gm: torch.fx.GraphModule, target: Any, args: tuple, val: torch.Tensor,
+          like: Node) -> Node:
     n = gm.graph.call_function(target, args)
     n.meta["val"] = val
     for key in ("stack_trace", "nn_module_stack", "source_fn_stack"):
@@ -106,12 +107,14 @@ def _mask_value(gm: torch.fx.GraphModule, node: Any) -> torch.Tensor | None:
 
 def _sdpa(gm: torch.fx.GraphModule, node: Node) -> bool:
     schema = node.target._schema  # type: ignore[union-attr]
-    a = {arg.name: (node.args[i] if i < len(node.args) else
-                    node.kwargs.get(arg.name, arg.default_value if arg.has_default_value() else None))
-         for i, arg in enumerate(schema.arguments)}
+    a = {}
+    for i, arg in enumerate(schema.arguments):
+        default = arg.default_value if arg.has_default_value() else None
+        a[arg.name] = node.args[i] if i < len(node.args) else node.kwargs.get(arg.name, default)
     q, k, v, mask = a["query"], a["key"], a["value"], a["attn_mask"]
     if a.get("dropout_p") or a.get("enable_gqa"):
-        node.meta["tinyforge_unsupported"] = "scaled_dot_product_attention with dropout_p or enable_gqa"
+        node.meta["tinyforge_unsupported"] = (
+            "scaled_dot_product_attention with dropout_p or enable_gqa")
         return False
     qv, kv, vv = _val(q), _val(k), _val(v)
     if qv.dim() < 2 or kv.shape[:-2] != qv.shape[:-2] or vv.shape[:-2] != qv.shape[:-2]:
