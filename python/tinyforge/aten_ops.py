@@ -232,6 +232,7 @@ def _pad(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
 @_handles(
     aten.flatten.using_ints, aten.view.default, aten.reshape.default, aten._unsafe_view.default,
     aten.squeeze.dim, aten.squeeze.dims, aten.squeeze.default, aten.unsqueeze.default,
+    aten.unflatten.int,
 )
 def _reshape(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     return "reshape", [a["self"]], {"shape": lw.shape(node)}

@@ -26,6 +26,7 @@ import torch
 import torch.fx
 
 from . import _quiet  # noqa: F401  (quiet torchao import)
+from .attention import decompose_attention
 from .binary_ops import canonicalize_binary
 from .conv_rewrite import rewrite_convs
 from .pixel_shuffle import expand_pixel_shuffle
@@ -100,6 +101,7 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
     unflip_steps(gm)  # a reverse direction reads the steps backwards
     slices_for_splits(gm, every=unrolled)  # the gates: slices sharing the linear's parameters
     expand_pixel_shuffle(gm)  # reshape / permute / reshape: shared parameters, one transpose
+    decompose_attention(gm)  # scaled_dot_product_attention / baddbmm as matmul, softmax, ...
     canonicalize_binary(gm)  # scalars / constants as tensors: the handlers see nodes
     rewrite_einsum(gm)  # matrix-product einsums as (transpose +) matmul
     rewrite_convs(gm, example)  # conv1d, 1-D pools, conv_transpose2d as 2-D ops
