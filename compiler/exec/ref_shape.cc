@@ -95,6 +95,36 @@ void Slice(const ir::SliceAttrs& a, const HostTensor& x, HostTensor& y) {
   y = HostTensor::FromBytes(x.dtype(), out, dst).value();
 }
 
+Status CheckGatherIndices(const HostTensor& indices, int64_t axis_size) {
+  for (const int32_t i : indices.i32()) {
+    if (i < 0 || i >= axis_size) {
+      return Error("gather: index " + std::to_string(i) + " out of range [0, " +
+                   std::to_string(axis_size) + ")");
+    }
+  }
+  return OkStatus();
+}
+
+Status Gather(const ir::GatherAttrs& a, const HostTensor& x, const HostTensor& indices,
+              HostTensor& y) {
+  const ir::Shape& xs = x.shape();
+  const size_t axis = static_cast<size_t>(*ir::NormalizeAxis(a.axis, static_cast<int64_t>(xs.size())));
+  TF_RETURN_IF_ERROR(CheckGatherIndices(indices, xs[axis]));
+  int64_t outer = 1, inner = static_cast<int64_t>(ir::DTypeSize(x.dtype()));
+  for (size_t d = 0; d < xs.size(); ++d) (d < axis ? outer : inner) *= d == axis ? 1 : xs[d];
+  const std::vector<uint8_t> src = x.ToBytes();
+  std::vector<uint8_t> dst;
+  dst.reserve(static_cast<size_t>(outer * indices.num_elements() * inner));
+  for (int64_t o = 0; o < outer; ++o) {
+    for (const int32_t i : indices.i32()) {
+      const auto row = src.begin() + static_cast<std::ptrdiff_t>((o * xs[axis] + i) * inner);
+      dst.insert(dst.end(), row, row + static_cast<std::ptrdiff_t>(inner));
+    }
+  }
+  y = HostTensor::FromBytes(x.dtype(), y.shape(), dst).value();
+  return OkStatus();
+}
+
 void Resize(const ir::ResizeAttrs& a, const HostTensor& x, HostTensor& y) {
   const ir::Shape& xs = x.shape();
   const ir::Shape& ys = y.shape();
