@@ -26,6 +26,7 @@ from . import _quiet  # noqa: F401  (quiet torchao import)
 from .binary_ops import canonicalize_binary
 from .conv_rewrite import rewrite_convs
 from .pixel_shuffle import expand_pixel_shuffle
+from .tile import expand_repeats
 from .fold import fold_batchnorm, remove_noops
 from .graph_file import serialize
 from .lower import Lowering, check_supported
@@ -88,6 +89,7 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
         model.train(was_training)
     remove_noops(gm)
     expand_pixel_shuffle(gm)  # reshape / permute / reshape: shared parameters, one transpose
+    expand_repeats(gm)  # repeat / expand: cats of copies
     canonicalize_binary(gm)  # scalars / constants as tensors: the handlers see nodes
     rewrite_einsum(gm)  # matrix-product einsums as (transpose +) matmul
     rewrite_convs(gm, example)  # conv1d, 1-D pools, conv_transpose2d as 2-D ops
