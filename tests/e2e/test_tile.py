@@ -44,3 +44,36 @@ def test_repeat_expand_match_pytorch(cli, tmp_path):
             assert got.shape == want.shape
             step = float(np.min(np.diff(np.unique(want))))
             assert np.max(np.abs(got - want)) <= step * 1.01, (k, j)
+
+
+def _tiles():
+    import tensorflow as tf  # noqa: PLC0415
+    from test_tflite_shape_ops import _lambda, inp, layers  # noqa: PLC0415
+
+    x = inp((5, 4, 3))
+    h = layers.Conv2D(6, 1)(x)
+    return tf.keras.Model(x, [
+        _lambda(lambda t: tf.tile(t, [1, 2, 1, 3]))(h),         # H and C
+        layers.UpSampling2D(2, interpolation="nearest")(h),     # Keras 3: TILE + RESHAPE
+    ])
+
+
+def test_tflite_tile_matches_tf_interpreter(cli, tmp_path):
+    """TILE (tf.tile, Keras' nearest UpSampling2D) bit-exact with TF's interpreter (its
+    default kernels: the reference resolver has no int8 TILE, version 3)."""
+    import tensorflow as tf  # noqa: PLC0415
+    import tflite_oracle as oracle  # noqa: PLC0415
+    from test_tflite_shape_ops import _convert  # noqa: PLC0415
+
+    case = oracle.write_case("tile", _tiles, ["TILE"], _convert, tmp_path)
+    rng = np.random.default_rng(3)
+    for k in range(2):
+        xs = case.random_inputs(rng)
+        ref = tf.lite.Interpreter(model_content=case.data)
+        ref.allocate_tensors()
+        ref.set_tensor(case.ins[0]["index"], xs[0])
+        ref.invoke()
+        ours = oracle.run_ours(cli, case.path, xs, len(case.outs), tmp_path)
+        for j, d in enumerate(case.outs):
+            want = ref.get_tensor(d["index"])
+            assert np.array_equal(ours[j].reshape(want.shape), want), (k, j)

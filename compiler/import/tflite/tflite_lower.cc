@@ -63,6 +63,7 @@ constexpr OpEntry kOps[] = {
     {op::kReduceMax, 3, LowerMean},
     {op::kPrelu, 1, LowerPrelu},
     {op::kGather, 7, LowerGather},
+    {op::kTile, 3, LowerTile},
     {op::kArgMax, 3, LowerArgMax},
     {op::kArgMin, 3, LowerArgMax},
     {op::kTransposeConv, 5, LowerTransposeConv},

@@ -174,6 +174,7 @@ bool DecodeOptions(const fb::Operator* o, TfOptions& opt) {
     case T::TransposeOptions:
     case T::SliceOptions:
     case T::ExpandDimsOptions:
+    case T::TileOptions:
     case T::NONE:
     case T::HardSwishOptions:
     case T::PadOptions:
