@@ -391,21 +391,22 @@ def _argmax(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
                            "min": node.target == aten.argmin.default}
 
 
-def _gather(node: Node, x: Any, axis: int, idx: Any) -> OpSpec:
+def _indices(node: Node, idx: Any) -> Node:
     if not isinstance(idx, Node):
         raise UnsupportedOpError(target_name(node), source_of(node), "indices must be a tensor")
-    return "gather", [x, idx], {"axis": axis}
+    return idx
 
 
 @_handles(aten.embedding.default)
 def _embedding(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     """Rows of the table by token id (int32 in the graph): gather along axis 0."""
-    return _gather(node, a["weight"], 0, a["indices"])
+    return "gather", [a["weight"], _indices(node, a["indices"])], {"axis": 0}
 
 
 @_handles(aten.index_select.default)
 def _index_select(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
-    return _gather(node, a["self"], int(a["dim"]) % len(lw.shape(a["self"])), a["index"])
+    axis = int(a["dim"]) % len(lw.shape(a["self"]))
+    return "gather", [a["self"], _indices(node, a["index"])], {"axis": axis}
 
 
 @_handles(aten.index.Tensor)
@@ -415,7 +416,7 @@ def _index(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     if len(given) != 1:
         raise UnsupportedOpError(target_name(node), source_of(node),
                                  "indexing with one integer index tensor only")
-    return _gather(node, a["self"], given[0], a["indices"][given[0]])
+    return "gather", [a["self"], _indices(node, a["indices"][given[0]])], {"axis": given[0]}
 
 
 @_handles(aten.prelu.default)

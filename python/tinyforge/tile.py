@@ -16,6 +16,7 @@ from .pixel_shuffle import _add
 
 aten = torch.ops.aten
 OPS = {aten.repeat.default, aten.expand.default}
+REWRITTEN = {op: "`cat` of copies (one per dim that grows; tinyforge.tile)" for op in OPS}
 
 
 def _cat(gm: GraphModule, before: Node, y: Node, r: int, d: int) -> Node:
