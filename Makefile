@@ -46,8 +46,11 @@ test-san:
 	@cmake --build $(SAN_DIR) -j2
 	@ctest --test-dir $(SAN_DIR) --output-on-failure -j2 -E '_cortex_m_compile$$'
 
+# One pytest worker per core (pytest-xdist), a test file per worker at a time so module
+# fixtures are built once; the board build trees are locked per tree (tinyforge.paths).
+PYTEST_WORKERS ?= $(shell nproc)
 test-py:
-	@$(PY) -m pytest -q
+	@$(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile --durations=15
 
 # Instructions / RAM / flash of the 4 MLPerf Tiny models and the 4 zoo models on the 4
 # emulated boards, beside TFLite Micro + CMSIS-NN; rewrites benchmarks/RESULTS.md (~15 min).

@@ -17,7 +17,7 @@ APT_PACKAGES=(
 )
 PIP_PACKAGES=(
   "torch==2.13.0" "torchao==0.18.0"   # PT2E quantization lives in torchao for this torch
-  "numpy>=1.24" "pytest>=8"
+  "numpy>=1.24" "pytest>=8" "pytest-xdist>=3"   # make test-py runs on every core
   "tensorflow-cpu==2.21.0"            # TFLite's reference interpreter: a test oracle
   "scikit-build-core>=0.10" "cmake>=3.20" "ninja"   # to build the compiler with pip -e
 )
@@ -44,7 +44,7 @@ want = {"torch": "2.13.0", "torchao": "0.18.0", "tensorflow-cpu": "2.21.0"}
 for name, ver in want.items():
     if not m.version(name).startswith(ver):
         sys.exit(1)
-for name in ("numpy", "pytest", "scikit_build_core", "cmake", "ninja"):
+for name in ("numpy", "pytest", "pytest-xdist", "scikit_build_core", "cmake", "ninja"):
     m.version(name)
 PYEOF
 then

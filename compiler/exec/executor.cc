@@ -224,4 +224,32 @@ Expected<RunResult> Run(const ir::Graph& g, std::span<const HostTensor> inputs,
   return result;
 }
 
+Expected<HostTensor> RunAlone(const ir::Graph& g, const ir::Op& op,
+                              std::span<const HostTensor> values) {
+  ir::Graph mini;
+  mini.name = g.name;
+  mini.kind = g.kind;
+  mini.layout = g.layout;
+  mini.io_layout = g.io_layout;
+  mini.rounding = g.rounding;
+  ir::Op copy = op;
+  std::vector<HostTensor> feed;
+  for (size_t i = 0; i < op.inputs.size(); ++i) {
+    const ir::Tensor& t = g.tensor(op.inputs[i]);
+    const ir::TensorId id = mini.AddTensor(t);
+    if (!t.is_constant()) {
+      mini.inputs.push_back(id);
+      feed.push_back(values[i]);
+    }
+    copy.inputs[i] = id;
+  }
+  ir::Tensor out = g.tensor(op.outputs[0]);
+  out.data.reset();
+  copy.outputs = {mini.AddTensor(std::move(out))};
+  mini.outputs = copy.outputs;
+  mini.AddOp(std::move(copy));
+  TF_ASSIGN_OR_RETURN(RunResult r, Run(mini, feed));
+  return std::move(r.outputs[0]);
+}
+
 }  // namespace tinyforge::exec

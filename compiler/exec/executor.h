@@ -39,4 +39,10 @@ Status CheckInputs(const ir::Graph& g, std::span<const HostTensor> inputs);
 Expected<RunResult> Run(const ir::Graph& g, std::span<const HostTensor> inputs,
                         const RunOptions& options = {});
 
+// Runs op `op` of `g` alone, on a graph holding only it: constant inputs come from `g`, the
+// others from `values` (one per op input, in order; the entries of constant inputs are not
+// read, and `values` may be empty when every input is constant). Returns its first output.
+Expected<HostTensor> RunAlone(const ir::Graph& g, const ir::Op& op,
+                              std::span<const HostTensor> values);
+
 }  // namespace tinyforge::exec

@@ -82,66 +82,62 @@ void Pad(const ir::PadAttrs& a, const HostTensor& x, HostTensor& y) {
 
 namespace {
 
-// x as [outer, len, inner] around `axis` (negative counts from the end; a scalar is rank 1).
-struct AxisView {
-  int64_t outer, len, inner;
-};
-AxisView ViewAround(const HostTensor& x, int64_t axis_attr) {
+// Calls `line(len, at, line_index)` for every line of x along `axis` (negative counts from
+// the end; a scalar is rank 1): at(k) is the flat index of the line's k-th element,
+// line_index counts the lines in C order of the other dims.
+template <typename Line>
+void ForEachLine(const HostTensor& x, int64_t axis_attr, Line line) {
   const ir::Shape& xs = x.shape();
   const int64_t rank = std::max<int64_t>(1, static_cast<int64_t>(xs.size()));
   const int64_t axis = *ir::NormalizeAxis(axis_attr, rank);
   const int64_t len = xs.empty() ? 1 : xs[static_cast<size_t>(axis)];
   int64_t inner = 1;
   for (size_t d = static_cast<size_t>(axis) + 1; d < xs.size(); ++d) inner *= xs[d];
-  return {x.num_elements() / (len * inner), len, inner};
+  const int64_t outer = x.num_elements() / (len * inner);
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t in = 0; in < inner; ++in) {
+      auto at = [&](int64_t k) { return static_cast<size_t>((o * len + k) * inner + in); };
+      line(len, at, static_cast<size_t>(o * inner + in));
+    }
+  }
 }
 
 }  // namespace
 
 void ArgMax(const ir::ArgMaxAttrs& a, const HostTensor& x, HostTensor& y) {
-  const AxisView v = ViewAround(x, a.axis);
-  const int64_t outer = v.outer, len = v.len, inner = v.inner;
   const auto xd = x.f32();
   auto yd = y.i32();
-  for (int64_t o = 0; o < outer; ++o) {
-    for (int64_t in = 0; in < inner; ++in) {
-      auto at = [&](int64_t k) { return xd[static_cast<size_t>((o * len + k) * inner + in)]; };
-      int64_t best = 0;
-      for (int64_t k = 1; k < len && !std::isnan(at(best)); ++k) {
-        const float v = at(k), b = at(best);
-        if (std::isnan(v) || (a.min ? v < b : v > b)) best = k;
-      }
-      yd[static_cast<size_t>(o * inner + in)] = static_cast<int32_t>(best);
+  ForEachLine(x, a.axis, [&](int64_t len, auto at, size_t line) {
+    int64_t best = 0;
+    for (int64_t k = 1; k < len && !std::isnan(xd[at(best)]); ++k) {
+      const float v = xd[at(k)], b = xd[at(best)];
+      if (std::isnan(v) || (a.min ? v < b : v > b)) best = k;
     }
-  }
+    yd[line] = static_cast<int32_t>(best);
+  });
 }
 
 void Softmax(const ir::SoftmaxAttrs& a, const HostTensor& x, HostTensor& y) {
-  const AxisView v = ViewAround(x, a.axis);
-  const int64_t outer = v.outer, len = v.len, inner = v.inner;
   const auto xd = x.f32();
   auto yd = y.f32();
-  for (int64_t o = 0; o < outer; ++o) {
-    for (int64_t in = 0; in < inner; ++in) {
-      auto at = [&](int64_t k) { return static_cast<size_t>((o * len + k) * inner + in); };
-      // Subtracting the max keeps exp() <= 1: no overflow for large logits. A NaN max
-      // makes every output NaN, as in PyTorch.
-      float max = xd[at(0)];
-      for (int64_t k = 1; k < len; ++k) {
-        const float v = xd[at(k)];
-        if (v > max || std::isnan(v)) max = v;
-      }
-      double sum = 0.0;
-      for (int64_t k = 0; k < len; ++k) {
-        const float e = std::exp(xd[at(k)] - max);
-        yd[at(k)] = e;
-        sum += e;
-      }
-      for (int64_t k = 0; k < len; ++k) {
-        yd[at(k)] = static_cast<float>(static_cast<double>(yd[at(k)]) / sum);
-      }
+  ForEachLine(x, a.axis, [&](int64_t len, auto at, size_t) {
+    // Subtracting the max keeps exp() <= 1: no overflow for large logits. A NaN max
+    // makes every output NaN, as in PyTorch.
+    float max = xd[at(0)];
+    for (int64_t k = 1; k < len; ++k) {
+      const float v = xd[at(k)];
+      if (v > max || std::isnan(v)) max = v;
     }
-  }
+    double sum = 0.0;
+    for (int64_t k = 0; k < len; ++k) {
+      const float e = std::exp(xd[at(k)] - max);
+      yd[at(k)] = e;
+      sum += e;
+    }
+    for (int64_t k = 0; k < len; ++k) {
+      yd[at(k)] = static_cast<float>(static_cast<double>(yd[at(k)]) / sum);
+    }
+  });
 }
 
 void LayerNorm(const ir::LayerNormAttrs& a, const HostTensor& x, const HostTensor* weight,

@@ -48,31 +48,12 @@ void Reshape(const HostTensor& x, HostTensor& y) {
   y = HostTensor::FromBytes(x.dtype(), y.shape(), x.ToBytes()).value();
 }
 
-void Transpose(std::span<const int64_t> perm, const HostTensor& x, HostTensor& y) {
-  // Walk the output in C order; the input offset follows from the permuted strides.
-  const ir::Shape& in = x.shape();
-  const size_t rank = in.size();
-  std::vector<int64_t> in_strides(rank, 1);
-  for (size_t d = rank; d-- > 1;) in_strides[d - 1] = in_strides[d] * in[d];
-  const size_t esize = static_cast<size_t>(ir::DTypeSize(x.dtype()));
-  const std::vector<uint8_t> src = x.ToBytes();
-  std::vector<uint8_t> dst(src.size());
-  std::vector<int64_t> idx(rank, 0);
-  const ir::Shape& out = y.shape();
-  for (int64_t i = 0; i < y.num_elements(); ++i) {
-    int64_t off = 0;
-    for (size_t d = 0; d < rank; ++d) off += idx[d] * in_strides[static_cast<size_t>(perm[d])];
-    std::memcpy(&dst[static_cast<size_t>(i) * esize], &src[static_cast<size_t>(off) * esize],
-                esize);
-    for (size_t d = rank; d-- > 0;) {
-      if (++idx[d] < out[d]) break;
-      idx[d] = 0;
-    }
-  }
-  y = HostTensor::FromBytes(x.dtype(), out, dst).value();
-}
+namespace {
 
-void Slice(const ir::SliceAttrs& a, const HostTensor& x, HostTensor& y) {
+// Walks y in C order and copies each element from x at the offset `source(index of the y
+// element, x's C-order strides)`.
+template <typename Source>
+void CopyElements(const HostTensor& x, HostTensor& y, Source source) {
   const ir::Shape& in = x.shape();
   const size_t rank = in.size();
   std::vector<int64_t> in_strides(rank, 1);
@@ -80,19 +61,36 @@ void Slice(const ir::SliceAttrs& a, const HostTensor& x, HostTensor& y) {
   const size_t esize = static_cast<size_t>(ir::DTypeSize(x.dtype()));
   const std::vector<uint8_t> src = x.ToBytes();
   std::vector<uint8_t> dst(static_cast<size_t>(y.num_elements()) * esize);
-  std::vector<int64_t> idx(rank, 0);
+  std::vector<int64_t> idx(y.shape().size(), 0);
   const ir::Shape& out = y.shape();
   for (int64_t i = 0; i < y.num_elements(); ++i) {
-    int64_t off = 0;
-    for (size_t d = 0; d < rank; ++d) off += (a.begin[d] + idx[d] * a.stride[d]) * in_strides[d];
+    const int64_t off = source(idx, in_strides);
     std::memcpy(&dst[static_cast<size_t>(i) * esize], &src[static_cast<size_t>(off) * esize],
                 esize);
-    for (size_t d = rank; d-- > 0;) {
+    for (size_t d = out.size(); d-- > 0;) {
       if (++idx[d] < out[d]) break;
       idx[d] = 0;
     }
   }
   y = HostTensor::FromBytes(x.dtype(), out, dst).value();
+}
+
+}  // namespace
+
+void Transpose(std::span<const int64_t> perm, const HostTensor& x, HostTensor& y) {
+  CopyElements(x, y, [&](const std::vector<int64_t>& idx, const std::vector<int64_t>& strides) {
+    int64_t off = 0;
+    for (size_t d = 0; d < idx.size(); ++d) off += idx[d] * strides[static_cast<size_t>(perm[d])];
+    return off;
+  });
+}
+
+void Slice(const ir::SliceAttrs& a, const HostTensor& x, HostTensor& y) {
+  CopyElements(x, y, [&](const std::vector<int64_t>& idx, const std::vector<int64_t>& strides) {
+    int64_t off = 0;
+    for (size_t d = 0; d < idx.size(); ++d) off += (a.begin[d] + idx[d] * a.stride[d]) * strides[d];
+    return off;
+  });
 }
 
 Status CheckGatherIndices(const HostTensor& indices, int64_t axis_size) {
@@ -110,18 +108,16 @@ Status Gather(const ir::GatherAttrs& a, const HostTensor& x, const HostTensor& i
   const ir::Shape& xs = x.shape();
   const size_t axis = static_cast<size_t>(*ir::NormalizeAxis(a.axis, static_cast<int64_t>(xs.size())));
   TF_RETURN_IF_ERROR(CheckGatherIndices(indices, xs[axis]));
-  int64_t outer = 1, inner = static_cast<int64_t>(ir::DTypeSize(x.dtype()));
-  for (size_t d = 0; d < xs.size(); ++d) (d < axis ? outer : inner) *= d == axis ? 1 : xs[d];
-  const std::vector<uint8_t> src = x.ToBytes();
-  std::vector<uint8_t> dst;
-  dst.reserve(static_cast<size_t>(outer * indices.num_elements() * inner));
-  for (int64_t o = 0; o < outer; ++o) {
-    for (const int32_t i : indices.i32()) {
-      const auto row = src.begin() + static_cast<std::ptrdiff_t>((o * xs[axis] + i) * inner);
-      dst.insert(dst.end(), row, row + static_cast<std::ptrdiff_t>(inner));
-    }
-  }
-  y = HostTensor::FromBytes(x.dtype(), y.shape(), dst).value();
+  const ir::Shape& is = indices.shape();
+  const auto ids = indices.i32();
+  CopyElements(x, y, [&](const std::vector<int64_t>& idx, const std::vector<int64_t>& strides) {
+    int64_t k = 0;  // the element's position in the indices
+    for (size_t d = 0; d < is.size(); ++d) k = k * is[d] + idx[axis + d];
+    int64_t off = ids[static_cast<size_t>(k)] * strides[axis];
+    for (size_t d = 0; d < axis; ++d) off += idx[d] * strides[d];
+    for (size_t d = axis + 1; d < xs.size(); ++d) off += idx[d - 1 + is.size()] * strides[d];
+    return off;
+  });
   return OkStatus();
 }
 

@@ -8,31 +8,6 @@
 #include "passes/util.h"
 
 namespace tinyforge::passes {
-namespace {
-
-// The value of op `index`'s output, computed on a graph holding only that op.
-Expected<std::vector<uint8_t>> Evaluate(const ir::Graph& g, const ir::Op& op) {
-  ir::Graph mini;
-  mini.name = g.name;
-  mini.kind = g.kind;
-  mini.layout = g.layout;
-  mini.io_layout = g.io_layout;
-  mini.rounding = g.rounding;
-  ir::Op copy = op;
-  for (ir::TensorId& t : copy.inputs) {
-    const ir::TensorId id = mini.AddTensor(g.tensor(t));
-    t = id;
-  }
-  ir::Tensor out = g.tensor(op.outputs[0]);
-  out.data.reset();
-  copy.outputs = {mini.AddTensor(std::move(out))};
-  mini.outputs = copy.outputs;
-  mini.AddOp(std::move(copy));
-  TF_ASSIGN_OR_RETURN(exec::RunResult r, exec::Run(mini, {}));
-  return r.outputs[0].ToBytes();
-}
-
-}  // namespace
 
 Status ConstFold(ir::Graph& g, const PassOptions&) {
   std::vector<ir::Op> kept;
@@ -44,9 +19,9 @@ Status ConstFold(ir::Graph& g, const PassOptions&) {
       kept.push_back(op);
       continue;
     }
-    auto value = Evaluate(g, op);
+    auto value = exec::RunAlone(g, op, {});
     TF_RETURN_IF_ERROR_PREFIX(value, ir::OpLabel(g, i));
-    g.tensor(op.outputs[0]).data = std::move(*value);
+    g.tensor(op.outputs[0]).data = value->ToBytes();
   }
   g.ops = std::move(kept);
   ir::CompactTensors(g);

@@ -43,6 +43,17 @@ CHECK_SINGLE = 4     # samples re-run at batch 1 to check each batched stage
 CALIBRATION_METHODS = ("minmax", "histogram")
 
 
+def add_arguments(ap, unit: str, out: Path) -> None:
+    """The options both evaluate.py scripts take (``unit``: what a sample is, e.g. "clips")."""
+    ap.add_argument("--calibration", type=int, default=300,
+                    help=f"calibration {unit} (training set)")
+    ap.add_argument("--calibration-method", default="minmax", choices=CALIBRATION_METHODS)
+    ap.add_argument("--board", default=None,
+                    help="also run on this emulated board (an547); needs `tinyforge run --board`")
+    ap.add_argument("--out", type=Path, default=out)
+    ap.add_argument("--threads", type=int, default=1, help="torch threads")
+
+
 # ---------------------------------------------------------------------------- the CLI
 def find_cli() -> str:
     """The ``tinyforge`` command (the Python driver's own lookup, ``tinyforge.board``)."""

@@ -34,17 +34,10 @@ def calibration_inputs(count: int, seed: int = 0) -> np.ndarray:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--calibration", type=int, default=300,
-                    help="calibration images (training set)")
-    ap.add_argument("--calibration-method", default="minmax",
-                    choices=evaluation.CALIBRATION_METHODS)
+    evaluation.add_arguments(ap, "images", OUT)
     ap.add_argument("--limit", type=int, default=2000, help="first N test images (0: all)")
     ap.add_argument("--whole-test-set", action=argparse.BooleanOptionalAction, default=True,
                     help="also float and PyTorch int8 accuracy on all 10,000 test images")
-    ap.add_argument("--board", default=None,
-                    help="also run on this emulated board (an547); needs `tinyforge run --board`")
-    ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--threads", type=int, default=1, help="torch threads")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
 

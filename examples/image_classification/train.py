@@ -8,10 +8,8 @@ and ``resnet8_fmnist.json`` (labels, preprocessing, training settings and figure
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +18,7 @@ import torch
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from common import training  # noqa: E402
 from image_classification import data  # noqa: E402
 from tinyforge import models  # noqa: E402
 
@@ -42,46 +41,21 @@ def load_trained() -> tuple[torch.nn.Module, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--train-images", type=int, default=30000)
-    ap.add_argument("--epochs", type=int, default=5)
-    ap.add_argument("--batch", type=int, default=64)
-    ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--out", type=Path, default=HERE, help="folder for the weights and JSON")
-    args = ap.parse_args(argv)
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
+    args = training.parse_arguments(
+        __doc__, argv, epochs=5, out=HERE,
+        extra=lambda ap: ap.add_argument("--train-images", type=int, default=30000))
 
     images, labels = data.load("train")
     subset = np.sort(np.random.default_rng(args.seed).permutation(len(labels))[: args.train_images])
     x = torch.from_numpy(data.preprocess(images[subset]))
     y = torch.from_numpy(labels[subset])
 
-    model = build_model().train()
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps = args.epochs * ((len(y) + args.batch - 1) // args.batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=steps)
-    gen = torch.Generator().manual_seed(args.seed)
-    t0 = time.time()
-    for epoch in range(args.epochs):
-        model.train()
-        order = torch.randperm(len(y), generator=gen)
-        total = 0.0
-        for idx in torch.split(order, args.batch):
-            xb = x[idx]
-            flip = torch.rand(len(idx), generator=gen) < 0.5
-            xb = torch.where(flip[:, None, None, None], xb.flip(3), xb)
-            loss = torch.nn.functional.cross_entropy(model(xb), y[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-        print(f"epoch {epoch + 1}/{args.epochs}: loss {total / len(y):.4f} "
-              f"({time.time() - t0:.0f} s)", flush=True)
-    seconds = time.time() - t0
+    def flip(xb: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+        flipped = torch.rand(len(xb), generator=gen) < 0.5
+        return torch.where(flipped[:, None, None, None], xb.flip(3), xb)
+
+    model = build_model()
+    seconds = training.fit(model, x, y, args, augment=flip)
     model.eval()
     with torch.no_grad():
         train_acc = float(np.mean(torch.cat([model(b).argmax(1) for b in torch.split(x, 500)])

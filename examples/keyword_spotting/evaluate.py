@@ -33,15 +33,8 @@ def calibration_inputs(train_split: dict, meta: dict, count: int, seed: int = 0)
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--calibration", type=int, default=300,
-                    help="calibration clips (training set)")
-    ap.add_argument("--calibration-method", default="minmax",
-                    choices=evaluation.CALIBRATION_METHODS)
+    evaluation.add_arguments(ap, "clips", OUT)
     ap.add_argument("--limit", type=int, default=None, help="first N test clips only")
-    ap.add_argument("--board", default=None,
-                    help="also run on this emulated board (an547); needs `tinyforge run --board`")
-    ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--threads", type=int, default=1, help="torch threads")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
 

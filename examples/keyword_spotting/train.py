@@ -8,10 +8,8 @@ training settings and figures). Deterministic for a given seed, torch build and 
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +18,7 @@ import torch
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from common import training  # noqa: E402
 from keyword_spotting import dataset, features  # noqa: E402
 from tinyforge import models  # noqa: E402
 
@@ -56,16 +55,7 @@ def accuracy(model: torch.nn.Module, x: torch.Tensor, y: np.ndarray) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--epochs", type=int, default=20)
-    ap.add_argument("--batch", type=int, default=64)
-    ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--out", type=Path, default=HERE, help="folder for the weights and JSON")
-    args = ap.parse_args(argv)
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
+    args = training.parse_arguments(__doc__, argv, epochs=20, out=HERE)
 
     train = dataset.load("train")
     mean = train["x"].mean(axis=(0, 1))
@@ -75,26 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     x = standardise(train["x"], meta)
     y = torch.from_numpy(train["y"])
 
-    model = build_model().train()
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps = args.epochs * ((len(y) + args.batch - 1) // args.batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=steps)
-    gen = torch.Generator().manual_seed(args.seed)
-    t0 = time.time()
-    for epoch in range(args.epochs):
-        model.train()
-        order = torch.randperm(len(y), generator=gen)
-        total = 0.0
-        for idx in torch.split(order, args.batch):
-            loss = torch.nn.functional.cross_entropy(model(x[idx]), y[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-        print(f"epoch {epoch + 1:2d}/{args.epochs}: loss {total / len(y):.4f} "
-              f"({time.time() - t0:.0f} s)", flush=True)
-    seconds = time.time() - t0
+    model = build_model()
+    seconds = training.fit(model, x, y, args)
     train_acc = accuracy(model, x, train["y"])
     print(f"trained in {seconds:.0f} s; training accuracy {100 * train_acc:.2f} %")
 

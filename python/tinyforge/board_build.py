@@ -9,7 +9,6 @@ only model.cc recompiles and the firmware relinks.
 from __future__ import annotations
 
 import dataclasses
-import fcntl
 import filecmp
 import json
 import os
@@ -23,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import BoardError, ErrorKind, kind_of_exit
-from .paths import build_root, find_cli, repo_root
+from .paths import build_root, find_cli, repo_root, tree_lock
 
 BUILD_TIMEOUT = 1800.0
 MODEL_FILES = ("model.h", "model.cc", "program.bin", "report.json")
@@ -146,14 +145,12 @@ class BoardTree:
         self._lock = None
 
     def __enter__(self) -> "BoardTree":
-        self.dir.mkdir(parents=True, exist_ok=True)
-        self._lock = open(self.dir / ".lock", "w")
-        fcntl.flock(self._lock, fcntl.LOCK_EX)  # one driver per tree at a time
+        self._lock = tree_lock(self.dir)  # one driver per tree at a time
+        self._lock.__enter__()
         return self
 
     def __exit__(self, *exc) -> None:
-        fcntl.flock(self._lock, fcntl.LOCK_UN)
-        self._lock.close()
+        self._lock.__exit__(*exc)
 
     def _cached(self) -> dict[str, str]:
         cache = self.dir / "CMakeCache.txt"

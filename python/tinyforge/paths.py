@@ -7,9 +7,12 @@ Python it starts, so both directions agree on one installation.
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from .errors import ErrorKind, TinyforgeError
@@ -47,3 +50,17 @@ def build_root() -> Path:
     """Where the firmware build trees live: $TINYFORGE_BOARD_BUILD, else <repo>/build/boards."""
     env = os.environ.get("TINYFORGE_BOARD_BUILD")
     return Path(env) if env else repo_root() / "build" / "boards"
+
+
+@contextlib.contextmanager
+def tree_lock(tree: Path) -> Iterator[Path]:
+    """Holds an exclusive lock on build tree `tree` (created if missing) for the block: one
+    configure/build at a time per tree, across processes (parallel test workers, two
+    `tinyforge run --board` at once)."""
+    tree.mkdir(parents=True, exist_ok=True)
+    with open(tree / ".lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield tree
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)

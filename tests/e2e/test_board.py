@@ -57,16 +57,19 @@ def test_zoo_bit_exact_with_host(graphs, board, tmp_path, cli):
         o = tfboard.run_model(graphs[name], board, seed=k)
         assert o.bit_exact, (name, board, o.mismatch)
         assert o.samples == 1
-        # Independently of the driver's own check: the host runtime on the same program.bin.
-        program = tfboard.build_root() / board / "model" / "program.bin"
-        x = tfboard.random_inputs(tfboard.read_compiled(program.parent), seed=k)[0]
+        # Independently of the driver's own check: the host runtime on the same program.bin
+        # (compiled again here: the board's tree may hold another test worker's model now).
+        compiled = tfboard.compile_for_board(graphs[name], board, tmp_path / name)
+        program = compiled.dir / "program.bin"
+        x = tfboard.random_inputs(compiled, seed=k)[0]
         np.save(tmp_path / "x.npy", x)
         run_cli(cli, "run", program, "-i", tmp_path / "x.npy", "-o", tmp_path / "y.npy")
         host = np.load(tmp_path / "y.npy")
         assert np.array_equal(o.outputs[0], host), (name, board)
     # The firmware links no allocator (no heap): arm-none-eabi-nm on the built ELF.
-    assert tfboard.allocator_symbols(tfboard.BoardTree(board).elf) == []
-    assert board_flash.uncopied_ram_sections(tfboard.BoardTree(board).elf) == []
+    with tfboard.BoardTree(board) as tree:
+        assert tfboard.allocator_symbols(tree.elf) == []
+        assert board_flash.uncopied_ram_sections(tree.elf) == []
 
 
 
@@ -159,13 +162,13 @@ def test_timeout_stops_the_firmware(graphs):
     assert time.monotonic() - started < 60
 
 
-def test_profile_repeats_exactly(graphs, cli):
+def test_profile_repeats_exactly(graphs, cli, tmp_path):
     a = tfboard.profile(graphs["ds_cnn"], "an547")
     b = tfboard.profile(graphs["ds_cnn"], "an547")
     assert [o["insns"] for o in a["ops"]] == [o["insns"] for o in b["ops"]]
     assert a["insns_per_inference"] == b["insns_per_inference"]
     assert a["stack"] == b["stack"] and a["flash"] == b["flash"]
-    report = json.loads((tfboard.build_root() / "an547" / "model" / "report.json").read_text())
+    report = tfboard.compile_for_board(graphs["ds_cnn"], "an547", tmp_path / "c").report
     assert [o["name"] for o in a["ops"]] == [o["name"] for o in report["ops"]]
     assert [o["kernel"] for o in a["ops"]] == [o["kernel"] for o in report["ops"]]
     assert all(o["insns"] > 0 for o in a["ops"])
@@ -188,11 +191,11 @@ def test_profile_repeats_exactly(graphs, cli):
 def test_dump_comparison_names_first_differing_op(graphs, tmp_path):
     o = tfboard.run_model(graphs["resnet8"], "an386", seed=3)
     assert o.bit_exact
-    compiled = tfboard.read_compiled(tfboard.build_root() / "an386" / "model")
-    x = tfboard.random_inputs(compiled, seed=3)
-    elf = tfboard.BoardTree("an386").elf
-    # Equal dumps on a correct run: no differing op.
-    result = board_run._locate(compiled, elf, "an386", x, tmp_path, 0, 60)
+    with tfboard.BoardTree("an386") as tree:  # this model's firmware, not another worker's
+        compiled, _, _, elf = board_run._prepare(graphs["resnet8"], "an386", tree, None, 3)
+        x = tfboard.random_inputs(compiled, seed=3)
+        # Equal dumps on a correct run: no differing op.
+        result = board_run._locate(compiled, elf, "an386", x, tmp_path, 0, 60)
     assert result["op"] is None
     # Flip one byte of op 3's output in the board's dump: op 3 is named.
     bufs = board_run._op_outputs(compiled.report)[3]

@@ -134,6 +134,20 @@ def _inputs(interp_details, seed: int) -> list[np.ndarray]:
     return xs
 
 
+def _op_by_op(cli, data: bytes, path, first_seed: int, workdir):
+    """For N_INPUTS random inputs (seeds first_seed, first_seed + 1, ...): runs TF's
+    interpreter and our per-op dump, yields (k, oracle.compare_ops result)."""
+    graph = oracle.parse(data).subgraphs[0]
+    outputs = op_outputs(inspect_json(cli, path))
+    details = oracle.tf.lite.Interpreter(model_content=data).get_input_details()
+    for k in range(N_INPUTS):
+        xs = _inputs(details, first_seed + k)
+        interp = oracle.tf_run(data, xs)
+        dumped = run_dump(cli, path, xs[0], workdir / f"in{k}")
+        ours = {int(op.outputs[0]): dumped[outputs[i]] for i, op in enumerate(graph.operators)}
+        yield k, oracle.compare_ops(data, interp, ours)
+
+
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
 def test_keras_model_matches_tf_interpreter(spec, converted, cli, tmp_path):
     data, path = converted(spec)
@@ -141,16 +155,8 @@ def test_keras_model_matches_tf_interpreter(spec, converted, cli, tmp_path):
     ops = [oracle.op_name(model, op) for op in model.subgraphs[0].operators]
     for op, count in spec.expect.items():
         assert ops.count(op) >= count, f"converter produced {ops}, expected {count} x {op}"
-    outputs = op_outputs(inspect_json(cli, path))
-    graph = model.subgraphs[0]
     total = oracle.Comparison()
-    details = oracle.tf.lite.Interpreter(model_content=data).get_input_details()
-    for k in range(N_INPUTS):
-        xs = _inputs(details, 100 + k)
-        interp = oracle.tf_run(data, xs)
-        dumped = run_dump(cli, path, xs[0], tmp_path / f"in{k}")
-        ours = {int(op.outputs[0]): dumped[outputs[i]] for i, op in enumerate(graph.operators)}
-        r = oracle.compare_ops(data, interp, ours)
+    for k, r in _op_by_op(cli, data, path, 100, tmp_path):
         total.compared += r.compared
         total.fc_ties += r.fc_ties
         total.skipped += r.skipped
@@ -266,13 +272,6 @@ def test_seed_models_match_tf_interpreter(cli, tmp_path):
     for name in ("cnn", "elementwise", "float_edges"):
         path = tmp_path / f"{name}.tflite"
         data = path.read_bytes()
-        graph = oracle.parse(data).subgraphs[0]
-        outputs = op_outputs(inspect_json(cli, path))
-        details = oracle.tf.lite.Interpreter(model_content=data).get_input_details()
-        for k in range(N_INPUTS):
-            xs = _inputs(details, 200 + k)
-            interp = oracle.tf_run(data, xs)
-            dumped = run_dump(cli, path, xs[0], tmp_path / f"{name}{k}")
-            ours = {int(op.outputs[0]): dumped[outputs[i]] for i, op in enumerate(graph.operators)}
-            r = oracle.compare_ops(data, interp, ours)
-            assert not r.failures and r.compared == len(graph.operators), (name, r)
+        n_ops = len(oracle.parse(data).subgraphs[0].operators)
+        for _, r in _op_by_op(cli, data, path, 200, tmp_path / name):
+            assert not r.failures and r.compared == n_ops, (name, r)

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from tinyforge import board_catalog, qemu
+from tinyforge.paths import tree_lock
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS = ROOT / "targets"
@@ -71,6 +72,11 @@ def _cases() -> list:
 
 def _build(board: str) -> Path:
     build = BUILD_ROOT / f"variants-{board}"
+    with tree_lock(build):  # parallel test workers share the tree
+        return _configure_and_build(board, build)
+
+
+def _configure_and_build(board: str, build: Path) -> Path:
     if not (build / "CMakeCache.txt").exists():
         cfg = ["cmake", "-S", str(TARGETS), "-B", str(build), f"-DTINYFORGE_BOARD={board}",
                "-DTINYFORGE_FIRMWARE_DIRS=tests/kernels/variants",

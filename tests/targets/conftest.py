@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tinyforge.paths import tree_lock
 from targets_support import BUILD_ROOT, TARGETS, FirmwareBuild, cmake, generator, require, runner
 
 
@@ -47,6 +48,11 @@ def plugin(qemu) -> Path:
     """libtf_insncount.so, built with the host compiler for the installed QEMU."""
     require("cc", "gcc")
     build = BUILD_ROOT / "qemu-plugin"
+    with tree_lock(build):  # parallel test workers share the tree
+        return _build_plugin(build)
+
+
+def _build_plugin(build: Path) -> Path:
     cfg = cmake("-S", str(TARGETS / "qemu"), "-B", str(build), *generator())
     if cfg.returncode != 0:
         pytest.fail(f"configuring the plugin failed:\n{cfg.stdout}\n{cfg.stderr}")

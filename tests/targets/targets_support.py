@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tinyforge import board_catalog
+from tinyforge.paths import tree_lock
 from tinyforge import qemu as runner  # noqa: F401  (conftest and the tests use it)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,6 +51,10 @@ class FirmwareBuild:
         self.dir = BUILD_ROOT / f"arm-{board}"
 
     def configure_and_build(self) -> None:
+        with tree_lock(self.dir):  # parallel test workers share the tree
+            self._configure_and_build()
+
+    def _configure_and_build(self) -> None:
         if not (self.dir / "CMakeCache.txt").exists():
             cfg = cmake("-S", str(TARGETS), "-B", str(self.dir), *generator(),
                          f"-DTINYFORGE_BOARD={self.board}")
@@ -63,4 +68,5 @@ class FirmwareBuild:
         return self.dir / "tests" / f"{name}.elf"
 
     def build_target(self, target: str) -> subprocess.CompletedProcess:
-        return cmake("--build", str(self.dir), "--target", target, "-j2")
+        with tree_lock(self.dir):
+            return cmake("--build", str(self.dir), "--target", target, "-j2")

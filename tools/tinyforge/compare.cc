@@ -119,33 +119,6 @@ std::optional<exec::HostTensor> ToProgram(const exec::HostTensor& v, const ir::G
   return y;
 }
 
-// Runs op `op` of `program` alone on `inputs` (one value per op input; constants ignored).
-Expected<exec::HostTensor> RunAlone(const ir::Graph& program, const ir::Op& op,
-                                    const std::vector<exec::HostTensor>& values) {
-  ir::Graph mini;
-  mini.name = program.name;
-  mini.kind = program.kind;
-  mini.layout = program.layout;
-  mini.io_layout = program.io_layout;
-  mini.rounding = program.rounding;
-  ir::Op copy = op;
-  std::vector<exec::HostTensor> feed;
-  for (size_t i = 0; i < op.inputs.size(); ++i) {
-    const ir::Tensor& t = program.tensor(op.inputs[i]);
-    const ir::TensorId id = mini.AddTensor(t);
-    if (!t.is_constant()) {
-      mini.inputs.push_back(id);
-      feed.push_back(values[i]);
-    }
-    copy.inputs[i] = id;
-  }
-  copy.outputs = {mini.AddTensor(program.tensor(op.outputs[0]))};
-  mini.outputs = copy.outputs;
-  mini.AddOp(std::move(copy));
-  TF_ASSIGN_OR_RETURN(exec::RunResult r, exec::Run(mini, feed));
-  return std::move(r.outputs[0]);
-}
-
 }  // namespace
 
 int Compare(const CompareArgs& args) {
@@ -285,7 +258,7 @@ int Compare(const CompareArgs& args) {
       values.push_back(value ? std::move(*value) : exec::HostTensor());
     }
     if (feedable && row.has_lsb) {
-      auto alone = RunAlone(program, op, values);
+      auto alone = exec::RunAlone(program, op, values);
       if (!alone.ok()) return Fail(alone.error());
       const Row a = Measure(Real(*alone, desc.quant, nhwc), r, lsb);
       row.alone = true, row.alone_max_lsb = a.max_lsb, row.alone_off_share = a.off_share;
