@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 from torch.fx import GraphModule, Node
 
-from .pixel_shuffle import _add
+from .pixel_shuffle import _add, rewrite_nodes
 
 aten = torch.ops.aten
 OPS = {aten.repeat.default, aten.expand.default}
@@ -28,29 +28,24 @@ def _cat(gm: GraphModule, before: Node, y: Node, r: int, d: int) -> Node:
     return node
 
 
+def _tile(gm: GraphModule, node: Node) -> Node | None:
+    x = node.args[0]
+    val = x.meta.get("val") if isinstance(x, Node) else None
+    if val is None:
+        return None
+    sizes = [int(s) for s in node.args[1]]
+    shape = [1] * (len(sizes) - val.dim()) + [int(d) for d in val.shape]
+    if node.target == aten.repeat.default:
+        reps = sizes
+    else:
+        reps = [1 if s == -1 else s // d for s, d in zip(sizes, shape)]
+    y = x if len(shape) == val.dim() else _add(gm, node, aten.view.default, (x, shape), node)
+    for d, r in enumerate(reps):
+        if r > 1:
+            y = _cat(gm, node, y, r, d)
+    return y
+
+
 def expand_repeats(gm: GraphModule) -> None:
     """Rewrite every repeat / expand of ``gm`` whose input shape is known."""
-    changed = False
-    for node in list(gm.graph.nodes):
-        if node.op != "call_function" or node.target not in OPS:
-            continue
-        x = node.args[0]
-        val = x.meta.get("val") if isinstance(x, Node) else None
-        if val is None:
-            continue
-        sizes = [int(s) for s in node.args[1]]
-        shape = [1] * (len(sizes) - val.dim()) + [int(d) for d in val.shape]
-        if node.target == aten.repeat.default:
-            reps = sizes
-        else:
-            reps = [1 if s == -1 else s // d for s, d in zip(sizes, shape)]
-        y = x if len(shape) == val.dim() else _add(gm, node, aten.view.default, (x, shape), node)
-        for d, r in enumerate(reps):
-            if r > 1:
-                y = _cat(gm, node, y, r, d)
-        node.replace_all_uses_with(y)
-        gm.graph.erase_node(node)
-        changed = True
-    if changed:
-        gm.graph.lint()
-        gm.recompile()
+    rewrite_nodes(gm, OPS, lambda node: _tile(gm, node))
