@@ -62,7 +62,7 @@ void Cat(const ir::CatAttrs& a, std::span<const HostTensor* const> xs, HostTenso
 void Transpose(std::span<const int64_t> perm, const HostTensor& x, HostTensor& y);
 void Slice(const ir::SliceAttrs& a, const HostTensor& x, HostTensor& y);
 // Every int32 index in [0, axis_size), else the error naming the first one outside
-// (docs/decisions.md 37: the runtime refuses such a run too).
+// (docs/decisions.md 39: the runtime refuses such a run too).
 Status CheckGatherIndices(const HostTensor& indices, int64_t axis_size);
 // y = x gathered along a.axis by the int32 `indices` (checked with CheckGatherIndices).
 Status Gather(const ir::GatherAttrs& a, const HostTensor& x, const HostTensor& indices,

@@ -17,6 +17,7 @@
 // makes them NHWC too; NCHW keeps them and inserts a transpose at each rank-4 edge.
 // Graph::layout and Graph::io_layout record the result (docs/lowered-ops.md).
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "ir/shape_inference.h"
@@ -338,16 +339,56 @@ static void KeepMatrixGroups(const ir::Graph& g, const std::vector<bool>& at_edg
   }
 }
 
+// A qsoftmax over another axis than the last reads a transpose that moves that axis last
+// and writes through the inverse one: the kernels run over the innermost dim (rows x depth,
+// dense). Exact: transposes only move int8 values. (A transpose that moves only size-1 dims
+// becomes a view in remove-noops.) Returns false (nothing done) for any other op.
+static bool SoftmaxOverLastAxis(ir::Graph& g, ir::Op& op, TensorNames& tensor_names,
+                                NameIndex<ir::Op>& op_names) {
+  if (op.type != OpType::kQSoftmax) return false;
+  const int64_t rank = static_cast<int64_t>(g.tensor(op.inputs[0]).shape.size());
+  const auto axis = rank > 1 ? ir::NormalizeAxis(op.attrs_as<ir::SoftmaxAttrs>().axis, rank)
+                             : std::optional<int64_t>();
+  if (!axis || *axis == rank - 1) return false;
+  std::vector<int64_t> perm, inv(static_cast<size_t>(rank));
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d != *axis) perm.push_back(d);
+  }
+  perm.push_back(*axis);
+  for (int64_t i = 0; i < rank; ++i) inv[static_cast<size_t>(perm[static_cast<size_t>(i)])] = i;
+  auto moved = [&](TensorId t) {
+    ir::Tensor c = g.tensor(t);
+    c.data.reset();
+    c.name = tensor_names.Unique(c.name + ".axis_last");
+    c.shape = PermuteShape(c.shape, perm);
+    return g.AddTensor(std::move(c));
+  };
+  const TensorId x = moved(op.inputs[0]);
+  const TensorId y = moved(op.outputs[0]);
+  g.ops.push_back(ir::MakeOp(OpType::kTranspose, op_names.Unique(op.name + ".axis_last"),
+                             {op.inputs[0]}, {x}, ir::TransposeAttrs{perm}));
+  const TensorId out = op.outputs[0];
+  const std::string name = op.name;
+  op.inputs[0] = x, op.outputs[0] = y;
+  op.attrs_as<ir::SoftmaxAttrs>().axis = rank - 1;
+  g.ops.push_back(std::move(op));
+  g.ops.push_back(ir::MakeOp(OpType::kTranspose, op_names.Unique(name + ".axis_back"), {y},
+                             {out}, ir::TransposeAttrs{inv}));
+  return true;
+}
+
 // A reduction (qmean, qsum, qreduce_max) whose reduced dims are not one run in the final
 // layout (e.g. H and C of NHWC) reads a transpose that moves the kept dims first and the
 // reduced ones last; a reshape restores keepdim's size-1 dims. Exact: the transpose only
-// moves int8 values, and the kernels sum in int32 in any order.
+// moves int8 values, and the kernels sum in int32 in any order. The same walk moves each
+// qsoftmax axis last (SoftmaxOverLastAxis).
 static Status ContiguousReductions(ir::Graph& g) {
   TensorNames tensor_names{{&g.tensors}};
   std::vector<ir::Op> ops = std::move(g.ops);
   g.ops.clear();
   NameIndex<ir::Op> op_names{{&ops, &g.ops}};
   for (ir::Op& op : ops) {
+    if (SoftmaxOverLastAxis(g, op, tensor_names, op_names)) continue;
     const bool reduce = op.type == OpType::kQMean || op.type == OpType::kQSum ||
                         op.type == OpType::kQReduceMax;
     if (!reduce) {
@@ -405,7 +446,7 @@ Status ToNhwc(ir::Graph& g, const PassOptions& options) {
   if (g.kind != ir::GraphKind::kInt8) {
     return Error("needs a lowered graph (kind int8): run fold-qdq first");
   }
-  // Already done (or a .tflite import): only the reductions' runs remain to check.
+  // Already done (or a .tflite import): only the reductions' runs (and softmax axes) remain.
   if (g.layout == ir::Layout::kNHWC) return ContiguousReductions(g);
   const size_t n = g.tensors.size();
   Rewriter r{g, options, std::vector<bool>(n, false), std::vector<bool>(n, false),

@@ -144,7 +144,9 @@ void FoldMovementChains(ir::Graph& g) {
     for (int k = next(i); k >= 0; k = next(k)) chain.push_back(k);
     int transposes = 0;
     for (int k : chain) transposes += g.ops[static_cast<size_t>(k)].type == OpType::kTranspose;
-    if (transposes < 2) continue;
+    // (two transposes alone: the transpose-of-transpose rule below; rewritten here, the
+    // second would write the chain's output in the merged shape, with no reshape after it)
+    if (transposes < 2 || chain.size() < 3) continue;
     const ir::Op& first = g.ops[static_cast<size_t>(chain[0])];
     Atoms atoms(g.tensor(first.inputs[0]).shape);
     bool ok = true;

@@ -4,7 +4,7 @@
 //   indices [count], each in [0, axis_size)
 //   output  [outer, count, inner]: output[o, c, i] = input[o, indices[c], i]
 // The kernels do not check the indices: the runtime's glue (runtime/ops/gather.cc) rejects an
-// index outside [0, axis_size) before calling one (docs/decisions.md 37).
+// index outside [0, axis_size) before calling one (docs/decisions.md 39).
 #ifndef TINYFORGE_KERNELS_GATHER_GATHER_H_
 #define TINYFORGE_KERNELS_GATHER_GATHER_H_
 

@@ -232,6 +232,7 @@ def _pad(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
 @_handles(
     aten.flatten.using_ints, aten.view.default, aten.reshape.default, aten._unsafe_view.default,
     aten.squeeze.dim, aten.squeeze.dims, aten.squeeze.default, aten.unsqueeze.default,
+    aten.unflatten.int,
 )
 def _reshape(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     return "reshape", [a["self"]], {"shape": lw.shape(node)}
@@ -337,8 +338,8 @@ def _resize(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
 
 
 # Ops with several outputs read through getitem: each output is a slice of the input.
-SPLIT_OPS = {aten.split.Tensor, aten.split_with_sizes.default, aten.chunk.default,
-             aten.unbind.int}
+SPLIT_OPS = {aten.split.Tensor, aten.unsafe_split.Tensor, aten.split_with_sizes.default,
+             aten.chunk.default, aten.unbind.int}
 
 
 def split_slice(lw: Shapes, split: Node, index: int) -> OpSpec:

@@ -3,6 +3,8 @@
 Pipeline (one screen on purpose):
 
 1. ``torch.export.export(model.eval(), example_inputs).module()`` -> ATen GraphModule;
+   GRU / LSTM (and their cells) unrolled by PyTorch's decompositions, the zero initial
+   state folded to constants (recurrent.py);
 2. drop no-ops (dropout, clone, ...), rewrite conv1d / 1-D pools / conv_transpose2d as 2-D
    convs and pools (conv_rewrite.py), fold BatchNorm into the conv2d/linear before it;
 3. lower the float graph once: this rejects unsupported ops before any calibration runs;
@@ -14,6 +16,7 @@ Pipeline (one screen on purpose):
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,15 +26,17 @@ import torch
 import torch.fx
 
 from . import _quiet  # noqa: F401  (quiet torchao import)
+from .attention import decompose_attention
 from .binary_ops import canonicalize_binary
 from .conv_rewrite import rewrite_convs
 from .pixel_shuffle import expand_pixel_shuffle
 from .tile import expand_repeats
-from .fold import fold_batchnorm, remove_noops
+from .fold import fold_batchnorm, remove_noops, unshare_biases
 from .graph_file import serialize
 from .lower import Lowering, check_supported
 from .matmul_ops import rewrite_einsum
 from .quantizer import TinyforgeQuantizer
+from .recurrent import decompose_recurrent, fold_factories, slices_for_splits, unflip_steps
 from .version import __version__
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 from torchao.quantization.pt2e.quantizer import Quantizer
@@ -84,12 +89,21 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
     was_training = model.training
     model.eval()
     try:
-        gm = torch.export.export(model, example).module()
+        with warnings.catch_warnings():
+            # nn.GRU / nn.LSTM re-assign their weight list in forward; export warns, harmlessly
+            warnings.filterwarnings("ignore", message=r"The tensor attributes .*_flat_weights")
+            ep = torch.export.export(model, example)
+        ep, unrolled = decompose_recurrent(ep)  # GRU / LSTM unrolled
+        gm = ep.module()
     finally:
         model.train(was_training)
     remove_noops(gm)
+    fold_factories(gm)  # zeros initial state -> constants
+    unflip_steps(gm)  # a reverse direction reads the steps backwards
+    slices_for_splits(gm, every=unrolled)  # the gates: slices sharing the linear's parameters
     expand_pixel_shuffle(gm)  # reshape / permute / reshape: shared parameters, one transpose
     expand_repeats(gm)  # repeat / expand: cats of copies
+    decompose_attention(gm)  # scaled_dot_product_attention / baddbmm as matmul, softmax, ...
     canonicalize_binary(gm)  # scalars / constants as tensors: the handlers see nodes
     rewrite_einsum(gm)  # matrix-product einsums as (transpose +) matmul
     rewrite_convs(gm, example)  # conv1d, 1-D pools, conv_transpose2d as 2-D ops
@@ -104,6 +118,7 @@ def _quantize(
     calibration: Iterable[Any],
     quantizer: Quantizer,
 ) -> torch.fx.GraphModule:
+    unshare_biases(gm)  # int32 bias scale = input scale * weight scale, per reader
     prepared = prepare_pt2e(gm, quantizer)
     seen = 0
     with torch.no_grad():

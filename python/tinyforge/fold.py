@@ -177,3 +177,26 @@ def fold_batchnorm(gm: torch.fx.GraphModule) -> int:
             gm.graph.erase_node(node)
     gm.recompile()
     return count
+
+
+def unshare_biases(gm: torch.fx.GraphModule) -> int:
+    """Give each conv2d / linear its own get_attr node for a bias it shares with another
+    (a recurrent cell's weights read at every step, a module called twice). PT2E quantizes
+    a bias node once, with the scale of its first reader's input; int32 bias must be
+    input scale * weight scale for every reader. Returns the number of nodes added."""
+    count = 0
+    for node in list(gm.graph.nodes):
+        if node.op != "get_attr":
+            continue
+        readers = [u for u in node.users if u.op == "call_function"
+                   and u.target in _CONV_OPS | _LINEAR_OPS and len(u.args) > 2
+                   and u.args[2] is node]
+        for user in readers[1:]:
+            with gm.graph.inserting_before(user):
+                copy = gm.graph.get_attr(str(node.target))
+            copy.meta = dict(node.meta)
+            user.replace_input_with(node, copy)
+            count += 1
+    if count:
+        gm.recompile()
+    return count

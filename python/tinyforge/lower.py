@@ -83,7 +83,7 @@ def check_supported(gm: torch.fx.GraphModule) -> None:
 
     Not reported on their own: a BatchNorm after an unsupported op (the op is), the
     ``getitem`` of an unsupported op's outputs, and a factory op (``aten.zeros``) whose
-    readers are all unsupported (a GRU's initial hidden state: the GRU is named)."""
+    readers are all unsupported (an nn.RNN's initial hidden state: the RNN is named)."""
     shapes = _MetaShapes()
     bad: dict[Node, UnsupportedOpError] = {}
     for node in gm.graph.nodes:

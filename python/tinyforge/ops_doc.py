@@ -46,7 +46,8 @@ def _emitted_ops(fn) -> list[str]:
 
 
 def pytorch_rows() -> list[tuple[str, str]]:
-    from . import aten_ops, conv_rewrite, fold, matmul_ops, tile  # torch: only when generating
+    # torch import: only when generating
+    from . import attention, aten_ops, conv_rewrite, fold, matmul_ops, recurrent, tile
 
     rows = []
     for op, fn in aten_ops.HANDLERS.items():
@@ -55,7 +56,8 @@ def pytorch_rows() -> list[tuple[str, str]]:
         emitted = [unary] if unary else _emitted_ops(fn)
         rows.append((str(op), ", ".join(f"`{e}`" for e in emitted) or
                      f"(see `aten_ops.{fn.__name__}`)"))
-    for op, what in {**conv_rewrite.REWRITTEN, **matmul_ops.REWRITTEN, **tile.REWRITTEN}.items():
+    for op, what in {**conv_rewrite.REWRITTEN, **matmul_ops.REWRITTEN,
+                     **recurrent.REWRITTEN, **attention.REWRITTEN, **tile.REWRITTEN}.items():
         rows.append((str(op), what))
     for op in fold.BATCH_NORM_OPS:
         rows.append((str(op), "folded into the conv / linear before it"))

@@ -10,10 +10,10 @@ Contract (what :class:`TinyforgeQuantizer` annotates, on a graph from
 * conv2d / linear / add / sub / mul followed by relu / relu6 (hardtanh) / clamp, when the activation is
   the producer's only user: no quantize/dequantize between them, the output observer sits
   after the activation (TFLite's fused activation);
-* data movement (reshape / flatten / view / squeeze / unsqueeze, max pool, avg pool,
-  adaptive avg pool, amax, constant pad, cat, embedding / index_select / index: the table or
-  input int8 per tensor, the int indices not quantized): output shares the input's quantization parameters (cat: all
-  inputs and the output share one set);
+* data movement (reshape / flatten / unflatten / view / squeeze / unsqueeze, max pool,
+  avg pool, adaptive avg pool, amax, constant pad, cat, embedding / index_select / index:
+  the table or input int8 per tensor, the int indices not quantized): output shares the
+  input's quantization parameters (cat: all inputs and the output share one set);
 * softmax and sigmoid output fixed at scale 1/256, zero point -128; tanh output fixed at
   scale 1/128, zero point 0 (TFLite's fixed parameters);
 * hardswish, hardsigmoid, silu, gelu, elu, leaky_relu: input and output with their own
@@ -64,7 +64,8 @@ LINEAR_OPS = {aten.linear.default}
 # an activation and quantized int8 per-tensor at convert.
 ADD_OPS = {aten.add.Tensor, aten.add_.Tensor, aten.sub.Tensor, aten.sub_.Tensor,
            aten.mul.Tensor, aten.mul_.Tensor}
-# matmul / bmm (einsum is rewritten to matmul first): like add, own observers everywhere.
+# matmul / bmm (einsum, scaled_dot_product_attention and baddbmm are rewritten to matmul
+# first): like add, own observers everywhere.
 MATMUL_OPS = {aten.matmul.default, aten.bmm.default}
 # maximum / minimum compare raw int8 values: input 2 and the output share input 1's
 # parameters (TFLite's MAXIMUM / MINIMUM; XNNPACK's quantizer shares them too).
@@ -92,6 +93,7 @@ SHARED_OPS = {
     aten.squeeze.dims,
     aten.squeeze.default,
     aten.unsqueeze.default,
+    aten.unflatten.int,
     aten.permute.default,
     aten.transpose.int,
     aten.t.default,

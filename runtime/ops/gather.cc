@@ -1,6 +1,6 @@
 // GATHER op glue: int8 input, int32 indices (a constant or an activation, e.g. token ids
 // from the caller), int8 output. Indices outside [0, axis_size) make the run fail with
-// kBadIndexValue before anything is written (docs/decisions.md 37); constant ones fail at
+// kBadIndexValue before anything is written (docs/decisions.md 39); constant ones fail at
 // validation already.
 #include "kernels/gather/gather_limits.h"
 #include "op_util.h"

@@ -29,22 +29,24 @@ ir::Tensor ConstF32(std::string name, ir::Shape shape, const std::vector<float>&
   return t;
 }
 
-ir::Tensor ConstI8(std::string name, ir::Shape shape, const std::vector<int8_t>& values,
-                   ir::QuantParams q) {
+template <typename T>
+ir::Tensor ConstQuantized(DType dtype, std::string name, ir::Shape shape,
+                          const std::vector<T>& values, ir::QuantParams q) {
   ir::Tensor t = F32(std::move(name), std::move(shape));
-  t.dtype = DType::kInt8;
+  t.dtype = dtype;
   t.quant = std::move(q);
   t.data = Bytes(values);
   return t;
 }
 
+ir::Tensor ConstI8(std::string name, ir::Shape shape, const std::vector<int8_t>& values,
+                   ir::QuantParams q) {
+  return ConstQuantized(DType::kInt8, std::move(name), std::move(shape), values, std::move(q));
+}
+
 ir::Tensor ConstI32(std::string name, ir::Shape shape, const std::vector<int32_t>& values,
                     ir::QuantParams q) {
-  ir::Tensor t = F32(std::move(name), std::move(shape));
-  t.dtype = DType::kInt32;
-  t.quant = std::move(q);
-  t.data = Bytes(values);
-  return t;
+  return ConstQuantized(DType::kInt32, std::move(name), std::move(shape), values, std::move(q));
 }
 
 ir::Tensor Q8(std::string name, ir::Shape shape, double scale, int64_t zero_point) {

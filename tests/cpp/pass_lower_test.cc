@@ -135,6 +135,45 @@ TEST(RemoveNoops, SizeOneTransposesBecomeViewsAndChainsCollapse) {
 )");
 }
 
+TEST(Layout, SoftmaxAxisMovesLastAndTwoTransposesKeepTheirOutputShape) {
+  struct Case {
+    const char* passes;
+    const char* in;
+    const char* out;
+  };
+  const Case cases[] = {
+      // The kernels run over the innermost dim: axis 1 moves last and back (rank 3: no NHWC).
+      {"layout,remove-noops", R"(graph t kind=int8
+  input %0 x: int8[2,3,4] q(s=0.1, zp=0)
+  %1 y: int8[2,3,4] q(s=0.00390625, zp=-128) = qsoftmax(%0) {axis=1}  # sm
+  output %1
+)",
+       R"(graph t kind=int8 layout=NHWC io_layout=NHWC
+  input %0 x: int8[2,3,4] q(s=0.1, zp=0)
+  %2 x.axis_last: int8[2,4,3] q(s=0.1, zp=0) = transpose(%0) {perm=[0,2,1]}  # sm.axis_last
+  %3 y.axis_last: int8[2,4,3] q(s=0.00390625, zp=-128) = qsoftmax(%2) {axis=2}  # sm
+  %1 y: int8[2,3,4] q(s=0.00390625, zp=-128) = transpose(%3) {perm=[0,2,1]}  # sm.axis_back
+  output %1
+)"},
+      // A chain of two transposes only composes them: its output keeps its rank-4 shape
+      // (the chain rewrite wrote it in the merged shape, rank 3, under the qsoftmax).
+      {"remove-noops", R"(graph t kind=int8
+  input %0 x: int8[1,2,3,4] q(s=0.1, zp=0)
+  %1 a: int8[1,3,4,2] q(s=0.1, zp=0) = transpose(%0) {perm=[0,2,3,1]}  # t1
+  %2 b: int8[1,3,2,4] q(s=0.1, zp=0) = transpose(%1) {perm=[0,1,3,2]}  # t2
+  %3 y: int8[1,3,2,4] q(s=0.00390625, zp=-128) = qsoftmax(%2) {axis=3}  # sm
+  output %3
+)",
+       R"(graph t kind=int8
+  input %0 x: int8[1,2,3,4] q(s=0.1, zp=0)
+  %1 b: int8[1,3,2,4] q(s=0.1, zp=0) = transpose(%0) {perm=[0,2,1,3]}  # t2
+  %2 y: int8[1,3,2,4] q(s=0.00390625, zp=-128) = qsoftmax(%1) {axis=3}  # sm
+  output %2
+)"},
+  };
+  for (const Case& c : cases) EXPECT_EQ(RunPasses(c.in, c.passes), c.out) << c.passes;
+}
+
 TEST(RemoveNoops, QbmmReadsATransposedOperandAsStored) {
   // y^T (last two dims swapped) feeds qbmm only: qbmm reads y with adj_y; x^T with adj_x.
   const std::string text = R"(graph t kind=int8

@@ -130,3 +130,13 @@ def board_op(graph, board: str, kernel_prefix: str) -> tuple[dict, dict]:
     prof = tfboard.profile(graph, board, seed=1)
     return prof, next(o for o in prof["ops"] if o["kernel"].startswith(kernel_prefix))
 
+
+
+def assert_within_1_lsb(report: dict, min_alone: float = 0.6) -> None:
+    """A `compare --json` report: no divergence, and every op compared alone (on the
+    reference's inputs; at least `min_alone` of them) within 1 LSB."""
+    assert report["first_divergence"] is None, report["first_divergence"]
+    alone = [row for row in report["ops"] if row["alone_max_diff_lsb"] is not None]
+    assert len(alone) >= min_alone * len(report["ops"]), report["ops"]
+    for row in alone:
+        assert row["alone_max_diff_lsb"] <= 1.0 + 1e-6, row

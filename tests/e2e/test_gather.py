@@ -1,4 +1,4 @@
-"""GATHER (docs/decisions.md 37): PyTorch nn.Embedding fed by token ids (an int32 model input),
+"""GATHER (docs/decisions.md 39): PyTorch nn.Embedding fed by token ids (an int32 model input),
 index_select / x[:, idx] with constant indices, and .tflite GATHER against TensorFlow's
 interpreter; an index out of range at run time fails the run (no output written)."""
 from __future__ import annotations
