@@ -163,3 +163,52 @@ def test_token_embedding_on_an547(cli, tmp_path, board_env):
     ids = np.concatenate([i.numpy() for i in _ids(9, 2)]).astype(np.int32)  # 2 stacked runs
     outcome = tfboard.run_model(q.path, "an547", [ids])
     assert outcome.bit_exact, outcome.mismatch
+
+
+def _token_model():
+    """tf.gather of a weight table by the ids (Keras' Embedding layer adds LESS / SELECT to
+    wrap negative ids, which the importer does not handle), then a dense layer."""
+    from test_tflite_shape_ops import layers  # noqa: PLC0415
+
+    class Table(layers.Layer):
+        def build(self, _):
+            self.w = self.add_weight(shape=(VOCAB, DIM), initializer="glorot_uniform")
+
+        def call(self, ids):
+            return tf.gather(self.w, ids)
+
+    ids = tf.keras.Input((TOKENS,), batch_size=1, dtype="int32")
+    return tf.keras.Model(ids, layers.Dense(8)(Table()(ids)))
+
+
+def _convert_tokens(build) -> bytes:
+    import tflite_cases  # noqa: PLC0415
+
+    model = build()
+    tflite_cases._randomize(model, 7)
+
+    def representative():
+        rng = np.random.default_rng(1007)
+        for _ in range(16):
+            yield [rng.integers(0, VOCAB, size=(1, TOKENS), dtype=np.int32)]
+
+    return tflite_cases.to_int8(model, representative)
+
+
+def test_tflite_token_input_gather_matches_tf_interpreter(cli, tmp_path):
+    """An INT32 graph input (token ids) feeding GATHER of an int8 table, then a dense layer:
+    bit-exact with TF's interpreter, and an id out of range fails our run."""
+    import tflite_oracle as oracle  # noqa: PLC0415
+
+    case = oracle.write_case("tokens", _token_model, ["GATHER"], _convert_tokens, tmp_path)
+    assert case.ins[0]["dtype"] == np.int32, case.ins[0]
+    rng = np.random.default_rng(3)
+    for k in range(2):
+        xs = [rng.integers(0, VOCAB, size=case.ins[0]["shape"], dtype=np.int32)]
+        ref = oracle.tf_run(case.data, xs)
+        ours = oracle.run_ours(cli, case.path, xs, len(case.outs), tmp_path)
+        want = ref.get_tensor(case.outs[0]["index"])
+        assert np.array_equal(ours[0].reshape(want.shape), want), k
+    np.save(tmp_path / "bad.npy", np.full(case.ins[0]["shape"], VOCAB, dtype=np.int32))
+    proc = run_cli(cli, "run", case.path, "-i", tmp_path / "bad.npy", check=False)
+    assert proc.returncode != 0 and "out of range" in proc.stderr, proc.stderr
