@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "import/tflite/tflite_lower_internal.h"
+#include "kernels/concat/concat_limits.h"
 
 namespace tinyforge::import::tflite::internal {
 namespace {
@@ -305,6 +306,53 @@ Status LowerExpandDims(Lowering& l) {
   TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
   l.AddOp(ir::OpType::kReshape, {l.Tensor(l.InIndex(0))}, {l.Tensor(l.op().outputs[0])},
           ir::ReshapeAttrs{Shape64(want)});
+  return OkStatus();
+}
+
+// TILE of int8 values by constant multiples: per dim that grows, the tensor concatenated
+// with itself (bit-exact copies; Keras 3's nearest UpSampling2D converts to TILE + RESHAPE).
+Status LowerTile(Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::TileOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
+  const TfTensor& x = *l.In(0);
+  TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
+  TF_RETURN_IF_ERROR(ExpectSameAct(l, x, *l.Out(0), "outputs[0]", "TILE"));
+  TF_ASSIGN_OR_RETURN(std::vector<int64_t> mult, Ints(l, 1, "multiples"));
+  if (mult.size() != x.shape.size()) {
+    return l.Fail("inputs[1]: multiples must hold one value per dim of inputs[0]");
+  }
+  std::vector<int64_t> shape = Shape64(x.shape);
+  std::vector<int32_t> want = x.shape;
+  for (size_t d = 0; d < mult.size(); ++d) {
+    if (mult[d] < 1 || mult[d] > TF_LIMIT_CONCAT_INPUTS) {
+      return l.Fail("inputs[1]: multiple " + std::to_string(mult[d]) + " out of range [1, " +
+                    std::to_string(TF_LIMIT_CONCAT_INPUTS) + "]");
+    }
+    want[d] = static_cast<int32_t>(x.shape[d] * mult[d]);
+  }
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
+  size_t last = mult.size();
+  for (size_t d = 0; d < mult.size(); ++d) {
+    if (mult[d] > 1) last = d;
+  }
+  ir::TensorId cur = l.Tensor(l.InIndex(0));
+  if (last == mult.size()) {  // all ones: a copy
+    l.AddOp(ir::OpType::kReshape, {cur}, {l.Tensor(l.op().outputs[0])},
+            ir::ReshapeAttrs{Shape64(want)});
+    return OkStatus();
+  }
+  for (size_t d = 0; d <= last; ++d) {
+    if (mult[d] == 1) continue;
+    shape[d] *= mult[d];
+    const ir::TensorId next = d == last ? l.Tensor(l.op().outputs[0])
+                                        : l.AddActivation(x.name + ".tile" + std::to_string(d),
+                                                          shape, x);
+    ir::CatAttrs a;
+    a.axis = static_cast<int64_t>(d);
+    l.AddOp(ir::OpType::kQConcat, std::vector<ir::TensorId>(static_cast<size_t>(mult[d]), cur),
+            {next}, a, "." + std::to_string(d));
+    cur = next;
+  }
   return OkStatus();
 }
 
