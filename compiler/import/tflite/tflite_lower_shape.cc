@@ -69,14 +69,22 @@ Status ExpectSameAct(Lowering& l, const TfTensor& x, const TfTensor& y, const st
   return l.ExpectSameQuant(&y, field, &x, "inputs[0]", op + " moves bytes and does not rescale");
 }
 
-}  // namespace
-
-Status LowerTranspose(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::TransposeOptions, true));
+// The prologue of TRANSPOSE, EXPAND_DIMS and TILE: options, one int8 activation and one
+// constant int vector in, an activation of the same quantization out. Returns inputs[0].
+Expected<const TfTensor*> ExpectMoveWithInts(Lowering& l, Options options, const std::string& op) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(options, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
   const TfTensor& x = *l.In(0);
   TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
-  TF_RETURN_IF_ERROR(ExpectSameAct(l, x, *l.Out(0), "outputs[0]", "TRANSPOSE"));
+  TF_RETURN_IF_ERROR(ExpectSameAct(l, x, *l.Out(0), "outputs[0]", op));
+  return &x;
+}
+
+}  // namespace
+
+Status LowerTranspose(Lowering& l) {
+  TF_ASSIGN_OR_RETURN(const TfTensor* in, ExpectMoveWithInts(l, Options::TransposeOptions, "TRANSPOSE"));
+  const TfTensor& x = *in;
   TF_ASSIGN_OR_RETURN(std::vector<int64_t> perm, Ints(l, 1, "perm"));
   std::vector<bool> seen(x.shape.size(), false);
   std::vector<int32_t> want;
@@ -293,11 +301,8 @@ Status LowerUnpack(Lowering& l) {
 }
 
 Status LowerExpandDims(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::ExpandDimsOptions, true));
-  TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
-  const TfTensor& x = *l.In(0);
-  TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
-  TF_RETURN_IF_ERROR(ExpectSameAct(l, x, *l.Out(0), "outputs[0]", "EXPAND_DIMS"));
+  TF_ASSIGN_OR_RETURN(const TfTensor* in, ExpectMoveWithInts(l, Options::ExpandDimsOptions, "EXPAND_DIMS"));
+  const TfTensor& x = *in;
   TF_ASSIGN_OR_RETURN(std::vector<int64_t> axis_v, Ints(l, 1, "axis"));
   if (axis_v.size() != 1) return l.Fail("inputs[1]: axis must hold one value");
   TF_ASSIGN_OR_RETURN(int64_t axis, Axis(l, axis_v[0], x.shape.size() + 1, "inputs[1]"));
@@ -312,11 +317,8 @@ Status LowerExpandDims(Lowering& l) {
 // TILE of int8 values by constant multiples: per dim that grows, the tensor concatenated
 // with itself (bit-exact copies; Keras 3's nearest UpSampling2D converts to TILE + RESHAPE).
 Status LowerTile(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::TileOptions, true));
-  TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
-  const TfTensor& x = *l.In(0);
-  TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
-  TF_RETURN_IF_ERROR(ExpectSameAct(l, x, *l.Out(0), "outputs[0]", "TILE"));
+  TF_ASSIGN_OR_RETURN(const TfTensor* in, ExpectMoveWithInts(l, Options::TileOptions, "TILE"));
+  const TfTensor& x = *in;
   TF_ASSIGN_OR_RETURN(std::vector<int64_t> mult, Ints(l, 1, "multiples"));
   if (mult.size() != x.shape.size()) {
     return l.Fail("inputs[1]: multiples must hold one value per dim of inputs[0]");
