@@ -278,7 +278,9 @@ BREADTH_TEXT = """{head}
 
 The everyday architectures of issue 14 (`tinyforge.families`: MobileNetV2 0.35,
 MobileNetV3-Small 0.5, ShuffleNetV2 x0.5, SqueezeNet 1.1 halved, EfficientNet-B0 style,
-ResNet-18 half width at 64x64, a two-input two-output model; seeded weights, BatchNorm
+ResNet-18 half width at 64x64, a two-input two-output model, a U-Net-style segmenter at
+64x64, a two-scale YOLO-style detector at 128x128, a 1-D CNN on 3-axis accelerometer windows;
+seeded weights, BatchNorm
 statistics from data, PT2E on seeded calibration data; single rounding), each profiled for
 one inference on the M55 (an547) and the M4 (an386) as above. Per op type: instructions
 summed over the models, per MAC (conv-like ops) or per output element (elementwise, data

@@ -268,6 +268,15 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         }
         break;
       }
+      case OpType::kGather: {
+        auto p = quant::GatherParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kGather));
+        eo.params = EncodeParams(*p);
+        eo.operands = {enc.InputOp(x), enc.InputOp(op.inputs[1]), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, y);
+        break;
+      }
       case OpType::kArgMax: {
         auto p = quant::ArgMaxParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));

@@ -113,6 +113,13 @@ Status RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<Hos
       }
       Resize(op.attrs_as<ir::ResizeAttrs>(), *in[0], y);
       break;
+    case OpType::kGather:  // int8 (a lowered graph): the kernel
+      if (in[0]->dtype() != ir::DType::kFloat32) {
+        TF_RETURN_IF_ERROR(RunLoweredOp(g, op, in, y));
+        break;
+      }
+      TF_RETURN_IF_ERROR(Gather(op.attrs_as<ir::GatherAttrs>(), *in[0], *in[1], y));
+      break;
     case OpType::kArgMax:  // int8 (a lowered graph): the kernel
       if (in[0]->dtype() != ir::DType::kFloat32) {
         TF_RETURN_IF_ERROR(RunLoweredOp(g, op, in, y));

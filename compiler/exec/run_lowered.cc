@@ -115,6 +115,12 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       s8_prelu__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data());
       return OkStatus();
     }
+    case OpType::kGather: {
+      TF_ASSIGN_OR_RETURN(const s8_gather_params p, quant::GatherParams(g, op));
+      TF_RETURN_IF_ERROR(CheckGatherIndices(*in[1], p.axis_size));
+      s8_gather__ref(&p, x.i8().data(), in[1]->i32().data(), y.i8().data());
+      return OkStatus();
+    }
     case OpType::kArgMax: {
       TF_ASSIGN_OR_RETURN(const s8_argmax_params p, quant::ArgMaxParams(g, op));
       s8_argmax__ref(&p, x.i8().data(), y.i32().data());

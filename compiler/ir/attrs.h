@@ -151,6 +151,17 @@ struct MeanAttrs {
   friend bool operator==(const MeanAttrs&, const MeanAttrs&) = default;
 };
 
+// gather: y = x[..., idx, ...] along `axis`, the axis replaced by idx's dims (torch
+// index_select / embedding, .tflite GATHER with batch_dims 0); idx int32.
+struct GatherAttrs {
+  int64_t axis = 0;  // negative counts from the end
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("axis", s.axis);
+  }
+  friend bool operator==(const GatherAttrs&, const GatherAttrs&) = default;
+};
+
 struct ArgMaxAttrs {
   int64_t axis = -1;     // negative counts from the end
   bool keepdim = false;  // keep the reduced dim as 1
@@ -414,7 +425,7 @@ using Attrs = std::variant<NoAttrs, Conv2dAttrs, HardtanhAttrs, MaxPool2dAttrs, 
                            MeanAttrs, ReshapeAttrs, CatAttrs, SoftmaxAttrs, QConv2dAttrs,
                            QDwConv2dAttrs, QFcAttrs, QPool2dAttrs, ClampAttrs, QPadAttrs,
                            TransposeAttrs, SliceAttrs, LeakyReluAttrs, EluAttrs, GeluAttrs,
-                           PadAttrs, ResizeAttrs, ArgMaxAttrs, QBmmAttrs, LayerNormAttrs,
+                           PadAttrs, ResizeAttrs, ArgMaxAttrs, GatherAttrs, QBmmAttrs, LayerNormAttrs,
                            QLayerNormAttrs>;
 
 }  // namespace tinyforge::ir

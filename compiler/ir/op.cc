@@ -30,7 +30,8 @@ bool IsGraphFileOp(OpType) { return true; }
 
 bool IsLoweredOp(OpType type) {
   return type >= OpType::kQuantize || type == OpType::kReshape || type == OpType::kTranspose ||
-         type == OpType::kSlice || type == OpType::kResize || type == OpType::kArgMax;
+         type == OpType::kSlice || type == OpType::kResize || type == OpType::kArgMax ||
+         type == OpType::kGather;
 }
 
 std::string_view LayoutName(Layout layout) { return layout == Layout::kNHWC ? "NHWC" : "NCHW"; }

@@ -332,6 +332,20 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
       }
       return std::vector<Shape>{y};
     }
+    case OpType::kGather: {
+      const int64_t axis = std::get<GatherAttrs>(attrs).axis;
+      const int64_t rank = static_cast<int64_t>(in[0].size());
+      const auto ax = rank == 0 ? std::nullopt : NormalizeAxis(axis, rank);
+      if (!ax) {
+        return AttrError("axis", std::to_string(axis) + " out of range for input " + Str(in[0]));
+      }
+      Shape y(in[0].begin(), in[0].begin() + *ax);
+      y.insert(y.end(), in[1].begin(), in[1].end());
+      y.insert(y.end(), in[0].begin() + *ax + 1, in[0].end());
+      if (y.size() > 6) return Error("gather: the output would have rank " +
+                                     std::to_string(y.size()) + " (at most 6)");
+      return std::vector<Shape>{y};
+    }
     case OpType::kSoftmax: {
       const int64_t axis = std::get<SoftmaxAttrs>(attrs).axis;
       // Like PyTorch, a scalar behaves as rank 1 here (dim 0 or -1).

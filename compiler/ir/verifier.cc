@@ -48,6 +48,13 @@ Status CheckDTypes(const Graph& g, const Op& op) {
                                 "float32 or int8 (per-tensor)"));
       return expect("outputs", 0, out(0), out(0).dtype == DType::kInt32 && !out(0).quant,
                     "int32 without quant (indices)");
+    case OpType::kGather:  // float32 or int8 x (y quantized alike), int32 indices
+      TF_RETURN_IF_ERROR(expect("inputs", 1, in(1), in(1).dtype == DType::kInt32 && !in(1).quant,
+                                "int32 without quant (indices)"));
+      return expect("outputs", 0, out(0),
+                    out(0).dtype == in(0).dtype && out(0).quant == in(0).quant &&
+                        (in(0).dtype == DType::kFloat32 || in(0).dtype == DType::kInt8),
+                    "float32, or int8 with inputs[0]'s quantization");
     case OpType::kReshape:
     case OpType::kTranspose:
     case OpType::kSlice:

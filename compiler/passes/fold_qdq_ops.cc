@@ -426,6 +426,14 @@ Status FoldOne(Context& c) {
       return Binary(c, OpType::kQSub);
     case OpType::kMul:
       return Binary(c, OpType::kQMul);
+    case OpType::kGather: {  // int8 data (an activation or a constant), raw int32 indices
+      TF_ASSIGN_OR_RETURN(TensorId x, Activation(c, op.inputs[0]));
+      TF_ASSIGN_OR_RETURN(TensorId y, Output(c));
+      std::vector<ir::Op> after;
+      const TensorId out = Through(c, y, *c.g.tensor(x).quant, after);
+      Emit(c, OpType::kGather, {x, op.inputs[1]}, out, op.attrs, after);
+      return OkStatus();
+    }
     case OpType::kArgMax: {  // int8 in, the int32 indices out (no quantize after)
       TF_ASSIGN_OR_RETURN(TensorId x, Activation(c, op.inputs[0]));
       std::vector<ir::Op> none;

@@ -211,6 +211,7 @@ struct Rewriter {
         WrapNchw(std::move(op));
         break;
       case OpType::kTranspose:
+      case OpType::kGather:  // indices address PyTorch's element order
       case OpType::kQFc:
       case OpType::kQBmm:  // matrices over the last two dims: PyTorch's element order
       case OpType::kQLayerNorm:  // normalizes the last dim: W of NCHW

@@ -18,6 +18,7 @@
 
 #include "kernels/add/add.h"
 #include "kernels/argmax/argmax.h"
+#include "kernels/gather/gather.h"
 #include "kernels/bmm/bmm.h"
 #include "kernels/common/broadcast.h"
 #include "kernels/concat/concat.h"
@@ -322,6 +323,11 @@ Expected<s8_pad_params> MakePadParams(std::span<const int32_t> input_dims,
                                       std::span<const std::pair<int32_t, int32_t>> paddings,
                                       TensorQuant input, TensorQuant output,
                                       std::optional<int8_t> pad_value = std::nullopt);
+
+// GATHER of `input_dims` along `axis` (normalized) by `count` indices: outer, axis, count,
+// inner.
+Expected<s8_gather_params> MakeGatherParams(std::span<const int32_t> input_dims, int64_t axis,
+                                            int64_t count);
 
 // ARG_MAX / ARG_MIN of `input_dims` over `axis` (normalized): outer, axis, inner.
 Expected<s8_argmax_params> MakeArgMaxParams(std::span<const int32_t> input_dims, int64_t axis,

@@ -73,6 +73,8 @@ Expected<quant::ConcatKernelParams> ConcatParams(const ir::Graph& g, const ir::O
 Expected<s8_pad_params> PadParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_transpose_params> TransposeParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_slice_params> SliceParams(const ir::Graph& g, const ir::Op& op);
+// gather of an int8 input by int32 indices (outer, axis, count, inner).
+Expected<s8_gather_params> GatherParams(const ir::Graph& g, const ir::Op& op);
 // argmax of an int8 input (the kernel's view: outer, axis, inner).
 Expected<s8_argmax_params> ArgMaxParams(const ir::Graph& g, const ir::Op& op);
 // The op's input and output as NHWC (layout=NCHW: the permuted dims).

@@ -82,6 +82,27 @@ Expected<ConcatKernelParams> MakeConcatParams(const std::vector<std::vector<int3
   return r;
 }
 
+Expected<s8_gather_params> MakeGatherParams(std::span<const int32_t> input_dims, int64_t axis,
+                                            int64_t count) {
+  constexpr const char* kOp = "gather";
+  const int64_t rank = static_cast<int64_t>(input_dims.size());
+  if (axis < 0 || axis >= rank) {
+    return Error{std::string(kOp) + ": axis " + std::to_string(axis) + " out of range"};
+  }
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d != axis) (d < axis ? outer : inner) *= input_dims[static_cast<size_t>(d)];
+  }
+  const int64_t len = input_dims[static_cast<size_t>(axis)];
+  if (outer > TF_LIMIT_DIM || inner > TF_LIMIT_DIM || len > TF_LIMIT_DIM || count > TF_LIMIT_DIM) {
+    return Error{std::string(kOp) + ": tensor too large"};
+  }
+  s8_gather_params p{static_cast<int32_t>(outer), static_cast<int32_t>(len),
+                     static_cast<int32_t>(count), static_cast<int32_t>(inner)};
+  TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_gather_check(p)));
+  return p;
+}
+
 Expected<s8_argmax_params> MakeArgMaxParams(std::span<const int32_t> input_dims, int64_t axis,
                                             bool is_min) {
   constexpr const char* kOp = "argmax";

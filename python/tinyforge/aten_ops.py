@@ -392,6 +392,34 @@ def _argmax(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
                            "min": node.target == aten.argmin.default}
 
 
+def _indices(node: Node, idx: Any) -> Node:
+    if not isinstance(idx, Node):
+        raise UnsupportedOpError(target_name(node), source_of(node), "indices must be a tensor")
+    return idx
+
+
+@_handles(aten.embedding.default)
+def _embedding(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    """Rows of the table by token id (int32 in the graph): gather along axis 0."""
+    return "gather", [a["weight"], _indices(node, a["indices"])], {"axis": 0}
+
+
+@_handles(aten.index_select.default)
+def _index_select(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    axis = int(a["dim"]) % len(lw.shape(a["self"]))
+    return "gather", [a["self"], _indices(node, a["index"])], {"axis": axis}
+
+
+@_handles(aten.index.Tensor)
+def _index(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    """x[..., idx] with one integer index tensor (the dims before it taken whole)."""
+    given = [k for k, t in enumerate(a["indices"]) if t is not None]
+    if len(given) != 1:
+        raise UnsupportedOpError(target_name(node), source_of(node),
+                                 "indexing with one integer index tensor only")
+    return "gather", [a["self"], _indices(node, a["indices"][given[0]])], {"axis": given[0]}
+
+
 @_handles(aten.prelu.default)
 def _prelu(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     """A slope per channel (dim 1; one slope became leaky_relu in binary_ops)."""

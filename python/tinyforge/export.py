@@ -30,6 +30,7 @@ from .attention import decompose_attention
 from .binary_ops import canonicalize_binary
 from .conv_rewrite import rewrite_convs
 from .pixel_shuffle import expand_pixel_shuffle
+from .tile import expand_repeats
 from .fold import fold_batchnorm, remove_noops, unshare_biases
 from .graph_file import serialize
 from .lower import Lowering, check_supported
@@ -101,6 +102,7 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
     unflip_steps(gm)  # a reverse direction reads the steps backwards
     slices_for_splits(gm, every=unrolled)  # the gates: slices sharing the linear's parameters
     expand_pixel_shuffle(gm)  # reshape / permute / reshape: shared parameters, one transpose
+    expand_repeats(gm)  # repeat / expand: cats of copies
     decompose_attention(gm)  # scaled_dot_product_attention / baddbmm as matmul, softmax, ...
     canonicalize_binary(gm)  # scalars / constants as tensors: the handlers see nodes
     rewrite_einsum(gm)  # matrix-product einsums as (transpose +) matmul

@@ -3,7 +3,8 @@
 These are the architectures people bring (issue #14 part 5), written here because
 torchvision cannot be imported beside the pinned torch: the same block structure as the
 originals (torchvision's MobileNetV2/V3, ShuffleNetV2, SqueezeNet 1.1, ResNet-18, and the
-EfficientNet-B0 / MnasNet MBConv block), at widths and input sizes that fit a Cortex-M
+EfficientNet-B0 / MnasNet MBConv block; a U-Net-style segmenter, a two-scale YOLO-style
+detector and a 1-D accelerometer CNN), at widths and input sizes that fit a Cortex-M
 board's flash and RAM. The tests (tests/e2e/test_families.py) export each with PT2E,
 compile it, compare it with PyTorch and run it on the emulated boards; `make bench` prints
 their figures (benchmarks/bench.py, the "breadth" table).
@@ -302,6 +303,78 @@ class TwoInTwoOut(nn.Module):
         return self.classes(z), self.value(z)
 
 
+class UNetSmall(nn.Module):
+    """U-Net-style segmenter at 64x64: two strided encoder stages, a transposed-conv and a
+    nearest-upsample decoder stage, each concatenating the encoder's skip; 2-class logits
+    per pixel."""
+
+    input_shapes = [(1, 3, 64, 64)]
+
+    def __init__(self, classes: int = 2) -> None:
+        super().__init__()
+        self.enc1 = ConvBN(3, 8, 3)
+        self.enc2 = ConvBN(8, 16, 3, 2)
+        self.mid = ConvBN(16, 32, 3, 2)
+        self.up2 = nn.Sequential(nn.ConvTranspose2d(32, 16, 2, 2), nn.ReLU())
+        self.dec2 = ConvBN(32, 16, 3)
+        self.up1 = nn.Upsample(scale_factor=2, mode="nearest")
+        self.dec1 = ConvBN(24, 8, 3)
+        self.head = nn.Conv2d(8, classes, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        e1 = self.enc1(x)
+        e2 = self.enc2(e1)
+        d2 = self.dec2(torch.cat((self.up2(self.mid(e2)), e2), 1))
+        return self.head(self.dec1(torch.cat((self.up1(d2), e1), 1)))
+
+
+class YoloTwoScale(nn.Module):
+    """YOLO-style detector at 128x128: a strided backbone, predictions at strides 16 and 8
+    (the coarse map's lateral 1x1, nearest upsample x2, concat with the finer map), 3
+    anchors x (4 box + 1 objectness + 2 classes) per cell through a sigmoid."""
+
+    input_shapes = [(1, 3, 128, 128)]
+
+    def __init__(self, classes: int = 2, anchors: int = 3) -> None:
+        super().__init__()
+        out = anchors * (5 + classes)
+        self.stem = nn.Sequential(ConvBN(3, 8, 3, 2), ConvBN(8, 16, 3, 2),
+                                  ConvBN(16, 32, 3, 2))          # 16x16
+        self.down = ConvBN(32, 64, 3, 2)                          # 8x8
+        self.head_coarse = nn.Conv2d(64, out, 1)
+        self.lateral = ConvBN(64, 32, 1)
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+        self.fuse = ConvBN(64, 32, 3)
+        self.head_fine = nn.Conv2d(32, out, 1)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        p3 = self.stem(x)
+        p4 = self.down(p3)
+        fine = self.fuse(torch.cat((self.up(self.lateral(p4)), p3), 1))
+        return torch.sigmoid(self.head_coarse(p4)), torch.sigmoid(self.head_fine(fine))
+
+
+class AccelCnn1d(nn.Module):
+    """1-D CNN for 3-axis accelerometer windows (128 samples): three Conv1d + BatchNorm1d +
+    ReLU stages with max pools, a mean over time and a 6-activity linear classifier."""
+
+    input_shapes = [(1, 3, 128)]
+
+    def __init__(self, classes: int = 6) -> None:
+        super().__init__()
+
+        def stage(cin: int, cout: int, k: int) -> list[nn.Module]:
+            return [nn.Conv1d(cin, cout, k, padding=k // 2, bias=False), nn.BatchNorm1d(cout),
+                    nn.ReLU()]
+
+        self.features = nn.Sequential(*stage(3, 16, 5), nn.MaxPool1d(2), *stage(16, 32, 5),
+                                      nn.MaxPool1d(2), *stage(32, 32, 3))
+        self.fc = nn.Linear(32, classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(self.features(x).mean(dim=2))
+
+
 FAMILIES: dict[str, Callable[[], nn.Module]] = {
     "mobilenet_v2": MobileNetV2,
     "mobilenet_v3_small": MobileNetV3Small,
@@ -310,6 +383,9 @@ FAMILIES: dict[str, Callable[[], nn.Module]] = {
     "efficientnet_b0": EfficientNetB0Style,
     "resnet18": ResNet18,
     "two_in_two_out": TwoInTwoOut,
+    "unet": UNetSmall,
+    "yolo_two_scale": YoloTwoScale,
+    "accel_cnn1d": AccelCnn1d,
 }
 NAMES = tuple(FAMILIES)
 

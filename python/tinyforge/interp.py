@@ -79,6 +79,11 @@ def _pool_pad(a: dict[str, Any]) -> tuple[int, int]:
     return sym
 
 
+def _gather(x: torch.Tensor, axis: int, idx: torch.Tensor) -> torch.Tensor:
+    y = torch.index_select(x, axis, idx.reshape(-1).long())
+    return y.reshape(list(x.shape[:axis]) + list(idx.shape) + list(x.shape[axis + 1:]))
+
+
 def _resize(x: torch.Tensor, a: dict) -> torch.Tensor:
     """PyTorch's upsample op the graph file's resize came from (NCHW)."""
     sh, sw = (1.0 / s if s else None for s in (a["scale_h"], a["scale_w"]))
@@ -123,6 +128,7 @@ FLOAT_OPS = {
     "minimum": lambda ins, a: torch.minimum(_t(ins[0]), _t(ins[1])),
     "argmax": lambda ins, a: (torch.argmin if a["min"] else torch.argmax)(
         _t(ins[0]), dim=a["axis"], keepdim=a["keepdim"]).to(torch.int32),
+    "gather": lambda ins, a: _gather(_t(ins[0]), a["axis"], _t(ins[1])),
     "prelu": lambda ins, a: F.prelu(_t(ins[0]), _t(ins[1])),
     "cat": lambda ins, a: torch.cat([_t(i) for i in ins], a["axis"]),
     "transpose": lambda ins, a: _t(ins[0]).permute(a["perm"]),
@@ -150,7 +156,7 @@ def run_graph(
     tensors = doc["tensors"]
     vals: dict[int, np.ndarray] = dict(consts)
     for idx, x in zip(doc["inputs"], inputs):
-        vals[idx] = np.asarray(x, dtype=np.float32)
+        vals[idx] = np.asarray(x, dtype=np.int32 if tensors[idx]["dtype"] == "int32" else np.float32)
     with torch.no_grad():
         for op in doc["ops"]:
             ins = [vals[i] for i in op["inputs"]]

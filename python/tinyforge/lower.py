@@ -177,6 +177,11 @@ class Lowering:
     def _new_tensor(self, base: str, value: Any, quant: Quant | None = None, data: Any = None) -> int:
         if not isinstance(value, torch.Tensor):
             raise UnsupportedOpError("non-tensor value", None, f"{base} is {type(value).__name__}")
+        if value.dtype == torch.int64:  # token ids, index constants: int32 in the graph
+            if value.numel() and (int(value.min()) < -2**31 or int(value.max()) >= 2**31):
+                raise UnsupportedOpError("int64 values beyond int32", None, f"tensor {base}")
+            value = value.to(torch.int32)
+            data = None if data is None else value.numpy()
         if value.dtype not in _DTYPES:
             raise UnsupportedOpError(f"dtype {value.dtype}", None, f"tensor {base}")
         shape = [int(d) for d in value.shape]

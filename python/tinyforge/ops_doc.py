@@ -47,7 +47,7 @@ def _emitted_ops(fn) -> list[str]:
 
 def pytorch_rows() -> list[tuple[str, str]]:
     # torch import: only when generating
-    from . import attention, aten_ops, conv_rewrite, fold, matmul_ops, recurrent
+    from . import attention, aten_ops, conv_rewrite, fold, matmul_ops, recurrent, tile
 
     rows = []
     for op, fn in aten_ops.HANDLERS.items():
@@ -57,7 +57,7 @@ def pytorch_rows() -> list[tuple[str, str]]:
         rows.append((str(op), ", ".join(f"`{e}`" for e in emitted) or
                      f"(see `aten_ops.{fn.__name__}`)"))
     for op, what in {**conv_rewrite.REWRITTEN, **matmul_ops.REWRITTEN,
-                     **recurrent.REWRITTEN, **attention.REWRITTEN}.items():
+                     **recurrent.REWRITTEN, **attention.REWRITTEN, **tile.REWRITTEN}.items():
         rows.append((str(op), what))
     for op in fold.BATCH_NORM_OPS:
         rows.append((str(op), "folded into the conv / linear before it"))

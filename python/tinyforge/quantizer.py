@@ -11,8 +11,9 @@ Contract (what :class:`TinyforgeQuantizer` annotates, on a graph from
   the producer's only user: no quantize/dequantize between them, the output observer sits
   after the activation (TFLite's fused activation);
 * data movement (reshape / flatten / unflatten / view / squeeze / unsqueeze, max pool,
-  avg pool, adaptive avg pool, amax, constant pad, cat): output shares the input's
-  quantization parameters (cat: all inputs and the output share one set);
+  avg pool, adaptive avg pool, amax, constant pad, cat, embedding / index_select / index:
+  the table or input int8 per tensor, the int indices not quantized): output shares the
+  input's quantization parameters (cat: all inputs and the output share one set);
 * softmax and sigmoid output fixed at scale 1/256, zero point -128; tanh output fixed at
   scale 1/128, zero point 0 (TFLite's fixed parameters);
 * hardswish, hardsigmoid, silu, gelu, elu, leaky_relu: input and output with their own
@@ -102,6 +103,10 @@ SHARED_OPS = {
     aten.amax.default,
     aten.constant_pad_nd.default,
     aten.pad.default,
+    # gather (embedding: the table is args[0], observed like an activation, int8 per tensor)
+    aten.embedding.default,
+    aten.index_select.default,
+    aten.index.Tensor,
     # resize moves and blends values: XNNPACK's quantizer shares its parameters too
     aten.upsample_nearest2d.vec,
     aten.upsample_nearest2d.default,

@@ -259,5 +259,23 @@ TEST(RefShape, ReshapeAndCat) {
   EXPECT_EQ(std::vector<int8_t>(yi.i8().begin(), yi.i8().end()), (std::vector<int8_t>{1, -2, 7}));
 }
 
+// gather along axis 1 of [2, 3, 2] by 2-D indices [[2, 0]] -> [2, 1, 2, 2]; a bad index fails.
+TEST(RefShape, GatherByIndicesAndRange) {
+  const HostTensor x = HostTensor::Float({2, 3, 2}, Iota(12));
+  const HostTensor idx = HostTensor::Int32({1, 2}, {2, 0});
+  HostTensor y = Out({2, 1, 2, 2});
+  ASSERT_TRUE(Gather(ir::GatherAttrs{1}, x, idx, y).ok());
+  EXPECT_EQ(Values(y), (std::vector<float>{5, 6, 1, 2, 11, 12, 7, 8}));
+  HostTensor e = Out({2, 2});  // embedding rows of a [3, 2] table
+  ASSERT_TRUE(Gather(ir::GatherAttrs{0}, HostTensor::Float({3, 2}, Iota(6)),
+                     HostTensor::Int32({2}, {1, 1}), e).ok());
+  EXPECT_EQ(Values(e), (std::vector<float>{3, 4, 3, 4}));
+  for (int32_t bad : {3, -1}) {
+    const auto st = Gather(ir::GatherAttrs{1}, x, HostTensor::Int32({1}, {bad}), y);
+    ASSERT_FALSE(st.ok()) << bad;
+    EXPECT_NE(st.error().message().find("out of range"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace tinyforge::exec

@@ -38,10 +38,10 @@ def _small():
     return tflite_cases.tf.keras.Model(x, layers.Softmax()(h))
 
 
-def _tile():
+def _reverse():
     x = tflite_cases._inp((6, 6, 3))
-    tile = layers.Lambda(lambda t: tflite_cases.tf.tile(t, [1, 2, 1, 1]))
-    return tflite_cases.tf.keras.Model(x, tile(layers.Conv2D(4, 1)(x)))
+    rev = layers.Lambda(lambda t: tflite_cases.tf.reverse(t, [2]))
+    return tflite_cases.tf.keras.Model(x, rev(layers.Conv2D(4, 1)(x)))
 
 
 def _cumsum_float():
@@ -310,7 +310,7 @@ def test_field_edit(name, edit, pattern, base, cli, tmp_path):
 
 # ---- unsupported ops from real converted models ----------------------------------------
 
-@pytest.mark.parametrize("build,op", [(_tile, "TILE"), (_cumsum_float, "CUMSUM")])
+@pytest.mark.parametrize("build,op", [(_reverse, "REVERSE_V2"), (_cumsum_float, "CUMSUM")])
 def test_unsupported_op_named_with_index(build, op, cli, tmp_path):
     """The unsupported op is named, not a neighbour (CUMSUM's DEQUANTIZE comes first)."""
     data = build() if build is _cumsum_float else _convert(build)

@@ -448,6 +448,41 @@ TEST(Ops, ArgmaxWritesInt32Indices) {
   for (int32_t v : got) EXPECT_TRUE(v >= 0 && v < 20) << v;
 }
 
+// gather: an int32 program input (token ids) picks rows of an int8 constant table; an id out
+// of range fails the run with kBadIndexValue and leaves the output as it was.
+TEST(Ops, GatherRowsByInt32InputAndRefusesBadIds) {
+  Rng r(6);
+  const s8_gather_params p{1, 10, 5, 8};  // a table [10, 8], 5 ids
+  const auto table = r.Int8s(80);
+  const std::vector<int32_t> ids = {3, 0, 9, 3, 7};
+  std::vector<int8_t> want(40);
+  s8_gather__ref(&p, table.data(), ids.data(), want.data());
+  for (const char* symbol : {"s8_gather__ref", "s8_gather__scalar"}) {
+    Builder b(1024);
+    const int32_t t_table = b.Const(table, fmt::kInt8);
+    const int32_t t_ids = b.Arena(fmt::kInt32, 0, 20);
+    const int32_t t_out = b.Arena(fmt::kInt8, 32, 40);
+    b.Input(t_ids, {5}, 1.0f, 0);
+    b.Output(t_out, {40});
+    b.Op(KernelId(symbol), {t_table, t_ids, t_out}, emit::EncodeParams(p));
+    Loaded l(b.Image(), testing::RegionSizes(b.p));
+    ASSERT_EQ(l.status, Status::kOk) << StatusText(l.status);
+    std::memcpy(l.model.Tensor(t_ids).data, ids.data(), 20);
+    ASSERT_EQ(l.model.Run(), Status::kOk);
+    std::vector<int8_t> got(40);
+    std::memcpy(got.data(), l.model.Tensor(t_out).data, 40);
+    EXPECT_EQ(got, want) << symbol;
+    for (int32_t bad : {10, -1}) {
+      std::vector<int32_t> ids_bad = ids;
+      ids_bad[2] = bad;
+      std::memset(l.model.Tensor(t_out).data, 0x55, 40);
+      std::memcpy(l.model.Tensor(t_ids).data, ids_bad.data(), 20);
+      EXPECT_EQ(l.model.Run(), Status::kBadIndexValue) << symbol << " id " << bad;
+      EXPECT_EQ(l.model.Tensor(t_out).data[0], 0x55) << "nothing written";
+    }
+  }
+}
+
 // lut: input, a 256-byte constant table, output; in place and out of place, every host variant
 // against __ref and against the table read directly.
 TEST(Ops, LutMatchesTheTable) {

@@ -31,6 +31,7 @@
 #include "kernels/mean/mean_limits.h"
 #include "kernels/minmax/minmax_limits.h"
 #include "kernels/argmax/argmax_limits.h"
+#include "kernels/gather/gather_limits.h"
 #include "kernels/mul/mul_limits.h"
 #include "kernels/pad/pad_limits.h"
 #include "kernels/slice/slice_limits.h"
@@ -371,6 +372,15 @@ OpCase ArgmaxCase(const s8_argmax_params& p) {
           emit::EncodeParams(p)};
 }
 
+s8_gather_params GatherBase() { return {2, 5, 3, 4}; }
+OpCase GatherCase(const s8_gather_params& p) {
+  auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 64 ? d : 1; };
+  return {KernelId("s8_gather__ref"),
+          {In(dim(p.outer) * dim(p.axis_size) * dim(p.inner)), In(dim(p.count), fmt::kInt32),
+           Out(dim(p.outer) * dim(p.count) * dim(p.inner))},
+          emit::EncodeParams(p)};
+}
+
 s8_softmax_params SoftmaxBase() { return {2, 5, 1 << 30, 3, -100}; }
 OpCase SoftmaxCase(const s8_softmax_params& p) {
   const int64_t n = (p.rows > 0 && p.rows < 64 ? p.rows : 1) *
@@ -541,6 +551,7 @@ TEST(Validator, EveryOperandSizeOfEveryOp) {
   ExpectSizeChecks("mul", MulCase(MulBase()));
   ExpectSizeChecks("prelu", PreluCase(PreluBase()));
   ExpectSizeChecks("argmax", ArgmaxCase(ArgmaxBase()));
+  ExpectSizeChecks("gather", GatherCase(GatherBase()));
   ExpectSizeChecks("sub", SubCase(AddBase()));
   ExpectSizeChecks("squared_difference", SquaredDifferenceCase(SquaredDifferenceBase()));
   ExpectSizeChecks("maximum", MaximumCase(MinMaxBase()));
@@ -981,6 +992,26 @@ TEST(Validator, TransposeRanges) {
   for (int i = 0; i < kS8TransposeMaxDims; ++i) reversed.perm[i] = kS8TransposeMaxDims - 1 - i;
   EXPECT_EQ(s8_transpose_check(reversed), nullptr);
   EXPECT_EQ(Load(TransposeCase(reversed)), Status::kOk);
+}
+
+TEST(Validator, GatherRangesAndConstantIndices) {
+  using G = s8_gather_params;
+  ExpectRanges<G>("gather", GatherBase(), s8_gather_check, GatherCase,
+                  {{TF_FIELD(G, outer), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(G, axis_size), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(G, count), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(G, inner), 1, TF_LIMIT_DIM, true, false}});
+  // Constant indices are checked at load: every value in [0, axis_size).
+  OpCase c = GatherCase(GatherBase());
+  c.operands[1].constant = true;
+  for (int32_t v : {0, 4}) {
+    c.operands[1].value = v;
+    EXPECT_EQ(Load(c), Status::kOk) << "constant index " << v;
+  }
+  for (int32_t v : {-1, 5}) {
+    c.operands[1].value = v;
+    EXPECT_EQ(Load(c), Status::kBadParams) << "constant index " << v;
+  }
 }
 
 TEST(Validator, ArgmaxRanges) {

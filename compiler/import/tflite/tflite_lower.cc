@@ -62,6 +62,8 @@ constexpr OpEntry kOps[] = {
     {op::kSum, 2, LowerMean},
     {op::kReduceMax, 3, LowerMean},
     {op::kPrelu, 1, LowerPrelu},
+    {op::kGather, 7, LowerGather},
+    {op::kTile, 3, LowerTile},
     {op::kArgMax, 3, LowerArgMax},
     {op::kArgMin, 3, LowerArgMax},
     {op::kTransposeConv, 5, LowerTransposeConv},
@@ -92,7 +94,8 @@ std::vector<std::pair<std::string, int>> SupportedBuiltins() {
 
 // Graph inputs and outputs: int8 with per-tensor quantization, or float32 (then a QUANTIZE
 // reads the input / a DEQUANTIZE writes the output; the op checks see to that); outputs may
-// also be int32 (ARG_MAX / ARG_MIN indices; the op writing one checks it).
+// also be int32 (ARG_MAX / ARG_MIN indices; the op writing one checks it), and so may inputs
+// (GATHER indices, e.g. token ids; the op reading one checks it).
 Status CheckEdges(const TfliteModel& m) {
   for (int list = 0; list < 2; ++list) {
     const std::vector<int32_t>& ids = list == 0 ? m.inputs : m.outputs;
@@ -101,7 +104,7 @@ Status CheckEdges(const TfliteModel& m) {
       const bool int8 = t.type == static_cast<int8_t>(TfType::kInt8) && t.quant &&
                         !t.quant->per_channel();
       if (int8 || t.type == static_cast<int8_t>(TfType::kFloat32)) continue;
-      if (list == 1 && t.type == static_cast<int8_t>(TfType::kInt32)) continue;
+      if (t.type == static_cast<int8_t>(TfType::kInt32)) continue;
       const bool is_int8 = t.type == static_cast<int8_t>(TfType::kInt8);
       return Error(m.file + ": subgraph: " + (list == 0 ? "inputs[" : "outputs[") +
                    std::to_string(i) + "]: " + TensorLabel(m, ids[i]) + ": type " +

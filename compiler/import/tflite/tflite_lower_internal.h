@@ -121,6 +121,8 @@ Status LowerFullyConnected(Lowering& l);
 Status LowerBatchMatmul(Lowering& l);  // BATCH_MATMUL (int8, adj_x / adj_y)
 Status LowerTransposeConv(Lowering& l);  // TRANSPOSE_CONV: qconv2d over the stride phases
 Status LowerPool(Lowering& l);  // AVERAGE_POOL_2D, MAX_POOL_2D
+Status LowerTile(Lowering& l);                // TILE: concatenations of copies
+Status LowerGather(Lowering& l);              // GATHER (batch_dims 0): int32 indices
 Status LowerArgMax(Lowering& l);              // ARG_MAX / ARG_MIN: int32 indices
 Status LowerPrelu(Lowering& l);               // PRELU: a table (one slope) or qprelu
 Status LowerMean(Lowering& l);                // MEAN, SUM, REDUCE_MAX

@@ -355,6 +355,50 @@ Status LowerPrelu(Lowering& l) {
   return OkStatus();
 }
 
+// GATHER of int8 values along `axis` by INT32 indices (a constant or an input), batch_dims
+// 0: the `gather` op, y quantized as x (TFLite's GATHER copies the int8 values).
+Status LowerGather(Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::GatherOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
+  const TfTensor& x = *l.In(0);
+  const TfTensor& idx = *l.In(1);
+  const TfTensor& y = *l.Out(0);
+  TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]", true));
+  TF_RETURN_IF_ERROR(l.ExpectAct(&y, "outputs[0]"));
+  if (idx.type != static_cast<int8_t>(TfType::kInt32) || idx.quant) {
+    return l.Fail("inputs[1]: indices of type " + TfTypeName(idx.type) +
+                  ", expected INT32 without quantization")
+        .WithKind(ErrorKind::kUnsupported);
+  }
+  if (l.op().options.batch_dims != 0) {
+    return l.Fail("batch_dims " + std::to_string(l.op().options.batch_dims) +
+                  ": only 0 is supported")
+        .WithKind(ErrorKind::kUnsupported);
+  }
+  if (!x.quant || !y.quant || x.quant->scale != y.quant->scale ||
+      x.quant->zero_point != y.quant->zero_point) {
+    return l.Fail("outputs[0]: quantization differs from inputs[0]'s");
+  }
+  const int64_t rank = static_cast<int64_t>(x.shape.size());
+  const int64_t axis = l.op().options.axis;
+  if (rank == 0 || axis < -rank || axis >= rank) {
+    return l.Fail("axis " + std::to_string(axis) + " out of range for rank " +
+                  std::to_string(rank));
+  }
+  const int64_t ax = axis < 0 ? axis + rank : axis;
+  std::vector<int32_t> want(x.shape.begin(), x.shape.begin() + ax);
+  want.insert(want.end(), idx.shape.begin(), idx.shape.end());
+  want.insert(want.end(), x.shape.begin() + ax + 1, x.shape.end());
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
+  int64_t count = 1;
+  for (int32_t d : idx.shape) count *= d;
+  auto p = quant::MakeGatherParams(Dims32(x), ax, count);
+  if (!p.ok()) return l.Fail(p.error().message());
+  l.AddOp(ir::OpType::kGather, {l.Tensor(l.InIndex(0)), l.Tensor(l.InIndex(1))},
+          {l.Tensor(l.op().outputs[0])}, ir::GatherAttrs{ax});
+  return OkStatus();
+}
+
 // ARG_MAX / ARG_MIN over one constant axis of an int8 input: int32 indices (an INT64
 // output type is refused: the runtime has no int64 tensors). The int8 values are compared
 // raw (TFLite's ArgMinMax on int8 does the same), ties to the lowest index.

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "import/tflite/tflite_lower_internal.h"
+#include "kernels/concat/concat_limits.h"
 
 namespace tinyforge::import::tflite::internal {
 namespace {
@@ -68,14 +69,22 @@ Status ExpectSameAct(Lowering& l, const TfTensor& x, const TfTensor& y, const st
   return l.ExpectSameQuant(&y, field, &x, "inputs[0]", op + " moves bytes and does not rescale");
 }
 
-}  // namespace
-
-Status LowerTranspose(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::TransposeOptions, true));
+// The prologue of TRANSPOSE, EXPAND_DIMS and TILE: options, one int8 activation and one
+// constant int vector in, an activation of the same quantization out. Returns inputs[0].
+Expected<const TfTensor*> ExpectMoveWithInts(Lowering& l, Options options, const std::string& op) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(options, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
   const TfTensor& x = *l.In(0);
   TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
-  TF_RETURN_IF_ERROR(ExpectSameAct(l, x, *l.Out(0), "outputs[0]", "TRANSPOSE"));
+  TF_RETURN_IF_ERROR(ExpectSameAct(l, x, *l.Out(0), "outputs[0]", op));
+  return &x;
+}
+
+}  // namespace
+
+Status LowerTranspose(Lowering& l) {
+  TF_ASSIGN_OR_RETURN(const TfTensor* in, ExpectMoveWithInts(l, Options::TransposeOptions, "TRANSPOSE"));
+  const TfTensor& x = *in;
   TF_ASSIGN_OR_RETURN(std::vector<int64_t> perm, Ints(l, 1, "perm"));
   std::vector<bool> seen(x.shape.size(), false);
   std::vector<int32_t> want;
@@ -292,11 +301,8 @@ Status LowerUnpack(Lowering& l) {
 }
 
 Status LowerExpandDims(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::ExpandDimsOptions, true));
-  TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
-  const TfTensor& x = *l.In(0);
-  TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
-  TF_RETURN_IF_ERROR(ExpectSameAct(l, x, *l.Out(0), "outputs[0]", "EXPAND_DIMS"));
+  TF_ASSIGN_OR_RETURN(const TfTensor* in, ExpectMoveWithInts(l, Options::ExpandDimsOptions, "EXPAND_DIMS"));
+  const TfTensor& x = *in;
   TF_ASSIGN_OR_RETURN(std::vector<int64_t> axis_v, Ints(l, 1, "axis"));
   if (axis_v.size() != 1) return l.Fail("inputs[1]: axis must hold one value");
   TF_ASSIGN_OR_RETURN(int64_t axis, Axis(l, axis_v[0], x.shape.size() + 1, "inputs[1]"));
@@ -305,6 +311,50 @@ Status LowerExpandDims(Lowering& l) {
   TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
   l.AddOp(ir::OpType::kReshape, {l.Tensor(l.InIndex(0))}, {l.Tensor(l.op().outputs[0])},
           ir::ReshapeAttrs{Shape64(want)});
+  return OkStatus();
+}
+
+// TILE of int8 values by constant multiples: per dim that grows, the tensor concatenated
+// with itself (bit-exact copies; Keras 3's nearest UpSampling2D converts to TILE + RESHAPE).
+Status LowerTile(Lowering& l) {
+  TF_ASSIGN_OR_RETURN(const TfTensor* in, ExpectMoveWithInts(l, Options::TileOptions, "TILE"));
+  const TfTensor& x = *in;
+  TF_ASSIGN_OR_RETURN(std::vector<int64_t> mult, Ints(l, 1, "multiples"));
+  if (mult.size() != x.shape.size()) {
+    return l.Fail("inputs[1]: multiples must hold one value per dim of inputs[0]");
+  }
+  std::vector<int64_t> shape = Shape64(x.shape);
+  std::vector<int32_t> want = x.shape;
+  for (size_t d = 0; d < mult.size(); ++d) {
+    if (mult[d] < 1 || mult[d] > TF_LIMIT_CONCAT_INPUTS) {
+      return l.Fail("inputs[1]: multiple " + std::to_string(mult[d]) + " out of range [1, " +
+                    std::to_string(TF_LIMIT_CONCAT_INPUTS) + "]");
+    }
+    want[d] = static_cast<int32_t>(x.shape[d] * mult[d]);
+  }
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
+  size_t last = mult.size();
+  for (size_t d = 0; d < mult.size(); ++d) {
+    if (mult[d] > 1) last = d;
+  }
+  ir::TensorId cur = l.Tensor(l.InIndex(0));
+  if (last == mult.size()) {  // all ones: a copy
+    l.AddOp(ir::OpType::kReshape, {cur}, {l.Tensor(l.op().outputs[0])},
+            ir::ReshapeAttrs{Shape64(want)});
+    return OkStatus();
+  }
+  for (size_t d = 0; d <= last; ++d) {
+    if (mult[d] == 1) continue;
+    shape[d] *= mult[d];
+    const ir::TensorId next = d == last ? l.Tensor(l.op().outputs[0])
+                                        : l.AddActivation(x.name + ".tile" + std::to_string(d),
+                                                          shape, x);
+    ir::CatAttrs a;
+    a.axis = static_cast<int64_t>(d);
+    l.AddOp(ir::OpType::kQConcat, std::vector<ir::TensorId>(static_cast<size_t>(mult[d]), cur),
+            {next}, a, "." + std::to_string(d));
+    cur = next;
+  }
   return OkStatus();
 }
 

@@ -67,6 +67,7 @@ inline constexpr int32_t kSplit = 49;
 inline constexpr int32_t kPadV2 = 60;
 inline constexpr int32_t kSquaredDifference = 99;
 inline constexpr int32_t kSlice = 65;
+inline constexpr int32_t kTile = 69;
 inline constexpr int32_t kExpandDims = 70;
 inline constexpr int32_t kShape = 77;
 inline constexpr int32_t kPack = 83;
@@ -77,6 +78,7 @@ inline constexpr int32_t kLeakyRelu = 98;
 inline constexpr int32_t kElu = 111;
 inline constexpr int32_t kHardSwish = 117;
 inline constexpr int32_t kPrelu = 54;
+inline constexpr int32_t kGather = 36;
 inline constexpr int32_t kArgMax = 56;
 inline constexpr int32_t kArgMin = 79;
 inline constexpr int32_t kSum = 74;
@@ -155,6 +157,7 @@ struct TfOptions {
   // RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR flags; DEPTH_TO_SPACE / SPACE_TO_DEPTH block.
   bool align_corners = false, half_pixel_centers = false;
   int32_t block_size = 0;
+  int32_t batch_dims = 0;  // GATHER (its axis is `axis`)
   bool adj_x = false, adj_y = false;  // BATCH_MATMUL
 };
 

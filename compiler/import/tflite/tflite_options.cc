@@ -131,6 +131,12 @@ bool DecodeOptions(const fb::Operator* o, TfOptions& opt) {
       opt.axis = p->axis();
       break;
     }
+    case T::GatherOptions: {
+      const auto* p = o->builtin_options_as_GatherOptions();
+      opt.axis = p->axis();
+      opt.batch_dims = p->batch_dims();
+      break;
+    }
     case T::ArgMaxOptions:
       opt.out_type = static_cast<int8_t>(o->builtin_options_as_ArgMaxOptions()->output_type());
       break;
@@ -168,6 +174,7 @@ bool DecodeOptions(const fb::Operator* o, TfOptions& opt) {
     case T::TransposeOptions:
     case T::SliceOptions:
     case T::ExpandDimsOptions:
+    case T::TileOptions:
     case T::NONE:
     case T::HardSwishOptions:
     case T::PadOptions:

@@ -25,6 +25,7 @@ namespace tinyforge::rt::abi {
 //   lut:              input, table (256 int8, constant), output
 //   resize:           input, table (int32 source coordinates, constant), output
 //   bmm:              lhs, rhs, output, scratch (optional)
+//   gather:           input, indices (int32), output
 //   layernorm:        input, scale, bias (int32 constants, depth or 1 entries), output
 //   others:           input, output
 enum ConvSlot : int {
@@ -182,6 +183,13 @@ constexpr void VisitParams(s8_mul_params& p, V& v) {
   v(p.act_min);
   v(p.act_max);
   v(p.rounding);
+}
+template <class V>
+constexpr void VisitParams(s8_gather_params& p, V& v) {
+  v(p.outer);
+  v(p.axis_size);
+  v(p.count);
+  v(p.inner);
 }
 template <class V>
 constexpr void VisitParams(s8_argmax_params& p, V& v) {

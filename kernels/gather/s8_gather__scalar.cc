@@ -1,0 +1,14 @@
+// GATHER for any core, bit-identical to s8_gather__ref: one memcpy per gathered row.
+#include "kernels/gather/gather.h"
+
+extern "C" void s8_gather__scalar(const s8_gather_params* params, const int8_t* input,
+                                  const int32_t* indices, int8_t* output) {
+  const s8_gather_params& p = *params;
+  const uint32_t row = static_cast<uint32_t>(p.inner);
+  for (int32_t o = 0; o < p.outer; ++o) {
+    const int8_t* base = input + o * p.axis_size * p.inner;
+    for (int32_t c = 0; c < p.count; ++c, output += p.inner) {
+      __builtin_memcpy(output, base + indices[c] * p.inner, row);
+    }
+  }
+}

@@ -1,0 +1,33 @@
+// GATHER op glue: int8 input, int32 indices (a constant or an activation, e.g. token ids
+// from the caller), int8 output. Indices outside [0, axis_size) make the run fail with
+// kBadIndexValue before anything is written (docs/decisions.md 39); constant ones fail at
+// validation already.
+#include "kernels/gather/gather_limits.h"
+#include "op_util.h"
+
+namespace tinyforge::rt::ops {
+
+Status Validate_gather(const OpContext& op) {
+  s8_gather_params p{};
+  TF_RT_TRY((DecodeWhole<OpKind::kGather>(op, abi::kBinOperands, s8_gather_check, &p)));
+  TF_RT_TRY(Expect(op, abi::kBinIn1, fmt::kInt8, Product(p.outer, p.axis_size, p.inner)));
+  TF_RT_TRY(Expect(op, abi::kBinIn2, fmt::kInt32, Product(p.count, 4)));
+  TF_RT_TRY(Expect(op, abi::kBinOut, fmt::kInt8, Product(p.outer, p.count, p.inner), true));
+  const TensorRef out = op.tensor(abi::kBinOut);
+  TF_RT_TRY(Disjoint(op.tensor(abi::kBinIn1), out));
+  TF_RT_TRY(Disjoint(op.tensor(abi::kBinIn2), out));
+  if (!op.tensor(abi::kBinIn2).in_arena()) {
+    TF_RT_TRY(ExpectValues(op, abi::kBinIn2, 0, p.axis_size - 1));
+  }
+  return Status::kOk;
+}
+
+Status Run_gather(const OpContext& op) {
+  s8_gather_params p{};
+  abi::DecodeParams(op, &p);
+  if (!Ok(ExpectValues(op, abi::kBinIn2, 0, p.axis_size - 1))) return Status::kBadIndexValue;
+  return RunTwoInputs<s8_gather_params, int8_t, int32_t>(op, abi::kBinIn1, abi::kBinIn2,
+                                                         abi::kBinOut);
+}
+
+}  // namespace tinyforge::rt::ops
