@@ -26,3 +26,4 @@ TFB_CASE(softmax, "kws softmax 1x12", "kws:12") { SoftmaxCase(b, 1, 12); }
 TFB_CASE(softmax, "vww softmax 1x2", "vww:30") { SoftmaxCase(b, 1, 2); }
 TFB_CASE(softmax, "ic softmax 1x10", "ic:15") { SoftmaxCase(b, 1, 10); }
 TFB_CASE(softmax, "softmax 8x100", "") { SoftmaxCase(b, 8, 100); }
+TFB_CASE(softmax, "attention scores 128x32", "") { SoftmaxCase(b, 128, 32); }
