@@ -38,6 +38,10 @@ Status WriteFile(const std::filesystem::path& path, const void* data, size_t siz
 }  // namespace
 
 int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
+  if (!args.name.empty() && emit::CIdentifier(args.name) != args.name) {
+    return Fail(Error("--name: '" + args.name + "' is not a lower-case C identifier (try '" +
+                      emit::CIdentifier(args.name) + "')"));
+  }
   emit::EmitOptions options;
   options.target = args.target;
   options.memory = args.memory;
@@ -62,7 +66,7 @@ int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return Fail(Error::Io(args.output + ": cannot create directory: " + ec.message()));
-  const emit::ModelSources src = emit::GenerateModelSources(*e);
+  const emit::ModelSources src = emit::GenerateModelSources(*e, args.name);
   const std::string report = emit::Report(*e).dump(2) + "\n";
   for (Status s : {WriteFile(dir / "program.bin", e->image.data(), e->image.size()),
                    WriteFile(dir / "model.h", src.header.data(), src.header.size()),
