@@ -73,10 +73,12 @@ function(_tinyforge_libraries flags)
   endif()
   set_property(GLOBAL PROPERTY TINYFORGE_LIBRARY_FLAGS "${flags}")
   if(NOT TARGET tinyforge_kernels)
-    add_subdirectory("${TINYFORGE_ROOT}/kernels" "${CMAKE_BINARY_DIR}/tinyforge/kernels")
+    add_subdirectory("${TINYFORGE_ROOT}/kernels" "${CMAKE_BINARY_DIR}/tinyforge/kernels"
+                     EXCLUDE_FROM_ALL)
   endif()
   if(NOT TARGET tinyforge_runtime)
-    add_subdirectory("${TINYFORGE_ROOT}/runtime" "${CMAKE_BINARY_DIR}/tinyforge/runtime")
+    add_subdirectory("${TINYFORGE_ROOT}/runtime" "${CMAKE_BINARY_DIR}/tinyforge/runtime"
+                     EXCLUDE_FROM_ALL)  # only what the firmware links is built
   endif()
   # The kernels' inline assembly needs the optimizer: a Debug (-O0) or untyped build still
   # compiles tinyforge at -O3, as Release does.

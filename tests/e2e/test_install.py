@@ -59,9 +59,12 @@ def wheel(tmp_path_factory) -> Path:
         pytest.skip("build/ is not configured (run `make build`)")
     out = tmp_path_factory.mktemp("wheel")
     with tree_lock(BUILD):  # build/ is reconfigured: not while another test installs from it
-        proc = _run(sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps",
-                    "--disable-pip-version-check", "-w", out, ROOT, timeout=600, clean=False)
-    assert "Building CXX object" not in proc.stdout, "the wheel build compiled C++ again"
+        proc = _run(sys.executable, "-m", "pip", "wheel", "-v", "--no-build-isolation",
+                    "--no-deps", "--disable-pip-version-check", "-w", out, ROOT, timeout=600,
+                    clean=False)
+    log = proc.stdout + proc.stderr
+    assert "Installing: " in log and "share/tinyforge/cmake/tinyforgeConfig.cmake" in log, log
+    assert "Building CXX object" not in log, "the wheel build compiled C++ again"
     wheels = list(out.glob("tinyforge-*.whl"))
     assert len(wheels) == 1, proc.stdout
     return wheels[0]
