@@ -133,3 +133,26 @@ def test_example_firmware_prints_the_host_runtime_outputs(prefix, model, board, 
         os.utime(model)
         again = _tool("cmake", "--build", build_dir, "-j2")
         assert "tinyforge: compiling" in again.stdout and "Linking" in again.stdout
+
+
+def test_unknown_target_is_one_clear_configure_error(prefix, model, tmp_path):
+    """A TARGET that is no board, board file or CPU stops the configure with one message
+    naming the choices (the toolchain file is not needed to get there)."""
+    proc = subprocess.run(["cmake", "-S", str(EXAMPLE), "-B", str(tmp_path / "b"), "-G", "Ninja",
+                           f"-DCMAKE_PREFIX_PATH={prefix}", "-DBOARD=cortex-m99",
+                           f"-DMODEL={model}"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0
+    err = " ".join(proc.stderr.split())
+    assert "TARGET 'cortex-m99' is not a board" in err and "stm32h743" in err and \
+        "cortex-m55" in err, proc.stderr
+
+
+def test_compile_name_must_be_a_c_identifier(prefix, model, tmp_path):
+    cli = prefix / "bin" / "tinyforge"
+    bad = subprocess.run([str(cli), "compile", str(model), "--target", "an547", "--name",
+                          "Kws-Model", "-o", str(tmp_path / "o")], capture_output=True, text=True,
+                         timeout=120)
+    assert bad.returncode == 2 and "--name: 'Kws-Model' is not a lower-case C identifier" in \
+        bad.stderr and "kws_model" in bad.stderr, bad.stderr
+    _tool(cli, "compile", model, "--target", "an547", "--name", "kws", "-o", tmp_path / "o")
+    assert "extern const tf_model_def tf_model_kws;" in (tmp_path / "o" / "model.h").read_text()
