@@ -48,9 +48,10 @@ def _load_json(path: Path, what: str) -> dict:
         raise ReportError(f"{path}: not a {what} ({e})") from None
 
 
-def load_compiled(model: str | Path, target: str | None, compile_args=()) -> dict:
+def load_compiled(model: str | Path, target: str | None, compile_args=(),
+                  out_dir: str | Path | None = None) -> dict:
     """report.json of MODEL: a `compile --target` directory read as is, or a graph file
-    compiled for `target` into a temporary directory."""
+    compiled for `target` into `out_dir` (default: a temporary directory)."""
     model = Path(model)
     if model.is_dir():
         report = _load_json(model / "report.json", "report.json of `tinyforge compile --target`")
@@ -63,14 +64,20 @@ def load_compiled(model: str | Path, target: str | None, compile_args=()) -> dic
     if not target:
         raise ReportError(f"{model} is a graph file: give --target BOARD to compile it "
                           "(or pass a `tinyforge compile --target` directory)")
+    if out_dir is not None:
+        return _compile(model, target, compile_args, Path(out_dir))
     with tempfile.TemporaryDirectory(prefix="tf-report-") as tmp:
-        proc = cli("compile", model, "--target", target, "-o", tmp, *compile_args)
-        if proc.returncode != 0:
-            said = " ".join(line.strip().removeprefix("error: ") for line in
-                            (proc.stderr or proc.stdout).strip().splitlines())
-            raise ReportError(f"tinyforge compile {model} --target {target}: {said}",
-                              kind_of_exit(proc.returncode))
-        return _load_json(Path(tmp) / "report.json", "report.json")
+        return _compile(model, target, compile_args, Path(tmp))
+
+
+def _compile(model: Path, target: str, compile_args, out_dir: Path) -> dict:
+    proc = cli("compile", model, "--target", target, "-o", out_dir, *compile_args)
+    if proc.returncode != 0:
+        said = " ".join(line.strip().removeprefix("error: ") for line in
+                        (proc.stderr or proc.stdout).strip().splitlines())
+        raise ReportError(f"tinyforge compile {model} --target {target}: {said}",
+                          kind_of_exit(proc.returncode))
+    return _load_json(out_dir / "report.json", "report.json")
 
 
 def check_profile(profile: dict, report: dict, path: Path) -> None:
