@@ -47,6 +47,7 @@ class Browser:
         self._out_r, self._out_w = os.pipe()   # the browser writes fd 4; we read
         cmd = [chromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
                "--disable-extensions", "--remote-debugging-pipe", "--hide-scrollbars",
+               "--enable-unsafe-swiftshader",  # WebGL in software (no GPU): said, not warned
                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
                f"--window-size={width},{height}",
                f"--user-data-dir={tmp_path / 'chromium-profile'}", "about:blank"]

@@ -49,7 +49,7 @@ def _program(model: dict) -> dict:
     """report.json shape of the same model: kernels, bytes, the target."""
     rep = copy.deepcopy(model)
     rep.pop("name")
-    rep.update({"schema": "tinyforge.report/1", "model": "tiny",
+    rep.update({"schema": "tinyforge.report/1", "model": "tiny", "elided_ops": [],
                 "target": {"board": "an547", "cpu": "cortex-m55", "isa": "armv8.1-m"}})
     for k, o in enumerate(rep["ops"]):
         o.update({"kernel": f"k{k}__mve", "activation_bytes": 100 + k, "constant_bytes": 10 * k,
@@ -131,3 +131,16 @@ def test_old_report_json_without_operands_is_refused(tmp_path):
     (tmp_path / "report.json").write_text(json.dumps(rep))
     with pytest.raises(tfm.ExploreError, match="compile it again"):
         tfm.load_model(tmp_path)
+
+
+def test_a_program_connects_through_its_elided_ops():
+    """A reshape that runs no kernel is in report.json's `elided_ops`, not `ops`: the op
+    reading its output gets its edge from what produced the reshape's input."""
+    rep = _program(_graph_model())
+    s, r = rep["ops"][1]["outputs"][0], _t("r", [1, 4, 64])
+    rep["elided_ops"] = [{"name": "view", "type": "reshape", "inputs": [s], "outputs": [r]}]
+    rep["ops"][2]["inputs"] = [r]
+    g = tfg.to_graph(rep)
+    assert ("add", "0", "split", "0") in _edges(g)
+    assert _attrs(g.nodes[3])["input 0 via"] == "view (reshape, no kernel)"
+    assert {kv.key: kv.value for kv in g.nodes[3].inputsMetadata[0].attrs}["shape"] == "1x4x64"

@@ -38,8 +38,10 @@ Status WriteFile(const std::filesystem::path& path, const void* data, size_t siz
 
 // report.json: emit::Report plus the operands of each op and the program's inputs and
 // outputs as `inspect --json` describes tensors (name, dtype, shape, bytes, constant, quant),
-// taken from the lowered graph the program was emitted from (ops matched by name): the
-// graph the Model Explorer adapter draws for a compiled directory (python/tinyforge/explorer).
+// taken from the lowered graph the program was emitted from (ops matched by name), and
+// `elided_ops`: the graph's ops that run no kernel (a reshape: its output is its input's
+// bytes). The graph the Model Explorer adapter draws for a compiled directory
+// (python/tinyforge/explorer).
 nlohmann::json ReportJson(const emit::Emitted& e, const ir::Graph& lowered) {
   nlohmann::json j = emit::Report(e);
   auto tensors = [&](const std::vector<ir::TensorId>& ids) {
@@ -56,6 +58,15 @@ nlohmann::json ReportJson(const emit::Emitted& e, const ir::Graph& lowered) {
     if (it == by_name.end()) continue;
     o["inputs"] = tensors(it->second->inputs);
     o["outputs"] = tensors(it->second->outputs);
+    by_name.erase(it);
+  }
+  j["elided_ops"] = nlohmann::json::array();
+  for (const ir::Op& op : lowered.ops) {
+    if (!by_name.count(op.name)) continue;
+    j["elided_ops"].push_back({{"name", op.name},
+                               {"type", std::string(ir::OpTypeName(op.type))},
+                               {"inputs", tensors(op.inputs)},
+                               {"outputs", tensors(op.outputs)}});
   }
   return j;
 }

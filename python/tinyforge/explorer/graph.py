@@ -65,8 +65,16 @@ OP_ATTRS = ("index", "type", "kernel", "macs", "params", "activation_bytes",
 
 
 def to_graph(model: dict) -> gb.Graph:
-    """The Model Explorer graph of a model (`load_model`)."""
+    """The Model Explorer graph of a model (`load_model`). A program's elided ops (a reshape
+    runs no kernel: its output is its input's bytes) are no nodes: their consumers' edges
+    come from what produced their input, named in an attribute `input N via`."""
     producer: dict[str, tuple[str, str]] = {}  # tensor name -> (node id, output id)
+    via: dict[str, tuple[str, dict]] = {}  # elided op's output -> (its input's name, the op)
+    for e in model.get("elided_ops", []):
+        src = next((t["name"] for t in e["inputs"] if not t["constant"]), None)
+        for t in e["outputs"]:
+            if src is not None:
+                via[t["name"]] = (src, e)
     inputs = gb.GraphNode(id=INPUTS, label=INPUTS)
     for slot, t in enumerate(model["inputs"]):
         inputs.outputsMetadata.append(_metadata(slot, t))
@@ -78,8 +86,14 @@ def to_graph(model: dict) -> gb.Graph:
             [gb.KeyValue(k, str(op[k])) for k in OP_ATTRS if op.get(k) not in (None, "")]
         for slot, t in enumerate(op["inputs"]):
             node.inputsMetadata.append(_metadata(slot, t))
-            if t["name"] in producer:
-                src, out = producer[t["name"]]
+            name, hops = t["name"], []
+            while name not in producer and name in via and len(hops) < len(via):
+                name, e = via[name]
+                hops.append(f"{e['name']} ({e['type']}, no kernel)")
+            if hops:
+                node.attrs.append(gb.KeyValue(f"input {slot} via", ", ".join(hops)))
+            if name in producer:
+                src, out = producer[name]
                 node.incomingEdges.append(gb.IncomingEdge(sourceNodeId=src, sourceNodeOutputId=out,
                                                           targetNodeInputId=str(slot)))
             else:  # a constant (or, in a malformed graph, a tensor nothing produces)

@@ -50,7 +50,7 @@ def load_model(path: str | Path, target: str | None = None, compile_args=(),
             model = report.load_compiled(path, target, compile_args, out_dir)
         except report.ReportError as e:
             raise ExploreError(str(e), e.kind) from None
-        if "inputs" not in model or any("inputs" not in o for o in model["ops"]):
+        if "elided_ops" not in model or any("inputs" not in o for o in model["ops"]):
             raise ExploreError(f"{path}: report.json lists no operands (written by an older "
                                "tinyforge): compile it again")
         return model
