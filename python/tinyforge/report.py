@@ -172,19 +172,28 @@ def _parser() -> argparse.ArgumentParser:
                                     "(as compile --target)")
     p.add_argument("--profile", help="`tinyforge profile MODEL --board B --json` output of "
                                      "the same model and board: per-op instructions")
+    add_compile_options(p)
+    return p
+
+
+def add_compile_options(p: argparse.ArgumentParser) -> None:
+    """The `compile --target` options a command that compiles a graph file passes on."""
     for opt, h in (("--memory", "as compile --memory"), ("--kernels", "as compile --kernels"),
                    ("--rounding", "as compile --rounding")):
         p.add_argument(opt, help=h)
     p.add_argument("--min-ram", action="store_true", help="as compile --min-ram")
-    return p
+
+
+def compile_options(args: argparse.Namespace) -> list[str]:
+    """The arguments `add_compile_options` parsed, for `tinyforge compile`."""
+    out = [x for opt in ("memory", "kernels", "rounding") if getattr(args, opt)
+           for x in (f"--{opt}", getattr(args, opt))]
+    return out + (["--min-ram"] if args.min_ram else [])
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    compile_args = [x for opt in ("memory", "kernels", "rounding") if getattr(args, opt)
-                    for x in (f"--{opt}", getattr(args, opt))]
-    if args.min_ram:
-        compile_args.append("--min-ram")
+    compile_args = compile_options(args)
     try:
         data = write_report(args.model, args.output, args.target, args.profile, compile_args)
     except TinyforgeError as e:

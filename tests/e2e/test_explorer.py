@@ -26,8 +26,7 @@ from pathlib import Path
 import pytest
 
 from devtools import Browser
-from e2e_util import run_cli
-from tinyforge import reference_models
+from e2e_util import reference_model, run_cli
 
 me = pytest.importorskip("model_explorer", reason="Model Explorer not installed "
                          "(scripts/install-deps.sh installs ai-edge-model-explorer)")
@@ -41,10 +40,7 @@ FONT_HOST = "fonts.gstatic.com"  # Model Explorer's page links its web font ther
 
 @pytest.fixture(scope="module")
 def kws() -> Path:
-    try:
-        return reference_models.path("kws")
-    except reference_models.ModelsError as e:
-        pytest.skip(str(e))
+    return reference_model("kws")
 
 
 @pytest.fixture(scope="module")

@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import EXIT_FAILURE, EXIT_OK, TinyforgeError
+from ..report import add_compile_options, compile_options
 from .model import ADAPTER_ID, ExploreError, is_program, load_model, program_dir, read_profile
 
 EXTENSION = "tinyforge.explorer"  # Model Explorer imports tinyforge.explorer.main
@@ -38,10 +39,7 @@ def _parser() -> argparse.ArgumentParser:
                                     "and show the program (kernels, bytes)")
     p.add_argument("--profile", help="`tinyforge profile MODEL --board B --json` output: "
                                      "instructions per op (a graph file is compiled for B)")
-    for opt, h in (("--memory", "as compile --memory"), ("--kernels", "as compile --kernels"),
-                   ("--rounding", "as compile --rounding")):
-        p.add_argument(opt, help=h)
-    p.add_argument("--min-ram", action="store_true", help="as compile --min-ram")
+    add_compile_options(p)
     p.add_argument("--host", default="localhost", help="host to serve on (default localhost)")
     p.add_argument("--port", type=int, default=8080,
                    help="port (default 8080, or the next free one up to 8099)")
@@ -62,10 +60,7 @@ def _no_version_check(*args, **kwargs) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    compile_args = [x for opt in ("memory", "kernels", "rounding") if getattr(args, opt)
-                    for x in (f"--{opt}", getattr(args, opt))]
-    if args.min_ram:
-        compile_args.append("--min-ram")
+    compile_args = compile_options(args)
     _stop_on_sigterm()
     with tempfile.TemporaryDirectory(prefix="tf-explore-") as tmp:
         try:
