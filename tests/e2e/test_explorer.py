@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from devtools import Browser
-from e2e_util import reference_model, run_cli
+from e2e_util import export_tiny, reference_model, run_cli
 
 me = pytest.importorskip("model_explorer", reason="Model Explorer not installed "
                          "(scripts/install-deps.sh installs ai-edge-model-explorer)")
@@ -157,23 +157,28 @@ def test_graph_file_in_the_browser(cli, kws, server, tmp_path):
         assert _page_problems(b) == []
 
 
+def _check_conversion(model: dict, program: bool) -> None:
+    """A node per op, an edge per activation operand use and per model output, the output
+    shapes and (programs) kernels in the node metadata."""
+    g = tfg.to_graph(model)
+    ops = {n.id: n for n in g.nodes}
+    assert [n.id for n in g.nodes] == \
+        [tfg.INPUTS] + [o["name"] for o in model["ops"]] + [tfg.OUTPUTS]
+    uses = sum(not t["constant"] for o in model["ops"] for t in o["inputs"])
+    assert sum(len(n.incomingEdges) for n in g.nodes) == uses + len(model["outputs"])
+    for o in model["ops"]:
+        meta = {kv.key: kv.value for kv in ops[o["name"]].outputsMetadata[0].attrs}
+        assert meta["shape"] == "x".join(map(str, o["outputs"][0]["shape"]))
+        attrs = {kv.key: kv.value for kv in ops[o["name"]].attrs}
+        assert attrs.get("kernel") == (o["kernel"] if program else None)
+
+
 def test_conversion_of_the_real_model(cli, kws, compiled):
-    """No browser: the graph of the .tflite and of its program, against inspect --json and
-    report.json: a node per op, an edge per activation operand use and per model output,
-    the output shapes and kernels in the node metadata."""
+    """No browser: the graph of the .tflite (inspect --json) and of its program
+    (report.json)."""
     out, report, prof = compiled
-    for model, program in ((tfm.load_model(kws), False), (tfm.load_model(out), True)):
-        g = tfg.to_graph(model)
-        ops = {n.id: n for n in g.nodes}
-        assert [n.id for n in g.nodes] == \
-            [tfg.INPUTS] + [o["name"] for o in model["ops"]] + [tfg.OUTPUTS]
-        uses = sum(not t["constant"] for o in model["ops"] for t in o["inputs"])
-        assert sum(len(n.incomingEdges) for n in g.nodes) == uses + len(model["outputs"])
-        for o in model["ops"]:
-            meta = {kv.key: kv.value for kv in ops[o["name"]].outputsMetadata[0].attrs}
-            assert meta["shape"] == "x".join(map(str, o["outputs"][0]["shape"]))
-            attrs = {kv.key: kv.value for kv in ops[o["name"]].attrs}
-            assert attrs.get("kernel") == (o["kernel"] if program else None)
+    _check_conversion(tfm.load_model(kws), False)
+    _check_conversion(tfm.load_model(out), True)
     assert tfm.load_model(out)["ops"] == report["ops"]
     # The overlay provider Model Explorer runs from its side panel (profile path asked).
     from tinyforge.explorer.main import TinyforgeProfile
@@ -184,6 +189,23 @@ def test_conversion_of_the_real_model(cli, kws, compiled):
     bad = TinyforgeProfile().run("tinyforge_profile", str(out / "program.bin"), "g",
                                  {"profile": str(out / "nope.json")}, None)
     assert bad.result is None and "no such file" in bad.error
+
+
+def test_graph_file_of_pytorch(cli, tmp_path):
+    """A .tfg from tinyforge.export (kind qdq: quantize / dequantize ops), as is and compiled
+    for the board (`--target`: the program's report.json, written where asked)."""
+    tfg_path = export_tiny(tmp_path / "tiny.tfg")
+    graph = tfm.load_model(tfg_path)
+    assert [o["name"] for o in graph["ops"]] == \
+        [o["name"] for o in json.loads(run_cli(cli, "inspect", "--json", tfg_path).stdout)["ops"]]
+    _check_conversion(graph, False)
+    quant = [m for n in tfg.to_graph(graph).nodes for m in n.outputsMetadata
+             if dict((kv.key, kv.value) for kv in m.attrs)["dtype"] == "int8"]
+    assert quant and all("scale" in dict((kv.key, kv.value) for kv in m.attrs)["quantization"]
+                         for m in quant)
+    program = tfm.load_model(tfg_path, BOARD, out_dir=tmp_path / "out")
+    assert (tmp_path / "out" / "program.bin").is_file()
+    _check_conversion(program, True)
 
 
 def test_bad_input_is_one_line_and_exit_2(cli, kws, compiled, tmp_path):
