@@ -226,6 +226,8 @@ def test_bad_input_is_one_line_and_exit_2(cli, kws, compiled, tmp_path):
         lines = proc.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: "), (what, proc.stderr)
         assert proc.stdout == "", what
+    assert "a directory without report.json" in run_cli(cli, "explore", tmp_path,
+                                                        check=False).stderr
 
 
 def test_model_explorer_version_is_the_pinned_one():

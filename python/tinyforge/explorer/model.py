@@ -45,6 +45,10 @@ def load_model(path: str | Path, target: str | None = None, compile_args=(),
     report.json; a graph file as `inspect --json` prints it, or, with `target`, compiled for
     it into `out_dir` (default: a temporary directory) as report.json."""
     path = program_dir(path)
+    if path.is_dir() and not (path / "report.json").is_file():
+        raise ExploreError(f"{path}: a directory without report.json: give a graph file "
+                           "(.tfg, .tflite) or a directory `tinyforge compile --target -o` "
+                           "wrote")
     if path.is_dir() or target:
         try:
             model = report.load_compiled(path, target, compile_args, out_dir)
