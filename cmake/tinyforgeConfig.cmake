@@ -9,7 +9,7 @@
 # (the `tinyforge` command of this installation; set it to use another). Configured with
 # tinyforge's own toolchain file for an emulated board (-DCMAKE_TOOLCHAIN_FILE=
 # <TINYFORGE_ROOT>/targets/cmake/arm-none-eabi.cmake -DTINYFORGE_BOARD=an547), it also gives
-# that board's support code (docs/decisions.md 43): tinyforge::board (startup, vectors, fault
+# that board's support code (docs/decisions.md 44): tinyforge::board (startup, vectors, fault
 # reports, semihosting, tf_printf; the board's linker script comes with the toolchain file)
 # and tinyforge::board_stdio (newlib's printf over semihosting).
 get_filename_component(TINYFORGE_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
