@@ -13,7 +13,6 @@
 #include <cstdint>
 
 #include "kernels/common/rounding.h"
-#include "kernels/common/rq_mode.h"
 
 struct s8_fc_params {
   int32_t batches;        // > 0
@@ -46,13 +45,6 @@ void s8_fc__dsp(const s8_fc_params* params, const int8_t* input, const int8_t* w
 // Cortex-M55 (MVE); scratch: see fc.inc.
 void s8_fc__mve(const s8_fc_params* params, const int8_t* input, const int8_t* weights,
                 const int32_t* bias, int8_t* output, void* scratch);
-}
-
-// s8_fc__mve's paths linked on demand (kernels/common/paths.h, fc.inc): the requantization
-// mode of a call (rq_mode.h); its driver takes kRqDoubleNeg, kRqSingleNeg, or else the
-// per-element form.
-inline int s8_fc_mve_mode(const s8_fc_params& p) {
-  return tinyforge::rq::ChooseMode(p.shift, p.per_channel ? p.out_features : 1, p.rounding);
 }
 
 #endif  // TINYFORGE_KERNELS_FC_FC_H_
