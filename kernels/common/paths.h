@@ -1,4 +1,4 @@
-// Fast paths linked on demand (docs/decisions.md 42).
+// Fast paths linked on demand (docs/decisions.md 43).
 //
 // A kernel variant whose code has several large paths (a requantization mode, a K loop, a
 // kernel-size specialisation) keeps each path in its own source file, one extern "C"

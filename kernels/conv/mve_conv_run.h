@@ -1,5 +1,5 @@
 // Internal header of s8_conv__mve (Helium): the driver that its requantization paths share
-// (docs/decisions.md 42). Each path is s8_conv__mve_<mode>.cc, one extern "C" function
+// (docs/decisions.md 43). Each path is s8_conv__mve_<mode>.cc, one extern "C" function
 // s8_conv__mve__<mode> with the kernel's signature, instantiating Conv<kMode> below, so a
 // firmware links only the modes its program's convolutions take (kernels/common/paths.h).
 // How it works (register blocking, K paths, scratch): s8_conv__mve.cc.

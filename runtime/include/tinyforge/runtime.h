@@ -21,7 +21,7 @@
 #include "tinyforge/tf_model.h"
 
 // Set-up code that runs once, at tf_model_init (loading, validation): GCC optimizes it for
-// size and keeps it out of the hot code (docs/decisions.md 42).
+// size and keeps it out of the hot code (docs/decisions.md 43).
 #define TF_RT_COLD __attribute__((cold))
 
 namespace tinyforge::rt {
