@@ -188,9 +188,22 @@ Made by `{command}` on {date}.
 """
 
 
-# Sections after the main tables, in this order; each is rewritten on its own.
+# Sections after the main tables, in this order; each is rewritten on its own. The flash
+# notes are written by hand (a breakdown by symbol from the linker map) and kept.
 BREADTH_HEAD = "## Breadth: everyday architectures"
-SECTION_HEADS = [BREADTH_HEAD, COMPILE_HEAD]
+FLASH_HEAD = "## Flash notes"
+SECTION_HEADS = [FLASH_HEAD, BREADTH_HEAD, COMPILE_HEAD]
+
+
+def read_section(head: str) -> str | None:
+    """The current text of one of SECTION_HEADS's sections of RESULTS.md, or None."""
+    path = ROOT / "benchmarks" / "RESULTS.md"
+    text = path.read_text() if path.exists() else ""
+    if head not in text:
+        return None
+    start = text.index(head)
+    ends = [text.index(h) for h in SECTION_HEADS if h in text and text.index(h) > start]
+    return text[start:min(ends) if ends else len(text)]
 
 
 def write_section(head: str, section: str) -> None:
@@ -410,9 +423,12 @@ def main() -> int:
         if args.boards != ",".join(BOARDS) or args.models != ",".join(MODELS):
             cmd = f".venv/bin/python benchmarks/bench.py --boards {args.boards} " \
                   f"--models {args.models} --write"
+        flash_notes = read_section(FLASH_HEAD)
         (ROOT / "benchmarks" / "RESULTS.md").write_text(RESULTS.format(
             date=datetime.date.today().isoformat(), command=cmd, table=table,
             ops_table=ops_table))
+        if flash_notes:
+            write_section(FLASH_HEAD, flash_notes)
         write_section(BREADTH_HEAD, breadth_section)
         write_compile_section(compile_table, cmd)
         print("bench: wrote benchmarks/RESULTS.md", file=sys.stderr)

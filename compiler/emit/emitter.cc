@@ -236,6 +236,12 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     if (std::find(out.kernels.begin(), out.kernels.end(), eo.kernel) == out.kernels.end()) {
       out.kernels.push_back(eo.kernel);
     }
+    for (const char* path : eo.paths) {
+      const EmittedPath ep{eo.kernel, path};
+      if (std::find(out.paths.begin(), out.paths.end(), ep) == out.paths.end()) {
+        out.paths.push_back(ep);
+      }
+    }
   }
 
   // Inputs and outputs, with the IR tensor's own shape (a reshape view keeps its shape).
