@@ -50,13 +50,18 @@ __attribute__((always_inline)) inline int32x4_t ExpQ5(int32x4_t a) {
   return vpselq_s32(vdupq_n_s32(0x7FFFFFFF), result, vcmpeqq_n_s32(a, 0));
 }
 
+// exps of four diffs (<= 0), -1 where diff < diff_min.
+__attribute__((always_inline)) inline int32x4_t ExpsOfDiffs(int32x4_t diff, int32x4_t shift,
+                                                            int32_t mult, int32_t diff_min) {
+  const int32x4_t e = ExpQ5(vqrdmulhq_n_s32(vshlq_s32(diff, shift), mult));
+  return vpselq_s32(e, vdupq_n_s32(-1), vcmpgeq_n_s32(diff, diff_min));
+}
+
 // exps of in[c .. c+3] (lanes past the row are don't-care), -1 where diff < diff_min.
 __attribute__((always_inline)) inline int32x4_t Exps(const int8_t* in, mve_pred16_t tail,
                                                      int32_t max_in_row, int32x4_t shift,
                                                      int32_t mult, int32_t diff_min) {
-  const int32x4_t diff = vsubq_n_s32(vldrbq_z_s32(in, tail), max_in_row);
-  const int32x4_t e = ExpQ5(vqrdmulhq_n_s32(vshlq_s32(diff, shift), mult));
-  return vpselq_s32(e, vdupq_n_s32(-1), vcmpgeq_n_s32(diff, diff_min));
+  return ExpsOfDiffs(vsubq_n_s32(vldrbq_z_s32(in, tail), max_in_row), shift, mult, diff_min);
 }
 
 void Row(const s8_softmax_params& p, const int8_t* in, int8_t* out, int32_t max_in_row) {
@@ -110,6 +115,65 @@ void Row(const s8_softmax_params& p, const int8_t* in, int8_t* out, int32_t max_
   }
 }
 
+// Many elements: an int8 diff takes at most 256 values, so the exps of all of them are
+// computed once per call (the same lanes as Exps: bit-identical) and each element's exp is
+// one gather load. PROTOTYPE: the table lives on the stack (1 KB); a kernel scratch buffer
+// from the arena is the product form.
+constexpr int32_t kTableMinElements = 512;
+
+[[gnu::noinline]] void TableRows(const s8_softmax_params& p, const int8_t* input,
+                                 int8_t* output) {
+  const int32_t depth = p.depth, mult = p.input_multiplier, diff_min = p.diff_min;
+  const int32x4_t shift = vdupq_n_s32(p.input_left_shift);
+  int32_t table[256];  // table[k]: exp of diff -k, or -1 below diff_min
+  for (int32_t k = 0; k < 256; k += 4) {
+    const int32x4_t diff = vnegq_s32(vreinterpretq_s32_u32(vidupq_n_u32(static_cast<uint32_t>(k), 1)));
+    vst1q_s32(table + k, ExpsOfDiffs(diff, shift, mult, diff_min));
+  }
+  for (int32_t r = 0; r < p.rows; ++r) {
+    const int8_t* in = input + r * depth;
+    int8_t* out = output + r * depth;
+    int8_t m = -128;
+    for (int32_t c = 0; c < depth; c += 16) {
+      const mve_pred16_t pred = vctp8q(static_cast<uint32_t>(depth - c));
+      m = vmaxvq_p_s8(m, vld1q_z_s8(in + c, pred), pred);
+    }
+    // index = max - x in [0, 255]
+    uint32_t sum_of_exps = 0;
+    for (int32_t c = 0; c < depth && sum_of_exps < tinyforge::softmax_fast::kSumAllZero;
+         c += 4) {
+      const mve_pred16_t tail = vctp32q(static_cast<uint32_t>(depth - c));
+      const uint32x4_t idx = vreinterpretq_u32_s32(
+          vsubq_s32(vdupq_n_s32(m), vldrbq_z_s32(in + c, tail)));
+      const int32x4_t e = vldrwq_gather_shifted_offset_z_s32(table, idx, tail);
+      sum_of_exps = vaddvaq_p_u32(
+          sum_of_exps, vshrq_n_u32(vaddq_n_u32(vreinterpretq_u32_s32(e), 2048u), 12),
+          vcmpgeq_m_n_s32(e, 0, tail));
+    }
+    if (tinyforge::softmax_fast::RowIsAllZero(sum_of_exps)) {
+      tinyforge::softmax_fast::FillZero(out, depth);
+      continue;
+    }
+    int num_bits_over_unit = 0;
+    const int32_t shifted_scale =
+        tinyforge::softmax_fast::Reciprocal(sum_of_exps, &num_bits_over_unit);
+    const int exponent = num_bits_over_unit + 31 - 8;  // 23 .. 31
+    const uint32_t round = uint32_t{1} << (exponent - 1);
+    const int32x4_t right = vdupq_n_s32(-exponent);
+    for (int32_t c = 0; c < depth; c += 4) {
+      const mve_pred16_t tail = vctp32q(static_cast<uint32_t>(depth - c));
+      const uint32x4_t idx = vreinterpretq_u32_s32(
+          vsubq_s32(vdupq_n_s32(m), vldrbq_z_s32(in + c, tail)));
+      const int32x4_t e = vldrwq_gather_shifted_offset_z_s32(table, idx, tail);
+      const uint32x4_t prod = vreinterpretq_u32_s32(vqrdmulhq_n_s32(e, shifted_scale));
+      int32x4_t y = vreinterpretq_s32_u32(vshlq_u32(vaddq_n_u32(prod, round), right));
+      y = vminq_s32(vsubq_n_s32(y, 128), vdupq_n_s32(127));
+      y = vpselq_s32(y, vdupq_n_s32(-128), vcmpgeq_n_s32(e, 0));
+      vstrbq_p_s32(out + c, y, tail);
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" void s8_softmax__mve(const s8_softmax_params* params, const int8_t* input,
@@ -123,6 +187,10 @@ extern "C" void s8_softmax__mve(const s8_softmax_params* params, const int8_t* i
       const int32_t m = depth == 2 && in[1] > in[0] ? in[1] : in[0];
       tinyforge::softmax_fast::Row(p, in, output + r * depth, m);
     }
+    return;
+  }
+  if (int64_t{p.rows} * depth >= kTableMinElements) {
+    TableRows(p, input, output);
     return;
   }
   for (int32_t r = 0; r < p.rows; ++r) {
