@@ -31,6 +31,8 @@ import torch
 import torch.fx
 from torch.fx import Node
 
+from .fold import attr_value, new_const
+
 aten = torch.ops.aten
 
 # The additive value of a masked score (a finite stand-in for -inf: an int8 add output has to
@@ -60,16 +62,6 @@ def _call(gm: torch.fx.GraphModule, target: Any, args: tuple, val: torch.Tensor,
     return n
 
 
-def _buffer(gm: torch.fx.GraphModule, value: torch.Tensor, like: Node) -> Node:
-    k = 0
-    while hasattr(gm, f"_tf_mask_{k}"):
-        k += 1
-    gm.register_buffer(f"_tf_mask_{k}", value.contiguous())
-    node = gm.graph.get_attr(f"_tf_mask_{k}")
-    node.meta["val"] = value
-    return node
-
-
 def additive_mask(mask: torch.Tensor | None, causal: bool, l: int, s: int) -> torch.Tensor | None:
     """The float32 additive constant for a constant boolean / float mask and/or is_causal."""
     out = None
@@ -91,10 +83,8 @@ def _mask_value(gm: torch.fx.GraphModule, node: Any) -> torch.Tensor | None:
     if not isinstance(node, Node):
         return None
     if node.op == "get_attr":
-        obj: Any = gm
-        for part in str(node.target).split("."):
-            obj = getattr(obj, part)
-        return obj.detach().clone() if isinstance(obj, torch.Tensor) else None
+        value = attr_value(gm, node)
+        return value.detach().clone() if isinstance(value, torch.Tensor) else None
     if node.op != "call_function" or not node.all_input_nodes:
         return None
     values = {n: _mask_value(gm, n) for n in node.all_input_nodes}
@@ -140,7 +130,7 @@ def _sdpa(gm: torch.fx.GraphModule, node: Node) -> bool:
         sv = torch.matmul(qv, kv.transpose(-2, -1))
         scores = _call(gm, aten.matmul.default, (qs, kt), sv, node)
         if add_const is not None:
-            c = _buffer(gm, add_const, node)
+            c = new_const(gm, node, "_tf_mask", add_const)
             scores = _call(gm, aten.add.Tensor, (scores, c), sv + add_const, node)
         elif mask is not None:  # a float activation
             scores = _call(gm, aten.add.Tensor, (scores, mask), sv + _val(mask), node)
@@ -161,7 +151,7 @@ def _baddbmm(gm: torch.fx.GraphModule, node: Node) -> bool:
     const = _mask_value(gm, x)
     with gm.graph.inserting_before(node):
         if const is not None:  # nn.MultiheadAttention's float mask (-inf where masked)
-            x = _buffer(gm, additive_mask(const, False, 0, 0), node)
+            x = new_const(gm, node, "_tf_mask", additive_mask(const, False, 0, 0))
         mm = _call(gm, aten.bmm.default, (b1, b2), torch.bmm(_val(b1), _val(b2)), node)
         out = _call(gm, aten.add.Tensor, (x, mm), _val(node), node)
     node.replace_all_uses_with(out)

@@ -74,11 +74,17 @@ def _get_attr(gm: torch.fx.GraphModule, node: Node | None) -> torch.Tensor | Non
             None,
             "BatchNorm folding needs parameters that are constants",
         )
+    value = attr_value(gm, node)
+    assert isinstance(value, torch.Tensor), node.target
+    return value.detach()
+
+
+def attr_value(gm: torch.fx.GraphModule, node: Node) -> object:
+    """What a get_attr node of ``gm`` reads (a parameter, buffer or constant tensor)."""
     obj: object = gm
     for part in str(node.target).split("."):
         obj = getattr(obj, part)
-    assert isinstance(obj, torch.Tensor)
-    return obj.detach()
+    return obj
 
 
 def _bn_error(bn: Node, why: str) -> UnsupportedOpError:

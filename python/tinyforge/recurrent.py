@@ -34,7 +34,7 @@ import torch.export
 import torch.fx
 from torch.fx import Node
 
-from .fold import new_const
+from .fold import attr_value, new_const
 
 aten = torch.ops.aten
 
@@ -73,14 +73,6 @@ def decompose_recurrent(
             return ep.run_decompositions({op: table[op] for op in ops}), True
 
 
-def _attr(gm: torch.fx.GraphModule, node: Node) -> torch.Tensor:
-    obj: object = gm
-    for part in str(node.target).split("."):
-        obj = getattr(obj, part)
-    assert isinstance(obj, torch.Tensor)
-    return obj
-
-
 def fold_factories(gm: torch.fx.GraphModule) -> int:
     """Replace factory ops, and ops reading only constants of which one came from a factory,
     by constants (buffers). Returns the number of constants made."""
@@ -97,7 +89,7 @@ def fold_factories(gm: torch.fx.GraphModule) -> int:
             continue
 
         def value(n: Node) -> torch.Tensor:
-            return folded[n] if n in folded else _attr(gm, n)
+            return folded[n] if n in folded else attr_value(gm, n)
 
         args = torch.fx.node.map_arg(node.args, value)
         kwargs = torch.fx.node.map_arg(node.kwargs, value)
