@@ -17,7 +17,8 @@ void SoftmaxCase(tfb::Bench& b, int32_t rows, int32_t depth) {
   int8_t* out = b.Alloc<int8_t>(n);
   b.rng.Fill(in, n);
   b.macs = n;  // elements
-  b.Run(&s8_softmax__ref, [&](auto* fn) { fn(&p, in, out); });
+  void* scratch = b.Scratch(&p);
+  b.Run(&s8_softmax__ref, [&](auto* fn) { fn(&p, in, out, scratch); });
 }
 
 }  // namespace

@@ -7,8 +7,9 @@
 // for the operand signs that occur (RoundingDivideByPOT(v, 1) rounds ties away from zero,
 // unlike VRSHR, so it is (v + 1 + (v >> 31)) >> 1). Exps of the first kBuffered elements
 // are kept on the stack between the sum and the output pass; longer rows recompute the
-// rest. Rows of 1 or 2 elements take the scalar core (one exp at most). A row whose exps
-// sum to 512.0 or more is all -128 (softmax_fast.h explains why).
+// rest. Rows of 1 or 2 elements take the scalar core (one exp at most). Calls of
+// kSoftmaxTableMinMve elements or more read the exps from a table (TableRows). A row whose
+// exps sum to 512.0 or more is all -128 (softmax_fast.h explains why).
 #include "kernels/softmax/softmax.h"
 #include "kernels/common/isa.h"
 
@@ -115,21 +116,30 @@ void Row(const s8_softmax_params& p, const int8_t* in, int8_t* out, int32_t max_
   }
 }
 
-// Many elements: an int8 diff takes at most 256 values, so the exps of all of them are
-// computed once per call (the same lanes as Exps: bit-identical) and each element's exp is
-// one gather load. PROTOTYPE: the table lives on the stack (1 KB); a kernel scratch buffer
-// from the arena is the product form.
-constexpr int32_t kTableMinElements = 512;
+// Calls of kSoftmaxTableMinMve elements or more: the exp table (softmax_fast.h layout,
+// table[255 + diff], 0 below diff_min) built with the same lanes as Exps (bit-identical),
+// each element's exp one gather load. The gather's base is the row's table[255 - max] and
+// its offsets the sign-extended inputs: the address arithmetic is 32-bit, so base + 4 x
+// for a negative x is table[255 - max + x] without a subtract per vector.
+void FillTable(const s8_softmax_params& p, int32_t* table) {
+  const int32x4_t shift = vdupq_n_s32(p.input_left_shift);
+  constexpr int32_t kLast = tinyforge::softmax_fast::kTableEntries - 1;
+  // Entries below diff_min are 0, the rest exps: from the group of 4 holding 255 + diff_min.
+  const int32_t first = p.diff_min < -kLast ? 0 : (kLast + p.diff_min) & ~3;
+  for (int32_t i = 0; i < first; i += 4) vst1q_s32(table + i, vdupq_n_s32(0));
+  for (int32_t i = first; i <= kLast; i += 4) {
+    const int32x4_t diff =
+        vsubq_n_s32(vreinterpretq_s32_u32(vidupq_n_u32(static_cast<uint32_t>(i), 1)), kLast);
+    const int32x4_t e = ExpsOfDiffs(diff, shift, p.input_multiplier, p.diff_min);
+    vst1q_s32(table + i, vmaxq_s32(e, vdupq_n_s32(0)));  // -1 (below diff_min) -> 0
+  }
+}
 
 [[gnu::noinline]] void TableRows(const s8_softmax_params& p, const int8_t* input,
-                                 int8_t* output) {
-  const int32_t depth = p.depth, mult = p.input_multiplier, diff_min = p.diff_min;
-  const int32x4_t shift = vdupq_n_s32(p.input_left_shift);
-  int32_t table[256];  // table[k]: exp of diff -k, or -1 below diff_min
-  for (int32_t k = 0; k < 256; k += 4) {
-    const int32x4_t diff = vnegq_s32(vreinterpretq_s32_u32(vidupq_n_u32(static_cast<uint32_t>(k), 1)));
-    vst1q_s32(table + k, ExpsOfDiffs(diff, shift, mult, diff_min));
-  }
+                                 int8_t* output, int32_t* table) {
+  namespace sf = tinyforge::softmax_fast;
+  FillTable(p, table);
+  const int32_t depth = p.depth;
   for (int32_t r = 0; r < p.rows; ++r) {
     const int8_t* in = input + r * depth;
     int8_t* out = output + r * depth;
@@ -138,38 +148,34 @@ constexpr int32_t kTableMinElements = 512;
       const mve_pred16_t pred = vctp8q(static_cast<uint32_t>(depth - c));
       m = vmaxvq_p_s8(m, vld1q_z_s8(in + c, pred), pred);
     }
-    // index = max - x in [0, 255]
+    const int32_t* t = sf::TableAt(table, sf::kTableEntries - 1 - m);
+    // Rescale<12, 0> of each exp (>= 0) is VRSHR #12; tail lanes are left out of the sum.
     uint32_t sum_of_exps = 0;
-    for (int32_t c = 0; c < depth && sum_of_exps < tinyforge::softmax_fast::kSumAllZero;
-         c += 4) {
-      const mve_pred16_t tail = vctp32q(static_cast<uint32_t>(depth - c));
-      const uint32x4_t idx = vreinterpretq_u32_s32(
-          vsubq_s32(vdupq_n_s32(m), vldrbq_z_s32(in + c, tail)));
-      const int32x4_t e = vldrwq_gather_shifted_offset_z_s32(table, idx, tail);
-      sum_of_exps = vaddvaq_p_u32(
-          sum_of_exps, vshrq_n_u32(vaddq_n_u32(vreinterpretq_u32_s32(e), 2048u), 12),
-          vcmpgeq_m_n_s32(e, 0, tail));
+    for (int32_t c0 = 0; c0 < depth && sum_of_exps < sf::kSumAllZero; c0 += sf::kSumChunk) {
+      const int32_t end = depth - c0 < sf::kSumChunk ? depth : c0 + sf::kSumChunk;
+      for (int32_t c = c0; c < end; c += 4) {
+        const mve_pred16_t tail = vctp32q(static_cast<uint32_t>(end - c));
+        const uint32x4_t x = vreinterpretq_u32_s32(vldrbq_z_s32(in + c, tail));
+        const uint32x4_t e = vreinterpretq_u32_s32(vldrwq_gather_shifted_offset_z_s32(t, x, tail));
+        sum_of_exps = vaddvaq_p_u32(sum_of_exps, vrshrq_n_u32(e, 12), tail);
+      }
     }
-    if (tinyforge::softmax_fast::RowIsAllZero(sum_of_exps)) {
-      tinyforge::softmax_fast::FillZero(out, depth);
+    if (sf::RowIsAllZero(sum_of_exps)) {
+      sf::FillZero(out, depth);
       continue;
     }
     int num_bits_over_unit = 0;
-    const int32_t shifted_scale =
-        tinyforge::softmax_fast::Reciprocal(sum_of_exps, &num_bits_over_unit);
-    const int exponent = num_bits_over_unit + 31 - 8;  // 23 .. 31
-    const uint32_t round = uint32_t{1} << (exponent - 1);
-    const int32x4_t right = vdupq_n_s32(-exponent);
+    const int32_t shifted_scale = sf::Reciprocal(sum_of_exps, &num_bits_over_unit);
+    // Both operands >= 0: RoundingDivideByPOT is a rounding shift right (VRSHL by -exponent,
+    // computed without overflow); an exp of 0 gives 0, -128 out.
+    const int32x4_t right = vdupq_n_s32(-(num_bits_over_unit + 31 - 8));  // 23 .. 31
     for (int32_t c = 0; c < depth; c += 4) {
       const mve_pred16_t tail = vctp32q(static_cast<uint32_t>(depth - c));
-      const uint32x4_t idx = vreinterpretq_u32_s32(
-          vsubq_s32(vdupq_n_s32(m), vldrbq_z_s32(in + c, tail)));
-      const int32x4_t e = vldrwq_gather_shifted_offset_z_s32(table, idx, tail);
+      const uint32x4_t x = vreinterpretq_u32_s32(vldrbq_z_s32(in + c, tail));
+      const int32x4_t e = vldrwq_gather_shifted_offset_z_s32(t, x, tail);
       const uint32x4_t prod = vreinterpretq_u32_s32(vqrdmulhq_n_s32(e, shifted_scale));
-      int32x4_t y = vreinterpretq_s32_u32(vshlq_u32(vaddq_n_u32(prod, round), right));
-      y = vminq_s32(vsubq_n_s32(y, 128), vdupq_n_s32(127));
-      y = vpselq_s32(y, vdupq_n_s32(-128), vcmpgeq_n_s32(e, 0));
-      vstrbq_p_s32(out + c, y, tail);
+      const int32x4_t y = vreinterpretq_s32_u32(vrshlq_u32(prod, right));
+      vstrbq_p_s32(out + c, vminq_s32(vsubq_n_s32(y, 128), vdupq_n_s32(127)), tail);
     }
   }
 }
@@ -177,7 +183,7 @@ constexpr int32_t kTableMinElements = 512;
 }  // namespace
 
 extern "C" void s8_softmax__mve(const s8_softmax_params* params, const int8_t* input,
-                                int8_t* output) {
+                                int8_t* output, void* scratch) {
   const s8_softmax_params& p = *params;
   const int32_t depth = p.depth;
   if (depth <= 2) {
@@ -189,8 +195,8 @@ extern "C" void s8_softmax__mve(const s8_softmax_params* params, const int8_t* i
     }
     return;
   }
-  if (int64_t{p.rows} * depth >= kTableMinElements) {
-    TableRows(p, input, output);
+  if (s8_softmax_table_bytes(p, kSoftmaxTableMinMve) > 0) {
+    TableRows(p, input, output, static_cast<int32_t*>(scratch));
     return;
   }
   for (int32_t r = 0; r < p.rows; ++r) {
