@@ -116,6 +116,19 @@ void Row(const s8_softmax_params& p, const int8_t* in, int8_t* out, int32_t max_
   }
 }
 
+// The row max: 16 bytes per VMAXV, unpredicated but for the last partial vector (GCC moves
+// every predicate through a core register: four instructions per predicated operation).
+__attribute__((always_inline)) inline int32_t RowMax(const int8_t* in, int32_t depth) {
+  int8_t m = -128;
+  int32_t c = 0;
+  for (; c + 16 <= depth; c += 16) m = vmaxvq_s8(m, vld1q_s8(in + c));
+  if (c < depth) {
+    const mve_pred16_t pred = vctp8q(static_cast<uint32_t>(depth - c));
+    m = vmaxvq_p_s8(m, vld1q_z_s8(in + c, pred), pred);
+  }
+  return m;
+}
+
 // Calls of kSoftmaxTableMinMve elements or more: the exp table (softmax_fast.h layout,
 // table[255 + diff], 0 below diff_min) built with the same lanes as Exps (bit-identical),
 // each element's exp one gather load. The gather's base is the row's table[255 - max] and
@@ -143,21 +156,22 @@ void FillTable(const s8_softmax_params& p, int32_t* table) {
   for (int32_t r = 0; r < p.rows; ++r) {
     const int8_t* in = input + r * depth;
     int8_t* out = output + r * depth;
-    int8_t m = -128;
-    for (int32_t c = 0; c < depth; c += 16) {
-      const mve_pred16_t pred = vctp8q(static_cast<uint32_t>(depth - c));
-      m = vmaxvq_p_s8(m, vld1q_z_s8(in + c, pred), pred);
-    }
-    const int32_t* t = sf::TableAt(table, sf::kTableEntries - 1 - m);
-    // Rescale<12, 0> of each exp (>= 0) is VRSHR #12; tail lanes are left out of the sum.
+    const int32_t* t = sf::TableAt(table, sf::kTableEntries - 1 - RowMax(in, depth));
+    // Rescale<12, 0> of each exp (>= 0) is VRSHR #12.
     uint32_t sum_of_exps = 0;
     for (int32_t c0 = 0; c0 < depth && sum_of_exps < sf::kSumAllZero; c0 += sf::kSumChunk) {
       const int32_t end = depth - c0 < sf::kSumChunk ? depth : c0 + sf::kSumChunk;
-      for (int32_t c = c0; c < end; c += 4) {
+      int32_t c = c0;
+      for (; c + 4 <= end; c += 4) {
+        const uint32x4_t x = vreinterpretq_u32_s32(vldrbq_s32(in + c));
+        const int32x4_t e = vldrwq_gather_shifted_offset_s32(t, x);
+        sum_of_exps = vaddvaq_u32(sum_of_exps, vrshrq_n_u32(vreinterpretq_u32_s32(e), 12));
+      }
+      if (c < end) {  // the tail lanes are left out of the sum
         const mve_pred16_t tail = vctp32q(static_cast<uint32_t>(end - c));
         const uint32x4_t x = vreinterpretq_u32_s32(vldrbq_z_s32(in + c, tail));
-        const uint32x4_t e = vreinterpretq_u32_s32(vldrwq_gather_shifted_offset_z_s32(t, x, tail));
-        sum_of_exps = vaddvaq_p_u32(sum_of_exps, vrshrq_n_u32(e, 12), tail);
+        const int32x4_t e = vldrwq_gather_shifted_offset_z_s32(t, x, tail);
+        sum_of_exps = vaddvaq_p_u32(sum_of_exps, vrshrq_n_u32(vreinterpretq_u32_s32(e), 12), tail);
       }
     }
     if (sf::RowIsAllZero(sum_of_exps)) {
@@ -169,13 +183,21 @@ void FillTable(const s8_softmax_params& p, int32_t* table) {
     // Both operands >= 0: RoundingDivideByPOT is a rounding shift right (VRSHL by -exponent,
     // computed without overflow); an exp of 0 gives 0, -128 out.
     const int32x4_t right = vdupq_n_s32(-(num_bits_over_unit + 31 - 8));  // 23 .. 31
-    for (int32_t c = 0; c < depth; c += 4) {
-      const mve_pred16_t tail = vctp32q(static_cast<uint32_t>(depth - c));
-      const uint32x4_t x = vreinterpretq_u32_s32(vldrbq_z_s32(in + c, tail));
-      const int32x4_t e = vldrwq_gather_shifted_offset_z_s32(t, x, tail);
+    const int32x4_t max_out = vdupq_n_s32(127);
+    auto quotient = [&](int32x4_t e) {
       const uint32x4_t prod = vreinterpretq_u32_s32(vqrdmulhq_n_s32(e, shifted_scale));
       const int32x4_t y = vreinterpretq_s32_u32(vrshlq_u32(prod, right));
-      vstrbq_p_s32(out + c, vminq_s32(vsubq_n_s32(y, 128), vdupq_n_s32(127)), tail);
+      return vminq_s32(vsubq_n_s32(y, 128), max_out);
+    };
+    int32_t c = 0;
+    for (; c + 4 <= depth; c += 4) {
+      const uint32x4_t x = vreinterpretq_u32_s32(vldrbq_s32(in + c));
+      vstrbq_s32(out + c, quotient(vldrwq_gather_shifted_offset_s32(t, x)));
+    }
+    if (c < depth) {
+      const mve_pred16_t tail = vctp32q(static_cast<uint32_t>(depth - c));
+      const uint32x4_t x = vreinterpretq_u32_s32(vldrbq_z_s32(in + c, tail));
+      vstrbq_p_s32(out + c, quotient(vldrwq_gather_shifted_offset_z_s32(t, x, tail)), tail);
     }
   }
 }

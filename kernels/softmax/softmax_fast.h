@@ -109,10 +109,21 @@ __attribute__((always_inline)) inline bool RowIsAllZero(uint32_t sum) {
   for (int32_t c = 0; c < depth; ++c) out[c] = -128;
 }
 
+// Srdhm(scale, e) for scale in (0, 2^31), e in [0, 2^31): 2 * scale fits uint32, and
+// (2 scale e + 2^31) >> 32 is one unsigned multiply-accumulate (UMLAL).
+__attribute__((always_inline)) inline uint32_t SrdhmPositive(uint32_t scale2, int32_t e) {
+  return static_cast<uint32_t>((uint64_t{scale2} * static_cast<uint32_t>(e) + (uint64_t{1} << 31)) >>
+                               32);
+}
+
 // 1 / sum for the Q12 sum of exps (tflite::GetReciprocal(sum, 12, &num_bits_over_unit) with
 // gemmlowp's one_over_one_plus_x_for_x_in_0_1), for 0 < sum < 2^28 (the output shift
 // num_bits_over_unit + 23 stays <= 31). Every product has a positive operand, so the
-// floor-form SRDHM is exact.
+// floor-form SRDHM is exact, and each is one instruction where an operand doubles without
+// overflow: the constant -32/17 (doubled, -2^31 < -2021161080), one_minus (|.| <= 2^29:
+// half_denominator * x is within [0, 2^30] in Q2); half_denominator * x (both positive,
+// half_denominator < 2^31) is the unsigned form. Srdhm(x, one_minus) is within 2^28 in
+// magnitude, so its multiplication by 4 cannot saturate.
 inline int32_t Reciprocal(uint32_t sum, int* num_bits_over_unit) {
   const int headroom_plus_one = __builtin_clz(sum);  // 4 .. 12
   *num_bits_over_unit = 12 - headroom_plus_one;
@@ -120,11 +131,13 @@ inline int32_t Reciprocal(uint32_t sum, int* num_bits_over_unit) {
   // (a + INT32_MAX + 1) / 2, truncating, of a non-negative value.
   const uint32_t a = (sum << headroom_plus_one) - 0x80000000u;
   const int32_t half_denominator = static_cast<int32_t>((a + 0x80000000u) >> 1);  // no carry
-  int32_t x = Add(1515870810, Srdhm(half_denominator, -1010580540));  // 48/17 - 32/17 d, Q2
+  const uint32_t half_denominator2 = static_cast<uint32_t>(half_denominator) * 2u;
+  // 48/17 - 32/17 d in Q2: x in [2^28.9, 2^29.9], positive from here on.
+  int32_t x = Add(1515870810, SrdhmDoubled(2 * -1010580540, half_denominator));
   for (int i = 0; i < 3; ++i) {
     const int32_t one_minus = static_cast<int32_t>(
-        static_cast<uint32_t>(int32_t{1} << 29) - static_cast<uint32_t>(Srdhm(half_denominator, x)));
-    x = Add(x, fx::SaturatingRoundingMultiplyByPOT<2>(Srdhm(x, one_minus)));
+        static_cast<uint32_t>(int32_t{1} << 29) - SrdhmPositive(half_denominator2, x));
+    x = Add(x, SrdhmDoubled(one_minus * 2, x) * 4);
   }
   return fx::SaturatingRoundingMultiplyByPOT<1>(x);  // Q2 read as Q1 (halved), to Q0
 }
@@ -214,13 +227,6 @@ __attribute__((always_inline)) inline const int32_t* TableAt(const int32_t* tabl
 // Rows are summed in chunks of this many elements, the sum checked against kSumAllZero
 // between chunks: below 2^28 before a chunk, at most 2^31 added, so it never wraps.
 constexpr int32_t kSumChunk = 4096;
-
-// Srdhm(scale, e) for scale in (0, 2^31), e in [0, 2^31): 2 * scale fits uint32, and
-// (2 scale e + 2^31) >> 32 is one unsigned multiply-accumulate (UMLAL).
-__attribute__((always_inline)) inline uint32_t SrdhmPositive(uint32_t scale2, int32_t e) {
-  return static_cast<uint32_t>((uint64_t{scale2} * static_cast<uint32_t>(e) + (uint64_t{1} << 31)) >>
-                               32);
-}
 
 // Every row through the table (scratch: kTableEntries int32), given the row max function.
 template <class RowMaxFn>
