@@ -30,10 +30,13 @@ struct s8_softmax_params {
 
 // Elements per call (rows * depth) from which a variant builds the exp table: where the
 // table's set-up (one exp per diff at or above diff_min, at most 256) costs less than the
-// per-element exps it saves (kernel bench, benchmarks/RESULTS.md). Rows of 1 or 2 elements
-// never use it (at most one exp per row).
-constexpr int64_t kSoftmaxTableMinScalar = 1024;
-constexpr int64_t kSoftmaxTableMinDsp = 1024;
+// per-element exps it saves. Kernel bench (benchmarks/kernels, beta * scale 0.17: 125 exps),
+// instructions without -> with the table: 8x32 (256 elements) on an386 __dsp 18,158 ->
+// 14,404, __scalar 19,194 -> 15,430, on an385 __scalar 21,702 -> 19,082 (set-up about 8,500
+// and 12,000 instructions, break-even near 180 and 215 elements); __mve from 512 (its
+// per-element exps are cheaper). Rows of 1 or 2 elements never use it (one exp at most).
+constexpr int64_t kSoftmaxTableMinScalar = 256;
+constexpr int64_t kSoftmaxTableMinDsp = 256;
 constexpr int64_t kSoftmaxTableMinMve = 512;
 
 // Scratch bytes of a variant whose table threshold is `min_elements`: the table (256 int32
