@@ -254,10 +254,11 @@ inline void TableRows(const s8_softmax_params& p, const int8_t* input, int8_t* o
     const uint32_t round = uint32_t{1} << (exponent - 1);
     for (int32_t c = 0; c < depth; ++c) {
       // Both operands >= 0: RoundingDivideByPOT is add-half-and-shift (no carry out: the
-      // product is below 2^31).
-      const int32_t y =
-          static_cast<int32_t>((SrdhmPositive(scale2, t[in[c]]) + round) >> exponent) - 128;
-      out[c] = static_cast<int8_t>(y > 127 ? 127 : y);
+      // product is below 2^31). q in [0, 256]; clamped to [0, 255] (one USAT) before the
+      // -128 offset.
+      const int32_t q =
+          static_cast<int32_t>((SrdhmPositive(scale2, t[in[c]]) + round) >> exponent);
+      out[c] = static_cast<int8_t>((q < 0 ? 0 : q > 255 ? 255 : q) - 128);
     }
   }
 }
