@@ -44,14 +44,18 @@ def _add_mul_no_relu6():
 
 def _lut_model():
     """The table-lookup builtins the converter quantizes: HARD_SWISH (fused from
-    x * relu6(x + 3) / 6 and from Keras' hard_silu) and LEAKY_RELU (two slopes)."""
+    x * relu6(x + 3) / 6 and from Keras' hard_silu), LEAKY_RELU (two slopes) and RSQRT (of
+    a positive value, and of a squared difference: Keras LayerNormalization's variance)."""
     layers, tf = tflite_cases.layers, tflite_cases.tf
     x = tflite_cases._inp((6, 5, 8))
     a = layers.Conv2D(8, 3, padding="same")(x)
     b = layers.Conv2D(8, 1)(x)
     hs = layers.Lambda(lambda t: t * tf.nn.relu6(t + 3.0) * (1.0 / 6.0))(a)
     outs = [hs, layers.Activation("hard_silu")(b), layers.LeakyReLU(0.1)(a),
-            layers.LeakyReLU(0.3)(b), layers.Activation("sigmoid")(a), layers.Activation("tanh")(b)]
+            layers.LeakyReLU(0.3)(b), layers.Activation("sigmoid")(a), layers.Activation("tanh")(b),
+            layers.Lambda(lambda t: tf.math.rsqrt(tf.nn.relu(t) + 0.05))(a),
+            layers.Lambda(lambda t: tf.math.rsqrt(tf.math.squared_difference(t[0], t[1]) + 1e-3))(
+                [a, b])]
     return tf.keras.Model(x, outs)
 
 
@@ -97,7 +101,7 @@ SPECS += [
     tflite_cases.ModelSpec("conv_family", _conv_family_model,
                            {"TRANSPOSE_CONV": 1, "CONV_2D": 2, "DEPTHWISE_CONV_2D": 1}),
     tflite_cases.ModelSpec("lut", _lut_model, {"HARD_SWISH": 2, "LEAKY_RELU": 2, "LOGISTIC": 1,
-                                               "TANH": 1}),
+                                               "TANH": 1, "RSQRT": 2}),
     tflite_cases.ModelSpec("binary", _binary_model,
                            {"SUB": 3, "MUL": 3, "MAXIMUM": 2, "MINIMUM": 1,
                             "SQUARED_DIFFERENCE": 2}),

@@ -59,6 +59,7 @@ constexpr OpEntry kOps[] = {
     {op::kLeakyRelu, 2, LowerLut},
     {op::kElu, 2, LowerLut},
     {op::kHardSwish, 1, LowerLut},
+    {op::kRsqrt, 2, LowerLut},
     {op::kSum, 2, LowerMean},
     {op::kReduceMax, 3, LowerMean},
     {op::kPrelu, 1, LowerPrelu},

@@ -69,6 +69,7 @@ inline constexpr int32_t kSquaredDifference = 99;
 inline constexpr int32_t kSlice = 65;
 inline constexpr int32_t kTile = 69;
 inline constexpr int32_t kExpandDims = 70;
+inline constexpr int32_t kRsqrt = 76;
 inline constexpr int32_t kShape = 77;
 inline constexpr int32_t kPack = 83;
 inline constexpr int32_t kUnpack = 88;
