@@ -332,32 +332,28 @@ def main() -> int:
 
     from tinyforge import families
 
-    if not args.compile_time and not args.breadth:
-        with tempfile.TemporaryDirectory(prefix="tf-bench-seq-") as tmpname:
-            sequence = family_tables(tfboard, Path(tmpname), families.SEQUENCE_NAMES,
-                                     "sequence")
-        print(sequence)
-        cmd = ".venv/bin/python benchmarks/bench.py --sequence --write" if args.sequence \
-            else "make bench"
-        sequence_section = SEQUENCE_TEXT.format(head=SEQUENCE_HEAD, command=cmd, table=sequence,
-                                                date=datetime.date.today().isoformat())
-        if args.sequence:
-            if args.write:
-                write_section(SEQUENCE_HEAD, sequence_section)
-            return 0
+    def family_section(names, label: str, flag: str, head: str, text: str) -> str:
+        """One family section, printed; its text (`make bench`'s, or --<flag>'s command)."""
+        with tempfile.TemporaryDirectory(prefix=f"tf-bench-{label}-") as tmpname:
+            table = family_tables(tfboard, Path(tmpname), names, label)
+        print(table)
+        cmd = f".venv/bin/python benchmarks/bench.py --{flag} --write" \
+            if getattr(args, flag) else "make bench"
+        return text.format(head=head, command=cmd, table=table,
+                           date=datetime.date.today().isoformat())
 
-    with tempfile.TemporaryDirectory(prefix="tf-bench-br-") as tmpname:
-        breadth = family_tables(tfboard, Path(tmpname), families.NAMES, "breadth") \
-            if not args.compile_time else None
-    if breadth is not None:
-        print(breadth)
-        cmd = ".venv/bin/python benchmarks/bench.py --breadth --write" if args.breadth \
-            else "make bench"
-        breadth_section = BREADTH_TEXT.format(head=BREADTH_HEAD, command=cmd, table=breadth,
-                                              date=datetime.date.today().isoformat())
-        if args.breadth:
+    # (names, label, flag, head, text) of the two family sections
+    sections = [(families.SEQUENCE_NAMES, "sequence", "sequence", SEQUENCE_HEAD, SEQUENCE_TEXT),
+                (families.NAMES, "breadth", "breadth", BREADTH_HEAD, BREADTH_TEXT)]
+    written: dict[str, str] = {}
+    for names, label, flag, head, text in sections:
+        others = [f for *_, f, _, _ in sections if f != flag] + ["compile_time"]
+        if any(getattr(args, f) for f in others):
+            continue
+        written[head] = family_section(names, label, flag, head, text)
+        if getattr(args, flag):
             if args.write:
-                write_section(BREADTH_HEAD, breadth_section)
+                write_section(head, written[head])
             return 0
 
     with tempfile.TemporaryDirectory(prefix="tf-bench-ct-") as tmpname:
@@ -455,8 +451,8 @@ def main() -> int:
         (ROOT / "benchmarks" / "RESULTS.md").write_text(RESULTS.format(
             date=datetime.date.today().isoformat(), command=cmd, table=table,
             ops_table=ops_table))
-        write_section(BREADTH_HEAD, breadth_section)
-        write_section(SEQUENCE_HEAD, sequence_section)
+        for head, section in written.items():
+            write_section(head, section)
         write_compile_section(compile_table, cmd)
         print("bench: wrote benchmarks/RESULTS.md", file=sys.stderr)
     return 0
