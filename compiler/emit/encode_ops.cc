@@ -332,7 +332,8 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kSoftmax));
         eo.params = EncodeParams(*p);
-        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+        eo.operands = {enc.ActOp(x), enc.ActOp(y), {}};
+        eo.spec.scratch_bytes = rt::ScratchBytes<rt::OpKind::kSoftmax>(eo.kernel->id, *p);
         eo.spec.macs = Elements(g, x);
         break;
       }
