@@ -61,9 +61,10 @@ void Cat(const ir::CatAttrs& a, std::span<const HostTensor* const> xs, HostTenso
 // y = x.permute(perm); y is allocated with the permuted shape.
 void Transpose(std::span<const int64_t> perm, const HostTensor& x, HostTensor& y);
 void Slice(const ir::SliceAttrs& a, const HostTensor& x, HostTensor& y);
-// Every int32 index in [0, axis_size), else the error naming the first one outside
+// Every int32 index in [0, axis_size) ([-axis_size, axis_size) with wrap_negative), else
+// the error naming the first one outside
 // (docs/decisions.md 39: the runtime refuses such a run too).
-Status CheckGatherIndices(const HostTensor& indices, int64_t axis_size);
+Status CheckGatherIndices(const HostTensor& indices, int64_t axis_size, bool wrap_negative);
 // y = x gathered along a.axis by the int32 `indices` (checked with CheckGatherIndices).
 Status Gather(const ir::GatherAttrs& a, const HostTensor& x, const HostTensor& indices,
               HostTensor& y);

@@ -93,11 +93,12 @@ void Slice(const ir::SliceAttrs& a, const HostTensor& x, HostTensor& y) {
   });
 }
 
-Status CheckGatherIndices(const HostTensor& indices, int64_t axis_size) {
+Status CheckGatherIndices(const HostTensor& indices, int64_t axis_size, bool wrap_negative) {
+  const int64_t first = wrap_negative ? -axis_size : 0;
   for (const int32_t i : indices.i32()) {
-    if (i < 0 || i >= axis_size) {
-      return Error("gather: index " + std::to_string(i) + " out of range [0, " +
-                   std::to_string(axis_size) + ")");
+    if (i < first || i >= axis_size) {
+      return Error("gather: index " + std::to_string(i) + " out of range [" +
+                   std::to_string(first) + ", " + std::to_string(axis_size) + ")");
     }
   }
   return OkStatus();
@@ -107,13 +108,14 @@ Status Gather(const ir::GatherAttrs& a, const HostTensor& x, const HostTensor& i
               HostTensor& y) {
   const ir::Shape& xs = x.shape();
   const size_t axis = static_cast<size_t>(*ir::NormalizeAxis(a.axis, static_cast<int64_t>(xs.size())));
-  TF_RETURN_IF_ERROR(CheckGatherIndices(indices, xs[axis]));
+  TF_RETURN_IF_ERROR(CheckGatherIndices(indices, xs[axis], a.wrap_negative));
   const ir::Shape& is = indices.shape();
   const auto ids = indices.i32();
   CopyElements(x, y, [&](const std::vector<int64_t>& idx, const std::vector<int64_t>& strides) {
     int64_t k = 0;  // the element's position in the indices
     for (size_t d = 0; d < is.size(); ++d) k = k * is[d] + idx[axis + d];
-    int64_t off = ids[static_cast<size_t>(k)] * strides[axis];
+    const int64_t id = ids[static_cast<size_t>(k)];
+    int64_t off = (id < 0 ? id + static_cast<int64_t>(xs[axis]) : id) * strides[axis];
     for (size_t d = 0; d < axis; ++d) off += idx[d] * strides[d];
     for (size_t d = axis + 1; d < xs.size(); ++d) off += idx[d - 1 + is.size()] * strides[d];
     return off;

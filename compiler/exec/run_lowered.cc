@@ -117,7 +117,7 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
     }
     case OpType::kGather: {
       TF_ASSIGN_OR_RETURN(const s8_gather_params p, quant::GatherParams(g, op));
-      TF_RETURN_IF_ERROR(CheckGatherIndices(*in[1], p.axis_size));
+      TF_RETURN_IF_ERROR(CheckGatherIndices(*in[1], p.axis_size, p.wrap_negative != 0));
       s8_gather__ref(&p, x.i8().data(), in[1]->i32().data(), y.i8().data());
       return OkStatus();
     }

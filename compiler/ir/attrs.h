@@ -155,9 +155,11 @@ struct MeanAttrs {
 // index_select / embedding, .tflite GATHER with batch_dims 0); idx int32.
 struct GatherAttrs {
   int64_t axis = 0;  // negative counts from the end
+  bool wrap_negative = false;  // an index in [-size, 0) counts from the end (.tflite/Keras)
   template <class S, class F>
   static void Fields(S& s, F&& f) {
     f("axis", s.axis);
+    f("wrap_negative", s.wrap_negative);
   }
   friend bool operator==(const GatherAttrs&, const GatherAttrs&) = default;
 };

@@ -329,7 +329,7 @@ Expected<s8_pad_params> MakePadParams(std::span<const int32_t> input_dims,
 
 // GATHER of `input_dims` along `axis` (normalized) by `count` indices: outer, axis, count,
 // inner.
-Expected<s8_gather_params> MakeGatherParams(std::span<const int32_t> input_dims, int64_t axis,
+Expected<s8_gather_params> MakeGatherParams(std::span<const int32_t> input_dims, int64_t axis, bool wrap_negative,
                                             int64_t count);
 
 // ARG_MAX / ARG_MIN of `input_dims` over `axis` (normalized): outer, axis, inner.

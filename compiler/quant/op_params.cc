@@ -515,7 +515,8 @@ Expected<s8_gather_params> GatherParams(const Graph& g, const Op& op) {
   const int64_t axis = op.attrs_as<ir::GatherAttrs>().axis;
   const auto ax = ir::NormalizeAxis(axis, static_cast<int64_t>(x.shape.size()));
   if (!ax || x.shape.empty()) return Error("gather: axis " + std::to_string(axis) + " out of range");
-  return quant::MakeGatherParams(Dims(x.shape), *ax, g.tensor(op.inputs[1]).num_elements());
+  return quant::MakeGatherParams(Dims(x.shape), *ax, op.attrs_as<ir::GatherAttrs>().wrap_negative,
+                                 g.tensor(op.inputs[1]).num_elements());
 }
 
 Expected<s8_argmax_params> ArgMaxParams(const Graph& g, const Op& op) {

@@ -82,7 +82,7 @@ Expected<ConcatKernelParams> MakeConcatParams(const std::vector<std::vector<int3
   return r;
 }
 
-Expected<s8_gather_params> MakeGatherParams(std::span<const int32_t> input_dims, int64_t axis,
+Expected<s8_gather_params> MakeGatherParams(std::span<const int32_t> input_dims, int64_t axis, bool wrap_negative,
                                             int64_t count) {
   constexpr const char* kOp = "gather";
   const int64_t rank = static_cast<int64_t>(input_dims.size());
@@ -98,7 +98,8 @@ Expected<s8_gather_params> MakeGatherParams(std::span<const int32_t> input_dims,
     return Error{std::string(kOp) + ": tensor too large"};
   }
   s8_gather_params p{static_cast<int32_t>(outer), static_cast<int32_t>(len),
-                     static_cast<int32_t>(count), static_cast<int32_t>(inner)};
+                     static_cast<int32_t>(count), static_cast<int32_t>(inner),
+                     wrap_negative ? 1 : 0};
   TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_gather_check(p)));
   return p;
 }

@@ -1,10 +1,12 @@
 // GATHER (torch embedding, index_select, .tflite GATHER with batch_dims 0) of an int8 tensor
 // along one axis with int32 indices: pure data movement.
 //   input   [outer, axis_size, inner] (dense C order)
-//   indices [count], each in [0, axis_size)
+//   indices [count], each in [0, axis_size), or in [-axis_size, axis_size) with wrap_negative
+//           (a negative index counts from the end, as .tflite GATHER after Keras' Embedding
+//           wrapping: SELECT(LESS(i, 0), i + axis_size, i))
 //   output  [outer, count, inner]: output[o, c, i] = input[o, indices[c], i]
 // The kernels do not check the indices: the runtime's glue (runtime/ops/gather.cc) rejects an
-// index outside [0, axis_size) before calling one (docs/decisions.md 39).
+// index outside that range before calling one (docs/decisions.md 39).
 #ifndef TINYFORGE_KERNELS_GATHER_GATHER_H_
 #define TINYFORGE_KERNELS_GATHER_GATHER_H_
 
@@ -15,6 +17,7 @@ struct s8_gather_params {
   int32_t axis_size;  // >= 1
   int32_t count;      // >= 1: number of indices
   int32_t inner;      // >= 1: bytes per gathered row
+  int32_t wrap_negative;  // 0 or 1: an index below 0 counts from the end (index + axis_size)
 };
 
 extern "C" {

@@ -12,6 +12,7 @@ inline const char* s8_gather_check(const s8_gather_params& p) {
   TF_CHECK_DIM(p, axis_size);
   TF_CHECK_DIM(p, count);
   TF_CHECK_DIM(p, inner);
+  if (p.wrap_negative != 0 && p.wrap_negative != 1) return "wrap_negative must be 0 or 1";
   return nullptr;
 }
 

@@ -8,7 +8,8 @@ extern "C" void s8_gather__scalar(const s8_gather_params* params, const int8_t* 
   for (int32_t o = 0; o < p.outer; ++o) {
     const int8_t* base = input + o * p.axis_size * p.inner;
     for (int32_t c = 0; c < p.count; ++c, output += p.inner) {
-      __builtin_memcpy(output, base + indices[c] * p.inner, row);
+      const int32_t k = indices[c] < 0 ? indices[c] + p.axis_size : indices[c];
+      __builtin_memcpy(output, base + k * p.inner, row);
     }
   }
 }

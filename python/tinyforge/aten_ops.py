@@ -392,6 +392,11 @@ def _argmax(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
                            "min": node.target == aten.argmin.default}
 
 
+def _gather_attrs(axis: int) -> dict:
+    """PyTorch refuses negative indices (no wrap; the .tflite importer sets it for Keras)."""
+    return {"axis": axis, "wrap_negative": False}
+
+
 def _indices(node: Node, idx: Any) -> Node:
     if not isinstance(idx, Node):
         raise UnsupportedOpError(target_name(node), source_of(node), "indices must be a tensor")
@@ -401,13 +406,13 @@ def _indices(node: Node, idx: Any) -> Node:
 @_handles(aten.embedding.default)
 def _embedding(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     """Rows of the table by token id (int32 in the graph): gather along axis 0."""
-    return "gather", [a["weight"], _indices(node, a["indices"])], {"axis": 0}
+    return "gather", [a["weight"], _indices(node, a["indices"])], _gather_attrs(0)
 
 
 @_handles(aten.index_select.default)
 def _index_select(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     axis = int(a["dim"]) % len(lw.shape(a["self"]))
-    return "gather", [a["self"], _indices(node, a["index"])], {"axis": axis}
+    return "gather", [a["self"], _indices(node, a["index"])], _gather_attrs(axis)
 
 
 @_handles(aten.index.Tensor)
@@ -417,7 +422,7 @@ def _index(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     if len(given) != 1:
         raise UnsupportedOpError(target_name(node), source_of(node),
                                  "indexing with one integer index tensor only")
-    return "gather", [a["self"], _indices(node, a["indices"][given[0]])], {"axis": given[0]}
+    return "gather", [a["self"], _indices(node, a["indices"][given[0]])], _gather_attrs(given[0])
 
 
 @_handles(aten.prelu.default)

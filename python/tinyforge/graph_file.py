@@ -74,7 +74,7 @@ OP_TYPES: dict[str, tuple[int, int, int, tuple[str, ...]]] = {
     "amax": (1, 1, 1, ("dims", "keepdim")),
     "pad": (1, 1, 1, ("padding", "value")),
     "argmax": (1, 1, 1, ("axis", "keepdim", "min")),
-    "gather": (2, 2, 1, ("axis",)),
+    "gather": (2, 2, 1, ("axis", "wrap_negative")),
     "matmul": (2, 2, 1, ()),
     "quantize": (1, 1, 1, ()),
     "dequantize": (1, 1, 1, ()),

@@ -1,11 +1,17 @@
 // GATHER op glue: int8 input, int32 indices (a constant or an activation, e.g. token ids
-// from the caller), int8 output. Indices outside [0, axis_size) make the run fail with
+// from the caller), int8 output. Indices outside [0, axis_size) ([-axis_size, axis_size)
+// with wrap_negative) make the run fail with
 // kBadIndexValue before anything is written (docs/decisions.md 39); constant ones fail at
 // validation already.
 #include "kernels/gather/gather_limits.h"
 #include "op_util.h"
 
 namespace tinyforge::rt::ops {
+namespace {
+
+int32_t FirstIndex(const s8_gather_params& p) { return p.wrap_negative ? -p.axis_size : 0; }
+
+}  // namespace
 
 Status Validate_gather(const OpContext& op) {
   s8_gather_params p{};
@@ -17,7 +23,7 @@ Status Validate_gather(const OpContext& op) {
   TF_RT_TRY(Disjoint(op.tensor(abi::kBinIn1), out));
   TF_RT_TRY(Disjoint(op.tensor(abi::kBinIn2), out));
   if (!op.tensor(abi::kBinIn2).in_arena()) {
-    TF_RT_TRY(ExpectValues(op, abi::kBinIn2, 0, p.axis_size - 1));
+    TF_RT_TRY(ExpectValues(op, abi::kBinIn2, FirstIndex(p), p.axis_size - 1));
   }
   return Status::kOk;
 }
@@ -27,7 +33,7 @@ Status Run_gather(const OpContext& op) {
   abi::DecodeParams(op, &p);
   // Constant indices were checked once, at validation; indices in an arena change per run.
   if (op.tensor(abi::kBinIn2).in_arena() &&
-      !Ok(ExpectValues(op, abi::kBinIn2, 0, p.axis_size - 1))) {
+      !Ok(ExpectValues(op, abi::kBinIn2, FirstIndex(p), p.axis_size - 1))) {
     return Status::kBadIndexValue;
   }
   return RunTwoInputs<s8_gather_params, int8_t, int32_t>(op, abi::kBinIn1, abi::kBinIn2,

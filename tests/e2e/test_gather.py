@@ -166,8 +166,8 @@ def test_token_embedding_on_an547(cli, tmp_path, board_env):
 
 
 def _token_model():
-    """tf.gather of a weight table by the ids (Keras' Embedding layer adds LESS / SELECT to
-    wrap negative ids, which the importer does not handle), then a dense layer."""
+    """tf.gather of a weight table by the ids, then a dense layer (Keras' own Embedding:
+    _embedding_model)."""
     from test_tflite_shape_ops import layers  # noqa: PLC0415
 
     class Table(layers.Layer):
@@ -210,5 +210,35 @@ def test_tflite_token_input_gather_matches_tf_interpreter(cli, tmp_path):
         want = ref.get_tensor(case.outs[0]["index"])
         assert np.array_equal(ours[0].reshape(want.shape), want), k
     np.save(tmp_path / "bad.npy", np.full(case.ins[0]["shape"], VOCAB, dtype=np.int32))
+    proc = run_cli(cli, "run", case.path, "-i", tmp_path / "bad.npy", check=False)
+    assert proc.returncode != 0 and "out of range" in proc.stderr, proc.stderr
+
+
+def _embedding_model():
+    """Keras' Embedding layer: it converts to SELECT(LESS(ids, 0), ids + VOCAB, ids) ->
+    GATHER (a negative id counts from the end), then a dense layer."""
+    from test_tflite_shape_ops import layers  # noqa: PLC0415
+
+    ids = tf.keras.Input((TOKENS,), batch_size=1, dtype="int32")
+    return tf.keras.Model(ids, layers.Dense(8)(layers.Embedding(VOCAB, DIM)(ids)))
+
+
+def test_tflite_keras_embedding_wraps_negative_ids_like_tf(cli, tmp_path):
+    """Keras Embedding's index wrap: ids in [-VOCAB, VOCAB) give TF's interpreter's output
+    bit for bit; an id below -VOCAB fails our run."""
+    import tflite_oracle as oracle  # noqa: PLC0415
+
+    case = oracle.write_case("embedding", _embedding_model, ["LESS", "GATHER"],
+                             _convert_tokens, tmp_path)
+    rng = np.random.default_rng(5)
+    for k in range(3):
+        xs = [rng.integers(-VOCAB, VOCAB, size=case.ins[0]["shape"], dtype=np.int32)]
+        if k == 0:
+            xs[0].flat[:2] = [-VOCAB, VOCAB - 1]
+        ref = oracle.tf_run(case.data, xs)
+        ours = oracle.run_ours(cli, case.path, xs, len(case.outs), tmp_path)
+        want = ref.get_tensor(case.outs[0]["index"])
+        assert np.array_equal(ours[0].reshape(want.shape), want), k
+    np.save(tmp_path / "bad.npy", np.full(case.ins[0]["shape"], -VOCAB - 1, dtype=np.int32))
     proc = run_cli(cli, "run", case.path, "-i", tmp_path / "bad.npy", check=False)
     assert proc.returncode != 0 and "out of range" in proc.stderr, proc.stderr

@@ -481,7 +481,7 @@ TEST(Ops, ArgmaxWritesInt32Indices) {
 // of range fails the run with kBadIndexValue and leaves the output as it was.
 TEST(Ops, GatherRowsByInt32InputAndRefusesBadIds) {
   Rng r(6);
-  const s8_gather_params p{1, 10, 5, 8};  // a table [10, 8], 5 ids
+  const s8_gather_params p{1, 10, 5, 8, 0};  // a table [10, 8], 5 ids
   const auto table = r.Int8s(80);
   const std::vector<int32_t> ids = {3, 0, 9, 3, 7};
   std::vector<int8_t> want(40);

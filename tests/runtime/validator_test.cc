@@ -372,7 +372,7 @@ OpCase ArgmaxCase(const s8_argmax_params& p) {
           emit::EncodeParams(p)};
 }
 
-s8_gather_params GatherBase() { return {2, 5, 3, 4}; }
+s8_gather_params GatherBase() { return {2, 5, 3, 4, 0}; }
 OpCase GatherCase(const s8_gather_params& p) {
   auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 64 ? d : 1; };
   return {KernelId("s8_gather__ref"),
@@ -1012,7 +1012,8 @@ TEST(Validator, GatherRangesAndConstantIndices) {
                   {{TF_FIELD(G, outer), 1, TF_LIMIT_DIM, true, false},
                    {TF_FIELD(G, axis_size), 1, TF_LIMIT_DIM, true, false},
                    {TF_FIELD(G, count), 1, TF_LIMIT_DIM, true, false},
-                   {TF_FIELD(G, inner), 1, TF_LIMIT_DIM, true, false}});
+                   {TF_FIELD(G, inner), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(G, wrap_negative), 0, 1, true, true}});
   // Constant indices are checked at load: every value in [0, axis_size).
   OpCase c = GatherCase(GatherBase());
   c.operands[1].constant = true;
@@ -1023,6 +1024,19 @@ TEST(Validator, GatherRangesAndConstantIndices) {
   for (int32_t v : {-1, 5}) {
     c.operands[1].value = v;
     EXPECT_EQ(Load(c), Status::kBadParams) << "constant index " << v;
+  }
+  // With wrap_negative: [-axis_size, axis_size).
+  G wrap = GatherBase();
+  wrap.wrap_negative = 1;
+  OpCase w = GatherCase(wrap);
+  w.operands[1].constant = true;
+  for (int32_t v : {-5, -1, 4}) {
+    w.operands[1].value = v;
+    EXPECT_EQ(Load(w), Status::kOk) << "wrapped constant index " << v;
+  }
+  for (int32_t v : {-6, 5}) {
+    w.operands[1].value = v;
+    EXPECT_EQ(Load(w), Status::kBadParams) << "wrapped constant index " << v;
   }
 }
 

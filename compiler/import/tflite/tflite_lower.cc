@@ -73,6 +73,9 @@ constexpr OpEntry kOps[] = {
     {op::kDepthToSpace, 2, LowerDepthSpace},
     {op::kSpaceToDepth, 2, LowerDepthSpace},
     {op::kBatchMatmul, 4, LowerBatchMatmul},
+    {op::kLess, 3, LowerIndexWrap},
+    {op::kSelect, 4, LowerIndexWrap},
+    {op::kSelectV2, 2, LowerIndexWrap},
 };
 
 std::string SupportedList() {
@@ -287,6 +290,7 @@ std::string Lowering::UniqueName(const std::string& base) {
 }
 
 ir::TensorId Lowering::Tensor(int32_t index) {
+  if (auto w = wrapped_.find(index); w != wrapped_.end()) return Tensor(w->second);
   ir::TensorId& id = ids_[static_cast<size_t>(index)];
   if (id >= 0) return id;
   const TfTensor& t = m_.tensors[static_cast<size_t>(index)];

@@ -81,6 +81,10 @@ class Lowering {
   // graph's reshape target, folded for batch 1); nullopt if neither.
   std::optional<std::vector<int64_t>> KnownInts(int32_t index) const;
   void SetKnownInts(int32_t index, std::vector<int64_t> values);
+  // Index wrapping before a GATHER (Keras Embedding: SELECT(LESS(i, 0), i + n, i)): the
+  // SELECT's output is the IR tensor of i, and GATHER wraps negative indices itself.
+  void SetWrapped(int32_t select_out, int32_t indices) { wrapped_[select_out] = indices; }
+  bool Wrapped(int32_t index) const { return wrapped_.count(index) != 0; }
 
  private:
   const TfliteModel& m_;
@@ -88,6 +92,7 @@ class Lowering {
   std::vector<ir::TensorId> ids_;  // TFLite tensor index -> IR id, -1 = not created yet
   std::unordered_set<std::string> names_;  // names of the IR tensors so far
   std::map<int32_t, std::vector<int64_t>> known_;  // folded int32 tensors (KnownInts)
+  std::map<int32_t, int32_t> wrapped_;              // SELECT output -> the indices it wraps
   size_t index_ = 0;
 };
 
@@ -123,6 +128,7 @@ Status LowerTransposeConv(Lowering& l);  // TRANSPOSE_CONV: qconv2d over the str
 Status LowerPool(Lowering& l);  // AVERAGE_POOL_2D, MAX_POOL_2D
 Status LowerTile(Lowering& l);                // TILE: concatenations of copies
 Status LowerGather(Lowering& l);              // GATHER (batch_dims 0): int32 indices
+Status LowerIndexWrap(Lowering& l);  // LESS, int32 ADD, SELECT(_V2): a GATHER's index wrap
 Status LowerArgMax(Lowering& l);              // ARG_MAX / ARG_MIN: int32 indices
 Status LowerPrelu(Lowering& l);               // PRELU: a table (one slope) or qprelu
 Status LowerMean(Lowering& l);                // MEAN, SUM, REDUCE_MAX

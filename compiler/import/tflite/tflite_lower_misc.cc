@@ -173,6 +173,9 @@ Status CheckBinary(const Lowering& l) {
 
 Status LowerAddMul(Lowering& l) {
   const int32_t code = l.op().code;
+  if (code == op::kAdd && l.In(0) && l.In(0)->type == static_cast<int8_t>(TfType::kInt32)) {
+    return LowerIndexWrap(l);  // i + n of an index wrap
+  }
   const bool mul = code == op::kMul;
   TF_RETURN_IF_ERROR(l.ExpectOptions(
       code == op::kAdd ? Options::AddOptions : (mul ? Options::MulOptions : Options::SubOptions), true));
@@ -395,10 +398,111 @@ Status LowerGather(Lowering& l) {
   TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
   int64_t count = 1;
   for (int32_t d : idx.shape) count *= d;
-  auto p = quant::MakeGatherParams(Dims32(x), ax, count);
+  const bool wrap = l.Wrapped(l.InIndex(1));  // after Keras Embedding's SELECT (LowerIndexWrap)
+  auto p = quant::MakeGatherParams(Dims32(x), ax, wrap, count);
   if (!p.ok()) return l.Fail(p.error().message());
   l.AddOp(ir::OpType::kGather, {l.Tensor(l.InIndex(0)), l.Tensor(l.InIndex(1))},
-          {l.Tensor(l.op().outputs[0])}, ir::GatherAttrs{ax});
+          {l.Tensor(l.op().outputs[0])}, ir::GatherAttrs{ax, wrap});
+  return OkStatus();
+}
+
+namespace {
+
+// The ops consuming TFLite tensor `t`.
+std::vector<size_t> Consumers(const TfliteModel& m, int32_t t) {
+  std::vector<size_t> out;
+  for (size_t k = 0; k < m.ops.size(); ++k) {
+    for (int32_t in : m.ops[k].inputs) {
+      if (in == t) {
+        out.push_back(k);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+// The op writing TFLite tensor `t`, or nullptr (a graph input or constant).
+const TfOp* Producer(const TfliteModel& m, int32_t t) {
+  for (const TfOp& o : m.ops) {
+    for (int32_t out : o.outputs) {
+      if (out == t) return &o;
+    }
+  }
+  return nullptr;
+}
+
+bool IsScalarInt(const TfTensor& t, int64_t value) {
+  if (t.type != static_cast<int8_t>(TfType::kInt32) || !t.data) return false;
+  const std::vector<int64_t> v = IntValues(t);
+  return v.size() == 1 && v[0] == value;
+}
+
+// SELECT(LESS(i, 0), ADD(i, n), i) whose output only GATHERs read, each along an axis of
+// size n: i (the TFLite tensor index), or -1.
+int32_t MatchIndexWrap(const TfliteModel& m, const TfOp& sel) {
+  if ((sel.code != op::kSelect && sel.code != op::kSelectV2) || sel.inputs.size() != 3 ||
+      sel.outputs.size() != 1) {
+    return -1;
+  }
+  const int32_t i = sel.inputs[2];
+  const TfOp* less = Producer(m, sel.inputs[0]);
+  const TfOp* add = Producer(m, sel.inputs[1]);
+  const auto tensor = [&](int32_t k) -> const TfTensor& { return m.tensors[static_cast<size_t>(k)]; };
+  if (i < 0 || tensor(i).type != static_cast<int8_t>(TfType::kInt32) || tensor(i).data ||
+      less == nullptr || less->code != op::kLess || less->inputs.size() != 2 ||
+      less->inputs[0] != i || !IsScalarInt(tensor(less->inputs[1]), 0) || add == nullptr ||
+      add->code != op::kAdd || add->inputs.size() != 2 || add->inputs[0] != i ||
+      add->options.activation != 0) {
+    return -1;
+  }
+  const TfTensor& n = tensor(add->inputs[1]);
+  if (n.type != static_cast<int8_t>(TfType::kInt32) || !n.data || IntValues(n).size() != 1) {
+    return -1;
+  }
+  const int64_t size = IntValues(n)[0];
+  const std::vector<size_t> readers = Consumers(m, sel.outputs[0]);
+  if (readers.empty() || Consumers(m, less->outputs[0]).size() != 1 ||
+      Consumers(m, add->outputs[0]).size() != 1) {
+    return -1;
+  }
+  for (size_t k : readers) {
+    const TfOp& g = m.ops[k];
+    if (g.code != op::kGather || g.inputs.size() != 2 || g.inputs[1] != sel.outputs[0] ||
+        g.inputs[0] < 0) {
+      return -1;
+    }
+    const TfTensor& x = tensor(g.inputs[0]);
+    const int64_t rank = static_cast<int64_t>(x.shape.size());
+    const int64_t axis = g.options.axis < 0 ? g.options.axis + rank : g.options.axis;
+    if (axis < 0 || axis >= rank || x.shape[static_cast<size_t>(axis)] != size) return -1;
+  }
+  return i;
+}
+
+}  // namespace
+
+// Keras' Embedding converts to SELECT(LESS(ids, 0), ids + n, ids) -> GATHER (a negative id
+// counts from the end). The three int32 ops emit nothing: the GATHER reads the ids and wraps
+// negative ones itself (s8_gather_params.wrap_negative). Any other use of LESS, int32 ADD or
+// SELECT is refused.
+Status LowerIndexWrap(Lowering& l) {
+  const TfliteModel& m = l.model();
+  const TfOp& o = l.op();
+  const TfOp* sel = &o;
+  if (o.code != op::kSelect && o.code != op::kSelectV2) {
+    const std::vector<size_t> readers = o.outputs.size() == 1
+                                            ? Consumers(m, o.outputs[0])
+                                            : std::vector<size_t>{};
+    sel = readers.size() == 1 ? &m.ops[readers[0]] : nullptr;
+  }
+  const int32_t ids = sel ? MatchIndexWrap(m, *sel) : -1;
+  if (ids < 0) {
+    return l.Fail("supported only as the index wrap in front of a GATHER: SELECT(LESS(i, 0), "
+                  "i + n, i) with n the gathered axis' size (Keras Embedding)")
+        .WithKind(ErrorKind::kUnsupported);
+  }
+  if (sel == &o) l.SetWrapped(o.outputs[0], ids);
   return OkStatus();
 }
 

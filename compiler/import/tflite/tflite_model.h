@@ -90,6 +90,9 @@ inline constexpr int32_t kResizeBilinear = 23;
 inline constexpr int32_t kSpaceToDepth = 26;
 inline constexpr int32_t kResizeNearestNeighbor = 97;
 inline constexpr int32_t kBatchMatmul = 126;
+inline constexpr int32_t kLess = 58;
+inline constexpr int32_t kSelect = 64;
+inline constexpr int32_t kSelectV2 = 123;
 inline constexpr int32_t kPlaceholderForGreaterOpCodes = 127;
 }  // namespace op
 

@@ -194,6 +194,7 @@ constexpr void VisitParams(s8_gather_params& p, V& v) {
   v(p.axis_size);
   v(p.count);
   v(p.inner);
+  v(p.wrap_negative);
 }
 template <class V>
 constexpr void VisitParams(s8_argmax_params& p, V& v) {
