@@ -430,6 +430,40 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         eo.spec.macs = Elements(g, x);
         break;
       }
+      case OpType::kUnary:
+      case OpType::kCumsum: {
+        const bool unary = op.type == OpType::kUnary;
+        TF_RETURN_IF_ERROR(kernel(unary ? rt::OpKind::kF32Unary : rt::OpKind::kF32Cumsum));
+        if (unary) {
+          auto p = quant::F32UnaryParams(g, op);
+          TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+          eo.params = EncodeParams(*p);
+        } else {
+          auto p = quant::F32CumsumParams(g, op);
+          TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+          eo.params = EncodeParams(*p);
+        }
+        eo.operands = {enc.InputOp(x), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, x);
+        if (!g.tensor(x).is_constant()) eo.spec.in_place = plan::InPlace::kAlias;
+        break;
+      }
+      case OpType::kBinary: {
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kF32Binary));
+        auto p = quant::F32BinaryParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+        eo.params = EncodeParams(*p);
+        eo.operands = {enc.InputOp(op.inputs[0]), enc.InputOp(op.inputs[1]), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, y);
+        auto full = [&](ir::TensorId t) {
+          return !g.tensor(t).is_constant() && Elements(g, t) == Elements(g, y);
+        };
+        if (full(op.inputs[0]) || full(op.inputs[1])) {
+          eo.spec.in_place = plan::InPlace::kAlias;
+          eo.spec.in_place_input = full(op.inputs[0]) ? 0 : 1;
+        }
+        break;
+      }
       default:
         return Error::Unsupported(OpLabel(g, k) + ": " + std::string(ir::OpTypeName(op.type)) +
                                   " has no runtime kernel");

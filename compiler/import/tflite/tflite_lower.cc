@@ -72,6 +72,16 @@ constexpr OpEntry kOps[] = {
     {op::kDepthToSpace, 2, LowerDepthSpace},
     {op::kSpaceToDepth, 2, LowerDepthSpace},
     {op::kBatchMatmul, 4, LowerBatchMatmul},
+    {op::kExp, 2, LowerFloatFn},
+    {op::kNeg, 2, LowerFloatFn},
+    {op::kSin, 1, LowerFloatFn},
+    {op::kLog, 2, LowerFloatFn},
+    {op::kSqrt, 2, LowerFloatFn},
+    {op::kRsqrt, 3, LowerFloatFn},
+    {op::kPow, 1, LowerFloatFn},
+    {op::kAbs, 5, LowerFloatFn},
+    {op::kCos, 1, LowerFloatFn},
+    {op::kAtan2, 1, LowerFloatFn},
 };
 
 std::string SupportedList() {

@@ -89,6 +89,17 @@ inline constexpr int32_t kResizeBilinear = 23;
 inline constexpr int32_t kSpaceToDepth = 26;
 inline constexpr int32_t kResizeNearestNeighbor = 97;
 inline constexpr int32_t kBatchMatmul = 126;
+// Float-only ops (the float fallback between DEQUANTIZE and QUANTIZE).
+inline constexpr int32_t kExp = 47;
+inline constexpr int32_t kNeg = 59;
+inline constexpr int32_t kSin = 66;
+inline constexpr int32_t kLog = 73;
+inline constexpr int32_t kSqrt = 75;
+inline constexpr int32_t kRsqrt = 76;
+inline constexpr int32_t kPow = 78;
+inline constexpr int32_t kAbs = 101;
+inline constexpr int32_t kCos = 108;
+inline constexpr int32_t kAtan2 = 156;
 inline constexpr int32_t kPlaceholderForGreaterOpCodes = 127;
 }  // namespace op
 
