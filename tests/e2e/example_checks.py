@@ -1,4 +1,6 @@
-"""The examples (issue #8) on a small fixed test subset, with the committed float weights.
+"""The examples (issue #8) on a small fixed test subset, with the committed float weights:
+what tests/e2e/test_example_*.py share (one example per file, so that pytest-xdist's
+--dist loadfile runs them on different workers).
 
 For each task: export with calibration (training data), then on every sample of the subset
 tinyforge's host predictions must equal PyTorch's converted int8 model's, and int8 accuracy
@@ -44,7 +46,7 @@ def one_torch_thread():
     torch.set_num_threads(before)
 
 
-def _check(rep: evaluation.Report, min_float: float) -> None:
+def check(rep: evaluation.Report, min_float: float) -> None:
     """The issue's acceptance on a subset: host == PyTorch int8 (QDQ graph), device runtime
     == lowered program (bit for bit), every int8 stage within 0.5 pp of float."""
     s = rep.stages
@@ -72,55 +74,3 @@ def _check(rep: evaluation.Report, min_float: float) -> None:
     assert gap is not None and gap <= TARGET_PP + 1e-9, f"int8 is {gap:.2f} pp from float"
     if not ON_BOARD:
         pytest.skip(f"host stages checked; board stage not run: {', '.join(MISSING)} missing")
-
-
-def test_rebatch_is_exact(cli, tmp_path):
-    """A batch-N rewrite of the graph gives each sample's batch-1 output bit for bit."""
-    import torch
-    import tinyforge
-    from tinyforge import models
-
-    torch.manual_seed(0)
-    model, shape = models.get("ds_cnn")
-    x = torch.randn((5,) + shape[1:])
-    res = tinyforge.export(model, x[:1], calibration=[torch.randn((8,) + shape[1:])])
-    batched = evaluation.run_host(cli, res.data, x.numpy(), batch=4, workdir=tmp_path)
-    (tmp_path / "g.tfg").write_bytes(res.data)
-    single = evaluation.run_host_each(cli, tmp_path / "g.tfg", x.numpy(), tmp_path)
-    assert np.array_equal(batched, single)
-
-
-@pytest.mark.skipif(shutil.which("espeak-ng") is None or shutil.which("sox") is None,
-                    reason="espeak-ng / sox not installed (apt-get install espeak-ng sox)")
-def test_keyword_spotting(cli, tmp_path):
-    from keyword_spotting import dataset, train
-
-    model, meta = train.load_trained()
-    n_test, n_train = len(dataset.voices("test")), len(dataset.voices("train"))
-    # every 4th test voice (50 voices, 650 clips); calibration: 15 training voices, 195 clips
-    test = dataset.build("test", range(0, n_test, 4), data_dir=tmp_path / "data")
-    calib = dataset.build("train", range(0, n_train, 40), data_dir=tmp_path / "data")
-    x = train.standardise(test["x"], meta).numpy()
-    c = train.standardise(calib["x"], meta).numpy()
-    rep, _ = evaluation.evaluate("keyword spotting (subset)", model, x, test["y"], c,
-                                 tmp_path / "kws", name="ds_cnn_kws", log=lambda _: None,
-                                 run_on_board=ON_BOARD)
-    _check(rep, min_float=0.85)
-
-
-def test_image_classification(cli, tmp_path):
-    from image_classification import data, train
-
-    if not data.available():
-        pytest.skip(f"Fashion-MNIST not in {data.DIR} (apt-get install dataset-fashion-mnist)")
-    model, _ = train.load_trained()
-    images, labels = data.load("test")
-    train_images, _ = data.load("train")
-    pick = np.random.default_rng(0).permutation(len(train_images))[:200]
-    # the first 600 test images: 1 sample = 0.17 pp (the whole test set's gap is ~0.1 pp)
-    rep, _ = evaluation.evaluate("image classification (subset)", model,
-                                 data.preprocess(images[:600]), labels[:600],
-                                 data.preprocess(train_images[np.sort(pick)]),
-                                 tmp_path / "ic", name="resnet8_fmnist", log=lambda _: None,
-                                 run_on_board=ON_BOARD)
-    _check(rep, min_float=0.8)

@@ -1,4 +1,6 @@
-"""Every kernel variant against its family's __ref, as firmware on each emulated board.
+"""Every kernel variant against its family's __ref, as firmware on each emulated board: the
+shared part of tests/kernels/test_variants_on_<board>.py (one file per board, so that
+pytest-xdist's --dist loadfile runs the four firmware builds on different workers).
 
 Builds tests/kernels/variants (variant_harness.h) in a targets/ cross build per board
 (build/variants-<board>, configured once and reused; another root: $TINYFORGE_TARGETS_BUILD),
@@ -53,17 +55,17 @@ def board_isas(board: str) -> set[str]:
 HOST_LISTER = ROOT / "build" / "tests" / "kernels" / "variants" / "kernel_variants"
 
 
-def _cases() -> list:
+def _cases(boards: list[str]) -> list:
     """(board, op, symbol, kind) for every variant the board compiles in and every kind of
     its family's cases, from the host build's `kernel_variants --list-all`."""
     if not HOST_LISTER.is_file():
         return [pytest.param(b, None, None, None, id=f"{b}-kernel_variants-not-built")
-                for b in BOARDS]
+                for b in boards]
     proc = subprocess.run([str(HOST_LISTER), "--list-all"], capture_output=True, text=True,
                           timeout=60)
     rows = [line.split() for line in proc.stdout.splitlines() if line.strip()]
     params = []
-    for board in BOARDS:
+    for board in boards:
         isas = board_isas(board)
         params += [pytest.param(board, op, symbol, kind, id=f"{board}-{symbol}-{kind}")
                    for op, symbol, isa, kind in rows if isa in isas]
@@ -107,36 +109,39 @@ def _board_run(board: str):
     return _RUNS[board]
 
 
-@pytest.mark.parametrize("board,op,symbol,kind", _cases())
-def test_variant_on_board(board, op, symbol, kind):
-    if symbol is None:
-        pytest.fail(f"{HOST_LISTER} not built (make build): it lists the variants and kinds")
-    result = _board_run(board)
-    out = result.stdout
-    line = re.search(rf"^{op} {symbol} {re.escape(kind)}: (.*)$", out, re.M)
-    ended = "timed out" if result.timed_out else f"exit {result.exit_code} {result.fault or ''}"
-    assert line, f"no line for {symbol} {kind} on {board} (the run ended: {ended}):\n{out}"
-    fails = "\n".join(f for f in re.findall(rf"^FAIL {op} {symbol} {re.escape(kind)} .*\n.*$",
-                                            out, re.M))
-    assert re.fullmatch(r"\d+ cases ok", line.group(1)), f"{line.group(0)}\n{fails}"
+def board_tests(board: str):
+    """One board's three tests, for its file's namespace: each (variant, kind) line of the
+    run, the run as a whole, and the firmware's RAM copy list."""
+    assert board in BOARDS, board
 
+    @pytest.mark.parametrize("board,op,symbol,kind", _cases([board]))
+    def test_variant_on_board(board, op, symbol, kind):
+        if symbol is None:
+            pytest.fail(f"{HOST_LISTER} not built (make build): it lists the variants and kinds")
+        result = _board_run(board)
+        out = result.stdout
+        line = re.search(rf"^{op} {symbol} {re.escape(kind)}: (.*)$", out, re.M)
+        ended = ("timed out" if result.timed_out
+                 else f"exit {result.exit_code} {result.fault or ''}")
+        assert line, f"no line for {symbol} {kind} on {board} (the run ended: {ended}):\n{out}"
+        fails = "\n".join(f for f in re.findall(
+            rf"^FAIL {op} {symbol} {re.escape(kind)} .*\n.*$", out, re.M))
+        assert re.fullmatch(r"\d+ cases ok", line.group(1)), f"{line.group(0)}\n{fails}"
 
-@pytest.mark.parametrize("board", BOARDS)
-def test_board_run_ok(board):
-    """The run as a whole: exit 0, every compiled-in variant covered by a family test."""
-    result = _board_run(board)
-    out = result.stdout
-    assert not result.timed_out, f"timed out after {result.seconds:.0f} s:\n{out}"
-    assert result.exit_code == 0, f"exit {result.exit_code} {result.fault or ''}\n{out}"
-    assert "UNTESTED" not in out, out
-    assert "kernel variants: all ok" in out, out
+    def test_board_run_ok():
+        """The run as a whole: exit 0, every compiled-in variant covered by a family test."""
+        result = _board_run(board)
+        out = result.stdout
+        assert not result.timed_out, f"timed out after {result.seconds:.0f} s:\n{out}"
+        assert result.exit_code == 0, f"exit {result.exit_code} {result.fault or ''}\n{out}"
+        assert "UNTESTED" not in out, out
+        assert "kernel variants: all ok" in out, out
 
+    def test_firmware_copies_every_initialized_ram_section():
+        """The kernels are position-independent: the firmware's GOT must be among what the
+        startup copies to RAM (an indirect call through a zeroed GOT jumps to address 0)."""
+        from tinyforge import board_flash
+        _board_run(board)
+        assert board_flash.uncopied_ram_sections(_build(board)) == []
 
-@pytest.mark.parametrize("board", BOARDS)
-def test_firmware_copies_every_initialized_ram_section(board):
-    """The kernels are position-independent: the firmware's GOT must be among what the
-    startup copies to RAM (an indirect call through a zeroed GOT jumps to address 0)."""
-    _board_run(board)
-    from tinyforge import board_flash
-    elf = _build(board)
-    assert board_flash.uncopied_ram_sections(elf) == []
+    return test_variant_on_board, test_board_run_ok, test_firmware_copies_every_initialized_ram_section

@@ -1,0 +1,26 @@
+"""The keyword-spotting example on a fixed subset (tests/e2e/example_checks.py)."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from example_checks import ON_BOARD, check, evaluation, one_torch_thread  # noqa: F401
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None or shutil.which("sox") is None,
+                    reason="espeak-ng / sox not installed (apt-get install espeak-ng sox)")
+def test_keyword_spotting(cli, tmp_path):
+    from keyword_spotting import dataset, train
+
+    model, meta = train.load_trained()
+    n_test, n_train = len(dataset.voices("test")), len(dataset.voices("train"))
+    # every 4th test voice (50 voices, 650 clips); calibration: 15 training voices, 195 clips
+    test = dataset.build("test", range(0, n_test, 4), data_dir=tmp_path / "data")
+    calib = dataset.build("train", range(0, n_train, 40), data_dir=tmp_path / "data")
+    x = train.standardise(test["x"], meta).numpy()
+    c = train.standardise(calib["x"], meta).numpy()
+    rep, _ = evaluation.evaluate("keyword spotting (subset)", model, x, test["y"], c,
+                                 tmp_path / "kws", name="ds_cnn_kws", log=lambda _: None,
+                                 run_on_board=ON_BOARD)
+    check(rep, min_float=0.85)
