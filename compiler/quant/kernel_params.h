@@ -286,6 +286,9 @@ Expected<LutTable> LeakyReluTable(TensorQuant input, TensorQuant output, float a
 // ELU: TFLM's own float lookup table (PopulateLookupTable: x < 0 ? exp(x) - 1 : x, round
 // half away from zero).
 Expected<LutTable> EluTable(TensorQuant input, TensorQuant output);
+// RSQRT: TFLite's RsqrtEvalQuantizedInt8 (GetInvSqrtQuantizedMultiplierExp's Newton steps,
+// two double-rounding requantizations; an input at or below the zero point gives 127).
+Expected<LutTable> RsqrtTable(TensorQuant input, TensorQuant output);
 // PRELU with one int8 slope `alpha_q` (alpha quantized by `alpha`): TFLM's
 // CalculatePreluParams multipliers in double (in / out, in * alpha / out) and its
 // BroadcastPrelu4DSlow per input (identity for x - zp >= 0, the product with the slope less

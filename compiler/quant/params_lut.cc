@@ -3,6 +3,7 @@
 // TFLite Micro's reference kernel computes that input (written from the documented
 // algorithms; docs/numerics.md "Table lookups").
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -152,6 +153,48 @@ Expected<LutTable> LeakyReluTable(TensorQuant input, TensorQuant output, float a
   return t;
 }
 
+// ---- RSQRT: TFLite's int8 Newton-Raphson inverse square root ------------------------------
+
+// gemmlowp's SaturatingRoundingMultiplyByPOT for a positive exponent: a left shift that
+// saturates to the int32 range.
+int32_t SaturatingShiftLeft(int32_t x, int exponent) {
+  const int64_t v = int64_t{x} * (int64_t{1} << exponent);
+  return static_cast<int32_t>(
+      std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()));
+}
+
+// tflite::GetInvSqrtQuantizedMultiplierExp with reverse_shift -1: 1 / sqrt(input) as a
+// multiplier and a left shift, by five Newton steps in gemmlowp fixed point with 3 integer
+// bits (a product of Qm and Qn values is SRDHM of the raws, in Q(m + n); Rescale to Q3 is
+// a saturating left shift by the difference).
+QuantizedMultiplier InvSqrtMultiplier(int32_t input) {
+  if (input <= 1) return {std::numeric_limits<int32_t>::max(), 0};
+  int shift = 11;
+  while (input >= (1 << 29)) {
+    input /= 4;
+    ++shift;
+  }
+  const int pairs = (std::countl_zero(static_cast<uint32_t>(input)) - 1) / 2 - 1;
+  shift -= pairs;
+  input <<= 2 * pairs;
+  const int32_t half_input = fx::RoundingDivideByPOT(input >> 1, 1);  // Q3 raw of input / 2
+  constexpr int32_t kHalfThree = (1 << 28) + (1 << 27);                // 1.5 in Q3
+  int32_t x = 1 << 28;                                                  // 1.0 in Q3
+  for (int i = 0; i < 5; ++i) {
+    const int32_t x2 = fx::SaturatingRoundingDoublingHighMul(x, x);         // Q6
+    const int32_t x3 = SaturatingShiftLeft(fx::SaturatingRoundingDoublingHighMul(x2, x), 6);
+    const int32_t a = fx::SaturatingRoundingDoublingHighMul(kHalfThree, x);  // Q6
+    const int32_t b = fx::SaturatingRoundingDoublingHighMul(half_input, x3);  // Q6
+    x = SaturatingShiftLeft(static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b)), 3);
+  }
+  int32_t m = fx::SaturatingRoundingDoublingHighMul(x, 1518500250);  // * sqrt(2) / 2 (Q0)
+  if (shift < 0) {
+    m = static_cast<int32_t>(static_cast<uint32_t>(m) << -shift);
+    shift = 0;
+  }
+  return {m, -shift};
+}
+
 Expected<LutTable> PreluTable(TensorQuant input, TensorQuant alpha, int32_t alpha_q,
                               TensorQuant output) {
   const int32_t one[1] = {1};
@@ -186,6 +229,32 @@ Expected<LutTable> EluTable(TensorQuant input, TensorQuant output) {
                           ? static_cast<int64_t>(std::clamp(shifted, -1e9f, 1e9f))
                           : 0;
     t[static_cast<size_t>(i)] = ClampInt8(v);
+  }
+  return t;
+}
+
+Expected<LutTable> RsqrtTable(TensorQuant input, TensorQuant output) {
+  constexpr const char* kOp = "rsqrt";
+  TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "input", input));
+  TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "output", output));
+  // SetRsqrtOutputMultiplier: 1 / (sqrt(in_scale) * out_scale) in double.
+  const QuantizedMultiplier out = QuantizeMultiplier(
+      1.0 / (std::sqrt(static_cast<double>(input.scale)) * static_cast<double>(output.scale)));
+  constexpr int kShift = 20;  // RsqrtEvalQuantizedInt8's headroom
+  if (out.shift - kShift < -31 || out.shift > 30) {
+    return Error{"rsqrt: input and output scales give a multiplier out of range"};
+  }
+  LutTable t{};
+  for (int i = 0; i < TF_LUT_ENTRIES; ++i) {
+    const int32_t d = int32_t{static_cast<int8_t>(i)} - input.zero_point;
+    int32_t y = 127;  // zero (and, for TFLite an error, below zero): the largest output
+    if (d > 0) {
+      const QuantizedMultiplier inv = InvSqrtMultiplier(d);
+      const int32_t data = fx::MultiplyByQuantizedMultiplier(1, inv.multiplier, inv.shift + kShift);
+      y = fx::MultiplyByQuantizedMultiplier(data, out.multiplier, out.shift - kShift) +
+          output.zero_point;
+    }
+    t[static_cast<size_t>(i)] = ClampInt8(y);
   }
   return t;
 }

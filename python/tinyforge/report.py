@@ -48,9 +48,10 @@ def _load_json(path: Path, what: str) -> dict:
         raise ReportError(f"{path}: not a {what} ({e})") from None
 
 
-def load_compiled(model: str | Path, target: str | None, compile_args=()) -> dict:
+def load_compiled(model: str | Path, target: str | None, compile_args=(),
+                  out_dir: str | Path | None = None) -> dict:
     """report.json of MODEL: a `compile --target` directory read as is, or a graph file
-    compiled for `target` into a temporary directory."""
+    compiled for `target` into `out_dir` (default: a temporary directory)."""
     model = Path(model)
     if model.is_dir():
         report = _load_json(model / "report.json", "report.json of `tinyforge compile --target`")
@@ -63,14 +64,20 @@ def load_compiled(model: str | Path, target: str | None, compile_args=()) -> dic
     if not target:
         raise ReportError(f"{model} is a graph file: give --target BOARD to compile it "
                           "(or pass a `tinyforge compile --target` directory)")
+    if out_dir is not None:
+        return _compile(model, target, compile_args, Path(out_dir))
     with tempfile.TemporaryDirectory(prefix="tf-report-") as tmp:
-        proc = cli("compile", model, "--target", target, "-o", tmp, *compile_args)
-        if proc.returncode != 0:
-            said = " ".join(line.strip().removeprefix("error: ") for line in
-                            (proc.stderr or proc.stdout).strip().splitlines())
-            raise ReportError(f"tinyforge compile {model} --target {target}: {said}",
-                              kind_of_exit(proc.returncode))
-        return _load_json(Path(tmp) / "report.json", "report.json")
+        return _compile(model, target, compile_args, Path(tmp))
+
+
+def _compile(model: Path, target: str, compile_args, out_dir: Path) -> dict:
+    proc = cli("compile", model, "--target", target, "-o", out_dir, *compile_args)
+    if proc.returncode != 0:
+        said = " ".join(line.strip().removeprefix("error: ") for line in
+                        (proc.stderr or proc.stdout).strip().splitlines())
+        raise ReportError(f"tinyforge compile {model} --target {target}: {said}",
+                          kind_of_exit(proc.returncode))
+    return _load_json(out_dir / "report.json", "report.json")
 
 
 def check_profile(profile: dict, report: dict, path: Path) -> None:
@@ -165,19 +172,28 @@ def _parser() -> argparse.ArgumentParser:
                                     "(as compile --target)")
     p.add_argument("--profile", help="`tinyforge profile MODEL --board B --json` output of "
                                      "the same model and board: per-op instructions")
+    add_compile_options(p)
+    return p
+
+
+def add_compile_options(p: argparse.ArgumentParser) -> None:
+    """The `compile --target` options a command that compiles a graph file passes on."""
     for opt, h in (("--memory", "as compile --memory"), ("--kernels", "as compile --kernels"),
                    ("--rounding", "as compile --rounding")):
         p.add_argument(opt, help=h)
     p.add_argument("--min-ram", action="store_true", help="as compile --min-ram")
-    return p
+
+
+def compile_options(args: argparse.Namespace) -> list[str]:
+    """The arguments `add_compile_options` parsed, for `tinyforge compile`."""
+    out = [x for opt in ("memory", "kernels", "rounding") if getattr(args, opt)
+           for x in (f"--{opt}", getattr(args, opt))]
+    return out + (["--min-ram"] if args.min_ram else [])
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    compile_args = [x for opt in ("memory", "kernels", "rounding") if getattr(args, opt)
-                    for x in (f"--{opt}", getattr(args, opt))]
-    if args.min_ram:
-        compile_args.append("--min-ram")
+    compile_args = compile_options(args)
     try:
         data = write_report(args.model, args.output, args.target, args.profile, compile_args)
     except TinyforgeError as e:

@@ -140,3 +140,13 @@ def assert_within_1_lsb(report: dict, min_alone: float = 0.6) -> None:
     assert len(alone) >= min_alone * len(report["ops"]), report["ops"]
     for row in alone:
         assert row["alone_max_diff_lsb"] <= 1.0 + 1e-6, row
+
+
+def reference_model(name: str) -> Path:
+    """An MLPerf Tiny reference model (tinyforge.reference_models), or a skip saying how to
+    get it (a failure in CI)."""
+    from tinyforge import reference_models
+    try:
+        return reference_models.path(name)
+    except reference_models.ModelsError as e:
+        pytest.skip(str(e))

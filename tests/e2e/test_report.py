@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from e2e_util import run_cli
-from tinyforge import reference_models
+from e2e_util import reference_model, run_cli
 
 BOARD = "an547"
 
@@ -24,10 +23,7 @@ BOARD = "an547"
 @pytest.fixture(scope="module")
 def kws() -> Path:
     """The MLPerf Tiny KWS model (.tflite): a real plan (activations, scratch) in a second."""
-    try:
-        return reference_models.path("kws")
-    except reference_models.ModelsError as e:
-        pytest.skip(str(e))
+    return reference_model("kws")
 
 
 @pytest.fixture(scope="module")

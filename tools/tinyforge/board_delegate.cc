@@ -4,6 +4,8 @@
 //     (python/tinyforge/board.py: compile, cross build, QEMU, compare)
 //   `report ...`                          ->  <python> -m tinyforge.report ARGS...
 //     (python/tinyforge/report.py: the HTML page of a compiled model)
+//   `explore ...`                         ->  <python> -m tinyforge.explorer ARGS...
+//     (python/tinyforge/explorer/: Model Explorer with the tinyforge adapter)
 // The process is replaced, so the driver's exit code is the command's.
 #include <unistd.h>
 
@@ -22,6 +24,7 @@ std::optional<PythonDriver> WantsPythonDriver(int argc, char** argv) {
   const std::string sub = argv[1];
   if (sub == "profile") return PythonDriver{"tinyforge.board", 1};
   if (sub == "report") return PythonDriver{"tinyforge.report", 2};
+  if (sub == "explore") return PythonDriver{"tinyforge.explorer", 2};
   if (sub != "run") return std::nullopt;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <unordered_map>
 
 #include "commands.h"
 #include "emit/emitter.h"
@@ -35,6 +36,41 @@ Status WriteFile(const std::filesystem::path& path, const void* data, size_t siz
   return OkStatus();
 }
 
+// report.json: emit::Report plus the operands of each op and the program's inputs and
+// outputs as `inspect --json` describes tensors (name, dtype, shape, bytes, constant, quant),
+// taken from the lowered graph the program was emitted from (ops matched by name), and
+// `elided_ops`: the graph's ops that run no kernel (a reshape: its output is its input's
+// bytes). The graph the Model Explorer adapter draws for a compiled directory
+// (python/tinyforge/explorer).
+nlohmann::json ReportJson(const emit::Emitted& e, const ir::Graph& lowered) {
+  nlohmann::json j = emit::Report(e);
+  auto tensors = [&](const std::vector<ir::TensorId>& ids) {
+    nlohmann::json a = nlohmann::json::array();
+    for (ir::TensorId t : ids) a.push_back(TensorJson(lowered, t));
+    return a;
+  };
+  j["inputs"] = tensors(lowered.inputs);
+  j["outputs"] = tensors(lowered.outputs);
+  std::unordered_map<std::string, const ir::Op*> by_name;
+  for (const ir::Op& op : lowered.ops) by_name.emplace(op.name, &op);
+  for (nlohmann::json& o : j["ops"]) {
+    const auto it = by_name.find(o["name"].get<std::string>());
+    if (it == by_name.end()) continue;
+    o["inputs"] = tensors(it->second->inputs);
+    o["outputs"] = tensors(it->second->outputs);
+    by_name.erase(it);
+  }
+  j["elided_ops"] = nlohmann::json::array();
+  for (const ir::Op& op : lowered.ops) {
+    if (!by_name.count(op.name)) continue;
+    j["elided_ops"].push_back({{"name", op.name},
+                               {"type", std::string(ir::OpTypeName(op.type))},
+                               {"inputs", tensors(op.inputs)},
+                               {"outputs", tensors(op.outputs)}});
+  }
+  return j;
+}
+
 }  // namespace
 
 int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
@@ -63,7 +99,10 @@ int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
   fs::create_directories(dir, ec);
   if (ec) return Fail(Error::Io(args.output + ": cannot create directory: " + ec.message()));
   const emit::ModelSources src = emit::GenerateModelSources(*e);
-  const std::string report = emit::Report(*e).dump(2) + "\n";
+  // Names come from the model file: replace invalid UTF-8 rather than throw (as inspect).
+  const std::string report =
+      ReportJson(*e, lowered).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+      "\n";
   for (Status s : {WriteFile(dir / "program.bin", e->image.data(), e->image.size()),
                    WriteFile(dir / "model.h", src.header.data(), src.header.size()),
                    WriteFile(dir / "model.cc", src.source.data(), src.source.size()),

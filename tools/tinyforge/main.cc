@@ -135,8 +135,8 @@ int main(int argc, char** argv) {
                       "its elements is off by more than 1 LSB (default 0.001)");
   compare->add_flag("--json", compare_args.json, "Print JSON");
 
-  // Help text only: `run --board`, `profile` and `report` go to their Python driver before
-  // parsing.
+  // Help text only: `run --board`, `profile`, `report` and `explore` go to their Python
+  // driver before parsing.
   std::string board_help;
   run->add_option("--board", board_help,
                   "Run on an emulated board (an385, an386, an505, an547, or a CPU such as "
@@ -154,6 +154,13 @@ int main(int argc, char** argv) {
       "per-op cost bars, flash split (docs/boards.md; `tinyforge report --help`)");
   report->allow_extras();
   report->set_help_flag();
+  CLI::App* explore = app.add_subcommand(
+      "explore",
+      "Open a model (.tfg, .tflite, a compiled directory) in Model Explorer: ops, shapes, "
+      "quantization, kernels, per-op profile overlays (docs/boards.md; needs "
+      "`pip install tinyforge[explorer]`; `tinyforge explore --help`)");
+  explore->allow_extras();
+  explore->set_help_flag();
   if (const auto driver = WantsPythonDriver(argc, argv)) {
     return RunPythonDriver(*driver, argc, argv);
   }
@@ -164,9 +171,9 @@ int main(int argc, char** argv) {
     // CLI11 reports `tinyforge bogus` as "A subcommand is required"; name the culprit.
     if (argc > 1 && argv[1][0] != '-' && !inspect->parsed() && !run->parsed() &&
         !compile->parsed() && !compare->parsed() && !profile->parsed() && !report->parsed() &&
-        !ops->parsed()) {
+        !explore->parsed() && !ops->parsed()) {
       std::cerr << "error: unknown subcommand '" << argv[1]
-                << "' (expected inspect, run, compile, compare, profile, report or ops)\n"
+                << "' (expected inspect, run, compile, compare, profile, report, explore or ops)\n"
                 << "Run with --help for more information.\n";
       return kExitInvalidInput;
     }

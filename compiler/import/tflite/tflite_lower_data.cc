@@ -256,7 +256,6 @@ std::optional<ir::FloatFn> FloatFnOf(int32_t code) {
     case op::kSin: return ir::FloatFn::kSin;
     case op::kLog: return ir::FloatFn::kLog;
     case op::kSqrt: return ir::FloatFn::kSqrt;
-    case op::kRsqrt: return ir::FloatFn::kRsqrt;
     case op::kPow: return ir::FloatFn::kPow;
     case op::kAbs: return ir::FloatFn::kAbs;
     case op::kCos: return ir::FloatFn::kCos;
@@ -320,7 +319,7 @@ Status LowerDequantize(Lowering& l) {
   if (!IsGraphOutput(l.model(), l.op().outputs[0]) &&
       !ReadByFloatOp(l.model(), l.op().outputs[0])) {
     return l.Fail("outputs[0]: DEQUANTIZE is supported only on a graph output or before a "
-                  "float op this importer runs in float32 (EXP, LOG, SQRT, RSQRT, SIN, COS, "
+                  "float op this importer runs in float32 (EXP, LOG, SQRT, SIN, COS, "
                   "ABS, NEG, POW, ATAN2)");
   }
   l.AddOp(ir::OpType::kDequantize, {l.Tensor(l.InIndex(0))}, {l.Tensor(l.op().outputs[0])},

@@ -289,7 +289,8 @@ Status LowerSoftmax(Lowering& l) {
   return OkStatus();
 }
 
-// Each entry is TFLite Micro's own integer algorithm (or, for ELU, its own float table)
+// Each entry is TFLite Micro's own integer algorithm (or, for ELU, its own float table;
+// for RSQRT, TFLite's integer Newton steps)
 // evaluated on that input at compile time (compiler/quant/params_lut.cc).
 Status LowerLut(Lowering& l) {
   const int32_t code = l.op().code;
@@ -315,6 +316,8 @@ Status LowerLut(Lowering& l) {
     table = quant::HardSwishTable(Q(x), Q(y));
   } else if (code == op::kLeakyRelu) {
     table = quant::LeakyReluTable(Q(x), Q(y), l.op().options.alpha);
+  } else if (code == op::kRsqrt) {
+    table = quant::RsqrtTable(Q(x), Q(y));
   } else {
     table = quant::EluTable(Q(x), Q(y));
   }
