@@ -12,6 +12,8 @@ grow near-linearly); --compile-time produces that section alone (about a minute)
 
     .venv/bin/python benchmarks/bench.py [--boards an547,an386] [--models kws,vww] [--write]
     .venv/bin/python benchmarks/bench.py --compile-time [--write]
+    .venv/bin/python benchmarks/bench.py --breadth [--write]    # tinyforge.families
+    .venv/bin/python benchmarks/bench.py --sequence [--write]   # the sequence models
 """
 from __future__ import annotations
 
@@ -188,9 +190,23 @@ Made by `{command}` on {date}.
 """
 
 
-# Sections after the main tables, in this order; each is rewritten on its own.
+# Sections after the main tables, in this order; each is rewritten on its own. The flash
+# notes are written by hand (a breakdown by symbol from the linker map) and kept.
 BREADTH_HEAD = "## Breadth: everyday architectures"
-SECTION_HEADS = [BREADTH_HEAD, COMPILE_HEAD]
+FLASH_HEAD = "## Flash notes"
+SEQUENCE_HEAD = "## Sequence models"
+SECTION_HEADS = [FLASH_HEAD, BREADTH_HEAD, SEQUENCE_HEAD, COMPILE_HEAD]
+
+
+def read_section(head: str) -> str | None:
+    """The current text of one of SECTION_HEADS's sections of RESULTS.md, or None."""
+    path = ROOT / "benchmarks" / "RESULTS.md"
+    text = path.read_text() if path.exists() else ""
+    if head not in text:
+        return None
+    start = text.index(head)
+    ends = [text.index(h) for h in SECTION_HEADS if h in text and text.index(h) > start]
+    return text[start:min(ends) if ends else len(text)]
 
 
 def write_section(head: str, section: str) -> None:
@@ -218,13 +234,14 @@ BREADTH_BOARDS = ["an547", "an386"]
 # targets for them: instructions per element on the M55 and the M4.
 PER_ELEMENT = {"qlut", "qadd", "qsub", "qmul", "qmaximum", "qminimum", "qsquared_difference",
                "qconcat", "qpad", "transpose", "slice", "requantize", "quantize", "dequantize",
-               "qmaxpool2d", "qavgpool2d", "qmean", "qsoftmax"}
+               "qmaxpool2d", "qavgpool2d", "qmean", "qsoftmax", "qlayernorm", "qgather"}
 ELEMENT_TARGET = {"an547": 2.0, "an386": 4.0}
 
 
-def breadth_tables(tfboard, tmp: Path) -> str:
-    """The everyday architectures (tinyforge.families) on the M55 and M4: per model, and per
-    op type summed over the models (instructions per MAC, or per output element)."""
+def family_tables(tfboard, tmp: Path, names: tuple[str, ...], label: str) -> str:
+    """Models of tinyforge.families (`names`: the everyday architectures or the sequence
+    models) on the M55 and M4: per model, and per op type summed over the models
+    (instructions per MAC, or per output element)."""
     import tinyforge
     from tinyforge import families
 
@@ -232,13 +249,13 @@ def breadth_tables(tfboard, tmp: Path) -> str:
                    "RAM: arena + stack | flash total | of which weights + program |",
                    "|---|---|---|---|---|---|---|---|"]
     per_type: dict[tuple[str, str], dict] = {}
-    for name in families.NAMES:
+    for name in names:
         fam = families.get(name)
         calib = families.sample_inputs(fam.input_shapes, 8, seed=7)
         path = tinyforge.export(fam.model, calib[0], calibration=calib,
                                 path=tmp / f"{name}.tfg", name=name).path
         for b in BREADTH_BOARDS:
-            print(f"bench: breadth {name} on {b}", file=sys.stderr, flush=True)
+            print(f"bench: {label} {name} on {b}", file=sys.stderr, flush=True)
             p = tfboard.profile(str(path), b)
             macs, fl = p["macs"] or 0, p["flash"]
             model_lines.append(
@@ -292,6 +309,24 @@ Made by `{command}` on {date}.
 """
 
 
+SEQUENCE_TEXT = """{head}
+
+Issue 15's test models (`tinyforge.families.SEQUENCE`, built by the same classes as
+tests/e2e/test_attention.py and test_rnn.py): `transformer_encoder` (learned positional
+embedding, 2 nn.TransformerEncoderLayers: seq 32, d_model 64, 4 heads, ffn 128, GELU, then
+mean over tokens and a Linear head), `gru_classifier` (nn.GRU 12 -> 64 over 16 steps, last
+step -> Linear), `lstm_classifier` (nn.LSTM 12 -> 32 over 16 steps), `conv1d_gru` (two Conv1d
++ ReLU over [12 coefficients, 32 frames], the second with stride 2, then nn.GRU 32 -> 32 over
+16 steps). Seeded weights, PT2E on seeded calibration data, single rounding; one inference
+on the M55 (an547) and the M4 (an386), columns as in the breadth section. Per op type: MACs
+for conv-like ops and bmm, output elements for elementwise ops, tables (qlut), softmax and
+layer norm; "(over)" marks issue 14's per-element targets (2 on the M55, 4 on the M4).
+Made by `{command}` on {date}.
+
+{table}
+"""
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--boards", default=",".join(BOARDS))
@@ -300,22 +335,38 @@ def main() -> int:
     ap.add_argument("--json", help="also write every profile to this JSON file")
     ap.add_argument("--breadth", action="store_true",
                     help="only the breadth section (tinyforge.families on an547 and an386)")
+    ap.add_argument("--sequence", action="store_true",
+                    help="only the sequence-model section (issue 15's test models on an547 "
+                    "and an386)")
     ap.add_argument("--compile-time", action="store_true",
                     help="only the compile-time section (synthetic chains of 10^3..10^5 ops)")
     args = ap.parse_args()
     from tinyforge import board as tfboard
 
-    with tempfile.TemporaryDirectory(prefix="tf-bench-br-") as tmpname:
-        breadth = breadth_tables(tfboard, Path(tmpname)) if not args.compile_time else None
-    if breadth is not None:
-        print(breadth)
-        cmd = ".venv/bin/python benchmarks/bench.py --breadth --write" if args.breadth \
-            else "make bench"
-        breadth_section = BREADTH_TEXT.format(head=BREADTH_HEAD, command=cmd, table=breadth,
-                                              date=datetime.date.today().isoformat())
-        if args.breadth:
+    from tinyforge import families
+
+    def family_section(names, label: str, flag: str, head: str, text: str) -> str:
+        """One family section, printed; its text (`make bench`'s, or --<flag>'s command)."""
+        with tempfile.TemporaryDirectory(prefix=f"tf-bench-{label}-") as tmpname:
+            table = family_tables(tfboard, Path(tmpname), names, label)
+        print(table)
+        cmd = f".venv/bin/python benchmarks/bench.py --{flag} --write" \
+            if getattr(args, flag) else "make bench"
+        return text.format(head=head, command=cmd, table=table,
+                           date=datetime.date.today().isoformat())
+
+    # (names, label, flag, head, text) of the two family sections
+    sections = [(families.SEQUENCE_NAMES, "sequence", "sequence", SEQUENCE_HEAD, SEQUENCE_TEXT),
+                (families.NAMES, "breadth", "breadth", BREADTH_HEAD, BREADTH_TEXT)]
+    written: dict[str, str] = {}
+    for names, label, flag, head, text in sections:
+        others = [f for *_, f, _, _ in sections if f != flag] + ["compile_time"]
+        if any(getattr(args, f) for f in others):
+            continue
+        written[head] = family_section(names, label, flag, head, text)
+        if getattr(args, flag):
             if args.write:
-                write_section(BREADTH_HEAD, breadth_section)
+                write_section(head, written[head])
             return 0
 
     with tempfile.TemporaryDirectory(prefix="tf-bench-ct-") as tmpname:
@@ -410,10 +461,14 @@ def main() -> int:
         if args.boards != ",".join(BOARDS) or args.models != ",".join(MODELS):
             cmd = f".venv/bin/python benchmarks/bench.py --boards {args.boards} " \
                   f"--models {args.models} --write"
+        flash_notes = read_section(FLASH_HEAD)
         (ROOT / "benchmarks" / "RESULTS.md").write_text(RESULTS.format(
             date=datetime.date.today().isoformat(), command=cmd, table=table,
             ops_table=ops_table))
-        write_section(BREADTH_HEAD, breadth_section)
+        if flash_notes:
+            write_section(FLASH_HEAD, flash_notes)
+        for head, section in written.items():
+            write_section(head, section)
         write_compile_section(compile_table, cmd)
         print("bench: wrote benchmarks/RESULTS.md", file=sys.stderr)
     return 0

@@ -167,7 +167,7 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
       const Operand& o = eo.operands[slot];
       switch (o.kind) {
         case Operand::kNone: {
-          // The scratch slot (conv, FC, bmm): a buffer when the kernel asks for one.
+          // The scratch slot (conv, FC, bmm, softmax): a buffer when the kernel asks for one.
           const plan::Placement& sp = mp.scratch[static_cast<size_t>(k)];
           rec.operands.push_back(sp.region >= 0 && static_cast<int>(slot) ==
                                                        rt::abi::ScratchSlot(eo.kernel->op)
@@ -235,6 +235,12 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     out.ops.push_back(info);
     if (std::find(out.kernels.begin(), out.kernels.end(), eo.kernel) == out.kernels.end()) {
       out.kernels.push_back(eo.kernel);
+    }
+    for (const char* path : eo.paths) {
+      const EmittedPath ep{eo.kernel, path};
+      if (std::find(out.paths.begin(), out.paths.end(), ep) == out.paths.end()) {
+        out.paths.push_back(ep);
+      }
     }
   }
 

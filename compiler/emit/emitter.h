@@ -57,6 +57,13 @@ struct EmittedOp {
   int64_t constant_bytes = 0;
 };
 
+// A path linked on demand (kernels/common/paths.h) of a kernel the program uses.
+struct EmittedPath {
+  const rt::KernelInfo* kernel = nullptr;
+  std::string symbol;
+  bool operator==(const EmittedPath& o) const { return symbol == o.symbol; }
+};
+
 // One planned buffer, for reports.
 struct EmittedBuffer {
   std::string name;
@@ -74,6 +81,7 @@ struct Emitted {
   std::vector<EmittedOp> ops;  // in program order
   std::vector<EmittedBuffer> buffers;
   std::vector<const rt::KernelInfo*> kernels;  // distinct kernels, first use order
+  std::vector<EmittedPath> paths;              // their paths linked on demand the ops take
   std::vector<std::string> segment_regions;    // memory region of each segment
   std::string model_name;                      // the graph's name
 };

@@ -1,5 +1,6 @@
 #include "emit/encode_ops.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "emit/program_writer.h"
@@ -101,9 +102,20 @@ void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream, E
                  enc.ActOp(op.outputs[0]),
                  {}};
   eo.spec.scratch_bytes = rt::ScratchBytes<kOp>(eo.kernel->id, p);
+  // The kernel's paths linked on demand that the call takes (kernels/common/paths.h), with
+  // the quantization arrays bound.
+  const auto bound = kp.Bind();
+  auto add_path = [&eo](const char* symbol) {
+    if (std::find(eo.paths.begin(), eo.paths.end(), symbol) == eo.paths.end())
+      eo.paths.push_back(symbol);
+  };
+  rt::ForEachPath<kOp>(eo.kernel->id, bound, add_path);
   if constexpr (kOp == rt::OpKind::kConv || kOp == rt::OpKind::kDwconv) {
     auto row = p;
     row.out_h = 1;
+    auto bound_row = bound;
+    bound_row.out_h = 1;
+    rt::ForEachPath<kOp>(eo.kernel->id, bound_row, add_path);
     eo.spec.scratch_bytes =
         std::max(eo.spec.scratch_bytes, rt::ScratchBytes<kOp>(eo.kernel->id, row));
     if (stream && p.batches == 1) {  // in place, by output rows
@@ -330,7 +342,8 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kSoftmax));
         eo.params = EncodeParams(*p);
-        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+        eo.operands = {enc.ActOp(x), enc.ActOp(y), {}};
+        eo.spec.scratch_bytes = rt::ScratchBytes<rt::OpKind::kSoftmax>(eo.kernel->id, *p);
         eo.spec.macs = Elements(g, x);
         break;
       }

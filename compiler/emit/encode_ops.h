@@ -30,6 +30,7 @@ struct Constant {
 struct EncodedOp {
   size_t ir_op = 0;
   const rt::KernelInfo* kernel = nullptr;
+  std::vector<const char*> paths;     // the kernel's paths linked on demand the op takes
   std::vector<int32_t> params;        // the whole-tensor parameters
   std::vector<int32_t> pixel_params;  // stream option 1 (1x1 conv cut into pixels), or empty
   std::vector<Operand> operands;

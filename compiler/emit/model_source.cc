@@ -126,7 +126,18 @@ ModelSources GenerateModelSources(const Emitted& e, std::string c_name,
   for (const rt::KernelInfo* k : e.kernels) {
     c << "    TF_KERNEL_ENTRY(" << rt::OpKindName(k->op) << ", " << k->symbol << "),\n";
   }
-  c << "};\n\n}  // namespace\n\n"
+  c << "};\n\n}  // namespace\n\n";
+  if (!e.paths.empty()) {
+    c << "// The paths of those kernels that this program's ops take (linked on demand,\n"
+         "// kernels/common/paths.h).\n";
+    for (const EmittedPath& path : e.paths) {
+      static constexpr const char* kIsa[] = {"ref", "scalar", "dsp", "mve"};
+      c << "TF_KERNEL_PATH_LINK(" << kIsa[static_cast<int>(path.kernel->isa)] << ", "
+        << path.symbol << ")\n";
+    }
+    c << "\n";
+  }
+  c
     << "extern \"C\" const tf_model_def tf_model_" << c_name << " = {\n"
     << "    kProgram, sizeof(kProgram),\n"
     << "    kSegments, " << e.layout.segments.size() << ",\n"

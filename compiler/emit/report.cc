@@ -77,6 +77,8 @@ json Summary(const Emitted& e) {
   j["flash"] = flash;
   j["kernels"] = json::array();
   for (const rt::KernelInfo* k : e.kernels) j["kernels"].push_back(k->symbol);
+  j["kernel_paths"] = json::array();
+  for (const EmittedPath& path : e.paths) j["kernel_paths"].push_back(path.symbol);
   int streamed = 0, aliased = 0;
   for (const EmittedOp& op : e.ops) streamed += op.streamed, aliased += op.aliased;
   j["ops"] = e.ops.size();

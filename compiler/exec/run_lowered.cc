@@ -159,7 +159,7 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       const int64_t axis =
           rank == 0 ? 0 : *ir::NormalizeAxis(op.attrs_as<ir::SoftmaxAttrs>().axis, rank);
       if (rank == 0 || axis == rank - 1) {
-        s8_softmax__ref(&p, x.i8().data(), y.i8().data());
+        s8_softmax__ref(&p, x.i8().data(), y.i8().data(), nullptr);
         return OkStatus();
       }
       // Move the axis innermost, run, move it back.
@@ -172,7 +172,7 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       }
       const HostTensor xk = Permuted(x, perm);
       HostTensor yk(y.dtype(), xk.shape());
-      s8_softmax__ref(&p, xk.i8().data(), yk.i8().data());
+      s8_softmax__ref(&p, xk.i8().data(), yk.i8().data(), nullptr);
       y = Permuted(yk, inv);
       return OkStatus();
     }

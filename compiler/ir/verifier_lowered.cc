@@ -178,7 +178,7 @@ Status CheckGraphKind(const Graph& g) {
   }
   // int8: lowered ops only; float only at the edges (graph input -> quantize, dequantize ->
   // graph output) and around the float fallback ops (dequantize -> unary / binary / cumsum
-  // -> quantize, docs/decisions.md 44); spatial ops in the graph's layout.
+  // -> quantize, docs/decisions.md 47); spatial ops in the graph's layout.
   std::vector<bool> is_input(g.tensors.size(), false), is_output(g.tensors.size(), false);
   for (TensorId t : g.inputs) is_input[static_cast<size_t>(t)] = true;
   for (TensorId t : g.outputs) is_output[static_cast<size_t>(t)] = true;

@@ -1,6 +1,7 @@
 #include "target/board.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -12,7 +13,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string DefaultBoardsDir() { return TINYFORGE_BOARDS_DIR; }
+std::string DefaultBoardsDir() { return (fs::path(DataRoot()) / "targets" / "boards").string(); }
 
 Expected<Board> ParseBoard(const std::string& path) {
   std::ifstream f(path);
@@ -215,6 +216,17 @@ const MemoryRegion* Board::Find(std::string_view region) const {
     if (m.name == region) return &m;
   }
   return nullptr;
+}
+
+std::string DataRoot() {
+  if (const char* env = std::getenv("TINYFORGE_ROOT"); env != nullptr && *env != '\0') return env;
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = self.parent_path().parent_path() / "share" / "tinyforge";
+    if (fs::is_directory(installed / "targets" / "boards", ec)) return installed.string();
+  }
+  return TINYFORGE_SOURCE_DIR;
 }
 
 std::vector<std::string> KnownTargets(std::string boards_dir) {

@@ -44,4 +44,10 @@ Expected<Board> LoadBoard(std::string_view target, std::string boards_dir = "",
                           std::string_view memory = "");
 std::vector<std::string> KnownTargets(std::string boards_dir = "");
 
+// The folder holding targets/, runtime/ and kernels/ (boards, cpus.json, the sources firmware
+// compiles): $TINYFORGE_ROOT when set; else <this executable's folder>/../share/tinyforge when
+// it has targets/boards (an installed tinyforge: `cmake --install`, or pip's data folder
+// beside the venv's bin/); else the source tree this binary was built from.
+std::string DataRoot();
+
 }  // namespace tinyforge::target

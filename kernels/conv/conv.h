@@ -24,6 +24,7 @@
 #include <cstdint>
 
 #include "kernels/common/rounding.h"
+#include "kernels/common/rq_mode.h"
 
 struct s8_conv_params {
   // Geometry. All > 0. in_c % filter_in_c == 0, out_c % (in_c / filter_in_c) == 0.
@@ -60,6 +61,29 @@ inline bool s8_conv_is_direct(const s8_conv_params& p) {
 // 12 (4 blocks of 3 pixels) for K <= 288, 6 above, so the patches stay within 3,456 bytes.
 inline int32_t s8_conv_mve_patch_pixels(const s8_conv_params& p) {
   return p.k_h * p.k_w * p.in_c <= 288 ? 12 : 6;
+}
+
+// s8_conv__mve's paths linked on demand (kernels/common/paths.h, conv.inc): the
+// requantization mode of a call (rq_mode.h; -1: a grouped convolution, run by __ref) ...
+inline int s8_conv_mve_mode(const s8_conv_params& p) {
+  if (p.filter_in_c != p.in_c) return -1;
+  return tinyforge::rq::ChooseMode(p.shift, p.out_c, p.rounding);
+}
+// ... the K loop of the 3 x 2 block routine for a K > 16: 1 tail-predicated, 2 three chunks
+// per iteration (K % 48 == 0, K >= 96), 3 none (K = 144) ...
+inline int s8_conv_mve_tile23_loop(int32_t k) {
+  return k == 144 ? 3 : (k % 48 == 0 && k >= 96) ? 2 : 1;
+}
+// ... and that loop when the call takes the routine (double rounding with every shift
+// <= -1, or single rounding; even out_c, K > 16 and not the K <= 64 rows), else 0.
+inline int s8_conv_mve_tile23(const s8_conv_params& p) {
+  const int mode = s8_conv_mve_mode(p);
+  const int32_t k = p.k_h * p.k_w * p.in_c;
+  if ((mode != tinyforge::rq::kRqDoubleNeg && mode != tinyforge::rq::kRqSingleNeg) ||
+      (p.out_c & 1) != 0 || k <= 16 || (k <= 64 && p.out_c >= 4)) {
+    return 0;
+  }
+  return s8_conv_mve_tile23_loop(k);
 }
 
 // Pixel pairs per tile of s8_conv__dsp (its scratch holds that many pairs of widened columns,

@@ -1,11 +1,15 @@
-// Internal header of s8_conv__mve (Helium): the 3 x 2 block routines in assembly
-// (s8_conv__mve_tile23.cc) that the C++ driver (s8_conv__mve.cc) calls.
+// Internal header of s8_conv__mve (Helium): its paths, linked on demand
+// (kernels/common/paths.h): the drivers per requantization mode (mve_conv_run.h) and the
+// 3 x 2 block routines in assembly (mve_tile23.inc) that they call.
 // Only included inside `#if TF_HAVE_MVE` (kernels/common/isa.h).
 #ifndef TINYFORGE_KERNELS_CONV_MVE_CONV_H_
 #define TINYFORGE_KERNELS_CONV_MVE_CONV_H_
 
 #include <cstddef>
 #include <cstdint>
+
+#include "kernels/common/paths.h"
+#include "kernels/conv/conv.h"
 
 namespace tinyforge::conv_mve {
 
@@ -49,15 +53,45 @@ struct alignas(16) Tile23Args {
 static_assert(offsetof(Tile23Args, c) == 144 && offsetof(Tile23Args, tri) == 208,
               "Tile23 argument offsets are fixed by its assembly");
 
-// Per rounding (Single: single rounding, DoubleNeg: double rounding, every shift <= -1) and
-// K loop: tail-predicated (any K > 16), _x3: three chunks per iteration (K % 48 == 0,
-// K >= 96), _u9: no loop (K = 144).
-void Tile23_Single(Tile23Args* a);
-void Tile23_Single_x3(Tile23Args* a);
-void Tile23_DoubleNeg(Tile23Args* a);
-void Tile23_DoubleNeg_x3(Tile23Args* a);
-void Tile23_Single_u9(Tile23Args* a);
-void Tile23_DoubleNeg_u9(Tile23Args* a);
+// Per rounding (single: single rounding, doubleneg: double rounding, every shift <= -1)
+// and K loop: tail-predicated (any K > 16), _x3: three chunks per iteration (K % 48 == 0,
+// K >= 96), _u9: no loop (K = 144). Each is a path linked on demand (kernels/common/paths.h;
+// one file each, s8_conv__mve_tile23_*.cc), chosen by s8_conv_mve_tile23 (conv.h).
+extern "C" {
+void s8_conv__mve__tile23_single(Tile23Args* a) TF_PATH_WEAK;
+void s8_conv__mve__tile23_single_x3(Tile23Args* a) TF_PATH_WEAK;
+void s8_conv__mve__tile23_single_u9(Tile23Args* a) TF_PATH_WEAK;
+void s8_conv__mve__tile23_doubleneg(Tile23Args* a) TF_PATH_WEAK;
+void s8_conv__mve__tile23_doubleneg_x3(Tile23Args* a) TF_PATH_WEAK;
+void s8_conv__mve__tile23_doubleneg_u9(Tile23Args* a) TF_PATH_WEAK;
+}
+
+// The routine for a K (> 16) under single rounding or not; null when it is not linked.
+inline void (*Tile23Routine(bool single, int32_t k))(Tile23Args*) {
+  const int kind = s8_conv_mve_tile23_loop(k);
+  if (single) {
+    return kind == 3   ? s8_conv__mve__tile23_single_u9
+           : kind == 2 ? s8_conv__mve__tile23_single_x3
+                       : s8_conv__mve__tile23_single;
+  }
+  return kind == 3   ? s8_conv__mve__tile23_doubleneg_u9
+         : kind == 2 ? s8_conv__mve__tile23_doubleneg_x3
+                     : s8_conv__mve__tile23_doubleneg;
+}
+
+// The driver per requantization mode (mve_conv_run.h), one path each
+// (s8_conv__mve_<mode>.cc), chosen by s8_conv_mve_mode (conv.h); the kernel's signature.
+#define TF_CONV_MVE_PATH(name)                                                             \
+  void name(const s8_conv_params* params, const int8_t* input, const int8_t* weights, \
+            const int32_t* bias, int8_t* output, void* scratch) TF_PATH_WEAK;
+extern "C" {
+TF_CONV_MVE_PATH(s8_conv__mve__double)
+TF_CONV_MVE_PATH(s8_conv__mve__doubleneg)
+TF_CONV_MVE_PATH(s8_conv__mve__singleneg)
+TF_CONV_MVE_PATH(s8_conv__mve__doublenonpos)
+TF_CONV_MVE_PATH(s8_conv__mve__perelement)
+}
+#undef TF_CONV_MVE_PATH
 
 }  // namespace tinyforge::conv_mve
 

@@ -65,7 +65,7 @@ void GeneralT(const s8_dwconv_params& p, const int8_t* input, const int8_t* weig
 
 }  // namespace
 
-void General(const s8_dwconv_params& p, const int8_t* input, const int8_t* weights,
+void s8_dwconv__mve__general(const s8_dwconv_params& p, const int8_t* input, const int8_t* weights,
              const int32_t* bias, int8_t* output) {
   bool non_neg = false;
   for (int32_t c = 0; c < p.out_c; ++c) non_neg = non_neg || p.shift[c] >= 0;

@@ -406,7 +406,7 @@ void RunFast(const FastCtx& x, const int8_t* in, int8_t* out, uint8x16_t taps) {
 
 }  // namespace
 
-bool Plane(const s8_dwconv_params& p, const int8_t* input, const int8_t* weights,
+bool s8_dwconv__mve__plane(const s8_dwconv_params& p, const int8_t* input, const int8_t* weights,
            const int32_t* bias, int8_t* output, void* scratch) {
   const s8_dwconv_mve_plan plan = s8_dwconv_mve_make_plan(p);
   if (!plan.fast || scratch == nullptr) return false;

@@ -1,5 +1,5 @@
 // Float32 fallback kernels: what has no int8 lowering runs in float32 between a DEQUANTIZE
-// and a QUANTIZE (docs/numerics.md "Float ops", docs/decisions.md 44).
+// and a QUANTIZE (docs/numerics.md "Float ops", docs/decisions.md 47).
 //   f32_unary:  y[i] = fn(x[i]) for a function of one input (kernels/f32/f32_fns.def)
 //   f32_binary: y = fn(a, b), NumPy broadcasting (kernels/common/broadcast.h, strides in
 //               elements)

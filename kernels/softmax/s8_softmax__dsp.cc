@@ -3,7 +3,8 @@
 // Row max four bytes at a time (SSUB8 sets per-byte GE flags, SEL keeps the larger bytes);
 // the rest is the shared fast core (softmax_fast.h: one exp per element, SRDHM as one
 // SMULL + rounding add + shift, sign-aware rounding shifts), which is the same gemmlowp
-// fixed-point arithmetic as __ref.
+// fixed-point arithmetic as __ref; calls of kSoftmaxTableMinDsp elements or more read the
+// exps from the table (softmax_fast.h TableRows).
 #include "kernels/softmax/softmax.h"
 #include "kernels/common/isa.h"
 #include "kernels/common/word.h"
@@ -36,8 +37,12 @@ inline int32_t RowMax(const int8_t* in, int32_t depth) {
 }  // namespace
 
 extern "C" void s8_softmax__dsp(const s8_softmax_params* params, const int8_t* input,
-                                int8_t* output) {
+                                int8_t* output, void* scratch) {
   const s8_softmax_params& p = *params;
+  if (s8_softmax_table_bytes(p, kSoftmaxTableMinDsp) > 0) {
+    tinyforge::softmax_fast::TableRows(p, input, output, static_cast<int32_t*>(scratch), RowMax);
+    return;
+  }
   const int32_t depth = p.depth;
   for (int32_t r = 0; r < p.rows; ++r) {
     const int8_t* in = input + r * depth;

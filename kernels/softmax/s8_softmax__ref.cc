@@ -20,7 +20,7 @@ int32_t ExpOfDiff(const s8_softmax_params& p, int32_t diff) {
 }  // namespace
 
 extern "C" void s8_softmax__ref(const s8_softmax_params* params, const int8_t* input,
-                                int8_t* output) {
+                                int8_t* output, void* /*scratch*/) {
   const s8_softmax_params& p = *params;
   for (int32_t r = 0; r < p.rows; ++r) {
     const int8_t* in = input + r * p.depth;

@@ -17,7 +17,8 @@
 // as in __ref: every probability is below 1/512 and rounds to 0 (__ref explains it). The
 // sum of a long row is checked as it grows, so it never wraps.
 // Each variant supplies only the row max (the one loop that vectorises without changing
-// any rounding).
+// any rounding). Calls of many elements read the exps from a table built once per call
+// (TableRows; softmax.h).
 #ifndef TINYFORGE_KERNELS_SOFTMAX_SOFTMAX_FAST_H_
 #define TINYFORGE_KERNELS_SOFTMAX_SOFTMAX_FAST_H_
 
@@ -108,10 +109,21 @@ __attribute__((always_inline)) inline bool RowIsAllZero(uint32_t sum) {
   for (int32_t c = 0; c < depth; ++c) out[c] = -128;
 }
 
+// Srdhm(scale, e) for scale in (0, 2^31), e in [0, 2^31): 2 * scale fits uint32, and
+// (2 scale e + 2^31) >> 32 is one unsigned multiply-accumulate (UMLAL).
+__attribute__((always_inline)) inline uint32_t SrdhmPositive(uint32_t scale2, int32_t e) {
+  return static_cast<uint32_t>((uint64_t{scale2} * static_cast<uint32_t>(e) + (uint64_t{1} << 31)) >>
+                               32);
+}
+
 // 1 / sum for the Q12 sum of exps (tflite::GetReciprocal(sum, 12, &num_bits_over_unit) with
 // gemmlowp's one_over_one_plus_x_for_x_in_0_1), for 0 < sum < 2^28 (the output shift
 // num_bits_over_unit + 23 stays <= 31). Every product has a positive operand, so the
-// floor-form SRDHM is exact.
+// floor-form SRDHM is exact, and each is one instruction where an operand doubles without
+// overflow: the constant -32/17 (doubled, -2^31 < -2021161080), one_minus (|.| <= 2^29:
+// half_denominator * x is within [0, 2^30] in Q2); half_denominator * x (both positive,
+// half_denominator < 2^31) is the unsigned form. Srdhm(x, one_minus) is within 2^28 in
+// magnitude, so its multiplication by 4 cannot saturate.
 inline int32_t Reciprocal(uint32_t sum, int* num_bits_over_unit) {
   const int headroom_plus_one = __builtin_clz(sum);  // 4 .. 12
   *num_bits_over_unit = 12 - headroom_plus_one;
@@ -119,11 +131,13 @@ inline int32_t Reciprocal(uint32_t sum, int* num_bits_over_unit) {
   // (a + INT32_MAX + 1) / 2, truncating, of a non-negative value.
   const uint32_t a = (sum << headroom_plus_one) - 0x80000000u;
   const int32_t half_denominator = static_cast<int32_t>((a + 0x80000000u) >> 1);  // no carry
-  int32_t x = Add(1515870810, Srdhm(half_denominator, -1010580540));  // 48/17 - 32/17 d, Q2
+  const uint32_t half_denominator2 = static_cast<uint32_t>(half_denominator) * 2u;
+  // 48/17 - 32/17 d in Q2: x in [2^28.9, 2^29.9], positive from here on.
+  int32_t x = Add(1515870810, SrdhmDoubled(2 * -1010580540, half_denominator));
   for (int i = 0; i < 3; ++i) {
     const int32_t one_minus = static_cast<int32_t>(
-        static_cast<uint32_t>(int32_t{1} << 29) - static_cast<uint32_t>(Srdhm(half_denominator, x)));
-    x = Add(x, fx::SaturatingRoundingMultiplyByPOT<2>(Srdhm(x, one_minus)));
+        static_cast<uint32_t>(int32_t{1} << 29) - SrdhmPositive(half_denominator2, x));
+    x = Add(x, SrdhmDoubled(one_minus * 2, x) * 4);
   }
   return fx::SaturatingRoundingMultiplyByPOT<1>(x);  // Q2 read as Q1 (halved), to Q0
 }
@@ -182,6 +196,70 @@ constexpr int32_t kBuffered = 32;  // exps kept per row (128 B of stack)
     int32_t e = -1;
     if (diff >= diff_min) e = diff == 0 ? fx::kInt32Max : ExpOfDiff(diff, mult, shift);
     out[c] = emit(e);
+  }
+}
+
+// ---- The exp table (softmax.h): calls of many elements ------------------------------------
+//
+// table[255 + diff] for diff in [-255, 0]: the exp of diff, or 0 below diff_min. An exp of 0
+// adds 0 to the sum and gives -128 out, as an excluded element does, so the table needs no
+// marker and the row loops no test.
+constexpr int32_t kTableEntries = 256;
+
+// The exp of every diff at or above diff_min (at most 256 exps, once per call).
+inline void FillTable(const s8_softmax_params& p, int32_t* table) {
+  const int shift = static_cast<int>(p.input_left_shift);
+  for (int32_t i = 0; i < kTableEntries; ++i) {
+    const int32_t diff = i - (kTableEntries - 1);
+    table[i] = diff < p.diff_min ? 0
+               : diff == 0      ? fx::kInt32Max
+                                : ExpOfDiff(diff, p.input_multiplier, shift);
+  }
+}
+
+// The address of table[off] for off in [128, 383] (off = 255 - row max): off may pass the end
+// of the table, every element read (off + x, x an input of the row) is inside it.
+__attribute__((always_inline)) inline const int32_t* TableAt(const int32_t* table, int32_t off) {
+  return reinterpret_cast<const int32_t*>(reinterpret_cast<uintptr_t>(table) +
+                                          static_cast<uint32_t>(off) * 4u);
+}
+
+// Rows are summed in chunks of this many elements, the sum checked against kSumAllZero
+// between chunks: below 2^28 before a chunk, at most 2^31 added, so it never wraps.
+constexpr int32_t kSumChunk = 4096;
+
+// Every row through the table (scratch: kTableEntries int32), given the row max function.
+template <class RowMaxFn>
+inline void TableRows(const s8_softmax_params& p, const int8_t* input, int8_t* output,
+                      int32_t* table, RowMaxFn row_max) {
+  FillTable(p, table);
+  const int32_t depth = p.depth;
+  for (int32_t r = 0; r < p.rows; ++r) {
+    const int8_t* in = input + r * depth;
+    int8_t* out = output + r * depth;
+    const int32_t* t = TableAt(table, kTableEntries - 1 - row_max(in, depth));  // t[x]
+    uint32_t sum_of_exps = 0;
+    for (int32_t c0 = 0; c0 < depth && sum_of_exps < kSumAllZero; c0 += kSumChunk) {
+      const int32_t end = depth - c0 < kSumChunk ? depth : c0 + kSumChunk;
+      for (int32_t c = c0; c < end; ++c) sum_of_exps += static_cast<uint32_t>(RescaleQ12(t[in[c]]));
+    }
+    if (RowIsAllZero(sum_of_exps)) {
+      FillZero(out, depth);
+      continue;
+    }
+    int num_bits_over_unit = 0;
+    const int32_t shifted_scale = Reciprocal(sum_of_exps, &num_bits_over_unit);
+    const uint32_t scale2 = static_cast<uint32_t>(shifted_scale) * 2u;
+    const int exponent = num_bits_over_unit + 31 - 8;  // 23 .. 31
+    const uint32_t round = uint32_t{1} << (exponent - 1);
+    for (int32_t c = 0; c < depth; ++c) {
+      // Both operands >= 0: RoundingDivideByPOT is add-half-and-shift (no carry out: the
+      // product is below 2^31). q in [0, 256]; clamped to [0, 255] (one USAT) before the
+      // -128 offset.
+      const int32_t q =
+          static_cast<int32_t>((SrdhmPositive(scale2, t[in[c]]) + round) >> exponent);
+      out[c] = static_cast<int8_t>((q < 0 ? 0 : q > 255 ? 255 : q) - 128);
+    }
   }
 }
 

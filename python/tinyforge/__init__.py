@@ -1,6 +1,8 @@
 """tinyforge front end: PyTorch models -> graph files for the tinyforge compiler.
 
-Public API: :func:`export`, :func:`load_graph`, :mod:`models`, :class:`UnsupportedOpError`.
+Public API: :func:`export`, :func:`load_graph`, :mod:`models`, :class:`UnsupportedOpError`,
+:func:`cmake_dir` (the CMake package: ``-Dtinyforge_DIR=$(python -c "import tinyforge;
+print(tinyforge.cmake_dir())")``, docs/deploying.md).
 
 The names are loaded on first use (PEP 562), so that `python -m tinyforge.board` (the board
 driver behind `tinyforge run --board` / `tinyforge profile`) starts without importing torch.
@@ -22,6 +24,7 @@ _LAZY = {
     "export": "export",
     "GraphFormatError": "graph_file",
     "load_graph": "graph_file",
+    "cmake_dir": "paths",
     "TinyforgeQuantizer": "quantizer",
     "models": None,
 }
@@ -33,6 +36,7 @@ __all__ = [
     "TinyforgeQuantizer",
     "UnsupportedOpError",
     "__version__",
+    "cmake_dir",
     "export",
     "load_graph",
     "models",
@@ -42,7 +46,8 @@ __all__ = [
 def __getattr__(name: str):
     if name not in _LAZY:
         raise AttributeError(f"module 'tinyforge' has no attribute '{name}'")
-    importlib.import_module("._quiet", __name__)  # imports torchao quietly, once
+    if _LAZY[name] != "paths":  # cmake_dir() needs no torch
+        importlib.import_module("._quiet", __name__)  # imports torchao quietly, once
     module = importlib.import_module(f".{_LAZY[name] or name}", __name__)
     value = module if _LAZY[name] is None else getattr(module, name)
     globals()[name] = value
@@ -58,4 +63,5 @@ if TYPE_CHECKING:  # for type checkers and IDEs
     from .errors import ExportError, UnsupportedOpError
     from .export import ExportResult, export
     from .graph_file import GraphFormatError, load_graph
+    from .paths import cmake_dir
     from .quantizer import TinyforgeQuantizer

@@ -470,7 +470,7 @@ def _softmax(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     return "softmax", [a["self"]], {"axis": int(a["dim"]) % rank}
 
 
-# ---- The float fallback (docs/decisions.md 44) --------------------------------------------
+# ---- The float fallback (docs/decisions.md 47) --------------------------------------------
 # The float32 functions of kernels/f32/f32_fns.def (the one list; tests/python/test_graph_file.py
 # checks these names against it), with the ATen overloads lowered to them: graph op `unary`
 # (one input) or `binary` (two, NumPy broadcasting) with attrs {"fn": name}. They have no int8

@@ -182,7 +182,7 @@ def export(
       allow_float: False raises instead of writing float fallback ops (an op with no int8
         lowering, or kept by keep_float): one UnsupportedOpError listing every such op with
         its module path and the reason (`compile --no-float` is the same check on a graph
-        file). The default, True, lets them run in float32 (docs/decisions.md 44).
+        file). The default, True, lets them run in float32 (docs/decisions.md 47).
 
     Raises:
       UnsupportedOpError: an op the graph file cannot express; names the ATen op and the

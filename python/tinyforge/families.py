@@ -12,6 +12,11 @@ their figures (benchmarks/bench.py, the "breadth" table).
 `get(name)` gives a model with BatchNorm statistics set from data (`settle_batchnorm`), so
 that every layer carries signal: with random weights and fresh statistics, activations
 collapse after a few layers and the int8 model computes nothing worth comparing.
+
+The sequence models of issue 15 part 5 (`SEQUENCE_NAMES`: a 2-layer TransformerEncoder, a GRU
+and an LSTM classifier, a 1-D conv + GRU model) are a second registry: the tests build them
+from these classes (tests/e2e/test_attention.py, test_rnn.py) and `make bench` prints their
+figures (the "sequence models" table); tests/e2e/test_families.py does not run them again.
 """
 
 from __future__ import annotations
@@ -375,6 +380,61 @@ class AccelCnn1d(nn.Module):
         return self.fc(self.features(x).mean(dim=2))
 
 
+class TransformerEncoderClassifier(nn.Module):
+    """Learned positional embedding + 2 nn.TransformerEncoderLayers (seq 32, d_model 64, 4
+    heads, ffn 128, dropout 0, batch first) + mean over tokens + Linear head."""
+
+    SEQ, D_MODEL, HEADS, FFN = 32, 64, 4, 128
+    input_shapes = [(1, SEQ, D_MODEL)]
+
+    def __init__(self, norm_first: bool = False, activation: str = "gelu",
+                 classes: int = 10) -> None:
+        super().__init__()
+        self.pos = nn.Parameter(torch.randn(1, self.SEQ, self.D_MODEL) * 0.5)
+        layer = nn.TransformerEncoderLayer(self.D_MODEL, self.HEADS, self.FFN, dropout=0.0,
+                                           activation=activation, batch_first=True,
+                                           norm_first=norm_first)
+        self.encoder = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+        self.head = nn.Linear(self.D_MODEL, classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.encoder(x + self.pos).mean(dim=1))
+
+
+class SeqClassifier(nn.Module):
+    """GRU / LSTM over [B, T, C] (or [T, B, C]) -> the last step's output -> Linear."""
+
+    def __init__(self, cls: type[nn.Module], inputs: int = 12, hidden: int = 32,
+                 classes: int = 4, steps: int = 16, **kw) -> None:
+        super().__init__()
+        self.rnn = cls(inputs, hidden, **kw)
+        self.fc = nn.Linear(hidden * (2 if kw.get("bidirectional") else 1), classes)
+        self.input_shapes = [(1, steps, inputs) if self.rnn.batch_first else (steps, 1, inputs)]
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y, _ = self.rnn(x)
+        return self.fc(y[:, -1] if self.rnn.batch_first else y[-1])
+
+
+class Conv1dGru(nn.Module):
+    """Keyword-spotting shape: MFCC-like frames [1, 12 coefficients, 32 frames] through two
+    Conv1d + ReLU (the second with stride 2), then a GRU over the 16 remaining steps, the last
+    step's output -> Linear."""
+
+    input_shapes = [(1, 12, 32)]
+
+    def __init__(self, channels: int = 32, hidden: int = 32, classes: int = 4) -> None:
+        super().__init__()
+        self.front = nn.Sequential(nn.Conv1d(12, channels, 3, padding=1), nn.ReLU(),
+                                   nn.Conv1d(channels, channels, 3, 2, padding=1), nn.ReLU())
+        self.gru = nn.GRU(channels, hidden, batch_first=True)
+        self.fc = nn.Linear(hidden, classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y, _ = self.gru(self.front(x).transpose(1, 2))
+        return self.fc(y[:, -1])
+
+
 FAMILIES: dict[str, Callable[[], nn.Module]] = {
     "mobilenet_v2": MobileNetV2,
     "mobilenet_v3_small": MobileNetV3Small,
@@ -388,6 +448,14 @@ FAMILIES: dict[str, Callable[[], nn.Module]] = {
     "accel_cnn1d": AccelCnn1d,
 }
 NAMES = tuple(FAMILIES)
+# Issue 15 part 5's test models (the same builders the tests use).
+SEQUENCE: dict[str, Callable[[], nn.Module]] = {
+    "transformer_encoder": TransformerEncoderClassifier,
+    "gru_classifier": lambda: SeqClassifier(nn.GRU, hidden=64, batch_first=True),
+    "lstm_classifier": lambda: SeqClassifier(nn.LSTM, hidden=32, batch_first=True),
+    "conv1d_gru": Conv1dGru,
+}
+SEQUENCE_NAMES = tuple(SEQUENCE)
 
 
 class Family(NamedTuple):
@@ -416,11 +484,13 @@ def settle_batchnorm(model: nn.Module, inputs: list[tuple[torch.Tensor, ...]]) -
 
 
 def get(name: str, seed: int = 0) -> Family:
-    """A family model with seeded weights and BatchNorm statistics set from seeded data."""
-    if name not in FAMILIES:
-        raise KeyError(f"unknown model {name!r}; known: {', '.join(NAMES)}")
+    """A family or sequence model with seeded weights and BatchNorm statistics set from
+    seeded data."""
+    make = FAMILIES.get(name) or SEQUENCE.get(name)
+    if make is None:
+        raise KeyError(f"unknown model {name!r}; known: {', '.join(NAMES + SEQUENCE_NAMES)}")
     torch.manual_seed(seed)
-    model = FAMILIES[name]()
-    shapes = list(type(model).input_shapes)
+    model = make()
+    shapes = list(model.input_shapes)
     settle_batchnorm(model, sample_inputs(shapes, 4, seed + 100))
     return Family(model, shapes)

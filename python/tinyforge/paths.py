@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import importlib.metadata
 import os
 import shutil
 import sys
@@ -18,14 +19,49 @@ from pathlib import Path
 from .errors import ErrorKind, TinyforgeError
 
 
+def _has_data(root: Path) -> bool:
+    return (root / "targets" / "boards").is_dir() and (root / "runtime").is_dir()
+
+
+def _installed_root() -> Path | None:
+    """share/tinyforge of a (non-editable) pip install: the wheel's data folder, installed
+    into the environment beside its bin/ (CMakeLists.txt "Install"), found in the record of
+    installed files."""
+    try:
+        dist = importlib.metadata.distribution("tinyforge")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    for f in dist.files or ():
+        if f.as_posix().endswith("share/tinyforge/targets/cpus.json"):
+            return Path(f.locate()).resolve().parents[1]
+    return None
+
+
 def repo_root() -> Path:
-    """$TINYFORGE_ROOT, else the source tree this package sits in (python/tinyforge/../..)."""
+    """The folder with targets/, runtime/ and kernels/: $TINYFORGE_ROOT, else the source
+    tree this package sits in (python/tinyforge/../..), else an installed share/tinyforge."""
     env = os.environ.get("TINYFORGE_ROOT")
-    root = Path(env) if env else Path(__file__).resolve().parents[2]
-    if not (root / "targets" / "boards").is_dir() or not (root / "runtime").is_dir():
-        raise TinyforgeError(f"{root}: not a tinyforge source tree (no targets/boards, "
-                             "runtime/); set TINYFORGE_ROOT", ErrorKind.IO)
+    if env:
+        root = Path(env)
+    else:
+        root = Path(__file__).resolve().parents[2]
+        if not _has_data(root):
+            root = _installed_root() or root
+    if not _has_data(root):
+        raise TinyforgeError(f"{root}: not a tinyforge source tree or installation (no "
+                             "targets/boards, runtime/); set TINYFORGE_ROOT", ErrorKind.IO)
     return root
+
+
+def is_source_tree(root: Path) -> bool:
+    """A checkout (build/, .models/, docs/ live there), not an installed share/tinyforge."""
+    return (root / "CMakeLists.txt").is_file() and (root / "python" / "tinyforge").is_dir()
+
+
+def cmake_dir() -> Path:
+    """The folder of the CMake package (tinyforgeConfig.cmake): give it to CMake as
+    -Dtinyforge_DIR=... for find_package(tinyforge CONFIG) (docs/deploying.md)."""
+    return repo_root() / "cmake"
 
 
 def find_cli() -> str:
@@ -47,9 +83,16 @@ def find_cli() -> str:
 
 
 def build_root() -> Path:
-    """Where the firmware build trees live: $TINYFORGE_BOARD_BUILD, else <repo>/build/boards."""
+    """Where the firmware build trees live: $TINYFORGE_BOARD_BUILD, else <repo>/build/boards
+    (installed: $XDG_CACHE_HOME/tinyforge/boards, ~/.cache by default)."""
     env = os.environ.get("TINYFORGE_BOARD_BUILD")
-    return Path(env) if env else repo_root() / "build" / "boards"
+    if env:
+        return Path(env)
+    root = repo_root()
+    if is_source_tree(root):
+        return root / "build" / "boards"
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "tinyforge" / "boards"
 
 
 @contextlib.contextmanager

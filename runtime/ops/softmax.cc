@@ -1,16 +1,37 @@
-// SOFTMAX op glue.
+// SOFTMAX op glue: int8 in and out, and the exp table's scratch buffer when the kernel asks
+// for one (softmax.inc).
 #include "kernels/softmax/softmax_limits.h"
 #include "op_util.h"
 
 namespace tinyforge::rt::ops {
+namespace {
+using SoftmaxFn = void (*)(const s8_softmax_params*, const int8_t*, int8_t*, void*);
+}  // namespace
 
 Status Validate_softmax(const OpContext& op) {
-  return ValidateInt8Unary<OpKind::kSoftmax>(op, s8_softmax_check, [](const s8_softmax_params& p) {
-    const int64_t n = Product(p.rows, p.depth);
-    return IoBytes{n, n};
-  });
+  TF_RT_TRY(ExpectCounts(op, abi::kSoftmaxOperands, abi::ParamCount<s8_softmax_params>()));
+  if (op.streamed()) return Status::kBadOp;
+  s8_softmax_params p{};
+  abi::DecodeParams(op, &p);
+  TF_RT_TRY(CheckParams(s8_softmax_check(p)));
+  const int64_t n = Product(p.rows, p.depth);
+  TF_RT_TRY(Expect(op, abi::kSoftmaxIn, fmt::kInt8, n));
+  TF_RT_TRY(Expect(op, abi::kSoftmaxOut, fmt::kInt8, n, true));
+  const TensorRef in = op.tensor(abi::kSoftmaxIn), out = op.tensor(abi::kSoftmaxOut);
+  TF_RT_TRY(Disjoint(in, out));
+  const TensorRef others[] = {in, out};
+  return ExpectScratch(op, abi::kSoftmaxScratch,
+                       ScratchBytes<OpKind::kSoftmax>(op.kernel_id(), p), others);
 }
 
-Status Run_softmax(const OpContext& op) { return RunUnary<s8_softmax_params>(op); }
+Status Run_softmax(const OpContext& op) {
+  s8_softmax_params p{};
+  abi::DecodeParams(op, &p);
+  void* scratch = op.has(abi::kSoftmaxScratch) ? op.tensor(abi::kSoftmaxScratch).data : nullptr;
+  reinterpret_cast<SoftmaxFn>(op.entry().kernel)(
+      &p, reinterpret_cast<const int8_t*>(op.tensor(abi::kSoftmaxIn).data),
+      reinterpret_cast<int8_t*>(op.tensor(abi::kSoftmaxOut).data), scratch);
+  return Status::kOk;
+}
 
 }  // namespace tinyforge::rt::ops

@@ -32,3 +32,10 @@ extern "C" const tf_kernel_entry tf_all_kernels[] = {
 #undef TF_KERNEL_ALL
 };
 extern "C" const uint32_t tf_all_kernels_count = sizeof(tf_all_kernels) / sizeof(tf_all_kernels[0]);
+
+// Every path linked on demand (kernels/common/paths.h) of the variants above.
+#define TF_KERNEL_ALL(op, symbol, isa, scratch)
+#define TF_KERNEL_PATH_ALL(op, kernel, path, isa, pred) TF_KERNEL_PATH_LINK(isa, path)
+#include "tinyforge/all_kernels.inc"
+#undef TF_KERNEL_PATH_ALL
+#undef TF_KERNEL_ALL

@@ -8,21 +8,42 @@
 #   TF_BOARD_CPU             cpu                 TF_BOARD_ISA_CLASS isa_class
 #   TF_BOARD_REGION_LINES    one X(name, base, size, speed_rank, TF_REGION_<PURPOSE>) per
 #                            memory region, joined for tf_board_config.h.in
+#   tf_board_compile_flags(<json_file> <var>)   <var>: compile_flags as a CMake list (any
+#                            board, emulated or not; tinyforge_add_model uses it)
 include_guard(GLOBAL)
 
-function(tf_read_board_json json_file)
+# <out_var> = the JSON string array at <key...> of <json>, as a CMake list.
+function(_tf_json_list json out_var)
+  string(JSON _n LENGTH "${json}" ${ARGN})
+  set(_items "")
+  if(_n GREATER 0)
+    math(EXPR _last "${_n} - 1")
+    foreach(_i RANGE ${_last})
+      string(JSON _item GET "${json}" ${ARGN} ${_i})
+      list(APPEND _items "${_item}")
+    endforeach()
+  endif()
+  set(${out_var} "${_items}" PARENT_SCOPE)
+endfunction()
+
+function(_tf_board_json_text json_file out_var)
   file(READ "${json_file}" _json)
-  string(JSON _schema GET "${_json}" schema)
-  if(NOT _schema STREQUAL "tinyforge.board/1")
+  string(JSON _schema ERROR_VARIABLE _err GET "${_json}" schema)
+  if(_err OR NOT _schema STREQUAL "tinyforge.board/1")
     message(FATAL_ERROR "tinyforge: ${json_file}: not a tinyforge.board/1 description")
   endif()
-  string(JSON _n LENGTH "${_json}" compile_flags)
-  set(_flags "")
-  math(EXPR _last "${_n} - 1")
-  foreach(_i RANGE ${_last})
-    string(JSON _flag GET "${_json}" compile_flags ${_i})
-    list(APPEND _flags "${_flag}")
-  endforeach()
+  set(${out_var} "${_json}" PARENT_SCOPE)
+endfunction()
+
+function(tf_board_compile_flags json_file out_var)
+  _tf_board_json_text("${json_file}" _json)
+  _tf_json_list("${_json}" _flags compile_flags)
+  set(${out_var} "${_flags}" PARENT_SCOPE)
+endfunction()
+
+function(tf_read_board_json json_file)
+  _tf_board_json_text("${json_file}" _json)
+  _tf_json_list("${_json}" _flags compile_flags)
   list(JOIN _flags " " _flags)
   set(TINYFORGE_CPU_FLAGS "${_flags}" PARENT_SCOPE)
   string(JSON _v GET "${_json}" linker_script)

@@ -1,4 +1,4 @@
-"""The test model of the float fallback (docs/decisions.md 44): int8 conv / linear around ops
+"""The test model of the float fallback (docs/decisions.md 47): int8 conv / linear around ops
 with no int8 lowering, written in torch ops: a cumulative sum, atan2 and an erf-based custom
 activation. Shared by test_float_fallback.py (host) and test_float_fallback_board.py."""
 from __future__ import annotations

@@ -19,10 +19,11 @@ from torch import nn
 
 import tinyforge
 from tinyforge.attention import MASK_VALUE
+from tinyforge.families import TransformerEncoderClassifier as Encoder
 
 from e2e_util import compare_with_pytorch, random_inputs, run_cli, save_npy
 
-T, D, HEADS, FFN = 32, 64, 4, 128
+T, D = Encoder.SEQ, Encoder.D_MODEL
 
 
 class Sdpa(nn.Module):
@@ -46,21 +47,6 @@ class Mha(nn.Module):
 
     def forward(self, x):
         return self.attn(x, x, x, need_weights=self.need_weights, attn_mask=self.mask)[0]
-
-
-class Encoder(nn.Module):
-    """Learned positional embedding + 2 encoder layers + mean over tokens + Linear head."""
-
-    def __init__(self, norm_first: bool, activation: str, classes: int = 10) -> None:
-        super().__init__()
-        self.pos = nn.Parameter(torch.randn(1, T, D) * 0.5)
-        layer = nn.TransformerEncoderLayer(D, HEADS, FFN, dropout=0.0, activation=activation,
-                                           batch_first=True, norm_first=norm_first)
-        self.encoder = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
-        self.head = nn.Linear(D, classes)
-
-    def forward(self, x):
-        return self.head(self.encoder(x + self.pos).mean(dim=1))
 
 
 def _calib(shapes, n=8):

@@ -144,7 +144,7 @@ def test_se_block_on_an547_board_equals_host_and_mul_is_fast(board_env, tmp_path
 
 
 def test_division_by_activation_runs_in_float_or_is_refused():
-    """No int8 division: it becomes the float op binary(div) (docs/decisions.md 44), and
+    """No int8 division: it becomes the float op binary(div) (docs/decisions.md 47), and
     allow_float=False refuses it naming the ATen op."""
     class Div(nn.Module):
         def forward(self, x):

@@ -1,4 +1,4 @@
-"""Mixed int8 / float32 programs (docs/decisions.md 44, docs/numerics.md "Float ops"): ops with
+"""Mixed int8 / float32 programs (docs/decisions.md 47, docs/numerics.md "Float ops"): ops with
 no int8 lowering (cumsum, atan2, erf) stay float32 between dequantize and quantize and run on
 the float kernels (kernels/f32); the rest is int8. Host figures against PyTorch; the board
 runs are in test_float_fallback_board.py."""

@@ -14,22 +14,10 @@ import torch
 from torch import nn
 
 import tinyforge
+from tinyforge.families import SeqClassifier
 
 from e2e_util import (assert_within_1_lsb, compare_with_pytorch, export_quantized, random_inputs,
                       run_cli, save_npy)
-
-
-class SeqClassifier(nn.Module):
-    """GRU / LSTM over [B, T, C] (or [T, B, C]) -> the last step's output -> Linear."""
-
-    def __init__(self, cls, inputs=12, hidden=32, classes=4, **kw):
-        super().__init__()
-        self.rnn = cls(inputs, hidden, **kw)
-        self.fc = nn.Linear(hidden * (2 if kw.get("bidirectional") else 1), classes)
-
-    def forward(self, x):
-        y, _ = self.rnn(x)
-        return self.fc(y[:, -1] if self.rnn.batch_first else y[-1])
 
 
 class CellLoop(nn.Module):

@@ -1,6 +1,6 @@
 """A .tflite whose converter left float ops between DEQUANTIZE and QUANTIZE (TFLite has no
 int8 COS / ATAN2; `supported_ops` with TFLITE_BUILTINS lets it keep them in float) runs mixed
-(docs/decisions.md 44): the float ops on the float kernels, the rest int8. Compared with
+(docs/decisions.md 47): the float ops on the float kernels, the rest int8. Compared with
 TensorFlow's interpreter (BUILTIN_REF) on the graph output: within 1 LSB (the float
 functions are computed independently: TF's std::cos / atan2 vs the kernels' series, so a
 value within float32 rounding of a quantization tie may round the other way)."""

@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
                         s.C(std::vector<int32_t>{-4}, fmt::kInt32), logits, fmt::kNoTensor},
                        emit::EncodeParams(f)});
     s8_softmax_params sm{1, 5, 1717986918, 23, -248};
-    s.p.ops.push_back({rt::KernelId("s8_softmax__ref"), {logits, probs}, emit::EncodeParams(sm)});
+    s.p.ops.push_back({rt::KernelId("s8_softmax__ref"), {logits, probs, fmt::kNoTensor},
+                       emit::EncodeParams(sm)});
     s.p.io = {{in, false, {1, 4, 4, 2}, 0.5f, 0}, {probs, true, {1, 5}, 1.0f / 256, -128}};
     Save(dir, "conv_fc_softmax", s.p);
   }

@@ -139,9 +139,11 @@ TEST(KernelLists, EveryListedVariantIsDeclaredAndLinked) {
 #define TF_KERNEL_ENTRY(op, symbol, isa, scratch) {#op, #symbol, #isa, TF_TEST_FN_##isa(symbol)},
   const Entry entries[] = {
 #define TF_KERNEL TF_KERNEL_ENTRY
+#define TF_KERNEL_PATH(op, kernel, path, isa, pred)
 #define TF_FAMILY(f) TF_FAMILY_PATH(f, inc)
 #include "kernels/families.def"
 #undef TF_KERNEL
+#undef TF_KERNEL_PATH
   };
 #undef TF_KERNEL_ENTRY
   const std::set<std::string> op_kinds = {

@@ -125,7 +125,7 @@ TEST(Lifetimes, InPlaceDeclarationsMustBeAllowedByTheOperator) {
   Builder b(64);
   const int32_t in = b.Arena(fmt::kInt8, 0, 12);
   const int32_t out = b.Arena(fmt::kInt8, 16, 12);
-  b.Op(KernelId("s8_softmax__ref"), {in, out},
+  b.Op(KernelId("s8_softmax__ref"), {in, out, fmt::kNoTensor},
        emit::EncodeParams(s8_softmax_params{1, 12, 1717986918, 23, -248}));
   b.p.ops[0].in_place_input = 0;
   b.p.ops[0].in_place_output = 1;

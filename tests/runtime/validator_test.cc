@@ -386,7 +386,7 @@ s8_softmax_params SoftmaxBase() { return {2, 5, 1 << 30, 3, -100}; }
 OpCase SoftmaxCase(const s8_softmax_params& p) {
   const int64_t n = (p.rows > 0 && p.rows < 64 ? p.rows : 1) *
                     (p.depth > 0 && p.depth < 64 ? p.depth : 1);
-  return {KernelId("s8_softmax__ref"), {In(n), Out(n)}, emit::EncodeParams(p)};
+  return {KernelId("s8_softmax__ref"), {In(n), Out(n), None()}, emit::EncodeParams(p)};
 }
 
 s8_mean_params MeanBase() {
@@ -622,6 +622,18 @@ TEST(Validator, ScratchAndLineBufferSizes) {
   ExpectSizeChecks("bmm scratch", m);
   m.operands[3].elements = 0;
   EXPECT_EQ(Load(m), Status::kBadParams) << "bmm__scalar without its scratch";
+  // softmax__scalar: the exp table (1 KB) from kSoftmaxTableMinScalar elements on, else none.
+  s8_softmax_params sp = SoftmaxBase();
+  sp.rows = 32, sp.depth = 32;  // 1,024 elements
+  OpCase t = SoftmaxCase(sp);
+  t.kernel = KernelId("s8_softmax__scalar");
+  t.operands[2] = Scratch(1024);
+  ExpectSizeChecks("softmax table", t);
+  t.operands[2].elements = 0;
+  EXPECT_EQ(Load(t), Status::kBadParams) << "softmax__scalar without its table";
+  OpCase small = SoftmaxCase(SoftmaxBase());
+  small.kernel = KernelId("s8_softmax__scalar");
+  EXPECT_EQ(Load(small), Status::kOk) << "softmax__scalar on 10 elements needs no table";
   // Streamed ops: the line buffer holds at least one output row (out_w * channels bytes).
   OpCase s = ConvCase(p);
   s.flags = fmt::kOpFlagStream;

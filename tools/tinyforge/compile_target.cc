@@ -74,6 +74,10 @@ nlohmann::json ReportJson(const emit::Emitted& e, const ir::Graph& lowered) {
 }  // namespace
 
 int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
+  if (!args.name.empty() && emit::CIdentifier(args.name) != args.name) {
+    return Fail(Error("--name: '" + args.name + "' is not a lower-case C identifier (try '" +
+                      emit::CIdentifier(args.name) + "')"));
+  }
   emit::EmitOptions options;
   options.target = args.target;
   options.memory = args.memory;
@@ -98,7 +102,7 @@ int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return Fail(Error::Io(args.output + ": cannot create directory: " + ec.message()));
-  const emit::ModelSources src = emit::GenerateModelSources(*e);
+  const emit::ModelSources src = emit::GenerateModelSources(*e, args.name);
   // Names come from the model file: replace invalid UTF-8 rather than throw (as inspect).
   const std::string report =
       ReportJson(*e, lowered).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +

@@ -108,6 +108,9 @@ int main(int argc, char** argv) {
                     "With --target: run convolutions and pools in place by output rows "
                     "through small line buffers: the least RAM, but a kernel call per row "
                     "(slower); default: whole-tensor calls (docs/memory-planning.md)");
+  compile->add_option("--name", compile_args.name,
+                      "With --target: the model's C name in model.h/model.cc (tf_model_NAME; "
+                      "default: from the graph's name)");
   compile->add_option("--kernels", compile_args.kernels,
                       "With --target: kernel variants, auto (the board's fastest: mve, dsp or "
                       "scalar) or ref / scalar / dsp / mve (up to what the board runs)");

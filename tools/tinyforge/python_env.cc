@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "target/board.h"
+
 namespace tinyforge::cli {
 
 namespace fs = std::filesystem;
@@ -30,10 +32,9 @@ void SetPythonEnvironment() {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) ::setenv("TINYFORGE_BIN", self.c_str(), 1);
-#ifdef TINYFORGE_SOURCE_DIR
-  ::setenv("TINYFORGE_ROOT", TINYFORGE_SOURCE_DIR, 0);
-#endif
-  if (const char* root = std::getenv("TINYFORGE_ROOT"); root != nullptr && *root != '\0') {
+  ::setenv("TINYFORGE_ROOT", target::DataRoot().c_str(), 0);
+  if (const char* root = std::getenv("TINYFORGE_ROOT");
+      root != nullptr && *root != '\0' && fs::is_directory(fs::path(root) / "python", ec)) {
     std::string path = std::string(root) + "/python";
     if (const char* old = std::getenv("PYTHONPATH"); old != nullptr && *old != '\0') {
       path += ":" + std::string(old);

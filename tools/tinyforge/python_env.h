@@ -16,8 +16,9 @@ namespace tinyforge::cli {
 std::string PythonExecutable();
 
 // The environment of a Python child: TINYFORGE_BIN (this executable, for the child's calls
-// back into the CLI), TINYFORGE_ROOT (the source tree, unless set) and <root>/python first on
-// PYTHONPATH (so a source tree works without `pip install`).
+// back into the CLI), TINYFORGE_ROOT (target::DataRoot(): the source tree, or an installed
+// tinyforge's share/tinyforge; unless set) and, in a source tree, <root>/python first on
+// PYTHONPATH (so it works without `pip install`).
 void SetPythonEnvironment();
 
 }  // namespace tinyforge::cli

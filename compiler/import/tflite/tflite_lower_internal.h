@@ -139,7 +139,7 @@ Status LowerConcatenation(Lowering& l);
 Status LowerQuantize(Lowering& l);
 Status LowerDequantize(Lowering& l);
 // EXP, LOG, SQRT, SIN, COS, ABS, NEG, POW, ATAN2 on float32: the float fallback ops
-// `unary` / `binary` (docs/decisions.md 44), between DEQUANTIZE and QUANTIZE.
+// `unary` / `binary` (docs/decisions.md 47), between DEQUANTIZE and QUANTIZE.
 Status LowerFloatFn(Lowering& l);
 // Whether a float fallback op of the model reads tensor `t`.
 bool ReadByFloatOp(const TfliteModel& m, int32_t t);

@@ -102,6 +102,21 @@ constexpr int64_t ScratchBytes(uint32_t id, [[maybe_unused]] const P& p) {
   return -1;
 }
 
+// The paths linked on demand (kernels/common/paths.h) that kernel `id` takes for
+// parameters `p` (the .inc's TF_KERNEL_PATH predicates): calls f(path symbol) for each. The
+// compiler lists them in the generated model.cc, so the firmware links those and no other.
+template <OpKind kOp, class P, class F>
+void ForEachPath(uint32_t id, [[maybe_unused]] const P& p, [[maybe_unused]] F&& f) {
+#define TF_KERNEL_ALL(op, symbol, isa, scratch)
+#define TF_KERNEL_PATH_ALL(op, kernel, path, isa, pred)               \
+  if constexpr (static_cast<OpKind>(kernel_list_detail::op) == kOp) { \
+    if (id == KernelId(#kernel) && (pred)) f(#path);                  \
+  }
+#include "tinyforge/all_kernels.inc"
+#undef TF_KERNEL_PATH_ALL
+#undef TF_KERNEL_ALL
+}
+
 }  // namespace tinyforge::rt
 
 #endif  // TINYFORGE_RUNTIME_KERNEL_IDS_H_

@@ -11,6 +11,7 @@
 #ifndef TINYFORGE_RUNTIME_KERNEL_TABLE_H_
 #define TINYFORGE_RUNTIME_KERNEL_TABLE_H_
 
+#include "kernels/common/paths.h"
 #include "kernels/kernels.h"
 #include "tinyforge/runtime.h"
 
@@ -18,8 +19,9 @@ namespace tinyforge::rt::ops {
 
 // Per operator kind (kernels/families.def): Validate_<op> checks an op record at init,
 // Run_<op> executes it (runtime/ops/<op>.cc).
-#define TF_OP_KIND(op, Kind, Params)          \
-  Status Validate_##op(const OpContext& ctx); \
+// Validate_<op> runs once, at init: optimized for size (TF_RT_COLD).
+#define TF_OP_KIND(op, Kind, Params)                     \
+  TF_RT_COLD Status Validate_##op(const OpContext& ctx); \
   Status Run_##op(const OpContext& ctx);
 #include "kernels/families.def"
 

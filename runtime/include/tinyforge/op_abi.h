@@ -25,6 +25,7 @@ namespace tinyforge::rt::abi {
 //   lut:              input, table (256 int8, constant), output
 //   resize:           input, table (int32 source coordinates, constant), output
 //   bmm:              lhs, rhs, output, scratch (optional)
+//   softmax:          input, output, scratch (optional)
 //   gather:           input, indices (int32), output
 //   layernorm:        input, scale, bias (int32 constants, depth or 1 entries), output
 //   others:           input, output
@@ -44,9 +45,12 @@ enum UnarySlot : int { kUnIn, kUnOut, kUnOperands };
 enum LutSlot : int { kLutIn, kLutTable, kLutOut, kLutOperands };
 enum ResizeSlot : int { kResizeIn, kResizeTable, kResizeOut, kResizeOperands };
 enum BmmSlot : int { kBmmLhs, kBmmRhs, kBmmOut, kBmmScratch, kBmmOperands };
+enum SoftmaxSlot : int { kSoftmaxIn, kSoftmaxOut, kSoftmaxScratch, kSoftmaxOperands };
 // The operand slot of a kind's scratch buffer (the emitter fills it when the kernel asks).
 constexpr int ScratchSlot(OpKind k) {
-  return k == OpKind::kBmm ? static_cast<int>(kBmmScratch) : static_cast<int>(kConvScratch);
+  return k == OpKind::kBmm       ? static_cast<int>(kBmmScratch)
+         : k == OpKind::kSoftmax ? static_cast<int>(kSoftmaxScratch)
+                                 : static_cast<int>(kConvScratch);
 }
 enum NormSlot : int { kNormIn, kNormScale, kNormBias, kNormOut, kNormOperands };
 inline constexpr int kMaxConcatInputs = TF_LIMIT_CONCAT_INPUTS;

@@ -20,6 +20,10 @@
 #include "tinyforge/status.h"
 #include "tinyforge/tf_model.h"
 
+// Set-up code that runs once, at tf_model_init (loading, validation): GCC optimizes it for
+// size and keeps it out of the hot code (docs/decisions.md 45).
+#define TF_RT_COLD __attribute__((cold))
+
 namespace tinyforge::rt {
 
 class Model;
@@ -97,7 +101,7 @@ class OpContext {
 class Model {
  public:
   // Validates `def` and everything it points to. On failure the model stays unusable.
-  Status Init(const tf_model_def& def);
+  TF_RT_COLD Status Init(const tf_model_def& def);
   // Validates everything in the program that needs neither arenas nor kernels (header,
   // CRCs, tables, op record structure, tensor lifetimes), so that a host can size the
   // arenas from a checked program (region_size) before allocating them. The model is not
@@ -133,22 +137,22 @@ class Model {
   struct LiveRange {
     uint32_t first, last;
   };
-  Status CheckProgram(const tf_model_def& def);
+  TF_RT_COLD Status CheckProgram(const tf_model_def& def);
   void Fail();
-  Status ParseHead(const tf_model_def& def);
-  Status CheckRegions() const;
-  Status BindRegions(const tf_model_def& def);
-  Status BindSegments(const tf_model_def& def);
-  Status CheckTensors() const;
-  Status CheckConstantLayout() const;
-  Status CheckIo() const;
-  Status CheckKernelTable(const tf_model_def& def) const;
-  Status CheckOpRecords();
-  Status CheckLifetimes();
-  Status CheckOps();
+  TF_RT_COLD Status ParseHead(const tf_model_def& def);
+  TF_RT_COLD Status CheckRegions() const;
+  TF_RT_COLD Status BindRegions(const tf_model_def& def);
+  TF_RT_COLD Status BindSegments(const tf_model_def& def);
+  TF_RT_COLD Status CheckTensors() const;
+  TF_RT_COLD Status CheckConstantLayout() const;
+  TF_RT_COLD Status CheckIo() const;
+  TF_RT_COLD Status CheckKernelTable(const tf_model_def& def) const;
+  TF_RT_COLD Status CheckOpRecords();
+  TF_RT_COLD Status CheckLifetimes();
+  TF_RT_COLD Status CheckOps();
   static uint32_t RecordSize(const uint8_t* rec);
-  void LiveRanges(uint32_t base, uint32_t count, LiveRange* r) const;
-  bool DeclaredInPlace(uint32_t op, uint32_t in, uint32_t out) const;
+  TF_RT_COLD void LiveRanges(uint32_t base, uint32_t count, LiveRange* r) const;
+  TF_RT_COLD bool DeclaredInPlace(uint32_t op, uint32_t in, uint32_t out) const;
   bool AnyInArena(uint32_t base, uint32_t count) const;
   Status IoInfo(uint32_t record, tf_tensor_info* info) const;
   const KernelEntry* FindEntry(uint32_t id) const;

@@ -197,7 +197,7 @@ RunResult RunSoftmax(const Case& c) {
   TRY_PARAMS(p, quant::MakeSoftmaxParams(in->shape, c.options.value("beta", 1.0f), Quant(*in),
                                          Quant(out)));
   std::vector<int8_t> y(out.NumElements());
-  s8_softmax__ref(&*p, in->i8.data(), y.data());
+  s8_softmax__ref(&*p, in->i8.data(), y.data(), nullptr);
   return Int8Result(std::move(y));
 }
 

@@ -16,11 +16,20 @@ constexpr int32_t kShortEdgeCases = kNumDepths * kNumInputKinds * kNumScaleKinds
 constexpr int32_t kNumLongDepths = 9;
 const int32_t kLongDepths[kNumLongDepths] = {511, 512, 513, 520, 1024, 2047, 2048, 4095, 4096};
 constexpr int32_t kLongEdgeCases = kNumLongDepths * 2 * 2;
-constexpr int32_t kEdgeCases = kShortEdgeCases + kLongEdgeCases;
+// Calls of 1,100 or more elements (every fast variant reads its exp table, softmax.h): rows
+// of 1 to 4,096 elements, as many as that takes; random, all equal and nearly equal inputs;
+// the scale kinds in turn (typical, tiny, huge, max shift, wide diff_min).
+constexpr int32_t kNumTableDepths = 15;
+const int32_t kTableDepths[kNumTableDepths] = {1,  2,   3,   4,   5,   8,    12,  17,
+                                               32, 33, 100, 255, 511, 1024, 4096};
+constexpr int32_t kTableElements = 1100;
+constexpr int32_t kTableEdgeCases = kNumTableDepths * 3;
+constexpr int32_t kEdgeCases = kShortEdgeCases + kLongEdgeCases + kTableEdgeCases;
 // Edge kinds: the scale kind, or long_rows (test names: kernel_variants.<symbol>.<kind>).
 const char* const kKindNames[kNumScaleKinds] = {"typical", "tiny", "huge", "max_shift",
                                                 "wide_diff_min"};
 const char* EdgeKindName(int32_t e) {
+  if (e >= kShortEdgeCases + kLongEdgeCases) return "table";
   return e >= kShortEdgeCases ? "long_rows" : kKindNames[e / (kNumDepths * kNumInputKinds)];
 }
 
@@ -59,7 +68,7 @@ void FillInput(tfv::Rng& rng, int8_t* in, int32_t n, int32_t depth, int32_t kind
         for (int32_t c = 0; c < depth; ++c) in[i + c] = v;
       }
       break;
-    case kNearlyEqual: {  // within 0 .. 2 of each other (long rows only)
+    case kNearlyEqual: {  // within 0 .. 2 of each other (long rows and table calls only)
       const int32_t lo = rng.Range(-128, 125);
       rng.Fill(in, n, lo, lo + 2);
       break;
@@ -79,7 +88,14 @@ void FillInput(tfv::Rng& rng, int8_t* in, int32_t n, int32_t depth, int32_t kind
 TFV_FAMILY_TEST(softmax, kEdgeCases, EdgeKindName) {
   s8_softmax_params p{};
   int32_t input_kind;
-  if (ctx.Edge() && ctx.EdgeIndex() >= kShortEdgeCases) {
+  if (ctx.Edge() && ctx.EdgeIndex() >= kShortEdgeCases + kLongEdgeCases) {
+    const int32_t e = ctx.EdgeIndex() - kShortEdgeCases - kLongEdgeCases;
+    p.depth = kTableDepths[e % kNumTableDepths];
+    p.rows = (kTableElements + p.depth - 1) / p.depth;
+    const int32_t kinds[3] = {kRandom, kAllEqual, kNearlyEqual};
+    input_kind = kinds[e / kNumTableDepths];
+    Scale(ctx.rng, p, e % kNumScaleKinds);
+  } else if (ctx.Edge() && ctx.EdgeIndex() >= kShortEdgeCases) {
     const int32_t e = ctx.EdgeIndex() - kShortEdgeCases;
     p.depth = kLongDepths[e % kNumLongDepths];
     p.rows = 1;
@@ -106,7 +122,8 @@ TFV_FAMILY_TEST(softmax, kEdgeCases, EdgeKindName) {
   ctx.Params("rows %d depth %d mult %d shift %d diff_min %d input kind %d", (int)p.rows,
              (int)p.depth, (int)p.input_multiplier, (int)p.input_left_shift, (int)p.diff_min,
              (int)input_kind);
-  s8_softmax__ref(&p, in, want);
-  ctx.Variant (&s8_softmax__ref)(&p, in, got);
+  void* scratch = ctx.Scratch(&p);
+  s8_softmax__ref(&p, in, want, nullptr);
+  ctx.Variant(&s8_softmax__ref)(&p, in, got, scratch);
   return tfv::Compare(ctx, "output", got, want, n);
 }

@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "kernels/common/isa.h"
+#include "kernels/common/paths.h"
 #include "tests/kernels/variants/variant_harness.h"
 
 #ifndef TFV_ARENA_BYTES
@@ -55,6 +56,20 @@ const VariantInfo kVariants[] = {
 #undef TF_KERNEL_ALL
 };
 constexpr int32_t kNumVariants = static_cast<int32_t>(sizeof(kVariants) / sizeof(kVariants[0]));
+
+}  // namespace
+}  // namespace tfv
+
+// Every path linked on demand (kernels/common/paths.h) of the variants above, so that the
+// variants run whole (a path left out would fall back to a slower one, untested).
+#define TF_KERNEL_ALL(op, symbol, isa, scratch)
+#define TF_KERNEL_PATH_ALL(op, kernel, path, isa, pred) TF_KERNEL_PATH_LINK(isa, path)
+#include "tinyforge/all_kernels.inc"
+#undef TF_KERNEL_PATH_ALL
+#undef TF_KERNEL_ALL
+
+namespace tfv {
+namespace {
 
 // Every .inc line, whatever this build compiles (names only: --list-all, for the boards).
 struct VariantName {
