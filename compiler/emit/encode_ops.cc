@@ -165,6 +165,12 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
       if (eo.kernel == nullptr) return Error::Unsupported(OpLabel(g, k) + ": no kernel for it");
       return OkStatus();
     };
+    // The op's parameter record from a quant::*Params builder's result.
+    auto params = [&](const auto& p) -> Status {
+      TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+      eo.params = EncodeParams(*p);
+      return OkStatus();
+    };
     const ir::TensorId x = op.inputs.empty() ? -1 : op.inputs[0];
     const ir::TensorId y = op.outputs[0];
     switch (op.type) {
@@ -235,8 +241,12 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
       case OpType::kQMaximum:
       case OpType::kQMinimum:
       case OpType::kQPrelu:
-      case OpType::kQMul: {
-        if (op.type == OpType::kQAdd || op.type == OpType::kQSub) {
+      case OpType::kQMul:
+      case OpType::kBinary: {  // (the float fallback's, float32)
+        if (op.type == OpType::kBinary) {
+          TF_RETURN_IF_ERROR(kernel(rt::OpKind::kF32Binary));
+          TF_RETURN_IF_ERROR(params(quant::F32BinaryParams(g, op)));
+        } else if (op.type == OpType::kQAdd || op.type == OpType::kQSub) {
           TF_RETURN_IF_ERROR(
               kernel(op.type == OpType::kQAdd ? rt::OpKind::kAdd : rt::OpKind::kSub));
           auto p = quant::AddParams(g, op);
@@ -441,6 +451,17 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         }
         eo.operands = {enc.ActOp(x), enc.ActOp(y)};
         eo.spec.macs = Elements(g, x);
+        break;
+      }
+      case OpType::kUnary:
+      case OpType::kCumsum: {
+        const bool unary = op.type == OpType::kUnary;
+        TF_RETURN_IF_ERROR(kernel(unary ? rt::OpKind::kF32Unary : rt::OpKind::kF32Cumsum));
+        TF_RETURN_IF_ERROR(unary ? params(quant::F32UnaryParams(g, op))
+                                 : params(quant::F32CumsumParams(g, op)));
+        eo.operands = {enc.InputOp(x), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, x);
+        if (!g.tensor(x).is_constant()) eo.spec.in_place = plan::InPlace::kAlias;
         break;
       }
       default:

@@ -27,7 +27,7 @@ Status RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<Hos
   const HostTensor* bias = in.size() > 2 ? in[2] : nullptr;
   const bool int8_edge = g.kind == ir::GraphKind::kInt8 &&
                          (op.type == OpType::kQuantize || op.type == OpType::kDequantize);
-  if (op.type > OpType::kDequantize || int8_edge) {
+  if (op.type > OpType::kDequantize || int8_edge || ir::IsFloatFallbackOp(op.type)) {
     TF_RETURN_IF_ERROR(RunLoweredOp(g, op, in, y));
     values[static_cast<size_t>(op.outputs[0])] = std::move(y);
     return OkStatus();

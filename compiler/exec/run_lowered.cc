@@ -241,6 +241,22 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       s8_dequantize__ref(&p, x.i8().data(), y.f32().data());
       return OkStatus();
     }
+    // The float fallback: the device's kernels, so host and board agree bit for bit.
+    case OpType::kUnary: {
+      TF_ASSIGN_OR_RETURN(const f32_unary_params p, quant::F32UnaryParams(g, op));
+      f32_unary__ref(&p, x.f32().data(), y.f32().data());
+      return OkStatus();
+    }
+    case OpType::kBinary: {
+      TF_ASSIGN_OR_RETURN(const f32_binary_params p, quant::F32BinaryParams(g, op));
+      f32_binary__ref(&p, x.f32().data(), in[1]->f32().data(), y.f32().data());
+      return OkStatus();
+    }
+    case OpType::kCumsum: {
+      TF_ASSIGN_OR_RETURN(const f32_cumsum_params p, quant::F32CumsumParams(g, op));
+      f32_cumsum__ref(&p, x.f32().data(), y.f32().data());
+      return OkStatus();
+    }
     default:
       return Error::Internal(std::string(ir::OpTypeName(op.type)) + " is not a lowered op");
   }

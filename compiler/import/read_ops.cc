@@ -46,6 +46,14 @@ struct AttrReader {
       return *layout;
     });
   }
+  void operator()(const char* name, ir::FloatFn& v) {
+    Read(name, v, [](const Json& j, const std::string& field) -> Expected<ir::FloatFn> {
+      TF_ASSIGN_OR_RETURN(std::string s, GetString(j, field));
+      const auto fn = ir::ParseFloatFn(s);
+      if (!fn) return Error(field + ": \"" + s + "\" is no function of kernels/f32/f32_fns.def");
+      return *fn;
+    });
+  }
   template <size_t N>
   void operator()(const char* name, std::array<int64_t, N>& v) {
     Read(name, v, [](const Json& j, const std::string& field) -> Expected<std::array<int64_t, N>> {

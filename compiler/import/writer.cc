@@ -19,6 +19,7 @@ struct AttrWriter {
   void operator()(const char* name, bool v) { (*obj)[name] = v; }
   void operator()(const char* name, const std::vector<int64_t>& v) { (*obj)[name] = v; }
   void operator()(const char* name, ir::Layout v) { (*obj)[name] = std::string(ir::LayoutName(v)); }
+  void operator()(const char* name, ir::FloatFn v) { (*obj)[name] = std::string(ir::FloatFnName(v)); }
   template <size_t N>
   void operator()(const char* name, const std::array<int64_t, N>& v) {
     (*obj)[name] = Json(std::vector<int64_t>(v.begin(), v.end()));

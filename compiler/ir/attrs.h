@@ -3,7 +3,7 @@
 // Each struct lists its fields once, in `Fields(self, f)`, which calls f("name", field) for
 // every field in file order. The graph-file reader and writer and the IR printer/parser
 // walk that list, so a new attribute is added in exactly one place. Field types are limited
-// to: int64_t, double, bool, Vec2, Pad4, std::vector<int64_t>, Layout.
+// to: int64_t, double, bool, Vec2, Pad4, std::vector<int64_t>, Layout, FloatFn.
 //
 // Value ranges (stride >= 1, ...) are checked by the verifier (ir/shape_inference.h), not
 // here: a struct may hold any value while a pass rewrites it.
@@ -37,6 +37,17 @@ std::optional<Layout> ParseLayout(std::string_view name);
 enum class Rounding : uint8_t { kSingle, kDouble };
 std::string_view RoundingName(Rounding rounding);  // "single" / "double"
 std::optional<Rounding> ParseRounding(std::string_view name);
+
+// A float32 elementwise function of the float fallback (`unary`, `binary`): the list of
+// kernels/f32/f32_fns.def, in its order (the value is the kernels' function code). Spelled
+// by its name ("exp", "atan2") in IR text and graph files.
+enum class FloatFn : int32_t {
+#define TF_F32_FN(Enum, name, arity) k##Enum,
+#include "../../kernels/f32/f32_fns.def"
+};
+std::string_view FloatFnName(FloatFn fn);
+std::optional<FloatFn> ParseFloatFn(std::string_view name);
+int FloatFnArity(FloatFn fn);  // 1 (`unary`) or 2 (`binary`)
 
 struct NoAttrs {
   template <class S, class F>
@@ -193,6 +204,26 @@ struct CatAttrs {
     f("axis", s.axis);
   }
   friend bool operator==(const CatAttrs&, const CatAttrs&) = default;
+};
+
+// unary / binary (the float fallback): y = fn(x) or fn(a, b) with NumPy broadcasting.
+struct FloatFnAttrs {
+  FloatFn fn = FloatFn::kNeg;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("fn", s.fn);
+  }
+  friend bool operator==(const FloatFnAttrs&, const FloatFnAttrs&) = default;
+};
+
+// cumsum: y[..., i, ...] = sum of x[..., 0..i, ...] along `axis` (torch.cumsum).
+struct CumsumAttrs {
+  int64_t axis = 0;  // negative counts from the end
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("axis", s.axis);
+  }
+  friend bool operator==(const CumsumAttrs&, const CumsumAttrs&) = default;
 };
 
 struct SoftmaxAttrs {
@@ -428,6 +459,6 @@ using Attrs = std::variant<NoAttrs, Conv2dAttrs, HardtanhAttrs, MaxPool2dAttrs, 
                            QDwConv2dAttrs, QFcAttrs, QPool2dAttrs, ClampAttrs, QPadAttrs,
                            TransposeAttrs, SliceAttrs, LeakyReluAttrs, EluAttrs, GeluAttrs,
                            PadAttrs, ResizeAttrs, ArgMaxAttrs, GatherAttrs, QBmmAttrs, LayerNormAttrs,
-                           QLayerNormAttrs>;
+                           QLayerNormAttrs, FloatFnAttrs, CumsumAttrs>;
 
 }  // namespace tinyforge::ir

@@ -31,8 +31,30 @@ bool IsGraphFileOp(OpType) { return true; }
 bool IsLoweredOp(OpType type) {
   return type >= OpType::kQuantize || type == OpType::kReshape || type == OpType::kTranspose ||
          type == OpType::kSlice || type == OpType::kResize || type == OpType::kArgMax ||
-         type == OpType::kGather;
+         type == OpType::kGather || IsFloatFallbackOp(type);
 }
+
+namespace {
+struct FloatFnInfo {
+  std::string_view name;
+  int arity;
+};
+constexpr FloatFnInfo kFloatFns[] = {
+#define TF_F32_FN(Enum, name, arity) {#name, arity},
+#include "../../kernels/f32/f32_fns.def"
+};
+}  // namespace
+
+std::string_view FloatFnName(FloatFn fn) { return kFloatFns[static_cast<size_t>(fn)].name; }
+
+std::optional<FloatFn> ParseFloatFn(std::string_view name) {
+  for (size_t i = 0; i < std::size(kFloatFns); ++i) {
+    if (kFloatFns[i].name == name) return static_cast<FloatFn>(i);
+  }
+  return std::nullopt;
+}
+
+int FloatFnArity(FloatFn fn) { return kFloatFns[static_cast<size_t>(fn)].arity; }
 
 std::string_view LayoutName(Layout layout) { return layout == Layout::kNHWC ? "NHWC" : "NCHW"; }
 

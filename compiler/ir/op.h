@@ -43,6 +43,11 @@ bool IsGraphFileOp(OpType type);
 // Ops allowed in a lowered graph (kind "int8"): the lowered block of op_types.def, reshape,
 // transpose, and quantize/dequantize (at the graph's edges only).
 bool IsLoweredOp(OpType type);
+// The float fallback ops (unary, binary, cumsum): float32 in every kind of graph; in an int8
+// graph they run on the float kernels (kernels/f32) between dequantize and quantize.
+inline bool IsFloatFallbackOp(OpType type) {
+  return type == OpType::kUnary || type == OpType::kBinary || type == OpType::kCumsum;
+}
 
 // The Attrs alternative `type` carries, default-initialized.
 Attrs DefaultAttrs(OpType type);

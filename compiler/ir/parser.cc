@@ -274,6 +274,14 @@ struct AttrSetter {
       return *layout;
     });
   }
+  void operator()(const char* n, FloatFn& v) {
+    Set(n, v, [](const RawAttr& r) -> Expected<FloatFn> {
+      TF_ASSIGN_OR_RETURN(std::string s, Scalar(r));
+      const auto fn = ParseFloatFn(s);
+      if (!fn) return Error("'" + s + "' is no function of kernels/f32/f32_fns.def");
+      return *fn;
+    });
+  }
   template <size_t N>
   void operator()(const char* n, std::array<int64_t, N>& v) {
     Set(n, v, [](const RawAttr& r) -> Expected<std::array<int64_t, N>> {

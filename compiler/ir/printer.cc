@@ -112,6 +112,10 @@ struct AttrPrinter {
     Sep(name);
     *out += LayoutName(v);
   }
+  void operator()(const char* name, FloatFn v) {
+    Sep(name);
+    *out += FloatFnName(v);
+  }
 };
 
 bool SimpleName(const std::string& s) {

@@ -346,8 +346,10 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
                                      std::to_string(y.size()) + " (at most 6)");
       return std::vector<Shape>{y};
     }
-    case OpType::kSoftmax: {
-      const int64_t axis = std::get<SoftmaxAttrs>(attrs).axis;
+    case OpType::kSoftmax:
+    case OpType::kCumsum: {
+      const int64_t axis = type == OpType::kSoftmax ? std::get<SoftmaxAttrs>(attrs).axis
+                                                     : std::get<CumsumAttrs>(attrs).axis;
       // Like PyTorch, a scalar behaves as rank 1 here (dim 0 or -1).
       const int64_t rank = std::max<int64_t>(1, static_cast<int64_t>(in[0].size()));
       if (!NormalizeAxis(axis, rank)) {
@@ -397,6 +399,19 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
         return Error("inputs[1]: slopes " + Str(in[1]) + ", expected [C] for x " + Str(in[0]));
       }
       return std::vector<Shape>{in[0]};
+    case OpType::kUnary:
+    case OpType::kBinary: {
+      const FloatFn fn = std::get<FloatFnAttrs>(attrs).fn;
+      const int arity = type == OpType::kUnary ? 1 : 2;
+      if (FloatFnArity(fn) != arity) {
+        return AttrError("fn", std::string(FloatFnName(fn)) + " is a function of " +
+                                   std::to_string(FloatFnArity(fn)) + " input(s), not of " +
+                                   std::to_string(arity));
+      }
+      if (type == OpType::kUnary) return std::vector<Shape>{in[0]};
+      TF_ASSIGN_OR_RETURN(Shape y, internal::Broadcast(in[0], in[1]));
+      return std::vector<Shape>{y};
+    }
     case OpType::kAdd:
     case OpType::kSub:
     case OpType::kMul:

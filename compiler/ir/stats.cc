@@ -1,5 +1,8 @@
 #include "ir/stats.h"
 
+#include <cstdio>
+#include <string>
+
 #include <algorithm>
 
 #include "support/text.h"
@@ -53,6 +56,37 @@ std::vector<bool> ConstantDerived(const Graph& g) {
     for (TensorId t : op.outputs) derived[static_cast<size_t>(t)] = all;
   }
   return derived;
+}
+
+FloatShare ComputeFloatShare(const Graph& g, const GraphStats& stats) {
+  FloatShare s;
+  for (size_t i = 0; i < g.ops.size(); ++i) {
+    const OpStats& os = stats.ops[i];
+    if (os.constant_folded) continue;
+    const int64_t cost = os.macs > 0 ? os.macs : g.tensor(g.ops[i].outputs[0]).num_elements();
+    s.total += cost;
+    if (IsFloatFallbackOp(g.ops[i].type)) {
+      s.ops.push_back(i);
+      s.cost += cost;
+    }
+  }
+  return s;
+}
+
+std::string DescribeFloatShare(const Graph& g, const FloatShare& share) {
+  if (share.ops.empty()) return {};
+  char pct[32];
+  std::snprintf(pct, sizeof(pct), "%.1f", share.percent());
+  std::string s = std::to_string(share.ops.size()) + " of " + std::to_string(g.ops.size()) +
+                  " ops run in float32 (" + pct + "% of the cost: MACs, elements where none):";
+  for (size_t k = 0; k < share.ops.size(); ++k) {
+    const Op& op = g.ops[share.ops[k]];
+    const std::string what = op.type == OpType::kCumsum
+                                 ? std::string("cumsum")
+                                 : std::string(FloatFnName(op.attrs_as<FloatFnAttrs>().fn));
+    s += std::string(k ? "," : "") + " op '" + op.name + "' (" + what + ")";
+  }
+  return s;
 }
 
 GraphStats ComputeStats(const Graph& g) {

@@ -40,4 +40,18 @@ std::vector<bool> ConstantDerived(const Graph& g);
 
 GraphStats ComputeStats(const Graph& g);
 
+// The float fallback ops of a graph (unary, binary, cumsum: run in float32, docs/decisions.md
+// 42) and their share of the model's cost. An op's cost is its MACs, or its output elements
+// for ops without MACs (elementwise work); constant-folded ops cost nothing.
+struct FloatShare {
+  std::vector<size_t> ops;  // op indices, in graph order
+  int64_t cost = 0;         // of those ops
+  int64_t total = 0;        // of all ops
+  double percent() const { return total > 0 ? 100.0 * static_cast<double>(cost) / total : 0.0; }
+};
+FloatShare ComputeFloatShare(const Graph& g, const GraphStats& stats);
+// "2 of 9 ops run in float32 (3.1% of the cost): op 'm/exp' (exp), op 'm/cumsum' (cumsum)",
+// or empty when there are none. The one wording `inspect` and `compile` print.
+std::string DescribeFloatShare(const Graph& g, const FloatShare& share);
+
 }  // namespace tinyforge::ir

@@ -152,6 +152,19 @@ Status CheckLoweredDTypes(const Graph& g, const Op& op) {
   }
 }
 
+// Whether float tensor `t` is written or read by a float fallback op (so a quantize or
+// dequantize on it is interior, not an edge).
+static bool FloatSide(const Graph& g, TensorId t) {
+  for (const Op& op : g.ops) {
+    if (!IsFloatFallbackOp(op.type)) continue;
+    for (TensorId x : op.inputs) {
+      if (x == t) return true;
+    }
+    if (op.outputs[0] == t) return true;
+  }
+  return false;
+}
+
 Status CheckGraphKind(const Graph& g) {
   if (g.kind != GraphKind::kInt8) {
     for (size_t i = 0; i < g.ops.size(); ++i) {
@@ -164,7 +177,8 @@ Status CheckGraphKind(const Graph& g) {
     return OkStatus();
   }
   // int8: lowered ops only; float only at the edges (graph input -> quantize, dequantize ->
-  // graph output); spatial ops in the graph's layout.
+  // graph output) and around the float fallback ops (dequantize -> unary / binary / cumsum
+  // -> quantize, docs/decisions.md 47); spatial ops in the graph's layout.
   std::vector<bool> is_input(g.tensors.size(), false), is_output(g.tensors.size(), false);
   for (TensorId t : g.inputs) is_input[static_cast<size_t>(t)] = true;
   for (TensorId t : g.outputs) is_output[static_cast<size_t>(t)] = true;
@@ -180,11 +194,12 @@ Status CheckGraphKind(const Graph& g) {
       const bool q = op.type == OpType::kQuantize;
       const TensorId edge = q ? op.inputs[0] : op.outputs[0];
       const Tensor& side = g.tensor(q ? op.outputs[0] : op.inputs[0]);
-      if (!(q ? is_input : is_output)[static_cast<size_t>(edge)]) {
+      if (!(q ? is_input : is_output)[static_cast<size_t>(edge)] && !FloatSide(g, edge)) {
         return fail(std::string(q ? "inputs[0]" : "outputs[0]") + ": " +
                     std::string(OpTypeName(op.type)) + " must " +
                     (q ? "read a graph input" : "write a graph output") +
-                    " (float stays at the edges of an int8 graph)");
+                    " or a float op (float stays at the edges of an int8 graph and around " +
+                    "its float fallback ops)");
       }
       if (!PerTensorInt8(side)) {
         return fail(std::string(q ? "outputs[0]" : "inputs[0]") +
@@ -192,6 +207,7 @@ Status CheckGraphKind(const Graph& g) {
       }
       continue;
     }
+    if (IsFloatFallbackOp(op.type)) continue;  // float32 (CheckDTypes)
     for (size_t k = 0; k < op.outputs.size(); ++k) {
       if (g.tensor(op.outputs[k]).dtype == DType::kFloat32) {
         return fail(Field("outputs", k) + ": float32 output in a graph of kind \"int8\"");

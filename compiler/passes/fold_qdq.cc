@@ -11,6 +11,7 @@
 #include "passes/fold_qdq_internal.h"
 #include "passes/pass.h"
 #include "passes/util.h"
+#include "ir/verifier.h"
 #include "quant/quant_util.h"
 
 namespace tinyforge::passes {
@@ -108,7 +109,41 @@ TensorId Through(Context& c, TensorId y, const ir::QuantParams& want, std::vecto
 
 }  // namespace fold
 
-Status FoldQdq(ir::Graph& g, const PassOptions&) {
+std::string FloatFallbackReason(const ir::Op& op) {
+  if (op.type == ir::OpType::kCumsum) return "cumsum has no int8 lowering";
+  const ir::FloatFn fn = op.attrs_as<ir::FloatFnAttrs>().fn;
+  const std::string name(ir::FloatFnName(fn));
+  switch (fn) {  // the functions the front ends also lower to int8 ops
+    case ir::FloatFn::kAdd:
+    case ir::FloatFn::kSub:
+    case ir::FloatFn::kMul:
+    case ir::FloatFn::kMaximum:
+    case ir::FloatFn::kMinimum:
+    case ir::FloatFn::kSigmoid:
+    case ir::FloatFn::kTanh:
+      return name + " kept in float32 (keep_float, or a float op of the .tflite)";
+    default:
+      return name + " has no int8 lowering";
+  }
+}
+
+Status FoldQdq(ir::Graph& g, const PassOptions& options) {
+  if (!options.allow_float) {
+    std::string list;
+    int n = 0;
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+      if (!ir::IsFloatFallbackOp(g.ops[i].type)) continue;
+      const std::string& src = g.ops[i].source;
+      list += "\n  " + ir::OpLabel(g, i) + (src.empty() ? "" : " at " + src) + ": " +
+              FloatFallbackReason(g.ops[i]);
+      ++n;
+    }
+    if (n > 0) {
+      return Error::Unsupported(std::to_string(n) + " op(s) would run in float32 and " +
+                                "--no-float forbids it (drop --no-float for a mixed " +
+                                "int8/float program):" + list);
+    }
+  }
   if (g.kind == ir::GraphKind::kInt8) return OkStatus();  // already lowered
   if (g.kind == ir::GraphKind::kFloat) {
     return Error("graph '" + g.name + "' is a float graph: export it with calibration data " +

@@ -374,7 +374,10 @@ Status LooseQuantize(Context& c) {
   const ir::Op& op = c.op();
   const TensorId in = op.inputs[0];
   const bool edge = std::find(c.g.inputs.begin(), c.g.inputs.end(), in) != c.g.inputs.end();
-  if (edge) {
+  const int p = c.producer[static_cast<size_t>(in)];
+  const bool after_float_op =
+      p != ir::kNoProducer && ir::IsFloatFallbackOp(c.g.ops[static_cast<size_t>(p)].type);
+  if (edge || after_float_op) {
     c.out.push_back(op);
     return OkStatus();
   }
@@ -389,6 +392,10 @@ Status LooseQuantize(Context& c) {
 
 Status FoldOne(Context& c) {
   const ir::Op& op = c.op();
+  if (ir::IsFloatFallbackOp(op.type)) {  // stays float32 (kernels/f32), as it is
+    c.out.push_back(op);
+    return OkStatus();
+  }
   if (ir::IsUnaryFn(op.type)) return Lut(c);
   switch (op.type) {
     case OpType::kConv2d:
@@ -467,11 +474,18 @@ Status FoldOne(Context& c) {
     case OpType::kQuantize:
       return LooseQuantize(c);
     case OpType::kDequantize: {
-      // Kept only where it makes a graph output float; the others die with their readers.
+      // Kept where it makes a graph output float or feeds a float fallback op; the others
+      // die with their readers.
       const TensorId out = op.outputs[0];
-      if (std::find(c.g.outputs.begin(), c.g.outputs.end(), out) != c.g.outputs.end()) {
-        c.out.push_back(op);
+      bool keep = std::find(c.g.outputs.begin(), c.g.outputs.end(), out) != c.g.outputs.end();
+      for (int r : c.consumers[static_cast<size_t>(out)]) {
+        keep = keep || ir::IsFloatFallbackOp(c.g.ops[static_cast<size_t>(r)].type);
       }
+      if (keep && c.g.tensor(op.inputs[0]).is_constant()) {
+        return c.Fail("a float op reads the constant '" + c.g.tensor(op.inputs[0]).name +
+                      "' through a dequantize: not supported (leave that constant float)");
+      }
+      if (keep) c.out.push_back(op);
       return OkStatus();
     }
     default:

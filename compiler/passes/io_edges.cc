@@ -1,7 +1,8 @@
 // io-edges: with --io=int8 the program takes and returns int8 tensors: the quantize at each
 // graph input and the dequantize at each graph output are removed, and the graph's inputs
 // and outputs become their int8 tensors (named like the QDQ graph's, e.g. "x.q"). With
-// --io=float they stay (and run as TFLite Micro's QUANTIZE / DEQUANTIZE kernels).
+// --io=float they stay (and run as TFLite Micro's QUANTIZE / DEQUANTIZE kernels). An input
+// or output a float fallback op reads or writes directly stays float either way.
 #include <algorithm>
 
 #include "passes/pass.h"
@@ -21,6 +22,12 @@ Status IoEdges(ir::Graph& g, const PassOptions& options) {
     if (g.tensor(in).dtype != ir::DType::kFloat32) continue;
     const auto& readers = consumers[static_cast<size_t>(in)];
     if (readers.empty()) continue;
+    // An input a float fallback op reads stays float (its quantize readers stay too).
+    bool float_reader = false;
+    for (int r : readers) {
+      float_reader = float_reader || ir::IsFloatFallbackOp(g.ops[static_cast<size_t>(r)].type);
+    }
+    if (float_reader) continue;
     const ir::TensorId q = g.ops[static_cast<size_t>(readers[0])].outputs[0];
     for (int r : readers) {
       const ir::Op& op = g.ops[static_cast<size_t>(r)];

@@ -185,6 +185,14 @@ struct Rewriter {
         }
         out.push_back(std::move(op));
         break;
+      case OpType::kCumsum:
+        if (x4) {
+          int64_t& axis = op.attrs_as<ir::CumsumAttrs>().axis;
+          axis = kAxisToNhwc[*ir::NormalizeAxis(axis, 4)];
+        }
+        out.push_back(std::move(op));
+        break;
+      case OpType::kBinary:
       case OpType::kQAdd:
       case OpType::kQSub:
       case OpType::kQSquaredDifference:
@@ -217,7 +225,7 @@ struct Rewriter {
       case OpType::kQLayerNorm:  // normalizes the last dim: W of NCHW
         WrapNchw(std::move(op));
         break;
-      default:  // elementwise: requantize, qlut, quantize, dequantize
+      default:  // elementwise: requantize, qlut, quantize, dequantize, unary
         out.push_back(std::move(op));
         break;
     }

@@ -19,11 +19,17 @@ enum class IoType : uint8_t { kInt8, kFloat };
 struct PassOptions {
   IoType io = IoType::kInt8;                  // io-edges
   ir::Layout io_layout = ir::Layout::kNHWC;  // layout: the model's input/output layout
+  // fold-qdq: false (`compile --no-float`) turns every float fallback op (an op with no int8
+  // lowering, run in float32 between dequantize and quantize) into one error listing them.
+  bool allow_float = true;
 };
 
 // A pass: rewrites `g`; on error `g` may be half rewritten (callers discard it). Errors
 // name the op: "op 'pool' (#12): avg_pool2d with count_include_pad ...".
 using PassFn = Status (*)(ir::Graph& g, const PassOptions& options);
+
+// Why float fallback op `op` (unary / binary / cumsum) runs in float32 (--no-float's list).
+std::string FloatFallbackReason(const ir::Op& op);
 
 struct PassInfo {
   std::string_view name;        // "fold-qdq"

@@ -14,8 +14,9 @@ constexpr std::array<PassInfo, 10> kPasses = {{
      "first: weights PT2E left as float behind a `quantize` (`fold_quantize=False`, QAT "
      "exports) become int8 constants, so fold-qdq sees one pattern"},
     {"fold-qdq", FoldQdq,
-     "kind `int8`: only lowered ops; float only as graph input -> `quantize` and `dequantize` "
-     "-> graph output; spatial ops `layout=NCHW`",
+     "kind `int8`: only lowered ops; float only as graph input -> `quantize`, `dequantize` "
+     "-> graph output and around the float fallback ops (`unary`, `binary`, `cumsum`); "
+     "spatial ops `layout=NCHW`",
      "needs constants folded; everything after works on int8 ops"},
     {"io-edges", IoEdges,
      "`--io=int8`: no quantize/dequantize left, the graph's inputs/outputs are the int8 "

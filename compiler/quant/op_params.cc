@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ir/shape_inference.h"
+#include "kernels/f32/f32_limits.h"
 #include "quant/quant_util.h"
 #include "support/text.h"
 
@@ -566,6 +567,37 @@ Expected<s8_quantize_params> QuantizeParams(const Graph& g, const Op& op) {
 Expected<s8_dequantize_params> DequantizeParams(const Graph& g, const Op& op) {
   const Tensor& x = g.tensor(op.inputs[0]);
   return quant::MakeDequantizeParams(I32(x.num_elements()), TensorQuantOf(x));
+}
+
+Expected<f32_unary_params> F32UnaryParams(const Graph& g, const Op& op) {
+  const f32_unary_params p{I32(g.tensor(op.inputs[0]).num_elements()),
+                           static_cast<int32_t>(op.attrs_as<ir::FloatFnAttrs>().fn)};
+  if (const char* why = f32_unary_check(p)) return Error(std::string("unary: ") + why);
+  return p;
+}
+
+Expected<f32_binary_params> F32BinaryParams(const Graph& g, const Op& op) {
+  TF_ASSIGN_OR_RETURN(s8_broadcast_shape s,
+                      quant::MakeBroadcastShape(Dims(g.tensor(op.inputs[0]).shape),
+                                                Dims(g.tensor(op.inputs[1]).shape)));
+  const f32_binary_params p{s, static_cast<int32_t>(op.attrs_as<ir::FloatFnAttrs>().fn)};
+  if (const char* why = f32_binary_check(p)) return Error(std::string("binary: ") + why);
+  return p;
+}
+
+Expected<f32_cumsum_params> F32CumsumParams(const Graph& g, const Op& op) {
+  const ir::Shape& s = g.tensor(op.inputs[0]).shape;
+  const int64_t rank = std::max<int64_t>(1, static_cast<int64_t>(s.size()));
+  const auto axis = ir::NormalizeAxis(op.attrs_as<ir::CumsumAttrs>().axis, rank);
+  if (!axis) return Error("cumsum: axis out of range");
+  int64_t outer = 1, length = 1, inner = 1;
+  for (size_t d = 0; d < s.size(); ++d) {
+    const int64_t a = static_cast<int64_t>(d);
+    (a < *axis ? outer : a == *axis ? length : inner) *= s[d];
+  }
+  const f32_cumsum_params p{I32(outer), I32(length), I32(inner)};
+  if (const char* why = f32_cumsum_check(p)) return Error(std::string("cumsum: ") + why);
+  return p;
 }
 
 }  // namespace tinyforge::quant

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ir/graph.h"
+#include "kernels/f32/f32.h"
 #include "quant/kernel_params.h"
 #include "support/expected.h"
 
@@ -81,6 +82,10 @@ Expected<s8_argmax_params> ArgMaxParams(const ir::Graph& g, const ir::Op& op);
 Expected<quant::ResizeKernelParams> ResizeParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_quantize_params> QuantizeParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_dequantize_params> DequantizeParams(const ir::Graph& g, const ir::Op& op);
+// The float fallback ops (unary, binary, cumsum): kernels/f32, float32 tensors.
+Expected<f32_unary_params> F32UnaryParams(const ir::Graph& g, const ir::Op& op);
+Expected<f32_binary_params> F32BinaryParams(const ir::Graph& g, const ir::Op& op);
+Expected<f32_cumsum_params> F32CumsumParams(const ir::Graph& g, const ir::Op& op);
 
 // A per-tensor int8 tensor's parameters as the kernels take them (float32 scale).
 quant::TensorQuant TensorQuantOf(const ir::Tensor& t);

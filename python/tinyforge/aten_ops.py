@@ -473,3 +473,71 @@ def _layer_norm(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
 def _softmax(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     rank = len(lw.shape(node))
     return "softmax", [a["self"]], {"axis": int(a["dim"]) % rank}
+
+
+# ---- The float fallback (docs/decisions.md 47) --------------------------------------------
+# The float32 functions of kernels/f32/f32_fns.def (the one list; tests/python/test_graph_file.py
+# checks these names against it), with the ATen overloads lowered to them: graph op `unary`
+# (one input) or `binary` (two, NumPy broadcasting) with attrs {"fn": name}. They have no int8
+# lowering: the quantizer leaves them unannotated, PT2E leaves them in float between
+# dequantize and quantize, and the compiled program runs them on the float kernels. The
+# functions without overloads here (add, sigmoid, ...) have int8 lowerings; they run in float
+# only when the user asks (export's keep_float, KEEP_FLOAT_AS).
+FLOAT_FNS: dict[str, tuple[int, tuple[Any, ...]]] = {
+    "neg": (1, (aten.neg.default,)),
+    "abs": (1, (aten.abs.default,)),
+    "sqrt": (1, (aten.sqrt.default,)),
+    "rsqrt": (1, (aten.rsqrt.default,)),
+    "reciprocal": (1, (aten.reciprocal.default,)),
+    "exp": (1, (aten.exp.default,)),
+    "log": (1, (aten.log.default,)),
+    "sin": (1, (aten.sin.default,)),
+    "cos": (1, (aten.cos.default,)),
+    "atan": (1, (aten.atan.default,)),
+    "erf": (1, (aten.erf.default,)),
+    "tanh": (1, ()),
+    "sigmoid": (1, ()),
+    "add": (2, ()),
+    "sub": (2, ()),
+    "mul": (2, ()),
+    "div": (2, (aten.div.Tensor,)),  # by an activation (by a constant it is mul)
+    "pow": (2, (aten.pow.Tensor_Tensor,)),  # scalar exponents became constants (binary_ops)
+    "atan2": (2, (aten.atan2.default,)),
+    "maximum": (2, ()),
+    "minimum": (2, ()),
+}
+FLOAT_FN_TARGETS = {t: name for name, (_, targets) in FLOAT_FNS.items() for t in targets}
+# Graph ops with an int8 lowering that export(..., keep_float=...) can keep in float32, as the
+# float op they become.
+KEEP_FLOAT_AS = {
+    "add": ("binary", "add"), "sub": ("binary", "sub"), "mul": ("binary", "mul"),
+    "maximum": ("binary", "maximum"), "minimum": ("binary", "minimum"),
+    "sigmoid": ("unary", "sigmoid"), "tanh": ("unary", "tanh"),
+}
+FLOAT_FALLBACK_OPS = ("unary", "binary", "cumsum")
+# node.meta key: export(..., keep_float=...) chose this op to stay float32 (the quantizer
+# leaves it unannotated, the lowering writes it as its float op).
+KEEP_FLOAT_KEY = "tinyforge_keep_float"
+
+
+def _float_fn(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    name = FLOAT_FN_TARGETS[node.target]
+    arity = FLOAT_FNS[name][0]
+    if node.target == aten.div.Tensor and a.get("rounding_mode") is not None:
+        raise UnsupportedOpError(target_name(node), source_of(node),
+                                 f"div with rounding_mode={a['rounding_mode']!r}")
+    if arity == 1:
+        return "unary", [node.args[0]], {"fn": name}
+    pair = {"self": node.args[0], "other": node.args[1]}
+    return "binary", _binary(name, lw, node, pair), {"fn": name}
+
+
+_handles(*FLOAT_FN_TARGETS)(_float_fn)
+
+
+@_handles(aten.cumsum.default)
+def _cumsum(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
+    if a.get("dtype") is not None:
+        raise UnsupportedOpError(target_name(node), source_of(node), "cumsum with a dtype")
+    rank = max(1, len(lw.shape(a["self"])))
+    return "cumsum", [a["self"]], {"axis": int(a["dim"]) % rank}

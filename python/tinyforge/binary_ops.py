@@ -37,6 +37,10 @@ _DIV = {aten.div.Tensor, aten.div_.Tensor, aten.div.Scalar}
 _RSUB = {aten.rsub.Scalar, aten.rsub.Tensor}
 _MINMAX = {aten.maximum.default, aten.minimum.default}
 ALL = _ADD | _SUB | _MUL | _DIV | _RSUB | _MINMAX
+# Float-fallback functions of two inputs (aten_ops.FLOAT_FNS): scalar operands become
+# constants; pow's Scalar overloads become pow.Tensor_Tensor.
+_POW = {aten.pow.Tensor_Scalar: False, aten.pow.Scalar: True, aten.pow.Tensor_Tensor: False}
+_FLOAT2 = {aten.atan2.default}
 
 
 def _rank(node: Any) -> int:
@@ -92,6 +96,20 @@ def canonicalize_binary(gm: torch.fx.GraphModule) -> None:
                 node.args = (node.args[0], float(w.reshape(-1)[0]))
                 node.kwargs = {}
                 changed = True
+            continue
+        if node.op == "call_function" and (node.target in _POW or node.target in _FLOAT2):
+            args = list(node.args[:2])
+            if node.target == aten.pow.Scalar:  # scalar ** tensor
+                args = [node.args[0], node.args[1]]
+            rank = _rank(node)
+            for i, v in enumerate(args):
+                if isinstance(v, (int, float, bool)):
+                    args[i] = consts.make(node, torch.tensor(float(v), dtype=torch.float32), rank)
+            if node.target in _POW:
+                node.target = aten.pow.Tensor_Tensor
+            node.args = tuple(args)
+            node.kwargs = {}
+            changed = True
             continue
         if node.op != "call_function" or node.target not in ALL:
             continue

@@ -33,7 +33,10 @@ from .pixel_shuffle import expand_pixel_shuffle
 from .tile import expand_repeats
 from .fold import fold_batchnorm, remove_noops, unshare_biases
 from .graph_file import serialize
+from .aten_ops import KEEP_FLOAT_KEY
+from .errors import UnsupportedOpError
 from .lower import Lowering, check_supported
+from .nodeinfo import module_path_of, source_of, target_name
 from .matmul_ops import rewrite_einsum
 from .quantizer import TinyforgeQuantizer
 from .recurrent import decompose_recurrent, fold_factories, slices_for_splits, unflip_steps
@@ -112,6 +115,23 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
     return gm
 
 
+def _mark_keep_float(gm: torch.fx.GraphModule, keep: list[str]) -> None:
+    """Marks the ops export's keep_float names (a module path, its children included, or an
+    ATen op name) with KEEP_FLOAT_KEY; an entry that matches no op is an error."""
+    for entry in keep:
+        hit = False
+        for node in gm.graph.nodes:
+            if node.op != "call_function":
+                continue
+            path = module_path_of(node)
+            op = str(getattr(node.target, "_schema", None) and node.target._schema.name or "")
+            if path == entry or path.startswith(entry + ".") or op.split("::")[-1] == entry:
+                node.meta[KEEP_FLOAT_KEY] = True
+                hit = True
+        if not hit:
+            raise ValueError(f"keep_float: {entry!r} matches no module path or op of the model")
+
+
 def _quantize(
     gm: torch.fx.GraphModule,
     example: tuple[torch.Tensor, ...],
@@ -139,6 +159,8 @@ def export(
     quantize: bool | None = None,
     name: str | None = None,
     quantizer: Quantizer | None = None,
+    keep_float: Iterable[str] = (),
+    allow_float: bool = True,
 ) -> ExportResult:
     """Export ``model`` to a tinyforge graph file.
 
@@ -152,6 +174,15 @@ def export(
         with calibration; True = QDQ graph (calibration required).
       name: graph name (default: the model's class name).
       quantizer: a PT2E Quantizer replacing :class:`TinyforgeQuantizer` (advanced).
+      keep_float: ops to keep in float32 even where an int8 lowering exists: module paths
+        (``"head"``: every op of that module and its children) or op names (``"add"``,
+        ``"sigmoid"``, the ATen name without namespace/overload). Each entry must match an
+        op; the matched ops must have a float kernel (add, sub, mul, maximum, minimum,
+        sigmoid, tanh, and the float fallback functions).
+      allow_float: False raises instead of writing float fallback ops (an op with no int8
+        lowering, or kept by keep_float): one UnsupportedOpError listing every such op with
+        its module path and the reason (`compile --no-float` is the same check on a graph
+        file). The default, True, lets them run in float32 (docs/decisions.md 47).
 
     Raises:
       UnsupportedOpError: an op the graph file cannot express; names the ATen op and the
@@ -166,12 +197,20 @@ def export(
     name = name or type(model).__name__
 
     gm = _capture(model, example)
+    _mark_keep_float(gm, list(keep_float))
     builder = Lowering(gm, example, name, "float").run()  # also the op-coverage check
     reference = gm
     if quantize:
         assert calibration is not None
         reference = _quantize(gm, example, calibration, quantizer or TinyforgeQuantizer())
-        builder = Lowering(reference, example, name, "qdq").run()
+        lowering = Lowering(reference, example, name, "qdq")
+        builder = lowering.run()
+        if not allow_float and lowering.float_ops:
+            raise UnsupportedOpError.combine([
+                UnsupportedOpError(target_name(n), source_of(n),
+                                   f"would run in float32 (allow_float=False): {why}",
+                                   module_path_of(n))
+                for n, why in lowering.float_ops])
 
     producer = f"tinyforge {__version__}, torch {torch.__version__}"
     graph, blob = builder.build(producer)

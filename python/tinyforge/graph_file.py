@@ -76,6 +76,9 @@ OP_TYPES: dict[str, tuple[int, int, int, tuple[str, ...]]] = {
     "argmax": (1, 1, 1, ("axis", "keepdim", "min")),
     "gather": (2, 2, 1, ("axis", "wrap_negative")),
     "matmul": (2, 2, 1, ()),
+    "unary": (1, 1, 1, ("fn",)),
+    "binary": (2, 2, 1, ("fn",)),
+    "cumsum": (1, 1, 1, ("axis",)),
     "quantize": (1, 1, 1, ()),
     "dequantize": (1, 1, 1, ()),
 }

@@ -101,6 +101,17 @@ def _resize(x: torch.Tensor, a: dict) -> torch.Tensor:
     return torch.ops.aten.upsample_nearest2d(x, a["size"], sh, sw)
 
 
+_FLOAT_UNARY = {
+    "neg": torch.neg, "abs": torch.abs, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt,
+    "reciprocal": torch.reciprocal, "exp": torch.exp, "log": torch.log, "sin": torch.sin,
+    "cos": torch.cos, "atan": torch.atan, "erf": torch.erf, "tanh": torch.tanh,
+    "sigmoid": torch.sigmoid,
+}
+_FLOAT_BINARY = {
+    "add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div, "pow": torch.pow,
+    "atan2": torch.atan2, "maximum": torch.maximum, "minimum": torch.minimum,
+}
+
 FLOAT_OPS = {
     "conv2d": _conv,
     "linear": lambda ins, a: F.linear(_t(ins[0]), _t(ins[1]), _t(ins[2]) if len(ins) > 2 else None),
@@ -146,6 +157,10 @@ FLOAT_OPS = {
                      for p in a["padding"][2 * d:2 * d + 2]], value=a["value"]),
     "resize": lambda ins, a: _resize(_t(ins[0]), a),
     "matmul": lambda ins, a: torch.matmul(_t(ins[0]), _t(ins[1])),
+    # The float fallback (kernels/f32/f32_fns.def), as PyTorch computes each function.
+    "unary": lambda ins, a: _FLOAT_UNARY[a["fn"]](_t(ins[0])),
+    "binary": lambda ins, a: _FLOAT_BINARY[a["fn"]](_t(ins[0]), _t(ins[1])),
+    "cumsum": lambda ins, a: torch.cumsum(_t(ins[0]), a["axis"]),
 }
 
 

@@ -23,7 +23,7 @@ from torch.fx import Node
 
 from . import _quiet  # noqa: F401  (torchao registers the quantized_decomposed ops)
 from .errors import UnsupportedOpError
-from .aten_ops import HANDLERS, SPLIT_OPS, split_slice
+from .aten_ops import FLOAT_FALLBACK_OPS, HANDLERS, KEEP_FLOAT_AS, KEEP_FLOAT_KEY, SPLIT_OPS, split_slice
 from .fold import BATCH_NORM_OPS, NOOP_OPS, batchnorm_problem
 from .graph_file import GraphBuilder, Quant
 from .nodeinfo import module_path_of, source_of, target_name
@@ -150,6 +150,8 @@ class Lowering:
         self._tensor_names: set[str] = set()
         self._op_names: set[str] = set()
         self.op_name = self._name_ops()
+        # The float fallback ops written (node, why): export's allow_float=False lists them.
+        self.float_ops: list[tuple[Node, str]] = []
 
     # ---- names -------------------------------------------------------------------------
     @staticmethod
@@ -268,6 +270,19 @@ class Lowering:
                 raise UnsupportedOpError(target_name(node), source_of(node))
             op_type, inputs, attrs = handler(self, node, _bind(node))
             keep_dim = node.target == aten.select.int
+            if node.meta.get(KEEP_FLOAT_KEY):
+                if op_type not in KEEP_FLOAT_AS and op_type not in FLOAT_FALLBACK_OPS:
+                    raise UnsupportedOpError(
+                        target_name(node), source_of(node),
+                        f"keep_float: {op_type} has no float32 kernel yet (float ops: "
+                        f"{', '.join(sorted(KEEP_FLOAT_AS))} and the float fallback functions)",
+                        module_path_of(node))
+                if op_type in KEEP_FLOAT_AS:
+                    op_type, fn = KEEP_FLOAT_AS[op_type]
+                    attrs = {"fn": fn}
+                self.float_ops.append((node, f"{attrs.get('fn', op_type)} kept in float32 (keep_float)"))
+            elif op_type in FLOAT_FALLBACK_OPS:
+                self.float_ops.append((node, f"{attrs.get('fn', op_type)} has no int8 lowering"))
         in_idx = [self.tensor(i) for i in inputs]
         name = self.op_name[node]
         value = self.values[node]

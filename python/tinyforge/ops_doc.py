@@ -54,6 +54,10 @@ def pytorch_rows() -> list[tuple[str, str]]:
         # The table-lookup activations share one handler; their op is in UNARY_FN_TARGETS.
         unary = aten_ops.UNARY_FN_TARGETS.get(op)
         emitted = [unary] if unary else _emitted_ops(fn)
+        float_fn = aten_ops.FLOAT_FN_TARGETS.get(op)  # the float fallback (float32)
+        if float_fn:
+            kind = "unary" if aten_ops.FLOAT_FNS[float_fn][0] == 1 else "binary"
+            emitted = [f"{kind}` fn=`{float_fn}"]  # float32
         rows.append((str(op), ", ".join(f"`{e}`" for e in emitted) or
                      f"(see `aten_ops.{fn.__name__}`)"))
     for op, what in {**conv_rewrite.REWRITTEN, **matmul_ops.REWRITTEN,

@@ -39,7 +39,7 @@ import torch.fx
 from torch.fx import Node
 
 from . import _quiet  # noqa: F401  (quiet torchao import)
-from .aten_ops import UNARY_FN_TARGETS
+from .aten_ops import KEEP_FLOAT_KEY, UNARY_FN_TARGETS
 from torchao.quantization.pt2e import MinMaxObserver, PerChannelMinMaxObserver
 from torchao.quantization.pt2e.quantizer import (
     DerivedQuantizationSpec,
@@ -221,6 +221,8 @@ class TinyforgeQuantizer(Quantizer):
         for node in model.graph.nodes:
             if node.op != "call_function" or _is_annotated(node):
                 continue
+            if node.meta.get(KEEP_FLOAT_KEY):
+                continue  # export(..., keep_float=...): stays float between dequantize / quantize
             target = node.target
             if target in CONV_OPS or target in LINEAR_OPS:
                 self._annotate_weighted(node)

@@ -6,10 +6,12 @@
 
 namespace tinyforge::rt::ops {
 
-// Checks `s` against the operands: output exactly prod(out_dims) int8 bytes, each input
-// int8 and large enough for the largest index the strides reach. The output may be an
-// input's exact bytes when that input is read densely (no broadcast), else disjoint.
-inline Status ValidateBroadcast(const OpContext& op, const s8_broadcast_shape& s) {
+// Checks `s` against the operands: output exactly prod(out_dims) elements of `dtype`
+// (`elem` bytes each: int8, or float32 for the float fallback), each input of `dtype` and
+// large enough for the largest index the strides reach. The output may be an input's exact
+// bytes when that input is read densely (no broadcast), else disjoint.
+inline Status ValidateBroadcast(const OpContext& op, const s8_broadcast_shape& s,
+                                uint8_t dtype = fmt::kInt8, int64_t elem = 1) {
   int64_t elements = 1;
   int64_t dense[kS8BroadcastMaxDims];
   for (int i = kS8BroadcastMaxDims - 1; i >= 0; --i) {
@@ -18,7 +20,7 @@ inline Status ValidateBroadcast(const OpContext& op, const s8_broadcast_shape& s
     elements = Product(elements, s.out_dims[i]);
     if (elements < 0) return Status::kBadParams;
   }
-  TF_RT_TRY(Expect(op, abi::kBinOut, fmt::kInt8, elements, true));
+  TF_RT_TRY(Expect(op, abi::kBinOut, dtype, Product(elements, elem), true));
   const TensorRef out = op.tensor(abi::kBinOut);
   const int32_t* strides[2] = {s.in1_strides, s.in2_strides};
   for (int k = 0; k < 2; ++k) {
@@ -32,7 +34,7 @@ inline Status ValidateBroadcast(const OpContext& op, const s8_broadcast_shape& s
       if (last > kMaxBytes) return Status::kBadParams;
       if (s.out_dims[i] > 1 && strides[k][i] != dense[i]) identity = false;
     }
-    if (in.dtype != fmt::kInt8 || int64_t{in.size} <= last) return Status::kBadParams;
+    if (in.dtype != dtype || int64_t{in.size} < (last + 1) * elem) return Status::kBadParams;
     if (in.Overlaps(out) && !(identity && in.SameBytes(out))) return Status::kBadAlias;
   }
   return Status::kOk;

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "exec/ref_ops.h"
+#include "kernels/f32/f32.h"
 
 namespace tinyforge::exec {
 namespace {
@@ -23,6 +24,92 @@ std::vector<float> Values(const HostTensor& t) {
 }
 
 HostTensor Out(ir::Shape s) { return HostTensor(ir::DType::kFloat32, std::move(s)); }
+
+// The float fallback kernels (kernels/f32) against the host's libm in double, rounded to
+// float32 (an independent oracle): within 1 ulp on a sweep of each function's domain, and
+// C's special values (NaN, infinities, signed zeros).
+float Ulps(float a, float b) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0.0f : 1e9f;
+  if (a == b) return 0.0f;
+  return std::fabs(a - b) / (std::nextafter(std::fabs(b), kInf) - std::fabs(b));
+}
+float Unary(int32_t fn, float x) {
+  const f32_unary_params p{1, fn};
+  float y = 0;
+  f32_unary__ref(&p, &x, &y);
+  return y;
+}
+float Binary(int32_t fn, float a, float b) {
+  f32_binary_params p{};
+  for (int i = 0; i < kS8BroadcastMaxDims; ++i) p.shape.out_dims[i] = 1;
+  p.fn = fn;
+  float y = 0;
+  f32_binary__ref(&p, &a, &b, &y);
+  return y;
+}
+
+TEST(F32Kernels, FunctionsWithinOneUlpOfLibm) {
+  struct Case {
+    int32_t fn;
+    double (*ref)(double);
+    float lo, hi;
+  };
+  const Case cases[] = {
+      {kF32Exp, [](double v) { return std::exp(v); }, -100.0f, 88.0f},
+      {kF32Log, [](double v) { return std::log(v); }, 1e-30f, 1e30f},
+      {kF32Sqrt, [](double v) { return std::sqrt(v); }, 0.0f, 1e30f},
+      {kF32Rsqrt, [](double v) { return 1.0 / std::sqrt(v); }, 1e-30f, 1e30f},
+      {kF32Sin, [](double v) { return std::sin(v); }, -1000.0f, 1000.0f},
+      {kF32Cos, [](double v) { return std::cos(v); }, -1000.0f, 1000.0f},
+      {kF32Atan, [](double v) { return std::atan(v); }, -1e4f, 1e4f},
+      {kF32Erf, [](double v) { return std::erf(v); }, -6.0f, 6.0f},
+      {kF32Tanh, [](double v) { return std::tanh(v); }, -12.0f, 12.0f},
+      {kF32Sigmoid, [](double v) { return 1.0 / (1.0 + std::exp(-v)); }, -100.0f, 100.0f},
+  };
+  for (const Case& c : cases) {
+    const bool log_scale = c.lo > 0.0f;
+    for (int i = 0; i <= 20000; ++i) {
+      const double t = i / 20000.0;
+      const float x = static_cast<float>(
+          log_scale ? std::exp(std::log(c.lo) + t * (std::log(c.hi) - std::log(c.lo)))
+                    : c.lo + t * (c.hi - c.lo));
+      const float want = static_cast<float>(c.ref(x));
+      ASSERT_LE(Ulps(Unary(c.fn, x), want), 1.0f) << "fn " << c.fn << " x " << x;
+    }
+  }
+  for (int i = 0; i <= 4000; ++i) {
+    const float a = -50.0f + 0.025f * static_cast<float>(i);
+    const float b = 0.3f - 0.0125f * static_cast<float>(i);
+    ASSERT_LE(Ulps(Binary(kF32Atan2, a, b), static_cast<float>(std::atan2(a, b))), 1.0f) << a;
+    const float base = 0.01f + 0.005f * static_cast<float>(i);
+    ASSERT_LE(Ulps(Binary(kF32Pow, base, b), static_cast<float>(std::pow(base, b))), 1.0f) << base;
+  }
+}
+
+TEST(F32Kernels, SpecialValuesAsC) {
+  EXPECT_EQ(Unary(kF32Exp, -kInf), 0.0f);
+  EXPECT_EQ(Unary(kF32Exp, kInf), kInf);
+  EXPECT_EQ(Unary(kF32Log, 0.0f), -kInf);
+  EXPECT_TRUE(std::isnan(Unary(kF32Log, -1.0f)));
+  EXPECT_TRUE(std::isnan(Unary(kF32Sin, kInf)));
+  EXPECT_EQ(Unary(kF32Erf, 7.0f), 1.0f);
+  EXPECT_TRUE(std::signbit(Unary(kF32Neg, 0.0f)));
+  EXPECT_EQ(Binary(kF32Atan2, 0.0f, -0.0f), static_cast<float>(M_PI));
+  EXPECT_EQ(Binary(kF32Atan2, -0.0f, 1.0f), -0.0f);
+  EXPECT_TRUE(std::signbit(Binary(kF32Atan2, -0.0f, 1.0f)));
+  EXPECT_EQ(Binary(kF32Pow, -2.0f, 3.0f), -8.0f);
+  EXPECT_TRUE(std::isnan(Binary(kF32Pow, -2.0f, 0.5f)));
+  EXPECT_EQ(Binary(kF32Pow, 0.0f, -1.0f), kInf);
+  EXPECT_EQ(Binary(kF32Pow, kNaN, 0.0f), 1.0f);
+  EXPECT_TRUE(std::isnan(Binary(kF32Maximum, 1.0f, kNaN)));
+  // cumsum: accumulated in double, as PyTorch.
+  const f32_cumsum_params c{1, 3, 2};
+  const float x[6] = {1e8f, 1.0f, 1.0f, 2.0f, -1e8f, 3.0f};
+  float y[6];
+  f32_cumsum__ref(&c, x, y);
+  EXPECT_EQ(std::vector<float>(y, y + 6),
+            (std::vector<float>{1e8f, 1.0f, 1e8f, 3.0f, 1.0f, 6.0f}));
+}
 
 TEST(RefElementwise, ReluHardtanhPropagateNaN) {
   const HostTensor x = HostTensor::Float({5}, {-2, -0.5f, 0, 3, 7});

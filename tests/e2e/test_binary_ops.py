@@ -143,10 +143,15 @@ def test_se_block_on_an547_board_equals_host_and_mul_is_fast(board_env, tmp_path
     assert mul["insns"] <= 3 * mul["macs"]
 
 
-def test_division_by_activation_is_refused():
+def test_division_by_activation_runs_in_float_or_is_refused():
+    """No int8 division: it becomes the float op binary(div) (docs/decisions.md 47), and
+    allow_float=False refuses it naming the ATen op."""
     class Div(nn.Module):
         def forward(self, x):
             return x / torch.sigmoid(x)
 
+    calib = [(torch.randn(1, 4),) for _ in range(2)]
+    q = tinyforge.export(Div(), calib[0], calibration=calib)
+    assert [op["attrs"]["fn"] for op in q.graph["ops"] if op["type"] == "binary"] == ["div"]
     with pytest.raises(tinyforge.UnsupportedOpError, match=r"aten\.div\.Tensor"):
-        tinyforge.export(Div(), (torch.randn(1, 4),))
+        tinyforge.export(Div(), calib[0], calibration=calib, allow_float=False)

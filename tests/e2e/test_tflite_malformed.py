@@ -319,7 +319,7 @@ def test_unsupported_op_named_with_index(build, op, cli, tmp_path):
         assert "DEQUANTIZE" in ops[:ops.index("CUMSUM")], ops
     index = _op_index(oracle.parse(data), op)
     err = _check(cli, tmp_path, data, rf"op #{index} \({op}\): unsupported operator \(the "
-                                      r"importer handles ADD, ARG_MAX, ARG_MIN, AVERAGE_POOL_2D, ")
+                                      r"importer handles ABS, ADD, ARG_MAX, ARG_MIN, ATAN2, ")
     # `run` refuses it the same way, before reading inputs.
     x = tmp_path / "x.npy"
     np.save(x, np.zeros((1, 6, 6, 3), np.int8))

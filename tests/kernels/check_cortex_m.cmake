@@ -4,7 +4,7 @@
 # each other.
 #   cmake -DCXX=<arm-none-eabi-g++> -DNM=<arm-none-eabi-nm> -DSRC=<repo root>
 #         -DOUT=<scratch dir> -P check_cortex_m.cmake
-file(GLOB sources "${SRC}/kernels/*/s8_*.cc")
+file(GLOB sources "${SRC}/kernels/*/s8_*.cc" "${SRC}/kernels/*/f32_*.cc")
 include(${CMAKE_CURRENT_LIST_DIR}/../freestanding.cmake)  # cpus, outside_needs
 file(MAKE_DIRECTORY "${OUT}")
 foreach(cpu IN LISTS cpus)
@@ -14,7 +14,7 @@ foreach(cpu IN LISTS cpus)
     set(obj "${OUT}/${name}.o")
     execute_process(
       COMMAND ${CXX} -std=c++17 -O2 -mthumb ${cpu} -ffreestanding -fno-exceptions -fno-rtti
-              -Wall -Wextra -Werror -Wconversion -Wno-sign-conversion -I${SRC} -c ${src} -o ${obj}
+              -Wall -Wextra -Werror -Wconversion -Wno-sign-conversion -ffp-contract=off -I${SRC} -c ${src} -o ${obj}
       RESULT_VARIABLE rc ERROR_VARIABLE err)
     if(NOT rc EQUAL 0)
       message(FATAL_ERROR "${cpu}: ${src} does not compile:\n${err}")

@@ -164,3 +164,15 @@ def test_op_types_match_the_cpp_schema():
     cpp = _cpp_graph_ops()
     assert len(cpp) >= 15 and cpp["conv2d"][3] == ("stride", "padding", "dilation", "groups")
     assert graph_file.OP_TYPES == cpp
+
+
+def test_float_fns_match_the_kernels_list():
+    """aten_ops.FLOAT_FNS (names, arity, order) mirrors kernels/f32/f32_fns.def, the one list
+    of the float fallback's functions (the function code is the position)."""
+    from tinyforge import aten_ops, interp  # noqa: PLC0415
+
+    text = (_CPP_IR.parents[1] / "kernels" / "f32" / "f32_fns.def").read_text()
+    cpp = [(n, int(a)) for n, a in re.findall(r"^TF_F32_FN\(\w+, (\w+), (\d)\)", text, re.M)]
+    assert len(cpp) >= 20
+    assert [(n, a) for n, (a, _) in aten_ops.FLOAT_FNS.items()] == cpp
+    assert set(interp._FLOAT_UNARY) | set(interp._FLOAT_BINARY) == {n for n, _ in cpp}

@@ -18,12 +18,12 @@ class WithCumsum(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = self.fc(x)
-        return torch.cumsum(x, dim=1)  # CUMSUM-LINE
+        return torch.cumprod(x, dim=1)  # CUMSUM-LINE
 
 
-class DivByActivation(nn.Module):
+class FloorDivByActivation(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.relu(x) / x.mean(dim=1, keepdim=True)  # DIV-LINE
+        return torch.div(torch.relu(x), x.mean(dim=1, keepdim=True), rounding_mode="floor")  # DIV-LINE
 
 
 class OneSidedClamp(nn.Module):
@@ -47,14 +47,14 @@ def test_unsupported_op_names_op_and_line(quantize: bool) -> None:
     with pytest.raises(tinyforge.UnsupportedOpError) as e:
         tinyforge.export(WithCumsum(), torch.randn(1, 8), calib)
     msg = str(e.value)
-    assert "aten.cumsum.default" in msg
+    assert "aten.cumprod.default" in msg
     assert f"test_unsupported.py:{_line(WithCumsum, 'CUMSUM-LINE')}" in msg
-    assert e.value.op == "aten.cumsum.default"
+    assert e.value.op == "aten.cumprod.default"
 
 
 @pytest.mark.parametrize(
     "cls, op, marker",
-    [(DivByActivation, "aten.div.Tensor", "DIV-LINE"), (OneSidedClamp, "aten.clamp.default", "CLAMP-LINE")],
+    [(FloorDivByActivation, "aten.div.Tensor_mode", "DIV-LINE"), (OneSidedClamp, "aten.clamp.default", "CLAMP-LINE")],
 )
 def test_unsupported_variants_of_supported_ops(cls: type, op: str, marker: str) -> None:
     with pytest.raises(tinyforge.UnsupportedOpError) as e:
@@ -84,7 +84,7 @@ class Several(nn.Module):
 
 class Cumsum(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.cumsum(x, dim=1)  # CUMSUM-LINE
+        return torch.cumprod(x, dim=1)  # CUMSUM-LINE
 
 
 class FlipAndClamp(nn.Module):
@@ -99,7 +99,7 @@ def test_every_unsupported_op_in_one_error() -> None:
     msg = str(e.value)
     assert "\n" not in msg and msg.startswith("3 unsupported ops: ")
     want = [
-        ("aten.cumsum.default", "first", _line(Cumsum, "CUMSUM-LINE")),
+        ("aten.cumprod.default", "first", _line(Cumsum, "CUMSUM-LINE")),
         ("aten.flip.default", "second.1", _line(FlipAndClamp, "FLIP-LINE")),
         ("aten.clamp.default", "second.1", _line(FlipAndClamp, "CLAMP2-LINE")),
     ]
@@ -109,7 +109,7 @@ def test_every_unsupported_op_in_one_error() -> None:
     positions = [msg.index(f"{op} at test_unsupported.py:{line} in module '{module}'")
                  for op, module, line in want]
     assert positions == sorted(positions)
-    assert e.value.exit_code == 2 and e.value.op == "aten.cumsum.default"
+    assert e.value.exit_code == 2 and e.value.op == "aten.cumprod.default"
 
 
 class Conv3dBN(nn.Module):

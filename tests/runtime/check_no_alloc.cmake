@@ -28,8 +28,8 @@ foreach(sym IN LISTS undefined)
   if(sym IN_LIST defined)
     continue()
   endif()
-  # Kernel entry points (s8_*), compiler helpers, sanitizer hooks in sanitized builds.
-  set(allowed "s8_.*|memcpy|memmove|memset|__aeabi_.*|_GLOBAL_OFFSET_TABLE_")
+  # Kernel entry points (s8_*, f32_*), compiler helpers, sanitizer hooks in sanitized builds.
+  set(allowed "s8_.*|f32_.*|memcpy|memmove|memset|__aeabi_.*|_GLOBAL_OFFSET_TABLE_")
   string(APPEND allowed "|__asan_.*|__ubsan_.*|__sanitizer_.*")
   if(NOT sym MATCHES "^(${allowed})$")
     list(APPEND bad "${sym}")

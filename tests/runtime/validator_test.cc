@@ -20,6 +20,7 @@
 
 #include "harness.h"
 #include "kernels/add/add_limits.h"
+#include "kernels/f32/f32_limits.h"
 #include "kernels/concat/concat_limits.h"
 #include "kernels/conv/conv_limits.h"
 #include "kernels/dwconv/dwconv_limits.h"
@@ -469,6 +470,26 @@ OpCase DequantizeCase(const s8_dequantize_params& p) {
           emit::EncodeParams(p)};
 }
 
+// The float fallback (kernels/f32): float32 operands.
+f32_unary_params F32UnaryBase() { return {10, kF32Exp}; }
+OpCase F32UnaryCase(const f32_unary_params& p) {
+  return {KernelId("f32_unary__ref"), {In(SizeOf(p), fmt::kFloat32), Out(SizeOf(p), fmt::kFloat32)},
+          emit::EncodeParams(p)};
+}
+f32_binary_params F32BinaryBase() { return {Dense(8), kF32Atan2}; }
+OpCase F32BinaryCase(const f32_binary_params& p) {
+  Operand a = Broadcast(8), b = Broadcast(8);
+  a.dtype = b.dtype = fmt::kFloat32;
+  return {KernelId("f32_binary__ref"), {a, b, Out(8, fmt::kFloat32)}, emit::EncodeParams(p)};
+}
+f32_cumsum_params F32CumsumBase() { return {2, 3, 4}; }
+OpCase F32CumsumCase(const f32_cumsum_params& p) {
+  auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 64 ? d : 1; };
+  const int64_t n = dim(p.outer) * dim(p.length) * dim(p.inner);
+  return {KernelId("f32_cumsum__ref"), {In(n, fmt::kFloat32), Out(n, fmt::kFloat32)},
+          emit::EncodeParams(p)};
+}
+
 s8_pad_params PadBase() { return {{1, 1, 2, 3, 2}, {0, 0, 1, 0, 1}, {0, 0, 0, 2, 1}, 0}; }
 OpCase PadCase(const s8_pad_params& p) {
   int64_t in = 1, out = 1;
@@ -568,6 +589,9 @@ TEST(Validator, EveryOperandSizeOfEveryOp) {
   ExpectSizeChecks("requantize", RequantizeCase(RequantizeBase()));
   ExpectSizeChecks("quantize", QuantizeCase(QuantizeBase()));
   ExpectSizeChecks("dequantize", DequantizeCase(DequantizeBase()));
+  ExpectSizeChecks("f32_unary", F32UnaryCase(F32UnaryBase()));
+  ExpectSizeChecks("f32_binary", F32BinaryCase(F32BinaryBase()));
+  ExpectSizeChecks("f32_cumsum", F32CumsumCase(F32CumsumBase()));
   ExpectSizeChecks("pad", PadCase(PadBase()));
   ExpectSizeChecks("concat", ConcatCase(ConcatBase()));
   ExpectSizeChecks("transpose", TransposeCase(TransposeBase()));
@@ -1165,6 +1189,24 @@ TEST(Validator, QuantizeRanges) {
   ExpectRanges<Q>("quantize", QuantizeBase(), s8_quantize_check, QuantizeCase,
                   {{TF_FIELD(Q, size), 1, TF_LIMIT_BYTES / 4, true, false},
                    {TF_FIELD(Q, zero_point), -128, 127, true, true}});
+  // The float fallback: a function code of the right arity, sizes in range.
+  for (int32_t fn = -1; fn <= kF32NumFns; ++fn) {
+    f32_unary_params u = F32UnaryBase();
+    u.fn = fn;
+    f32_binary_params b = F32BinaryBase();
+    b.fn = fn;
+    const int32_t arity = f32_fn_arity(fn);
+    EXPECT_EQ(Load(F32UnaryCase(u)), arity == 1 ? Status::kOk : Status::kBadParams) << fn;
+    EXPECT_EQ(Load(F32BinaryCase(b)), arity == 2 ? Status::kOk : Status::kBadParams) << fn;
+  }
+  using C = f32_cumsum_params;
+  ExpectRanges<C>("f32_cumsum", F32CumsumBase(), f32_cumsum_check, F32CumsumCase,
+                  {{TF_FIELD(C, outer), 1, TF_LIMIT_F32_ELEMENTS, true, false,
+                    [](C& p) { p.length = p.inner = 1; }},
+                   {TF_FIELD(C, length), 1, TF_LIMIT_F32_ELEMENTS, true, false,
+                    [](C& p) { p.outer = p.inner = 1; }},
+                   {TF_FIELD(C, inner), 1, TF_LIMIT_F32_ELEMENTS, true, false,
+                    [](C& p) { p.outer = p.length = 1; }}});
   using D = s8_dequantize_params;
   ExpectRanges<D>("dequantize", DequantizeBase(), s8_dequantize_check, DequantizeCase,
                   {{TF_FIELD(D, size), 1, TF_LIMIT_BYTES / 4, true, false},

@@ -102,6 +102,7 @@ struct CompileArgs {
   bool json = false;                    // --json: print the plan summary as JSON
   bool min_ram = false;                 // --min-ram: stream ops by rows (RAM over speed)
   std::string kernels = "auto";         // --kernels: auto | ref | scalar | dsp | mve
+  bool no_float = false;                // --no-float: float fallback ops are an error
   std::string name;  // --name: C name of the model (tf_model_<name>); default from the graph
 };
 int Compile(const CompileArgs& args);

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "import/graph_file.h"
 #include "ir/printer.h"
+#include "ir/stats.h"
 #include "load_graph.h"
 #include "passes/pipeline.h"
 
@@ -43,6 +44,7 @@ int Compile(const CompileArgs& args) {
     return Fail(Error("--print-after: unknown pass '" + args.print_after + "'"));
   }
   options->verify_each = options->verify_each || args.verify_each;
+  options->allow_float = !args.no_float;
   if (!args.memory.empty() && args.target.empty()) {
     return Fail(Error("--memory needs --target CPU (e.g. --target cortex-m7)"));
   }
@@ -73,6 +75,10 @@ int Compile(const CompileArgs& args) {
     std::cerr << "total " << std::fixed << std::setprecision(3) << total << " ms, "
               << graph->ops.size() << " ops\n";
   }
+  // The float fallback ops, on stderr (stdout may be IR text or JSON).
+  const std::string floats =
+      ir::DescribeFloatShare(*graph, ir::ComputeFloatShare(*graph, ir::ComputeStats(*graph)));
+  if (!floats.empty()) std::cerr << "float: " << floats << "\n";
   if (!args.target.empty()) return CompileForTarget(args, *graph);  // compile_target.cc
   if (!args.output.empty()) {
     Status w = import::WriteGraphFile(*graph, args.output);

@@ -67,6 +67,8 @@ void PrintText(const ir::Graph& g, const ir::GraphStats& st) {
               << ir::PrintName(g.tensor(st.largest_activation).name) << ")";
   }
   std::cout << "\n";
+  const std::string floats = ir::DescribeFloatShare(g, ir::ComputeFloatShare(g, st));
+  if (!floats.empty()) std::cout << "float: " << floats << "\n";
 }
 
 json ToJson(const ir::Graph& g, const ir::GraphStats& st) {
@@ -95,6 +97,9 @@ json ToJson(const ir::Graph& g, const ir::GraphStats& st) {
     for (ir::TensorId t : op.outputs) o["outputs"].push_back(TensorJson(g, t));
     j["ops"].push_back(std::move(o));
   }
+  const ir::FloatShare fs = ir::ComputeFloatShare(g, st);
+  j["float_ops"] = {{"ops", fs.ops}, {"cost", fs.cost}, {"total_cost", fs.total},
+                    {"percent", fs.percent()}};
   j["totals"] = {{"ops", g.ops.size()},
                  {"tensors", g.tensors.size()},
                  {"macs", st.macs},

@@ -100,6 +100,8 @@ int main(int argc, char** argv) {
   compile->add_option("--weights-in", compile_args.weights_in,
                       "With --target: put OP's constants in a code/ROM region (OP=REGION)")
       ->allow_extra_args(false);
+  compile->add_flag("--no-float", compile_args.no_float,
+                    "Fail (exit 2) listing every op that would run in float32 instead of int8");
   compile->add_flag("--json", compile_args.json, "With --target: print the plan as JSON");
   compile->add_option("--rounding", compile_args.rounding, rounding_help);
   compile->add_flag("--min-ram", compile_args.min_ram,

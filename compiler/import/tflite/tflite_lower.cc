@@ -76,6 +76,15 @@ constexpr OpEntry kOps[] = {
     {op::kLess, 3, LowerIndexWrap},
     {op::kSelect, 4, LowerIndexWrap},
     {op::kSelectV2, 2, LowerIndexWrap},
+    {op::kExp, 2, LowerFloatFn},
+    {op::kNeg, 2, LowerFloatFn},
+    {op::kSin, 1, LowerFloatFn},
+    {op::kLog, 2, LowerFloatFn},
+    {op::kSqrt, 2, LowerFloatFn},
+    {op::kPow, 1, LowerFloatFn},
+    {op::kAbs, 5, LowerFloatFn},
+    {op::kCos, 1, LowerFloatFn},
+    {op::kAtan2, 1, LowerFloatFn},
 };
 
 std::string SupportedList() {

@@ -2,8 +2,10 @@
 // CONCATENATION, QUANTIZE (float input edge, or int8 -> int8 requantize) and DEQUANTIZE
 // (float output edge).
 #include <algorithm>
+#include <optional>
 
 #include "import/tflite/tflite_lower_internal.h"
+#include "ir/shape_inference.h"
 
 namespace tinyforge::import::tflite::internal {
 namespace {
@@ -215,9 +217,14 @@ Status LowerQuantize(Lowering& l) {
   TF_RETURN_IF_ERROR(l.ExpectAct(&y, "outputs[0]"));
   TF_RETURN_IF_ERROR(l.ExpectOutputShape(x.shape));
   if (x.type == static_cast<int8_t>(TfType::kFloat32)) {
-    if (!IsGraphInput(l.model(), l.InIndex(0))) {
-      return l.Fail("inputs[0]: float QUANTIZE is supported only on a graph input (float "
-                    "stays at the edges)");
+    const int32_t in = l.InIndex(0);
+    bool after_float_op = false;
+    for (const TfOp& o : l.model().ops) {
+      for (int32_t t : o.outputs) after_float_op = after_float_op || (t == in && IsFloatFn(o.code));
+    }
+    if (!IsGraphInput(l.model(), in) && !after_float_op) {
+      return l.Fail("inputs[0]: float QUANTIZE is supported only on a graph input or after a "
+                    "float op this importer runs in float32 (float stays at the edges)");
     }
     l.AddOp(ir::OpType::kQuantize, {l.Tensor(l.InIndex(0))}, {l.Tensor(l.op().outputs[0])},
             ir::NoAttrs{});
@@ -239,6 +246,66 @@ Status LowerQuantize(Lowering& l) {
   return OkStatus();
 }
 
+namespace {
+
+// The float fallback functions of the .tflite ops LowerFloatFn takes.
+std::optional<ir::FloatFn> FloatFnOf(int32_t code) {
+  switch (code) {
+    case op::kExp: return ir::FloatFn::kExp;
+    case op::kNeg: return ir::FloatFn::kNeg;
+    case op::kSin: return ir::FloatFn::kSin;
+    case op::kLog: return ir::FloatFn::kLog;
+    case op::kSqrt: return ir::FloatFn::kSqrt;
+    case op::kPow: return ir::FloatFn::kPow;
+    case op::kAbs: return ir::FloatFn::kAbs;
+    case op::kCos: return ir::FloatFn::kCos;
+    case op::kAtan2: return ir::FloatFn::kAtan2;
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+bool IsFloatFn(int32_t code) { return FloatFnOf(code).has_value(); }
+
+bool ReadByFloatOp(const TfliteModel& m, int32_t t) {
+  for (const TfOp& o : m.ops) {
+    if (!IsFloatFn(o.code)) continue;
+    for (int32_t x : o.inputs) {
+      if (x == t) return true;
+    }
+  }
+  return false;
+}
+
+Status LowerFloatFn(Lowering& l) {
+  const ir::FloatFn fn = *FloatFnOf(l.op().code);
+  const int arity = ir::FloatFnArity(fn);
+  TF_RETURN_IF_ERROR(l.ExpectCounts(arity, arity, 1));
+  std::vector<ir::TensorId> ins;
+  std::vector<ir::Shape> shapes;
+  for (int i = 0; i < arity; ++i) {
+    const TfTensor& x = *l.In(i);
+    if (x.type != static_cast<int8_t>(TfType::kFloat32)) {
+      return l.Fail("inputs[" + std::to_string(i) + "]: type " + TfTypeName(x.type) +
+                    ", expected FLOAT32 (int8 " + l.op().name() + " is not supported; the " +
+                    "float op runs in float32 between DEQUANTIZE and QUANTIZE)");
+    }
+    ins.push_back(l.Tensor(l.InIndex(i)));
+    shapes.push_back(Shape64(x.shape));
+  }
+  if (l.Out(0)->type != static_cast<int8_t>(TfType::kFloat32)) {
+    return l.Fail("outputs[0]: type " + TfTypeName(l.Out(0)->type) + ", expected FLOAT32");
+  }
+  const ir::OpType type = arity == 1 ? ir::OpType::kUnary : ir::OpType::kBinary;
+  auto inferred = ir::InferShapes(type, ir::FloatFnAttrs{fn}, shapes);
+  if (!inferred.ok()) return l.Fail(inferred.error().message());
+  std::vector<int32_t> want((*inferred)[0].begin(), (*inferred)[0].end());
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
+  l.AddOp(type, ins, {l.Tensor(l.op().outputs[0])}, ir::FloatFnAttrs{fn});
+  return OkStatus();
+}
+
 Status LowerDequantize(Lowering& l) {
   TF_RETURN_IF_ERROR(l.ExpectOptions(Options::DequantizeOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(1, 1, 1));
@@ -249,9 +316,11 @@ Status LowerDequantize(Lowering& l) {
     return l.Fail("outputs[0]: type " + TfTypeName(y.type) + ", expected FLOAT32");
   }
   TF_RETURN_IF_ERROR(l.ExpectOutputShape(x.shape));
-  if (!IsGraphOutput(l.model(), l.op().outputs[0])) {
-    return l.Fail("outputs[0]: DEQUANTIZE is supported only on a graph output (float ops "
-                  "after it are not)");
+  if (!IsGraphOutput(l.model(), l.op().outputs[0]) &&
+      !ReadByFloatOp(l.model(), l.op().outputs[0])) {
+    return l.Fail("outputs[0]: DEQUANTIZE is supported only on a graph output or before a "
+                  "float op this importer runs in float32 (EXP, LOG, SQRT, SIN, COS, "
+                  "ABS, NEG, POW, ATAN2)");
   }
   l.AddOp(ir::OpType::kDequantize, {l.Tensor(l.InIndex(0))}, {l.Tensor(l.op().outputs[0])},
           ir::NoAttrs{});

@@ -144,6 +144,12 @@ Status LowerPad(Lowering& l);               // PAD, PADV2
 Status LowerConcatenation(Lowering& l);
 Status LowerQuantize(Lowering& l);
 Status LowerDequantize(Lowering& l);
+// EXP, LOG, SQRT, SIN, COS, ABS, NEG, POW, ATAN2 on float32: the float fallback ops
+// `unary` / `binary` (docs/decisions.md 47), between DEQUANTIZE and QUANTIZE.
+Status LowerFloatFn(Lowering& l);
+// Whether a float fallback op of the model reads tensor `t`.
+bool ReadByFloatOp(const TfliteModel& m, int32_t t);
+bool IsFloatFn(int32_t code);  // an op code LowerFloatFn takes
 // tflite_lower_shape.cc: data movement with a runtime kernel and the shape arithmetic.
 Status LowerTranspose(Lowering& l);
 Status LowerSlice(Lowering& l);         // SLICE, STRIDED_SLICE

@@ -93,6 +93,16 @@ inline constexpr int32_t kBatchMatmul = 126;
 inline constexpr int32_t kLess = 58;
 inline constexpr int32_t kSelect = 64;
 inline constexpr int32_t kSelectV2 = 123;
+// Float-only ops (the float fallback between DEQUANTIZE and QUANTIZE).
+inline constexpr int32_t kExp = 47;
+inline constexpr int32_t kNeg = 59;
+inline constexpr int32_t kSin = 66;
+inline constexpr int32_t kLog = 73;
+inline constexpr int32_t kSqrt = 75;
+inline constexpr int32_t kPow = 78;
+inline constexpr int32_t kAbs = 101;
+inline constexpr int32_t kCos = 108;
+inline constexpr int32_t kAtan2 = 156;
 inline constexpr int32_t kPlaceholderForGreaterOpCodes = 127;
 }  // namespace op
 

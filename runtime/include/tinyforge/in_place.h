@@ -43,8 +43,12 @@ constexpr InPlaceRule InPlaceRuleOf(OpKind op) {
       return {InPlaceMode::kExact, (1u << abi::kBinIn1) | (1u << abi::kBinIn2), abi::kBinOut};
     case OpKind::kPrelu:  // x, never the slopes
       return {InPlaceMode::kExact, 1u << abi::kBinIn1, abi::kBinOut};
+    case OpKind::kF32Binary:
+      return {InPlaceMode::kExact, (1u << abi::kBinIn1) | (1u << abi::kBinIn2), abi::kBinOut};
     case OpKind::kLogistic:
     case OpKind::kTanh:
+    case OpKind::kF32Unary:
+    case OpKind::kF32Cumsum:
       return {InPlaceMode::kExact, 1u << abi::kUnIn, abi::kUnOut};
     case OpKind::kLut:
       return {InPlaceMode::kExact, 1u << abi::kLutIn, abi::kLutOut};

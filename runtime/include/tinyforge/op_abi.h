@@ -345,6 +345,23 @@ constexpr void VisitParams(s8_dequantize_params& p, V& v) {
   v(p.zero_point);
 }
 
+template <class V>
+constexpr void VisitParams(f32_unary_params& p, V& v) {
+  v(p.size);
+  v(p.fn);
+}
+template <class V>
+constexpr void VisitParams(f32_binary_params& p, V& v) {
+  VisitShape(p.shape, v);
+  v(p.fn);
+}
+template <class V>
+constexpr void VisitParams(f32_cumsum_params& p, V& v) {
+  v(p.outer);
+  v(p.length);
+  v(p.inner);
+}
+
 struct FieldCounter {
   int n = 0;
   constexpr void operator()(int32_t&) { ++n; }

@@ -1,0 +1,51 @@
+// The float32 value of each function of f32_fns.def (internal to kernels/f32; the kernels'
+// one switch). + - * / and the comparisons in float32 as PyTorch; the rest in double
+// (f32_math.h), rounded to float32 once.
+#ifndef TINYFORGE_KERNELS_F32_F32_FN_H_
+#define TINYFORGE_KERNELS_F32_F32_FN_H_
+
+#include "kernels/f32/f32.h"
+#include "kernels/f32/f32_math.h"
+
+namespace tinyforge::kernels::f32 {
+
+inline float F(double v) { return static_cast<float>(v); }
+
+inline float Unary(int32_t fn, float x) {
+  const double v = x;
+  switch (fn) {
+    case kF32Neg: return -x;
+    case kF32Abs: return F(Abs(v));
+    case kF32Sqrt: return F(Sqrt(v));
+    case kF32Rsqrt: return F(1.0 / Sqrt(v));
+    case kF32Reciprocal: return 1.0f / x;
+    case kF32Exp: return F(Exp(v));
+    case kF32Log: return F(Log(v));
+    case kF32Sin: return F(SinCos(v, false));
+    case kF32Cos: return F(SinCos(v, true));
+    case kF32Atan: return F(Atan(v));
+    case kF32Erf: return F(Erf(v));
+    case kF32Tanh: return F(Tanh(v));
+    case kF32Sigmoid: return F(Sigmoid(v));
+    default: return x;  // (the validator admits no other code)
+  }
+}
+
+inline float Binary(int32_t fn, float a, float b) {
+  switch (fn) {
+    case kF32Add: return a + b;
+    case kF32Sub: return a - b;
+    case kF32Mul: return a * b;
+    case kF32Div: return a / b;
+    case kF32Pow: return F(Pow(a, b));
+    case kF32Atan2: return F(Atan2(a, b));
+    // torch.maximum / minimum propagate NaN.
+    case kF32Maximum: return a != a || b != b ? F(Nan()) : (a > b ? a : b);
+    case kF32Minimum: return a != a || b != b ? F(Nan()) : (a < b ? a : b);
+    default: return a;
+  }
+}
+
+}  // namespace tinyforge::kernels::f32
+
+#endif  // TINYFORGE_KERNELS_F32_F32_FN_H_
