@@ -107,7 +107,22 @@ def _recurrent_model(layer):
     return tf.keras.Model(x, layers.Dense(4)(layer(32, unroll=True)(x)))
 
 
+def _transformer_block():
+    """A Keras post-norm transformer encoder block (4 heads of 8, d_model 32, 16 tokens):
+    MultiHeadAttention (FULLY_CONNECTED, BATCH_MATMUL, SOFTMAX, TRANSPOSE), two
+    LayerNormalizations (MEAN, SQUARED_DIFFERENCE, RSQRT, MUL, ADD, and a NEG the converter
+    leaves in float between DEQUANTIZE and QUANTIZE), a ReLU feed-forward, a pooled head."""
+    layers, tf = tflite_cases.layers, tflite_cases.tf
+    x = tflite_cases._inp((16, 32))
+    a = layers.LayerNormalization()(layers.Add()([x, layers.MultiHeadAttention(4, 8)(x, x)]))
+    f = layers.Dense(32)(layers.Dense(64, activation="relu")(a))
+    y = layers.GlobalAveragePooling1D()(layers.LayerNormalization()(layers.Add()([a, f])))
+    return tf.keras.Model(x, layers.Dense(4)(y))
+
+
 SPECS += [
+    tflite_cases.ModelSpec("transformer_block", _transformer_block,
+                           {"BATCH_MATMUL": 2, "SOFTMAX": 1, "RSQRT": 2, "NEG": 2}),
     tflite_cases.ModelSpec("gru_unrolled", lambda: _recurrent_model(tflite_cases.layers.GRU),
                            {"FULLY_CONNECTED": 16, "LOGISTIC": 16, "TANH": 8}),
     tflite_cases.ModelSpec("lstm_unrolled", lambda: _recurrent_model(tflite_cases.layers.LSTM),
