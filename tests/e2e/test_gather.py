@@ -184,15 +184,8 @@ def _token_model():
 def _convert_tokens(build) -> bytes:
     import tflite_cases  # noqa: PLC0415
 
-    model = build()
-    tflite_cases._randomize(model, 7)
-
-    def representative():
-        rng = np.random.default_rng(1007)
-        for _ in range(16):
-            yield [rng.integers(0, VOCAB, size=(1, TOKENS), dtype=np.int32)]
-
-    return tflite_cases.to_int8(model, representative)
+    return tflite_cases.convert_keras(
+        build, 7, draw=lambda rng, s: rng.integers(0, VOCAB, size=s, dtype=np.int32))
 
 
 def test_tflite_token_input_gather_matches_tf_interpreter(cli, tmp_path):

@@ -63,16 +63,7 @@ CASES = {
 
 
 def _convert(build) -> bytes:
-    model = build()
-    tflite_cases._randomize(model, 7)
-    shapes = [tuple(i.shape) for i in model.inputs]
-
-    def representative():
-        rng = np.random.default_rng(1007)
-        for _ in range(16):
-            yield [rng.normal(size=s).astype(np.float32) for s in shapes]
-
-    return tflite_cases.to_int8(model, representative)
+    return tflite_cases.convert_keras(build, 7)
 
 
 def _options(data: bytes, builtin: str) -> list:

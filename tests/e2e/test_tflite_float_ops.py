@@ -25,15 +25,7 @@ def _model():
 
 
 def _convert(build) -> bytes:
-    model = build()
-    tflite_cases._randomize(model, 7)
-
-    def representative():
-        rng = np.random.default_rng(1007)
-        for _ in range(16):
-            yield [rng.normal(size=(1, 6, 6, 3)).astype(np.float32)]
-
-    return tflite_cases.to_int8(model, representative, float_fallback=True)
+    return tflite_cases.convert_keras(build, 7, float_fallback=True)
 
 
 def test_float_ops_between_dequantize_and_quantize(cli, tmp_path):

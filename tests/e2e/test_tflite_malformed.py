@@ -49,15 +49,8 @@ def _cumsum_float():
     tf = tflite_cases.tf
     x = tflite_cases._inp((6, 6, 3))
     h = layers.Lambda(lambda t: tf.math.cumsum(t, axis=2))(layers.Conv2D(4, 1)(x))
-    model = tf.keras.Model(x, layers.Conv2D(2, 1)(h))
-    tflite_cases._randomize(model, 3)
-
-    def representative():
-        rng = np.random.default_rng(3)
-        for _ in range(8):
-            yield [rng.normal(size=(1, 6, 6, 3)).astype(np.float32)]
-
-    return tflite_cases.to_int8(model, representative, float_fallback=True)
+    return tflite_cases.convert_keras(lambda: tf.keras.Model(x, layers.Conv2D(2, 1)(h)), 3,
+                                      calib_seed=3, samples=8, float_fallback=True)
 
 
 @pytest.fixture(scope="module")

@@ -63,18 +63,9 @@ def _dynamic_batch_flatten():
 
 
 def _convert(build) -> bytes:
-    """Full-int8 conversion (tflite_cases.convert, but calibrating batch-1 samples also for
-    a model whose batch is dynamic)."""
-    model = build()
-    tflite_cases._randomize(model, 7)
-    shapes = [(1,) + tuple(i.shape[1:]) for i in model.inputs]
-
-    def representative():
-        rng = np.random.default_rng(1007)
-        for _ in range(16):
-            yield [rng.normal(size=s).astype(np.float32) for s in shapes]
-
-    return tflite_cases.to_int8(model, representative)
+    """Full-int8 conversion, calibrated with batch-1 samples also for a model whose batch
+    is dynamic."""
+    return tflite_cases.convert_keras(build, 7)
 
 
 CASES = {

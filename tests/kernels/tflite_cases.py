@@ -121,17 +121,30 @@ def _randomize(model: tf.keras.Model, seed: int) -> None:
 
 
 def convert(spec: ModelSpec, seed: int) -> bytes:
-    model = spec.build()
+    return convert_keras(spec.build, seed,
+                         draw=lambda rng, s: (rng.normal(size=s) * spec.calib_scale)
+                         .astype(np.float32),
+                         int8_io=not spec.float_io, per_tensor_dense=spec.per_tensor_dense)
+
+
+def convert_keras(build: Callable[[], tf.keras.Model], seed: int, *,
+                  calib_seed: int | None = None, samples: int = 16, draw=None,
+                  **options) -> bytes:
+    """`build()`'s model with `_randomize(seed)` weights as an int8 .tflite (`to_int8`'s
+    `options`), calibrated on `samples` inputs per graph input, each `draw(rng, shape)`
+    (standard normal float32 by default) from a generator seeded `calib_seed` (seed + 1000
+    by default); a dynamic batch is calibrated with batch 1."""
+    model = build()
     _randomize(model, seed)
-    shapes = [tuple(i.shape) for i in model.inputs]
+    shapes = [tuple(1 if d is None else d for d in i.shape) for i in model.inputs]
+    draw = draw or (lambda rng, s: rng.normal(size=s).astype(np.float32))
 
     def representative():
-        rng = np.random.default_rng(seed + 1000)
-        for _ in range(16):
-            yield [(rng.normal(size=s) * spec.calib_scale).astype(np.float32) for s in shapes]
+        rng = np.random.default_rng(seed + 1000 if calib_seed is None else calib_seed)
+        for _ in range(samples):
+            yield [draw(rng, s) for s in shapes]
 
-    return to_int8(model, representative, int8_io=not spec.float_io,
-                   per_tensor_dense=spec.per_tensor_dense)
+    return to_int8(model, representative, **options)
 
 
 def to_int8(model: tf.keras.Model, representative, *, int8_io: bool = True,
