@@ -16,6 +16,8 @@ runtime and kernels; later models recompile model.cc and relink.
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -227,3 +229,30 @@ def test_shuffle_unit_on_board(board, tmp_path):
     res = export_quantized(ShuffleUnit(), (1, 3, 8, 8), tmp_path / "shuffle_unit.tfg")
     o = tfboard.run_model(res.path, board, seed=4)
     assert o.bit_exact, o.mismatch
+
+
+def test_unlinked_kernel_paths_fall_back_to_the_same_result(graphs, tmp_path):
+    """A variant's fast paths are linked only through model.cc's TF_KERNEL_PATH_LINK lines
+    (docs/decisions.md 45). The same program with those lines removed links none of the
+    path symbols; its dispatchers take the slower paths or __ref: outputs bit-exact with the
+    host, more instructions, less flash."""
+    board = "an547"
+    full = tfboard.compile_for_board(graphs["ds_cnn"], board, tmp_path / "full")
+    text = (full.dir / "model.cc").read_text()
+    line = re.compile(r"^TF_KERNEL_PATH_LINK\((\w+), (\w+)\)\n", re.M)
+    paths = [symbol for _, symbol in line.findall(text)]
+    assert paths, "the DS-CNN takes conv/dwconv __mve paths on the M55"
+    bare = tmp_path / "bare"
+    shutil.copytree(full.dir, bare)
+    (bare / "model.cc").write_text(line.sub("", text))
+    x = tfboard.random_inputs(full, seed=4)
+    o = tfboard.run_model(bare, board, x)
+    assert o.bit_exact, o.mismatch
+    with tfboard.BoardTree(board) as tree:
+        nm = subprocess.run(["arm-none-eabi-nm", str(tree.elf)], capture_output=True,
+                            text=True, check=True).stdout
+    linked = {ln.split()[-1] for ln in nm.splitlines() if ln.strip()}
+    assert not linked & set(paths), sorted(linked & set(paths))
+    slow, fast = tfboard.profile(bare, board, x), tfboard.profile(full.dir, board, x)
+    assert slow["insns_per_inference"] > fast["insns_per_inference"]
+    assert slow["flash"]["kernels"] < fast["flash"]["kernels"], (slow["flash"], fast["flash"])
