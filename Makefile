@@ -38,7 +38,8 @@ test-cpp:
 
 # The C++ tests again in their own tree, build-san/, compiled with ASan + UBSan: every check
 # on, the kernels included, -fno-sanitize-recover (a finding fails the test). -O1 -g1 keeps
-# the build and the runs short; the cross-compile checks are left to test-cpp.
+# the build and the runs short; the cross-compile checks and the fuzzers (sanitized in any
+# tree) are left to test-cpp.
 SAN_DIR := build-san
 test-san:
 	@cmake -S . -B $(SAN_DIR) -G Ninja -DTINYFORGE_SANITIZE=ON -DCMAKE_BUILD_TYPE=Release \
