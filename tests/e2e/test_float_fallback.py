@@ -90,12 +90,16 @@ def test_inspect_and_compile_list_float_ops(cli, tmp_path):
 
 
 def test_keep_float(cli, tmp_path):
-    """keep_float keeps an op with an int8 lowering (the gate's add of a constant, by module
-    path; sigmoid by op name) in float32; an entry matching nothing is an error."""
+    """keep_float keeps ops with an int8 lowering in float32: by module path (the gate's
+    muls and add) or by ATen op name (every add); an entry matching nothing is an error."""
     _, q = export_mixed(tmp_path / "k.tfg", keep_float=["gate"])
     kept = [op["attrs"]["fn"] for op in q.graph["ops"] if op["type"] == "binary"]
     assert sorted(kept) == ["add", "atan2", "mul", "mul", "mul"], kept
     np.save(tmp_path / "x.npy", _inputs(1, 4)[0].numpy())
     run_cli(cli, "run", q.path, "--input", tmp_path / "x.npy", "--output", tmp_path / "y.npy")
+    # by ATen op name: both adds (`y + 1.0` before atan2 and the gate's `1.0 + erf`)
+    _, q = export_mixed(tmp_path / "a.tfg", keep_float=["add"])
+    kept = [op["attrs"]["fn"] for op in q.graph["ops"] if op["type"] == "binary"]
+    assert sorted(kept) == ["add", "add", "atan2"], kept
     with pytest.raises(ValueError, match="matches no module path or op"):
         export_mixed(tmp_path / "bad.tfg", keep_float=["no_such_module"])
