@@ -78,14 +78,15 @@ def test_trace_matches_the_plugin_op_by_op(traced, board, cli):
     assert [o["kernel"] for o in p["ops"]] == [o["kernel"] for o in report["ops"]]
     assert len(p["ops"]) == len(insns) and not any(o["wrapped"] for o in p["ops"])
     per_tick = 1e9 / hz
-    # Each op: traced cycles x instructions per cycle = plugin instructions + the hook's
-    # share (a constant: the same code around every op), up to one tick of quantization.
+    # Each op: traced cycles x instructions per cycle = plugin instructions + the part of
+    # the hook inside the op's window (the same code around every op, ~10 to 15
+    # instructions), up to one tick of quantization either way.
     excess = np.array([o["cycles"] * per_tick - n for o, n in zip(p["ops"], insns)])
-    overhead = float(np.median(excess))
-    assert 0 < overhead < 200, excess
-    assert np.all(np.abs(excess - overhead) <= per_tick + 1), excess
+    assert np.all(excess > -per_tick) and np.all(excess < per_tick + 30), excess
+    assert excess.max() - excess.min() <= 2 * per_tick, excess
+    # Ops of 50 ticks or more: within 1 % of the plugin's count.
     big = [(o["cycles"] * per_tick) / n for o, n in zip(p["ops"], insns) if n > 50 * per_tick]
-    assert big and max(big) / min(big) < 1.05, big
+    assert len(big) >= 5 and 0.99 < min(big) and max(big) < 1.01, big
     assert p["cycles_in_ops"] == sum(o["cycles"] for o in p["ops"])
     # The text table: the same rows.
     text = _cli(cli, "profile", "--trace", trace, "--program", program).stdout
