@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import struct
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -95,10 +94,6 @@ def test_trace_matches_the_plugin_op_by_op(traced, board, cli):
         assert o["name"] in text
 
 
-def _header(trace: Path) -> bytearray:
-    return bytearray(trace.read_bytes())
-
-
 @pytest.mark.parametrize("edit, message", [
     (lambda b: b[:20], "truncated trace: 20 bytes"),
     (lambda b: b[:-5], "truncated trace: the header counts"),
@@ -113,7 +108,7 @@ def _header(trace: Path) -> bytearray:
 def test_bad_traces_are_refused_in_one_line(traced, edit, message, cli, tmp_path):
     _, trace, program, _ = traced["an547"]
     bad = tmp_path / "bad.bin"
-    bad.write_bytes(bytes(edit(bytes(trace.read_bytes()))))
+    bad.write_bytes(edit(trace.read_bytes()))
     with pytest.raises(tfboard.BoardError, match=message.replace("(", r"\(")):
         board_trace.profile_from_trace(bad, program)
     proc = _cli(cli, "profile", "--trace", bad, "--program", program)
