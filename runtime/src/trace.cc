@@ -89,7 +89,7 @@ tf_status tf_trace_init(tf_trace* t, void* buffer, uint32_t bytes, int source,
   }
 #endif
   else {
-    return TF_E_NULL_ARGUMENT;  // the source asked for is not available here
+    return TF_E_TRACE_SOURCE;
   }
   for (uint32_t i = 0; i < TF_TRACE_HEADER_BYTES; ++i) t->buf[i] = 0;
   for (uint32_t i = 0; i < 4; ++i) t->buf[i] = static_cast<uint8_t>(TF_TRACE_MAGIC[i]);

@@ -85,8 +85,9 @@ TEST(Trace, RefusesBadArguments) {
   EXPECT_EQ(tf_trace_init(&t, buf + 1, 40, TF_TRACE_SOURCE_CUSTOM, 0), TF_E_NULL_ARGUMENT);
   EXPECT_EQ(tf_trace_init(nullptr, buf, 64, TF_TRACE_SOURCE_CUSTOM, 0), TF_E_NULL_ARGUMENT);
   // The host has neither DWT nor SysTick.
-  EXPECT_EQ(tf_trace_init(&t, buf, 64, TF_TRACE_SOURCE_AUTO, 0), TF_E_NULL_ARGUMENT);
-  EXPECT_EQ(tf_trace_init(&t, buf, 64, TF_TRACE_SOURCE_SYSTICK, 0), TF_E_NULL_ARGUMENT);
+  EXPECT_EQ(tf_trace_init(&t, buf, 64, TF_TRACE_SOURCE_AUTO, 0), TF_E_TRACE_SOURCE);
+  EXPECT_EQ(tf_trace_init(&t, buf, 64, TF_TRACE_SOURCE_SYSTICK, 0), TF_E_TRACE_SOURCE);
+  EXPECT_EQ(tf_trace_init(&t, buf, 64, TF_TRACE_SOURCE_DWT, 0), TF_E_TRACE_SOURCE);
   tf_model m;
   std::memset(&m, 0, sizeof m);
   ASSERT_EQ(tf_trace_init(&t, buf, 64, TF_TRACE_SOURCE_CUSTOM, 0), TF_OK);

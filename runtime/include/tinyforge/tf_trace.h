@@ -79,11 +79,11 @@ typedef struct tf_trace {
 
 /* Prepares `t` to write into `buffer` (`bytes` bytes, 4-byte aligned, at least the 32-byte
  * header; each op takes 12 more) and picks the cycle source: AUTO (DWT if it counts, else
- * SysTick), DWT or SYSTICK (TF_E_NULL_ARGUMENT if not available: not an Arm M-profile
- * build or no DWT cycle counter), or CUSTOM (call tf_trace_set_clock next). `clock_hz`: the
+ * SysTick), DWT or SYSTICK, or CUSTOM (call tf_trace_set_clock next). `clock_hz`: the
  * counter's frequency for the header (0: unknown). Writes the header (0 records).
- * Errors: TF_E_NULL_ARGUMENT (null pointer, unaligned buffer, source not available),
- * TF_E_TRACE_BUFFER (buffer smaller than the header). */
+ * Errors: TF_E_NULL_ARGUMENT (null pointer, unaligned buffer), TF_E_TRACE_BUFFER (buffer
+ * smaller than the header), TF_E_TRACE_SOURCE (the source asked for is not there: DWT
+ * without a counting CYCCNT, or DWT/SysTick/AUTO in a build not for an M-profile core). */
 tf_status tf_trace_init(tf_trace* t, void* buffer, uint32_t bytes, int source,
                         uint32_t clock_hz);
 /* Source CUSTOM: the clock the hook reads. */
