@@ -3,6 +3,7 @@
     python -m tinyforge.board run MODEL --board BOARD [--input x.npy]... [--output y.npy]...
                                         [--seed N] [--timeout S] [--json]
     python -m tinyforge.board profile MODEL --board BOARD [--input x.npy]... [--json]
+    python -m tinyforge.board profile --trace trace.bin --program DIR [--json]
 
 `tinyforge run MODEL --board B` and `tinyforge profile MODEL --board B` exec this module.
 MODEL is a graph file (.tfg: float, qdq or lowered; .tflite), or a directory written by
@@ -21,6 +22,9 @@ names the first op whose output differs. An input .npy may stack N samples ([N, 
 `profile`: per op instructions (the tf_insncount QEMU plugin, one event per op), MACs and
 kernel (report.json); instructions per inference, stack high-water, RAM per region, flash
 split by where it comes from (the linker map). QEMU runs with -icount: figures repeat exactly.
+`profile --trace trace.bin --program DIR`: the same table and JSON, in cycles, from a trace
+the runtime's tracer (tinyforge/tf_trace.h) recorded on a device running the program compiled
+into DIR (board_trace.py; docs/deploying.md, docs/trace-format.md).
 
 Firmware build trees are cached per board (board_build.py).
 
@@ -34,6 +38,7 @@ This module is the command line and the public API; the work is split by job:
     board_build.py    compiled models (model.h, report.json), the cached firmware build tree
     board_run.py      inputs, QEMU run, host comparison, first differing op, per-op profile
     board_flash.py    flash bytes by origin from the linker map
+    board_trace.py    device traces (tf_trace.h): decoder, per-op profile in cycles
     qemu.py           the QEMU runner (also `targets/qemu/run.py`)
 
 Python:
@@ -53,6 +58,7 @@ from .board_build import (BoardTree, CompiledModel, TensorSpec, compile_for_boar
                           read_compiled)
 from .board_catalog import boards, resolve_board  # noqa: F401
 from .board_flash import FLASH_PARTS, allocator_symbols, flash_split  # noqa: F401
+from .board_trace import profile_from_trace, read_trace  # noqa: F401
 from .board_run import (RUN_TIMEOUT, RunOutcome, _mismatch_text, _value_summary,  # noqa: F401
                         first_difference, profile, profile_text, random_inputs, run,
                         run_model)
@@ -67,9 +73,9 @@ def _parser() -> argparse.ArgumentParser:
     for name, help_ in (("run", "run on an emulated board, check bit-exact against the host"),
                         ("profile", "per-op instructions, stack, RAM and flash on a board")):
         s = sub.add_parser(name, help=help_, description=help_)
-        s.add_argument("model", help="graph file (.tfg, .tflite) or a `compile --target -o` "
-                                     "directory")
-        s.add_argument("--board", "--target", dest="board", required=True,
+        s.add_argument("model", nargs="?" if name == "profile" else None,
+                       help="graph file (.tfg, .tflite) or a `compile --target -o` directory")
+        s.add_argument("--board", "--target", dest="board", required=name == "run",
                        help="an385, an386, an505, an547, or cortex-m3/m4/m33/m55")
         s.add_argument("-i", "--input", action="append", default=[],
                        help=".npy per program input (default: seeded random); may stack N "
@@ -82,6 +88,11 @@ def _parser() -> argparse.ArgumentParser:
         for opt, h in (("--io", "as compile --io"), ("--layout", "as compile --layout"),
                        ("--rounding", "as compile --rounding")):
             s.add_argument(opt, help=h)
+        if name == "profile":
+            s.add_argument("--trace", help="a device trace (tinyforge/tf_trace.h buffer) to "
+                                            "decode instead of running on QEMU; needs --program")
+            s.add_argument("--program", help="with --trace: the `tinyforge compile --target "
+                                              "-o` directory of the traced firmware's model")
         if name == "run":
             s.add_argument("-o", "--output", action="append", default=[],
                            help=".npy to write per program output (stacked like the input)")
@@ -95,7 +106,18 @@ def main(argv: list[str] | None = None) -> int:
     compile_args = [x for opt in ("io", "layout", "rounding") if getattr(args, opt)
                     for x in (f"--{opt}", getattr(args, opt))]
     try:
+        if args.cmd == "profile" and (args.trace or args.program):
+            if not (args.trace and args.program) or args.model or args.board:
+                raise BoardError("profile --trace FILE --program DIR decodes a device trace "
+                                 "(no MODEL, no --board); give both, or MODEL --board B "
+                                 "for QEMU", ErrorKind.INVALID_INPUT)
+            p = profile_from_trace(args.trace, args.program)
+            print(json.dumps(p, indent=2) if args.json else profile_text(p))
+            return EXIT_OK
         if args.cmd == "profile":
+            if not args.model or not args.board:
+                raise BoardError("profile needs MODEL --board B (QEMU), or --trace FILE "
+                                 "--program DIR (a device trace)", ErrorKind.INVALID_INPUT)
             p = profile(args.model, args.board, args.input or None, seed=args.seed,
                         timeout=args.timeout, compile_args=compile_args)
             print(json.dumps(p, indent=2) if args.json else profile_text(p))

@@ -16,7 +16,8 @@ FLASH_PARTS = ("runtime", "kernels", "constants", "other")
 def _flash_part(source: str) -> str:
     base = source.replace("\\", "/")
     if "libtinyforge_runtime" in base:  # the core and the op glue (runtime_ops)
-        return "runtime"
+        # but the per-op tracer: linked for model_runner's `trace` mode, harness like printf
+        return "other" if base.endswith("(trace.cc.obj)") else "runtime"
     if "libtinyforge_kernels" in base:
         return "kernels"
     if re.search(r"(^|/)model\.cc\.obj$", base):  # the generated model: program + weights

@@ -363,6 +363,7 @@ def profile(model, board: str, inputs=None, *, seed: int = 0, timeout: float = R
         flash = flash_split(Path(str(elf) + ".map"), board, elf)
         return {
             "schema": "tinyforge.profile/1",
+            "measure": "instructions",
             "board": board, "cpu": board_json(board)["cpu"], "model": str(model),
             "model_name": compiled.report.get("model"),
             "ops": rows,
@@ -382,29 +383,48 @@ def _g(n) -> str:
 
 
 def profile_text(p: dict) -> str:
-    out = [f"{p['model']} on {p['board']} ({p['cpu']}): {len(p['ops'])} ops, "
-           f"instructions counted by QEMU (-icount, tf_insncount mode={p['plugin_mode']})"]
+    """The table `tinyforge profile` prints: of the QEMU profile (instructions) or of a
+    device trace (cycles, board_trace.profile_from_trace)."""
+    cycles = p.get("measure") == "cycles"
+    key, label, per_mac = ("cycles", "cycles", "cyc/MAC") if cycles else \
+        ("insns", "instructions", "insn/MAC")
+    if cycles:
+        t = p["trace"]
+        hz = f", {t['clock_hz']:,} Hz" if t["clock_hz"] else ", clock unknown"
+        out = [f"{p['model']} on {p['board']} ({p['cpu'] or '?'}): {len(p['ops'])} ops, "
+               f"cycles counted on the device ({t['cycle_source']}{hz}; {t['file']})"]
+    else:
+        out = [f"{p['model']} on {p['board']} ({p['cpu']}): {len(p['ops'])} ops, "
+               f"instructions counted by QEMU (-icount, tf_insncount mode={p['plugin_mode']})"]
     name_w = max([4] + [len(o["name"]) for o in p["ops"]])
     type_w = max([4] + [len(o["type"]) for o in p["ops"]])
     kern_w = max([6] + [len(o["kernel"]) for o in p["ops"]])
     out.append(f"{'#':>3}  {'op':<{name_w}}  {'type':<{type_w}}  {'kernel':<{kern_w}}  "
-               f"{'MACs':>11}  {'instructions':>13}  {'insn/MAC':>8}  {'share':>6}")
+               f"{'MACs':>11}  {label:>13}  {per_mac:>8}  {'share':>6}")
     for o in p["ops"]:
-        ipm = "-" if o["insns_per_mac"] is None else f"{o['insns_per_mac']:.2f}"
+        ipm = "-" if o[key + "_per_mac"] is None else f"{o[key + '_per_mac']:.2f}"
+        mark = "  (wrapped: at least)" if o.get("wrapped") else ""
         out.append(f"{o['index']:>3}  {o['name']:<{name_w}}  {o['type']:<{type_w}}  "
-                   f"{o['kernel']:<{kern_w}}  {_g(o['macs']):>11}  {_g(o['insns']):>13}  "
-                   f"{ipm:>8}  {100 * (o['share'] or 0):5.1f}%")
-    total, in_ops = p["insns_per_inference"], p["insns_in_ops"]
-    out.append(f"instructions per inference: {_g(total)} ({_g(in_ops)} in ops, "
-               f"{_g(total - in_ops)} runtime between ops; "
-               f"{total / p['macs']:.2f} per MAC)" if p["macs"] else
-               f"instructions per inference: {_g(total)}")
+                   f"{o['kernel']:<{kern_w}}  {_g(o['macs']):>11}  {_g(o[key]):>13}  "
+                   f"{ipm:>8}  {100 * (o['share'] or 0):5.1f}%{mark}")
+    if cycles:
+        in_ops, secs = p["cycles_in_ops"], p["trace"]["seconds_in_ops"]
+        out.append(f"cycles in ops: {_g(in_ops)}"
+                   + (f" ({1e3 * secs:.3f} ms)" if secs is not None else "")
+                   + (f"; {in_ops / p['macs']:.2f} per MAC" if p["macs"] else ""))
+    else:
+        total, in_ops = p["insns_per_inference"], p["insns_in_ops"]
+        out.append(f"instructions per inference: {_g(total)} ({_g(in_ops)} in ops, "
+                   f"{_g(total - in_ops)} runtime between ops; "
+                   f"{total / p['macs']:.2f} per MAC)" if p["macs"] else
+                   f"instructions per inference: {_g(total)}")
     ram = p["ram"]
     arena = ", ".join(f"{k} {_g(v)}" for k, v in ram["arena"].items()) or "none"
     out.append(f"RAM: arena {arena} (planned); stack high-water {_g(ram['stack'])} "
                f"(of {_g(p['stack']['size'])}); total {_g(ram['total'])} bytes")
     f = p["flash"]
-    out.append(f"flash: {_g(f['total'])} bytes = runtime {_g(f['runtime'])} + kernels "
-               f"{_g(f['kernels'])} + weights/program constants {_g(f['constants'])} + other "
-               f"(C library, startup, board) {_g(f['other'])}")
+    if f is not None:
+        out.append(f"flash: {_g(f['total'])} bytes = runtime {_g(f['runtime'])} + kernels "
+                   f"{_g(f['kernels'])} + weights/program constants {_g(f['constants'])} + "
+                   f"other (C library, startup, board) {_g(f['other'])}")
     return "\n".join(out)

@@ -85,6 +85,9 @@ def check_profile(profile: dict, report: dict, path: Path) -> None:
     if profile.get("schema") != "tinyforge.profile/1":
         raise ReportError(f"{path}: not a `tinyforge profile --json` output (schema "
                           f"{profile.get('schema')!r})")
+    if profile.get("measure") == "cycles":
+        raise ReportError(f"{path}: a device trace's profile (cycles, `profile --trace`): "
+                          "overlay a QEMU profile (`tinyforge profile MODEL --board B --json`)")
     ops, pops = report["ops"], profile.get("ops", [])
     names = [o["name"] for o in ops]
     if len(pops) != len(ops) or [o.get("name") for o in pops] != names:

@@ -1,7 +1,7 @@
 // Firmware that runs one compiled model (model.h/model.cc from `tinyforge compile --target`)
 // through the runtime; python/tinyforge/board.py (`tinyforge run --board`) drives it.
 //
-//   model_runner <input.bin> <output.bin> [profile | dump <prefix>]
+//   model_runner <input.bin> <output.bin> [profile | dump <prefix> | trace <file>]
 //
 // input.bin holds N >= 1 samples back to back; a sample is every model input's raw bytes, in
 // input order. The firmware runs N inferences in this one boot and writes N samples of
@@ -10,6 +10,10 @@
 //   profile      each op is bracketed by TF_PERF region 1 (one plugin event per op, in order)
 //   dump PREFIX  after each op k, every arena j is written to the host file PREFIX<k>_<j>.bin
 //                (k as %03d); `tinyforge run program.bin --dump-dir` writes the same files
+//   trace FILE   the runtime's tracer (tinyforge/tf_trace.h, cycle source AUTO: SysTick under
+//                QEMU) times each op into tf_trace_buffer, written to the host file FILE
+//                (`tinyforge profile --trace FILE --program DIR` reads it); prints one line
+//                "model_runner: trace: <source>, <records> records, <bytes> bytes"
 // Prints one line "model_runner: ok, <N> samples, <ops> ops, run stack <bytes> bytes, ..."
 // (the stack high-water of the first inference). Exit status: 0 ok, 1 a run failed,
 // 2 bad arguments or input file, 3 the program failed validation (tf_model_init).
@@ -17,9 +21,18 @@
 #include <cstring>
 
 #include "model.h"
+#include "tf_board.h"
 #include "tf_host.h"
 #include "tf_perf.h"
 #include "tf_print.h"
+#include "tinyforge/tf_trace.h"
+
+// The trace buffer, by this name for a debugger's memory read (docs/deploying.md): room for
+// 512 ops. Global, not static, so that the symbol is in the ELF.
+extern "C" {
+__attribute__((aligned(4), used)) uint8_t tf_trace_buffer[TF_TRACE_HEADER_BYTES +
+                                                          512 * TF_TRACE_RECORD_BYTES];
+}
 
 #ifndef TF_MODEL_DEF
 #error "define TF_MODEL_DEF as the model's tf_model_def (tf_model_<name>)"
@@ -28,6 +41,7 @@
 namespace {
 
 tf_model g_model;
+tf_trace g_trace;
 const char* g_dump_prefix = nullptr;
 int g_dump_errors = 0;
 
@@ -55,8 +69,10 @@ void DumpOp(void*, int32_t op, uint32_t, int end) {
 int main(int argc, char** argv) {
   const bool profile = argc == 4 && std::strcmp(argv[3], "profile") == 0;
   const bool dump = argc == 5 && std::strcmp(argv[3], "dump") == 0;
-  if (argc != 3 && !profile && !dump) {
-    tf_printf("usage: model_runner <input.bin> <output.bin> [profile | dump <prefix>]\n");
+  const bool trace = argc == 5 && std::strcmp(argv[3], "trace") == 0;
+  if (argc != 3 && !profile && !dump && !trace) {
+    tf_printf("usage: model_runner <input.bin> <output.bin> "
+              "[profile | dump <prefix> | trace <file>]\n");
     return 2;
   }
   tf_status s = tf_model_init(&g_model, &TF_MODEL_DEF);
@@ -114,6 +130,15 @@ int main(int argc, char** argv) {
       g_dump_prefix = argv[4];
       tf_model_set_profiler(&g_model, DumpOp, nullptr);
     }
+    if (n == 0 && trace) {
+      s = tf_trace_init(&g_trace, tf_trace_buffer, sizeof tf_trace_buffer,
+                        TF_TRACE_SOURCE_AUTO, TF_BOARD_CPU_HZ);
+      if (s == TF_OK) s = tf_trace_attach(&g_trace, &g_model);
+      if (s != TF_OK) {
+        tf_printf("model_runner: trace: %s\n", tf_status_str(s));
+        return 1;
+      }
+    }
     tf_stack_rearm();
     TF_PERF_BEGIN(0);
     s = tf_model_run(&g_model);
@@ -136,6 +161,18 @@ int main(int argc, char** argv) {
       }
       written += out.bytes;
     }
+  }
+  if (trace) {
+    const uint32_t bytes = tf_trace_bytes(&g_trace);
+    if (tf_host_write_file(argv[4], tf_trace_buffer, bytes) != 0) {
+      tf_printf("model_runner: %s: cannot write\n", argv[4]);
+      return 1;
+    }
+    tf_printf("model_runner: trace: %s, %lu records, %lu bytes\n",
+              tf_trace_source(&g_trace) == TF_TRACE_SOURCE_DWT ? "dwt" : "systick",
+              static_cast<unsigned long>((bytes - TF_TRACE_HEADER_BYTES) /
+                                         TF_TRACE_RECORD_BYTES),
+              static_cast<unsigned long>(bytes));
   }
   if (g_dump_errors != 0) {
     tf_printf("model_runner: %d dump files could not be written\n", g_dump_errors);

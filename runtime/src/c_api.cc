@@ -58,6 +58,7 @@ tf_status tf_model_invoke(tf_model* m, const void* input, uint32_t input_bytes, 
 }
 
 int32_t tf_model_num_inputs(const tf_model* m) { return Ready(m) ? Get(m)->num_inputs() : 0; }
+uint32_t tf_model_program_crc(const tf_model* m) { return Ready(m) ? Get(m)->program_crc() : 0; }
 int32_t tf_model_num_outputs(const tf_model* m) { return Ready(m) ? Get(m)->num_outputs() : 0; }
 int32_t tf_model_num_ops(const tf_model* m) { return Ready(m) ? Get(m)->num_ops() : 0; }
 

@@ -121,6 +121,8 @@ class Model {
   int32_t num_inputs() const { return static_cast<int32_t>(num_inputs_); }
   int32_t num_outputs() const { return static_cast<int32_t>(num_outputs_); }
   int32_t num_ops() const { return static_cast<int32_t>(num_ops_); }
+  // The program's head CRC (header field kOffHeadCrc). Precondition: a successful Init.
+  uint32_t program_crc() const { return fmt::LoadU32(image_ + fmt::kOffHeadCrc); }
   int32_t num_tensors() const { return static_cast<int32_t>(num_tensors_); }
   Status Input(int32_t index, tf_tensor_info* info) const;
   Status Output(int32_t index, tf_tensor_info* info) const;

@@ -108,6 +108,9 @@ tf_status tf_model_input(const tf_model* m, int32_t index, tf_tensor_info* info)
 tf_status tf_model_output(const tf_model* m, int32_t index, tf_tensor_info* info);
 /* Installs (fn != NULL) or removes the profiling hook. */
 void tf_model_set_profiler(tf_model* m, tf_profile_fn fn, void* user);
+/* The program's head CRC (bytes 12..15 of program.bin): identifies the program, e.g. in a
+ * device trace (tinyforge/tf_trace.h). 0 if `m` is not initialized. */
+uint32_t tf_model_program_crc(const tf_model* m);
 
 /* Arena placement for generated code: TF_ARENA_SECTION(dtcm) puts an array in the board's
  * .tf_arena.dtcm section (targets/README.md); on the host it is a plain aligned array. */
