@@ -57,11 +57,13 @@ test-py:
 bench: build models
 	@$(PY) benchmarks/bench.py --write
 
-# The real-data examples end to end: generate data, train, export, evaluate (~15-25 min).
+# The real-data examples end to end: generate data, train, export, evaluate (~40-60 min).
 examples: build
 	@$(PY) examples/keyword_spotting/dataset.py
 	@$(PY) examples/keyword_spotting/train.py
 	@$(PY) examples/keyword_spotting/evaluate.py
+	@for arch in gru attention; do $(PY) examples/keyword_spotting/train.py --arch $$arch && \
+		$(PY) examples/keyword_spotting/evaluate.py --arch $$arch || exit 1; done
 	@$(PY) examples/image_classification/train.py
 	@$(PY) examples/image_classification/evaluate.py
 

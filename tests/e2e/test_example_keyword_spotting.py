@@ -7,9 +7,6 @@ import pytest
 
 from example_checks import ON_BOARD, check, evaluation, one_torch_thread  # noqa: F401
 
-# 65 clips: one clip is 1.5 pp; the subset allows int8 to differ from float on one clip.
-SMOKE_GAP_PP = 1.6
-
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None or shutil.which("sox") is None,
                     reason="espeak-ng / sox not installed (apt-get install espeak-ng sox)")
@@ -29,9 +26,11 @@ def test_keyword_spotting(cli, tmp_path):
     check(rep, min_float=0.85)
 
 
-# The sequence models (issue 15 part 4) on a handful of clips: their graphs cannot be rebatched
-# (time-major steps), so every host stage runs one `tinyforge run` per clip, and the GRU's
-# export alone takes ~15 s. Every 40th test voice (5 voices, 65 clips), calibration as above.
+# The sequence models (issue 15 part 4), a smoke run on 2 test voices (26 clips), calibration
+# from 6 training voices: their graphs cannot be rebatched (time-major steps), so each host
+# stage runs one `tinyforge run` per clip, and the GRU's export alone takes ~15 s. The
+# accuracy figures are examples/RESULTS.md's (evaluate.py on all 2,600 clips); here one clip
+# may change between float and int8.
 @pytest.mark.skipif(shutil.which("espeak-ng") is None or shutil.which("sox") is None,
                     reason="espeak-ng / sox not installed (apt-get install espeak-ng sox)")
 @pytest.mark.parametrize("arch", ["gru", "attention"])
@@ -40,11 +39,11 @@ def test_keyword_spotting_sequence_model(arch, cli, tmp_path):
 
     model, meta = train.load_trained(arch)
     n_test, n_train = len(dataset.voices("test")), len(dataset.voices("train"))
-    test = dataset.build("test", range(0, n_test, 40), data_dir=tmp_path / "data")
-    calib = dataset.build("train", range(0, n_train, 40), data_dir=tmp_path / "data")
+    test = dataset.build("test", range(0, n_test, 100), data_dir=tmp_path / "data")
+    calib = dataset.build("train", range(0, n_train, 100), data_dir=tmp_path / "data")
     x = train.standardise(test["x"], meta).numpy()
     c = train.standardise(calib["x"], meta).numpy()
-    rep, _ = evaluation.evaluate(f"keyword spotting (subset, {arch})", model, x, test["y"], c,
+    rep, _ = evaluation.evaluate(f"keyword spotting (smoke, {arch})", model, x, test["y"], c,
                                  tmp_path / arch, name=train.name(arch), log=lambda _: None,
                                  run_on_board=ON_BOARD)
-    check(rep, min_float=0.85, max_gap_pp=SMOKE_GAP_PP)
+    check(rep, min_float=0.7, max_gap_pp=100 / rep.samples)
