@@ -58,11 +58,13 @@ test-py:
 bench: build models
 	@$(PY) benchmarks/bench.py --write
 
-# The real-data examples end to end: generate data, train, export, evaluate (~15-25 min).
+# The real-data examples end to end: generate data, train, export, evaluate (~40-60 min).
 examples: build
 	@$(PY) examples/keyword_spotting/dataset.py
 	@$(PY) examples/keyword_spotting/train.py
 	@$(PY) examples/keyword_spotting/evaluate.py
+	@$(PY) examples/keyword_spotting/train.py --arch attention
+	@$(PY) examples/keyword_spotting/evaluate.py --arch attention
 	@$(PY) examples/image_classification/train.py
 	@$(PY) examples/image_classification/evaluate.py
 

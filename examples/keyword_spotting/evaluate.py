@@ -1,12 +1,13 @@
-"""Keyword spotting end to end: the trained DS-CNN, int8 export, accuracy at every stage.
+"""Keyword spotting end to end: a trained model, int8 export, accuracy at every stage.
 
-  python examples/keyword_spotting/evaluate.py [--calibration 300] [--board an547]
+  python examples/keyword_spotting/evaluate.py [--arch ds_cnn|gru|attention]
+      [--calibration 300] [--board an547]
 
 Needs data/kws_{train,test}.npz (dataset.py) and the weights (train.py, committed).
 Calibration: a seeded random choice of training clips. Evaluation: every test clip (200
 voices no training clip was spoken by), at every stage of common/evaluation.py. Prints the
 table of examples/RESULTS.md and writes the graph files, the lowered program, every stage's
-outputs and report.json to out/examples/keyword_spotting/.
+outputs and report.json to out/examples/keyword_spotting/ARCH/.
 """
 from __future__ import annotations
 
@@ -33,21 +34,23 @@ def calibration_inputs(train_split: dict, meta: dict, count: int, seed: int = 0)
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    evaluation.add_arguments(ap, "clips", OUT)
+    ap.add_argument("--arch", default="ds_cnn", choices=train.ARCHS)
+    evaluation.add_arguments(ap, "clips", None)
     ap.add_argument("--limit", type=int, default=None, help="first N test clips only")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
 
-    model, meta = train.load_trained()
+    model, meta = train.load_trained(args.arch)
     test = dataset.load("test")
     x = train.standardise(test["x"], meta).numpy()[: args.limit]
     y = test["y"][: args.limit]
     calib = calibration_inputs(dataset.load("train"), meta, args.calibration)
-    rep, _ = evaluation.evaluate("keyword spotting", model, x, y, calib, args.out,
-                              calibration_method=args.calibration_method,
-                              board=args.board or "an547",
-                              run_on_board=args.board is not None,
-                              name="ds_cnn_kws")
+    rep, _ = evaluation.evaluate("keyword spotting", model, x, y, calib,
+                                 args.out or OUT / args.arch,
+                                 calibration_method=args.calibration_method,
+                                 board=args.board or "an547",
+                                 run_on_board=args.board is not None,
+                                 name=train.name(args.arch))
     print()
     print(evaluation.table(rep))
     return 0

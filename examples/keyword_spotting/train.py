@@ -1,10 +1,11 @@
-"""Train the zoo DS-CNN on the synthetic keyword-spotting set (CPU, a few minutes).
+"""Train a keyword-spotting model on the synthetic set (CPU, a few minutes).
 
-  python examples/keyword_spotting/train.py [--epochs 20]
+  python examples/keyword_spotting/train.py [--arch ds_cnn|gru|attention] [--epochs 20]
 
-Writes, beside this file, the float weights ``ds_cnn_kws.pt`` (state_dict, ~100 KB) and
-``ds_cnn_kws.json`` (labels, MFCC parameters, the per-coefficient standardisation, the
-training settings and figures). Deterministic for a given seed, torch build and thread count.
+Writes, beside this file, the float weights ``ARCH_kws.pt`` (state_dict, 100-300 KB) and
+``ARCH_kws.json`` (labels, MFCC parameters, the per-coefficient standardisation, the
+training settings and figures). The architectures are models.py's. Deterministic for a given
+seed, torch build and thread count.
 """
 from __future__ import annotations
 
@@ -19,25 +20,21 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from common import training  # noqa: E402
-from keyword_spotting import dataset, features  # noqa: E402
-from tinyforge import models  # noqa: E402
+from keyword_spotting import dataset, features, models  # noqa: E402
 
-WEIGHTS = HERE / "ds_cnn_kws.pt"
-META = HERE / "ds_cnn_kws.json"
+ARCHS = tuple(models.ARCHS)
 
 
-def build_model() -> torch.nn.Module:
-    """The zoo DS-CNN (12 classes, 64 filters, input 1x1x49x10), untrained."""
-    model, shape = models.get("ds_cnn")
-    assert shape == (1, 1, features.N_FRAMES, features.N_MFCC)
-    return model
+def name(arch: str) -> str:
+    """The model's name: its weight files are NAME.pt / NAME.json beside this file."""
+    return f"{arch}_kws"
 
 
-def load_trained() -> tuple[torch.nn.Module, dict]:
-    """The committed DS-CNN in eval mode and its metadata (labels, standardisation)."""
-    model = build_model()
-    model.load_state_dict(torch.load(WEIGHTS, weights_only=True))
-    return model.eval(), json.loads(META.read_text())
+def load_trained(arch: str = "ds_cnn") -> tuple[torch.nn.Module, dict]:
+    """The committed model of ``arch`` in eval mode and its metadata (labels, standardisation)."""
+    model = models.ARCHS[arch]()
+    model.load_state_dict(torch.load(HERE / f"{name(arch)}.pt", weights_only=True))
+    return model.eval(), json.loads((HERE / f"{name(arch)}.json").read_text())
 
 
 def standardise(x: np.ndarray, meta: dict) -> torch.Tensor:
@@ -55,7 +52,8 @@ def accuracy(model: torch.nn.Module, x: torch.Tensor, y: np.ndarray) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = training.parse_arguments(__doc__, argv, epochs=20, out=HERE)
+    args = training.parse_arguments(__doc__, argv, epochs=20, out=HERE, extra=lambda ap:
+                                    ap.add_argument("--arch", default="ds_cnn", choices=ARCHS))
 
     train = dataset.load("train")
     mean = train["x"].mean(axis=(0, 1))
@@ -65,21 +63,22 @@ def main(argv: list[str] | None = None) -> int:
     x = standardise(train["x"], meta)
     y = torch.from_numpy(train["y"])
 
-    model = build_model()
+    model = models.ARCHS[args.arch]()
     seconds = training.fit(model, x, y, args)
     train_acc = accuracy(model, x, train["y"])
     print(f"trained in {seconds:.0f} s; training accuracy {100 * train_acc:.2f} %")
 
-    meta["training"] = {"epochs": args.epochs, "batch": args.batch, "lr": args.lr,
+    meta["training"] = {"arch": args.arch, "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
                         "optimizer": "AdamW (weight decay 1e-4), one-cycle schedule",
                         "seed": args.seed, "threads": args.threads,
                         "train_clips": int(len(y)), "seconds": round(seconds),
                         "train_accuracy": round(train_acc, 4),
                         "torch": torch.__version__}
     args.out.mkdir(parents=True, exist_ok=True)
-    torch.save(model.eval().state_dict(), args.out / WEIGHTS.name)
-    (args.out / META.name).write_text(json.dumps(meta, indent=1) + "\n")
-    print(f"wrote {args.out / WEIGHTS.name} and {args.out / META.name}")
+    weights, meta_file = (args.out / f"{name(args.arch)}{ext}" for ext in (".pt", ".json"))
+    torch.save(model.eval().state_dict(), weights)
+    meta_file.write_text(json.dumps(meta, indent=1) + "\n")
+    print(f"wrote {weights} and {meta_file}")
     return 0
 
 
