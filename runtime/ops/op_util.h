@@ -7,9 +7,7 @@
 #include <cstdint>
 
 #include "kernels/common/limits.h"
-#include "tinyforge/clamp.h"
 #include "tinyforge/kernel_table.h"
-#include "tinyforge/window.h"
 #include "tinyforge/op_abi.h"
 #include "tinyforge/runtime.h"
 #include "tinyforge/stream.h"
@@ -82,6 +80,16 @@ inline Status DisjointOrSame(const TensorRef& in, const TensorRef& out) {
 
 // ---- Program-level consistency (docs/program-format.md, "Consistency checks") ----------
 
+// Whether parameter struct P has a `rounding` field (requantizing families). C++17.
+template <class P, class = void>
+struct HasRounding {
+  static constexpr bool value = false;
+};
+template <class P>
+struct HasRounding<P, decltype(void(P{}.rounding))> {
+  static constexpr bool value = true;
+};
+
 // The op's requantization rounding is the program's (one mode per program).
 template <class P>
 inline Status ExpectRounding(const OpContext& op, const P& p) {
@@ -92,32 +100,18 @@ inline Status ExpectRounding(const OpContext& op, const P& p) {
 // with the tensor's producer and other consumers. A tensor without recorded quantization
 // (scale 0, zero point 0: hand-built test programs; the compiler records every int8
 // activation's) is not checked: no single changed byte can drop a recorded quantization.
-inline Status ExpectZeroPoint(const OpContext& op, int32_t slot, int32_t zero_point) {
-  return op.scale(slot) == 0.0f || op.zero_point(slot) == zero_point ? Status::kOk
-                                                                      : Status::kBadParams;
-}
+// (These checks are out of line, runtime/src/op_checks.cc: they run once, at init.)
+TF_RT_COLD Status ExpectZeroPoint(const OpContext& op, int32_t slot, int32_t zero_point);
 
 // The input offset of a conv, dwconv or FC: minus the input's zero point, or 0 where the
 // compiler folded it into the bias (op flag ZP_FOLDED, only for unpadded windows).
-inline Status ExpectInputOffset(const OpContext& op, int32_t slot, int32_t input_offset,
-                                bool unpadded) {
-  if ((op.flags() & fmt::kOpFlagZpFolded) != 0) {
-    return unpadded && input_offset == 0 ? Status::kOk : Status::kBadParams;
-  }
-  return ExpectZeroPoint(op, slot, -input_offset);
-}
+TF_RT_COLD Status ExpectInputOffset(const OpContext& op, int32_t slot, int32_t input_offset,
+                                   bool unpadded);
 
 // The output clamp: a fused activation's for the output tensor's quantization, unless the
 // op declares an arbitrary clamp (op flag CLAMP) or the tensor records no quantization.
-inline Status ExpectClamp(const OpContext& op, int32_t out_slot, int32_t act_min,
-                          int32_t act_max) {
-  const float scale = op.scale(out_slot);
-  if ((op.flags() & fmt::kOpFlagClamp) != 0 || scale == 0.0f ||
-      FusedActivationClamp(scale, op.zero_point(out_slot), act_min, act_max)) {
-    return Status::kOk;
-  }
-  return Status::kBadParams;
-}
+TF_RT_COLD Status ExpectClamp(const OpContext& op, int32_t out_slot, int32_t act_min,
+                             int32_t act_max);
 
 // One spatial dim of a window op (conv, dwconv, pool): `out` windows of extent
 // (k - 1) * dilation + 1 at `stride` over `in` padded by `before` and an implicit `after`
@@ -125,19 +119,9 @@ inline Status ExpectClamp(const OpContext& op, int32_t out_slot, int32_t act_min
 // out == (in + before + after - extent) / stride + 1, with 0 <= before, after < extent (no
 // window made only of padding; the compiler refuses such padding), and TFLite's SAME or
 // VALID padding unless the op declares explicit pads (op flag PADS, tinyforge/window.h).
-// Sets *unpadded when `after` can be 0 with `before` 0.
-inline bool WindowFits(const OpContext& op, int64_t in, int64_t out, int64_t k, int64_t stride,
-                       int64_t dilation, int64_t before, bool* unpadded) {
-  const int64_t extent = (k - 1) * dilation + 1;
-  const int64_t need = (out - 1) * stride + extent - in - before;  // after in [need, need+s-1]
-  if (before < 0 || before >= extent || need >= extent || need + stride - 1 < 0) return false;
-  if ((op.flags() & fmt::kOpFlagPads) == 0 &&
-      !TflitePadding(in, out, k, stride, dilation, before)) {
-    return false;
-  }
-  *unpadded = *unpadded && before == 0 && need <= 0;
-  return true;
-}
+// Clears *unpadded unless `after` can be 0 with `before` 0. Dims are validated (> 0).
+TF_RT_COLD bool WindowFits(const OpContext& op, int32_t in, int32_t out, int32_t k,
+                           int32_t stride, int32_t dilation, int32_t before, bool* unpadded);
 
 // Checks the operand count (`fixed` slots, + 1 line buffer if the op is streamed) and the
 // parameter count.
@@ -171,7 +155,7 @@ Status DecodeWhole(const OpContext& op, int32_t operands, const char* (*check)(c
   if (op.streamed()) return Status::kBadOp;
   abi::DecodeParams(op, p);
   TF_RT_TRY(CheckParams(check(*p)));
-  if constexpr (requires { p->rounding; }) TF_RT_TRY(ExpectRounding(op, *p));
+  if constexpr (HasRounding<P>::value) TF_RT_TRY(ExpectRounding(op, *p));
   if (ScratchBytes<kKind>(op.kernel_id(), *p) != 0) return Status::kUnknownKernel;
   return Status::kOk;
 }

@@ -12,7 +12,9 @@ namespace tinyforge::rt {
 
 // TFLite's activation bound: zero_point + round_half_away(real / scale) in float (its
 // Quantize() helper in kernel_util.cc), saturated to int8. scale > 0 and finite.
-inline int32_t ClampBound(float real, float scale, int32_t zero_point) {
+// Not inlined: called four times per check, once at init (code size).
+__attribute__((noinline)) inline int32_t ClampBound(float real, float scale,
+                                                    int32_t zero_point) {
   const float x = real / scale;
   if (!(x > -1e6f && x < 1e6f)) return x > 0.0f ? 127 : -128;  // saturates either way
   int32_t t = static_cast<int32_t>(x);  // toward zero; x - t is exact below 2^23
