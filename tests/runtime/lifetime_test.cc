@@ -2,7 +2,9 @@
 // share bytes, except an op's declared in-place partners), the in-place declarations
 // against tinyforge/in_place.h, the op a failure names, Inspect before arenas exist, and a
 // head-flip campaign over a compiled model: every single-bit flip of the program head, with
-// the CRC repaired, is rejected or leaves the output unchanged (op parameter words apart).
+// the CRC repaired, is rejected or leaves the output unchanged, except the classes of op
+// parameter words the compiler may write with other values (asserted exactly), and the
+// consistency checks of format 3 (zero points, rounding, padding, clamps) one by one.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -402,6 +404,15 @@ void FlipCampaign(bool min_ram) {
       "op parameter words, %d inside:%s\n",
       head, 8 * (head - 4), rejected, same, different, in_params, classes.c_str());
   EXPECT_EQ(different, 0) << "first: " << first_different;
+  // What stays is a different program the compiler could have written (docs/decisions.md
+  // 49), exactly these classes on kws (any other check removed brings its class back):
+  // - avgpool filter_h / filter_w (words 6, 7): the global average pool over 25 x 5 (VALID,
+  //   stride > 1) with a smaller window still has one output (its last rows unread);
+  // - softmax input_multiplier (word 2): another beta * scale, a multiplier the compiler
+  //   writes from stored constants.
+  const std::map<std::string, int> kRemaining = {
+      {"avgpool.word6", 3}, {"avgpool.word7", 2}, {"softmax.word2", 9}};
+  EXPECT_EQ(different_params, kRemaining) << classes;
 }
 
 // --min-ram: streamed convs and pools, i.e. declared in-place partners (~3 minutes).
