@@ -734,8 +734,8 @@ std::vector<Range<P>> ConvRanges() {
       {TF_FIELD(P, stride_w), 1, TF_LIMIT_STRIDE, true, false},
       {TF_FIELD(P, dilation_h), 1, TF_LIMIT_STRIDE, true, true},
       {TF_FIELD(P, dilation_w), 1, TF_LIMIT_STRIDE, true, true},
-      {TF_FIELD(P, pad_top), 0, TF_LIMIT_STRIDE, true, true},
-      {TF_FIELD(P, pad_left), 0, TF_LIMIT_STRIDE, true, true},
+      {TF_FIELD(P, pad_top), 0, TF_LIMIT_STRIDE, true, false},
+      {TF_FIELD(P, pad_left), 0, TF_LIMIT_STRIDE, true, false},
       {TF_FIELD(P, input_offset), -127, 128, true, true},
       {TF_FIELD(P, output_offset), -128, 127, true, true},
       {TF_FIELD(P, act_min), -128, 127, true, true},
@@ -845,8 +845,8 @@ std::vector<Range<s8_pool_params>> PoolRanges() {
           {TF_FIELD(P, channels), 1, TF_LIMIT_DIM, true, false},
           {TF_FIELD(P, out_h), 1, TF_LIMIT_DIM, false, false, big},
           {TF_FIELD(P, out_w), 1, TF_LIMIT_DIM, false, false, big},
-          {TF_FIELD(P, filter_h), 1, TF_LIMIT_DIM, true, false},
-          {TF_FIELD(P, filter_w), 1, TF_LIMIT_DIM, true, false},
+          {TF_FIELD(P, filter_h), 1, TF_LIMIT_DIM, false, false},  // geometry: op_checks
+          {TF_FIELD(P, filter_w), 1, TF_LIMIT_DIM, false, false},
           {TF_FIELD(P, stride_h), 1, TF_LIMIT_STRIDE, true, true},
           {TF_FIELD(P, stride_w), 1, TF_LIMIT_STRIDE, true, true},
           {TF_FIELD(P, pad_top), 0, TF_LIMIT_STRIDE, true, false, wide},
@@ -861,7 +861,7 @@ TEST(Validator, PoolRanges) {
   // Every window covers at least one input pixel (through the runtime, both pools).
   for (OpCase (*make)(const s8_pool_params&) : {AvgpoolCase, MaxpoolCase}) {
     s8_pool_params p = PoolBase();
-    p.pad_top = 2;  // == filter_h - 1: the first window still reaches row 0
+    p.pad_top = 2, p.out_h = 3;  // == filter_h - 1: the first window still reaches row 0
     EXPECT_EQ(Load(make(p)), Status::kOk);
     p.pad_top = 3;  // == filter_h: a window of padding only
     EXPECT_EQ(Load(make(p)), Status::kBadParams);

@@ -16,6 +16,7 @@ namespace tinyforge::rt {
 // PADS (tinyforge/program_format.h).
 inline bool TflitePadding(int64_t in, int64_t out, int64_t k, int64_t stride, int64_t dilation,
                           int64_t before) {
+  if (stride < 1) return false;  // (callers on unchecked parameters: the emitter's tests)
   const int64_t extent = (k - 1) * dilation + 1;
   if (out == (in + stride - 1) / stride) {  // SAME
     int64_t total = (out - 1) * stride + extent - in;
