@@ -5,6 +5,7 @@
 #include <map>
 
 #include "emit/encode_ops.h"
+#include "kernels/common/rounding.h"
 #include "support/text.h"
 #include "tinyforge/in_place.h"
 
@@ -15,6 +16,21 @@ namespace fmt = rt::fmt;
 using detail::Operand;
 
 int64_t AlignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+// Whether the op's input zero point is folded into its bias (precompute-bias): the program
+// declares it (fmt::kOpFlagZpFolded) so that the loader knows which input offset to expect.
+bool ZpFolded(const ir::Op& op) {
+  switch (op.type) {
+    case ir::OpType::kQConv2d:
+      return op.attrs_as<ir::QConv2dAttrs>().input_zp_folded;
+    case ir::OpType::kQDwConv2d:
+      return op.attrs_as<ir::QDwConv2dAttrs>().input_zp_folded;
+    case ir::OpType::kQFc:
+      return op.attrs_as<ir::QFcAttrs>().input_zp_folded;
+    default:
+      return false;
+  }
+}
 
 // Applies --place: pins a plan tensor (by the name of any IR tensor sharing its buffer).
 Status ApplyPlacements(const ir::Graph& g, const target::Board& board, const EmitOptions& o,
@@ -140,6 +156,29 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   for (size_t t = 0; t < e.tensors.size(); ++t) {
     act_tensor[t] = arena_tensor(mp.tensors[t], e.tensor_dtype[t], e.tensors[t].bytes);
   }
+  // The quantization of every int8 activation (the loader checks each op's zero points and
+  // scale-derived parameters against it); the IR tensors sharing a plan tensor (reshape
+  // views) share it.
+  p.rounding = g.rounding == ir::Rounding::kDouble ? TF_ROUNDING_DOUBLE : TF_ROUNDING_SINGLE;
+  std::vector<bool> quant_set(e.tensors.size(), false);
+  for (size_t id = 0; id < g.tensors.size(); ++id) {
+    const int pt = e.plan_tensor[id];
+    const ir::Tensor& t = g.tensors[id];
+    if (pt < 0 || e.tensor_dtype[static_cast<size_t>(pt)] != fmt::kInt8 || !t.quant ||
+        t.quant->scale.size() != 1) {
+      continue;
+    }
+    ProgramTensor& rec = p.tensors[static_cast<size_t>(act_tensor[static_cast<size_t>(pt)])];
+    const float scale = static_cast<float>(t.quant->scale[0]);
+    const auto zp = static_cast<int32_t>(t.quant->zero_point[0]);
+    if (quant_set[static_cast<size_t>(pt)] && (rec.scale != scale || rec.zero_point != zp)) {
+      return Error::Internal(g.name + ": tensor '" + t.name +
+                             "' shares its buffer with a tensor of another quantization");
+    }
+    quant_set[static_cast<size_t>(pt)] = true;
+    rec.scale = scale;
+    rec.zero_point = zp;
+  }
   // Constant segments: the board's weights region first, then each --weights-in region.
   auto segment_of = [&](const std::string& region) {
     for (size_t s = 0; s < p.segments.size(); ++s) {
@@ -162,6 +201,7 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     ProgramOp rec;
     EmittedOp info;
     rec.kernel_id = eo.kernel->id;
+    if (ZpFolded(irop)) rec.flags |= fmt::kOpFlagZpFolded;
     rec.params = stream.option == 1 ? eo.pixel_params : eo.params;
     for (size_t slot = 0; slot < eo.operands.size(); ++slot) {
       const Operand& o = eo.operands[slot];
@@ -196,6 +236,7 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
         }
       }
     }
+    rec.flags |= DeclaredOpFlags(eo.kernel->op, rec, p);
     if (stream.option >= 0) {
       rec.flags |= fmt::kOpFlagStream;
       rec.operands.push_back(

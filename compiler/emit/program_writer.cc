@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "tinyforge/clamp.h"
+#include "tinyforge/op_abi.h"
+#include "tinyforge/window.h"
+
 namespace tinyforge::emit {
 namespace {
 
@@ -53,6 +57,54 @@ int32_t Program::AddArenaTensor(uint32_t region, uint8_t dtype, uint32_t offset,
   return static_cast<int32_t>(tensors.size() - 1);
 }
 
+// The flags that declare what the loader cannot derive from the op's tensors: an output
+// clamp that is not a fused activation's for the output's quantization (an arbitrary clamp:
+// PyTorch's clamp, hardtanh; fmt::kOpFlagClamp, tinyforge/clamp.h), and padding that is not
+// TFLite's SAME or VALID (explicit pads; fmt::kOpFlagPads, tinyforge/window.h).
+uint32_t DeclaredOpFlags(rt::OpKind kind, const ProgramOp& rec, const Program& p) {
+  auto decode = [&](auto q) {
+    if (rec.params.size() < static_cast<size_t>(rt::abi::ParamCount<decltype(q)>())) return q;
+    rt::abi::DecodeParams([&](int32_t i) { return rec.params[static_cast<size_t>(i)]; }, &q);
+    return q;
+  };
+  auto clamp = [&](const auto& q, int out_slot) {
+    if (rec.operands.size() <= static_cast<size_t>(out_slot)) return 0u;
+    const int32_t t = rec.operands[static_cast<size_t>(out_slot)];
+    if (t < 0 || static_cast<size_t>(t) >= p.tensors.size()) return 0u;
+    const ProgramTensor& out = p.tensors[static_cast<size_t>(t)];
+    return out.scale > 0.0f &&
+                   !rt::FusedActivationClamp(out.scale, out.zero_point, q.act_min, q.act_max)
+               ? fmt::kOpFlagClamp
+               : 0u;
+  };
+  auto pads = [](const auto& q, int32_t k_h, int32_t k_w, int32_t dilation_h,
+                 int32_t dilation_w) {
+    return rt::TflitePadding(q.in_h, q.out_h, k_h, q.stride_h, dilation_h, q.pad_top) &&
+                   rt::TflitePadding(q.in_w, q.out_w, k_w, q.stride_w, dilation_w, q.pad_left)
+               ? 0u
+               : fmt::kOpFlagPads;
+  };
+  switch (kind) {
+    case rt::OpKind::kConv: {
+      const auto q = decode(s8_conv_params{});
+      return clamp(q, rt::abi::kConvOut) | pads(q, q.k_h, q.k_w, q.dilation_h, q.dilation_w);
+    }
+    case rt::OpKind::kDwconv: {
+      const auto q = decode(s8_dwconv_params{});
+      return clamp(q, rt::abi::kConvOut) | pads(q, q.k_h, q.k_w, q.dilation_h, q.dilation_w);
+    }
+    case rt::OpKind::kFc:
+      return clamp(decode(s8_fc_params{}), rt::abi::kConvOut);
+    case rt::OpKind::kAvgpool:
+    case rt::OpKind::kMaxpool: {
+      const auto q = decode(s8_pool_params{});
+      return clamp(q, rt::abi::kPoolOut) | pads(q, q.filter_h, q.filter_w, 1, 1);
+    }
+    default:
+      return 0;
+  }
+}
+
 Expected<std::vector<uint8_t>> WriteProgram(const Program& p) {
   if (p.regions.size() > fmt::kMaxRegions) return Error("program: more than 8 regions");
   if (p.segments.size() > fmt::kMaxSegments) return Error("program: more than 8 segments");
@@ -88,6 +140,8 @@ Expected<std::vector<uint8_t>> WriteProgram(const Program& p) {
     tensors.U16(0);
     tensors.U32(t.offset);
     tensors.U32(t.size);
+    tensors.F32(t.scale);
+    tensors.I32(t.zero_point);
   }
   std::vector<const ProgramIo*> ordered;
   for (const auto& e : p.io)
@@ -172,7 +226,7 @@ Expected<std::vector<uint8_t>> WriteProgram(const Program& p) {
   out.U32(head_size);
   out.U32(0);
   out.U32(static_cast<uint32_t>(sections.size()));
-  out.U32(0);
+  out.U32(p.rounding);
   for (size_t i = 0; i < sections.size(); ++i) {
     const Section& s = sections[i];
     out.U32(s.kind);

@@ -1,4 +1,4 @@
-// Writes program images (format v2, docs/program-format.md) from a structured description.
+// Writes program images (format v3, docs/program-format.md) from a structured description.
 // The emitter builds a Program from a planned graph; tests build small ones by hand.
 // Host side, C++20.
 #pragma once
@@ -30,6 +30,8 @@ struct ProgramTensor {
   uint8_t dtype = rt::fmt::kInt8;
   uint32_t offset = 0;
   uint32_t size = 0;
+  float scale = 0.0f;  // quantization (int8/int32 activations), or 0 and 0: none recorded
+  int32_t zero_point = 0;
 };
 
 struct ProgramIo {
@@ -57,6 +59,7 @@ struct Program {
   std::vector<ProgramTensor> tensors;
   std::vector<ProgramIo> io;  // any order: written inputs first, then outputs
   std::vector<ProgramOp> ops;
+  uint32_t rounding = 0;  // TF_ROUNDING_DOUBLE / TF_ROUNDING_SINGLE: every op's `rounding`
 
   // Appends `bytes` to segment `segment` at the next 16-byte boundary and adds a tensor
   // for them. Returns the tensor's index.
@@ -64,6 +67,12 @@ struct Program {
   // Adds a tensor in arena region `region`. Returns its index.
   int32_t AddArenaTensor(uint32_t region, uint8_t dtype, uint32_t offset, uint32_t size);
 };
+
+// The op flags that declare what the loader cannot derive from an op's tensors
+// (docs/program-format.md, "Consistency checks"): fmt::kOpFlagClamp for an output clamp that
+// is not a fused activation's for the output's quantization (tinyforge/clamp.h),
+// fmt::kOpFlagPads for padding other than TFLite's SAME or VALID (tinyforge/window.h).
+uint32_t DeclaredOpFlags(rt::OpKind kind, const ProgramOp& op, const Program& p);
 
 // The image: header, section table, sections (the head), then the segments back to back.
 // Fails on what the format cannot express (too many regions, a name too long, counts).

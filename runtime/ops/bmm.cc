@@ -14,6 +14,7 @@ Status Validate_bmm(const OpContext& op) {
   s8_bmm_params p{};
   abi::DecodeParams(op, &p);
   TF_RT_TRY(CheckParams(s8_bmm_check(p)));
+  TF_RT_TRY(ExpectRounding(op, p));
   TF_RT_TRY(Expect(op, abi::kBmmLhs, fmt::kInt8, Product(p.lhs_batches, p.rows, p.depth)));
   TF_RT_TRY(Expect(op, abi::kBmmRhs, fmt::kInt8, Product(p.rhs_batches, p.depth, p.cols)));
   TF_RT_TRY(Expect(op, abi::kBmmOut, fmt::kInt8, Product(p.batches, p.rows, p.cols), true));

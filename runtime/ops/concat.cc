@@ -32,6 +32,7 @@ Status Validate_concat(const OpContext& op) {
   s8_concat_params p{};
   abi::DecodeParams(op, &p);
   TF_RT_TRY(CheckParams(s8_concat_check(p)));
+  TF_RT_TRY(ExpectRounding(op, p));
   TF_RT_TRY(
       ExpectCounts(op, p.num_inputs + 1,
                    abi::ParamCount<s8_concat_params>() + p.num_inputs * abi::kConcatInputWords));

@@ -17,6 +17,13 @@ template <OpKind kOp, class P, class Weights>
 Status Validate(const OpContext& op, const P& p, const char* why, Weights weights) {
   using abi::kConvOperands;
   TF_RT_TRY(CheckParams(why));
+  TF_RT_TRY(ExpectRounding(op, p));
+  bool unpadded = true;
+  if (!WindowFits(op, p.in_h, p.out_h, p.k_h, p.stride_h, p.dilation_h, p.pad_top, &unpadded) ||
+      !WindowFits(op, p.in_w, p.out_w, p.k_w, p.stride_w, p.dilation_w, p.pad_left,
+                  &unpadded)) {
+    return Status::kBadParams;
+  }
   TF_RT_TRY(Expect(op, abi::kConvIn, fmt::kInt8, Product(p.batches, p.in_h, p.in_w, p.in_c)));
   TF_RT_TRY(Expect(op, abi::kConvWeights, fmt::kInt8, weights(p)));
   if (op.has(abi::kConvBias)) {
@@ -27,6 +34,9 @@ Status Validate(const OpContext& op, const P& p, const char* why, Weights weight
   TF_RT_TRY(ExpectValues(op, abi::kConvShift, TF_LIMIT_SHIFT_MIN, TF_LIMIT_SHIFT_MAX));
   TF_RT_TRY(
       Expect(op, abi::kConvOut, fmt::kInt8, Product(p.batches, p.out_h, p.out_w, p.out_c), true));
+  TF_RT_TRY(ExpectInputOffset(op, abi::kConvIn, p.input_offset, unpadded));
+  TF_RT_TRY(ExpectZeroPoint(op, abi::kConvOut, p.output_offset));
+  TF_RT_TRY(ExpectClamp(op, abi::kConvOut, p.act_min, p.act_max));
   const TensorRef in = op.tensor(abi::kConvIn), out = op.tensor(abi::kConvOut);
   const int32_t slots1[] = {abi::kConvWeights, abi::kConvBias, abi::kConvMultiplier,
                             abi::kConvShift};

@@ -14,6 +14,7 @@ Status Validate_fc(const OpContext& op) {
   s8_fc_params p{};
   abi::DecodeParams(op, &p);
   TF_RT_TRY(CheckParams(s8_fc_check(p)));
+  TF_RT_TRY(ExpectRounding(op, p));
   const int64_t quant = p.per_channel ? p.out_features : 1;
   TF_RT_TRY(Expect(op, abi::kConvIn, fmt::kInt8, Product(p.batches, p.in_features)));
   TF_RT_TRY(Expect(op, abi::kConvWeights, fmt::kInt8, Product(p.out_features, p.in_features)));
@@ -24,6 +25,9 @@ Status Validate_fc(const OpContext& op) {
   TF_RT_TRY(Expect(op, abi::kConvShift, fmt::kInt32, Product(quant, 4)));
   TF_RT_TRY(ExpectValues(op, abi::kConvShift, TF_LIMIT_SHIFT_MIN, TF_LIMIT_SHIFT_MAX));
   TF_RT_TRY(Expect(op, abi::kConvOut, fmt::kInt8, Product(p.batches, p.out_features), true));
+  TF_RT_TRY(ExpectInputOffset(op, abi::kConvIn, p.input_offset, true));
+  TF_RT_TRY(ExpectZeroPoint(op, abi::kConvOut, p.output_offset));
+  TF_RT_TRY(ExpectClamp(op, abi::kConvOut, p.act_min, p.act_max));
   const TensorRef out = op.tensor(abi::kConvOut);
   const int32_t slots1[] = {abi::kConvIn, abi::kConvWeights, abi::kConvBias, abi::kConvMultiplier,
                             abi::kConvShift};

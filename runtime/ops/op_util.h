@@ -78,6 +78,51 @@ inline Status DisjointOrSame(const TensorRef& in, const TensorRef& out) {
   return in.Overlaps(out) && !in.SameBytes(out) ? Status::kBadAlias : Status::kOk;
 }
 
+// ---- Program-level consistency (docs/program-format.md, "Consistency checks") ----------
+
+// Whether parameter struct P has a `rounding` field (requantizing families). C++17.
+template <class P, class = void>
+struct HasRounding {
+  static constexpr bool value = false;
+};
+template <class P>
+struct HasRounding<P, decltype(void(P{}.rounding))> {
+  static constexpr bool value = true;
+};
+
+// The op's requantization rounding is the program's (one mode per program).
+template <class P>
+inline Status ExpectRounding(const OpContext& op, const P& p) {
+  return static_cast<uint32_t>(p.rounding) == op.rounding() ? Status::kOk : Status::kBadParams;
+}
+
+// The tensor in `slot` has zero point `zero_point`: the op's zero-point parameter agrees
+// with the tensor's producer and other consumers. A tensor without recorded quantization
+// (scale 0, zero point 0: hand-built test programs; the compiler records every int8
+// activation's) is not checked: no single changed byte can drop a recorded quantization.
+// (These checks are out of line, runtime/src/op_checks.cc: they run once, at init.)
+TF_RT_COLD Status ExpectZeroPoint(const OpContext& op, int32_t slot, int32_t zero_point);
+
+// The input offset of a conv, dwconv or FC: minus the input's zero point, or 0 where the
+// compiler folded it into the bias (op flag ZP_FOLDED, only for unpadded windows).
+TF_RT_COLD Status ExpectInputOffset(const OpContext& op, int32_t slot, int32_t input_offset,
+                                   bool unpadded);
+
+// The output clamp: a fused activation's for the output tensor's quantization, unless the
+// op declares an arbitrary clamp (op flag CLAMP) or the tensor records no quantization.
+TF_RT_COLD Status ExpectClamp(const OpContext& op, int32_t out_slot, int32_t act_min,
+                             int32_t act_max);
+
+// One spatial dim of a window op (conv, dwconv, pool): `out` windows of extent
+// (k - 1) * dilation + 1 at `stride` over `in` padded by `before` and an implicit `after`
+// (the record keeps only the top/left pads) such that
+// out == (in + before + after - extent) / stride + 1, with 0 <= before, after < extent (no
+// window made only of padding; the compiler refuses such padding), and TFLite's SAME or
+// VALID padding unless the op declares explicit pads (op flag PADS, tinyforge/window.h).
+// Clears *unpadded unless `after` can be 0 with `before` 0. Dims are validated (> 0).
+TF_RT_COLD bool WindowFits(const OpContext& op, int32_t in, int32_t out, int32_t k,
+                           int32_t stride, int32_t dilation, int32_t before, bool* unpadded);
+
 // Checks the operand count (`fixed` slots, + 1 line buffer if the op is streamed) and the
 // parameter count.
 inline Status ExpectCounts(const OpContext& op, int32_t fixed, int32_t params) {
@@ -102,13 +147,15 @@ inline Status ExpectLineBuffer(const OpContext& op, int32_t slot, int64_t row_by
 
 // The start of a whole-tensor (not streamed) op's Validate_<op>: `operands` operand slots
 // and the family's parameter count, the parameter record decoded into *p and range-checked
-// by its `check` (kernels/<family>/<family>_limits.h), and a kernel that needs no scratch.
+// by its `check` (kernels/<family>/<family>_limits.h), the program's rounding (if the
+// family requantizes), and a kernel that needs no scratch.
 template <OpKind kKind, class P>
 Status DecodeWhole(const OpContext& op, int32_t operands, const char* (*check)(const P&), P* p) {
   TF_RT_TRY(ExpectCounts(op, operands, abi::ParamCount<P>()));
   if (op.streamed()) return Status::kBadOp;
   abi::DecodeParams(op, p);
   TF_RT_TRY(CheckParams(check(*p)));
+  if constexpr (HasRounding<P>::value) TF_RT_TRY(ExpectRounding(op, *p));
   if (ScratchBytes<kKind>(op.kernel_id(), *p) != 0) return Status::kUnknownKernel;
   return Status::kOk;
 }

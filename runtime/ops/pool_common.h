@@ -15,10 +15,21 @@ Status ValidatePool(const OpContext& op) {
   s8_pool_params p{};
   abi::DecodeParams(op, &p);
   TF_RT_TRY(CheckParams(s8_pool_check(p)));
+  bool unpadded = true;
+  if (!WindowFits(op, p.in_h, p.out_h, p.filter_h, p.stride_h, 1, p.pad_top, &unpadded) ||
+      !WindowFits(op, p.in_w, p.out_w, p.filter_w, p.stride_w, 1, p.pad_left, &unpadded)) {
+    return Status::kBadParams;
+  }
   if (ScratchBytes<kOp>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
   TF_RT_TRY(Expect(op, abi::kPoolIn, fmt::kInt8, Product(p.batches, p.in_h, p.in_w, p.channels)));
   TF_RT_TRY(Expect(op, abi::kPoolOut, fmt::kInt8, Product(p.batches, p.out_h, p.out_w, p.channels),
                    true));
+  // Pooling does not requantize: the output's quantization is the input's.
+  if (op.scale(abi::kPoolIn) != op.scale(abi::kPoolOut) ||
+      op.zero_point(abi::kPoolIn) != op.zero_point(abi::kPoolOut)) {
+    return Status::kBadParams;
+  }
+  TF_RT_TRY(ExpectClamp(op, abi::kPoolOut, p.act_min, p.act_max));
   const TensorRef in = op.tensor(abi::kPoolIn), out = op.tensor(abi::kPoolOut);
   if (!op.streamed()) return Disjoint(in, out);
   if (p.batches != 1) return Status::kBadParams;

@@ -14,9 +14,19 @@ Status Validate_softmax(const OpContext& op) {
   s8_softmax_params p{};
   abi::DecodeParams(op, &p);
   TF_RT_TRY(CheckParams(s8_softmax_check(p)));
+  // diff_min as the compiler derives it from the shift (TFLite's CalculateInputRadius with
+  // 5 integer bits: floor((2^5 - 1) * 2^26 / 2^shift)).
+  if (p.diff_min != -static_cast<int32_t>((31u << 26) >> p.input_left_shift)) {
+    return Status::kBadParams;
+  }
   const int64_t n = Product(p.rows, p.depth);
   TF_RT_TRY(Expect(op, abi::kSoftmaxIn, fmt::kInt8, n));
   TF_RT_TRY(Expect(op, abi::kSoftmaxOut, fmt::kInt8, n, true));
+  // The output has TFLite's fixed quantization (1/256, -128), where recorded.
+  if (op.scale(abi::kSoftmaxOut) != 0.0f &&
+      (op.scale(abi::kSoftmaxOut) != 1.0f / 256 || op.zero_point(abi::kSoftmaxOut) != -128)) {
+    return Status::kBadParams;
+  }
   const TensorRef in = op.tensor(abi::kSoftmaxIn), out = op.tensor(abi::kSoftmaxOut);
   TF_RT_TRY(Disjoint(in, out));
   const TensorRef others[] = {in, out};

@@ -5,6 +5,7 @@
 // are compared in 64 bits so that no sum of 32-bit fields can wrap.
 #include <cstdint>
 
+#include "kernels/common/rounding.h"
 #include "tinyforge/in_place.h"
 #include "tinyforge/runtime.h"
 
@@ -34,6 +35,9 @@ OpContext::OpContext(const Model& model, int32_t index, const uint8_t* record,
     : model_(model), index_(index), record_(record), entry_(entry) {}
 
 TensorRef OpContext::tensor(int32_t slot) const { return model_.Tensor(operand(slot)); }
+float OpContext::scale(int32_t slot) const { return model_.TensorScale(operand(slot)); }
+int32_t OpContext::zero_point(int32_t slot) const { return model_.TensorZeroPoint(operand(slot)); }
+uint32_t OpContext::rounding() const { return model_.rounding(); }
 
 // Inlined: Tensor() is on every op's path (about 7 calls per op); as a call it cost 8
 // instructions each (ad on the M55: +56 per op).
@@ -45,6 +49,15 @@ TensorRef OpContext::tensor(int32_t slot) const { return model_.Tensor(operand(s
   t.offset = fmt::LoadU32(r + 4);
   t.size = fmt::LoadU32(r + 8);
   return t;
+}
+
+float Model::TensorScale(int32_t index) const {
+  return fmt::LoadF32(tensors_ + static_cast<uint32_t>(index) * fmt::kTensorRecordSize +
+                      fmt::kOffTensorScale);
+}
+int32_t Model::TensorZeroPoint(int32_t index) const {
+  return fmt::LoadI32(tensors_ + static_cast<uint32_t>(index) * fmt::kTensorRecordSize +
+                      fmt::kOffTensorZeroPoint);
 }
 
 TensorRef Model::Tensor(int32_t index) const {
@@ -88,7 +101,8 @@ Status Model::ParseHead(const tf_model_def& def) {
 
   // The head is intact; now check that it is well formed.
   const uint32_t sections = fmt::LoadU32(p + fmt::kOffSectionCount);
-  if (fmt::LoadU32(p + fmt::kOffFlags) != 0 || fmt::LoadU32(p + fmt::kOffReserved) != 0 ||
+  rounding_ = fmt::LoadU32(p + fmt::kOffRounding);
+  if (fmt::LoadU32(p + fmt::kOffFlags) != 0 || rounding_ > TF_ROUNDING_SINGLE ||
       sections > fmt::kMaxSections) {
     return Status::kBadHeader;
   }
@@ -235,6 +249,14 @@ Status Model::CheckTensors() const {
         offset % elem != 0) {
       return Status::kBadTensor;
     }
+    // Quantization: none (0, 0), or an int8 tensor's scale and zero point.
+    const float scale = fmt::LoadF32(r + fmt::kOffTensorScale);
+    const int32_t zero_point = fmt::LoadI32(r + fmt::kOffTensorZeroPoint);
+    if (scale == 0.0f ? zero_point != 0
+                      : dtype != fmt::kInt8 || !(scale > 0.0f && scale < 3.4e38f) ||
+                            zero_point < -128 || zero_point > 127) {
+      return Status::kBadTensor;
+    }
     uint64_t limit;
     if ((location & fmt::kLocationSegment) == 0) {
       if (location >= num_regions_ || ++in_arenas > fmt::kMaxArenaTensors) {
@@ -302,6 +324,12 @@ Status Model::CheckIo() const {
       if (scale != 0.0f || zero_point != 0) return Status::kBadIo;
     } else if (!(scale > 0.0f && scale < 3.4e38f) ||
                (dtype == fmt::kInt8 && (zero_point < -128 || zero_point > 127))) {
+      return Status::kBadIo;
+    }
+    // The quantization of an int8 input or output is its tensor's, where recorded.
+    const float recorded = TensorScale(static_cast<int32_t>(tensor));
+    if (recorded != 0.0f && (recorded != scale ||
+                             TensorZeroPoint(static_cast<int32_t>(tensor)) != zero_point)) {
       return Status::kBadIo;
     }
   }

@@ -18,6 +18,7 @@ struct Seed {
   Seed(uint32_t arena) {
     p.regions = {{"ram", arena, 16}};
     p.segments = {{"flash", {}}};
+    p.rounding = TF_ROUNDING_SINGLE;  // every requantizing op below uses it
   }
   template <class T>
   int32_t C(const std::vector<T>& v, uint8_t dtype) {
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
                         s.C(std::vector<int32_t>(2, -2), fmt::kInt32), out, fmt::kNoTensor, line},
                        emit::EncodeParams(c),
                        fmt::kOpFlagStream});
-    s8_fc_params f{1, 32, 5, 4, 1, 0, nullptr, nullptr, -128, 127, TF_ROUNDING_DOUBLE};
+    s8_fc_params f{1, 32, 5, 4, 1, 0, nullptr, nullptr, -128, 127, TF_ROUNDING_SINGLE};
     const int32_t logits = s.A(fmt::kInt8, 128, 5), probs = s.A(fmt::kInt8, 144, 5);
     s.p.ops.push_back({rt::KernelId("s8_fc__ref"),
                        {out, s.C(std::vector<int8_t>(160, -2), fmt::kInt8), fmt::kNoTensor,
@@ -106,7 +107,7 @@ int main(int argc, char** argv) {
                      127,
                      TF_ROUNDING_SINGLE};
     s.p.ops.push_back({rt::KernelId("s8_add__ref"), {a, m, a}, emit::EncodeParams(ad)});
-    s8_mean_params mn{1, 4, 2, 0, 0, 1 << 30, -1, TF_ROUNDING_DOUBLE};
+    s8_mean_params mn{1, 4, 2, 0, 0, 1 << 30, -1, TF_ROUNDING_SINGLE};
     const int32_t o = s.A(fmt::kInt8, 128, 2);
     s.p.ops.push_back({rt::KernelId("s8_mean__ref"), {a, o}, emit::EncodeParams(mn)});
     s.p.io = {{x, false, {1, 4, 4, 2}, 0.5f, 0}, {o, true, {2}, 0.5f, 0}};
@@ -125,7 +126,7 @@ int main(int argc, char** argv) {
                      0,
                      -128,
                      127,
-                     TF_ROUNDING_DOUBLE};
+                     TF_ROUNDING_SINGLE};
     const int32_t sq = s.A(fmt::kInt8, 96, 16);
     s.p.ops.push_back({rt::KernelId("s8_mul__ref"), {q, q, sq}, emit::EncodeParams(mp)});
     s8_logistic_params lg{16, 0, 57, 1717986918, 1};

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "emit/program_writer.h"
+#include "kernels/common/rounding.h"
+#include "tinyforge/op_abi.h"
 #include "tinyforge/in_place.h"
 #include "tinyforge/kernel_table.h"
 #include "tinyforge/runtime.h"
@@ -126,7 +128,8 @@ struct Builder {
   void Output(int32_t t, std::vector<int32_t> dims, float scale = 0.25f, int32_t zp = 0) {
     p.io.push_back({t, true, std::move(dims), scale, zp});
   }
-  // Adds an op. Like the emitter, declares the operator's in-place partners
+  // Adds an op. Like the emitter, sets the program's rounding, the op flags that declare
+  // explicit pads and arbitrary clamps, and the operator's in-place partners
   // (tinyforge/in_place.h) when their tensors share bytes; clear
   // p.ops.back().in_place_input/output to test an undeclared overlap.
   void Op(uint32_t id, std::vector<int32_t> operands, std::vector<int32_t> params,
@@ -135,6 +138,8 @@ struct Builder {
     emit::ProgramOp& op = p.ops.back();
     const KernelInfo* k = FindKernel(id);
     if (k == nullptr) return;
+    SetRounding(k->op, op.params);
+    op.flags |= emit::DeclaredOpFlags(k->op, op, p);  // explicit pads, arbitrary clamps
     const InPlaceRule rule = InPlaceRuleOf(k->op);
     const bool streamed = (flags & fmt::kOpFlagStream) != 0;
     if (rule.mode == InPlaceMode::kNone || (rule.mode == InPlaceMode::kStream) != streamed ||
@@ -156,6 +161,31 @@ struct Builder {
     }
   }
   std::vector<uint8_t> Image() const { return Write(p); }
+
+  // Like the emitter, the program's rounding is its requantizing ops' (here: the last one
+  // added with a valid rounding word; a test may set p.rounding itself).
+  template <class P>
+  void TakeRounding(const std::vector<int32_t>& params) {
+    if constexpr (requires(P q) { q.rounding; }) {
+      if (params.size() < static_cast<size_t>(abi::ParamCount<P>())) return;
+      P q{};
+      abi::DecodeParams([&](int32_t i) { return params[static_cast<size_t>(i)]; }, &q);
+      if (q.rounding == TF_ROUNDING_DOUBLE || q.rounding == TF_ROUNDING_SINGLE) {
+        p.rounding = static_cast<uint32_t>(q.rounding);
+      }
+    }
+  }
+  void SetRounding(OpKind kind, const std::vector<int32_t>& params) {
+    switch (kind) {
+#define TF_OP_KIND(op, Kind, Params) \
+  case OpKind::k##Kind:              \
+    TakeRounding<Params>(params);    \
+    break;
+#include "kernels/families.def"
+      default:
+        break;
+    }
+  }
 };
 
 }  // namespace tinyforge::rt::testing

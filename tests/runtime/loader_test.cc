@@ -198,7 +198,7 @@ TEST(Loader, MalformedTablesAndOpsAreRejected) {
   }
   {
     Builder b = SmallProgram();
-    b.p.ops[0].flags = 4;  // unknown flag
+    b.p.ops[0].flags = fmt::kOpKnownFlags + 1;  // the next bit: an unknown flag
     EXPECT_EQ(status_of(b), Status::kBadOp);
   }
   {

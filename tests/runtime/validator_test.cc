@@ -382,7 +382,8 @@ OpCase GatherCase(const s8_gather_params& p) {
           emit::EncodeParams(p)};
 }
 
-s8_softmax_params SoftmaxBase() { return {2, 5, 1 << 30, 3, -100}; }
+// diff_min as the compiler derives it from the shift (-floor(31 * 2^26 / 2^3)).
+s8_softmax_params SoftmaxBase() { return {2, 5, 1 << 30, 3, -(31 << 23)}; }
 OpCase SoftmaxCase(const s8_softmax_params& p) {
   const int64_t n = (p.rows > 0 && p.rows < 64 ? p.rows : 1) *
                     (p.depth > 0 && p.depth < 64 ? p.depth : 1);
@@ -714,24 +715,27 @@ TEST(Validator, RequantizationShiftArrays) {
 
 // ---- Ranges ----------------------------------------------------------------------------
 
-// Geometry and quantization fields every convolution struct has.
+// Geometry and quantization fields every convolution struct has. A window dim or stride at
+// its limit alone no longer fits the baseline's input/output sizes (the window geometry
+// check, runtime/src/op_checks.cc, tested by Consistency.* in lifetime_test.cc): those
+// limits are checked on s8_*_check only.
 template <class P>
 std::vector<Range<P>> ConvRanges() {
   return {
       {TF_FIELD(P, rounding), 0, 1, true, true},
       {TF_FIELD(P, batches), 1, TF_LIMIT_DIM, true, false},
-      {TF_FIELD(P, in_h), 1, TF_LIMIT_DIM, true, false},
-      {TF_FIELD(P, in_w), 1, TF_LIMIT_DIM, true, false},
-      {TF_FIELD(P, out_h), 1, TF_LIMIT_DIM, true, false},
-      {TF_FIELD(P, out_w), 1, TF_LIMIT_DIM, true, false},
-      {TF_FIELD(P, k_h), 1, TF_LIMIT_DIM, true, false},
-      {TF_FIELD(P, k_w), 1, TF_LIMIT_DIM, true, false},
-      {TF_FIELD(P, stride_h), 1, TF_LIMIT_STRIDE, true, true},
-      {TF_FIELD(P, stride_w), 1, TF_LIMIT_STRIDE, true, true},
+      {TF_FIELD(P, in_h), 1, TF_LIMIT_DIM, false, false},
+      {TF_FIELD(P, in_w), 1, TF_LIMIT_DIM, false, false},
+      {TF_FIELD(P, out_h), 1, TF_LIMIT_DIM, false, false},
+      {TF_FIELD(P, out_w), 1, TF_LIMIT_DIM, false, false},
+      {TF_FIELD(P, k_h), 1, TF_LIMIT_DIM, false, false},
+      {TF_FIELD(P, k_w), 1, TF_LIMIT_DIM, false, false},
+      {TF_FIELD(P, stride_h), 1, TF_LIMIT_STRIDE, true, false},
+      {TF_FIELD(P, stride_w), 1, TF_LIMIT_STRIDE, true, false},
       {TF_FIELD(P, dilation_h), 1, TF_LIMIT_STRIDE, true, true},
       {TF_FIELD(P, dilation_w), 1, TF_LIMIT_STRIDE, true, true},
-      {TF_FIELD(P, pad_top), 0, TF_LIMIT_STRIDE, true, true},
-      {TF_FIELD(P, pad_left), 0, TF_LIMIT_STRIDE, true, true},
+      {TF_FIELD(P, pad_top), 0, TF_LIMIT_STRIDE, true, false},
+      {TF_FIELD(P, pad_left), 0, TF_LIMIT_STRIDE, true, false},
       {TF_FIELD(P, input_offset), -127, 128, true, true},
       {TF_FIELD(P, output_offset), -128, 127, true, true},
       {TF_FIELD(P, act_min), -128, 127, true, true},
@@ -841,8 +845,8 @@ std::vector<Range<s8_pool_params>> PoolRanges() {
           {TF_FIELD(P, channels), 1, TF_LIMIT_DIM, true, false},
           {TF_FIELD(P, out_h), 1, TF_LIMIT_DIM, false, false, big},
           {TF_FIELD(P, out_w), 1, TF_LIMIT_DIM, false, false, big},
-          {TF_FIELD(P, filter_h), 1, TF_LIMIT_DIM, true, false},
-          {TF_FIELD(P, filter_w), 1, TF_LIMIT_DIM, true, false},
+          {TF_FIELD(P, filter_h), 1, TF_LIMIT_DIM, false, false},  // geometry: op_checks
+          {TF_FIELD(P, filter_w), 1, TF_LIMIT_DIM, false, false},
           {TF_FIELD(P, stride_h), 1, TF_LIMIT_STRIDE, true, true},
           {TF_FIELD(P, stride_w), 1, TF_LIMIT_STRIDE, true, true},
           {TF_FIELD(P, pad_top), 0, TF_LIMIT_STRIDE, true, false, wide},
@@ -857,7 +861,7 @@ TEST(Validator, PoolRanges) {
   // Every window covers at least one input pixel (through the runtime, both pools).
   for (OpCase (*make)(const s8_pool_params&) : {AvgpoolCase, MaxpoolCase}) {
     s8_pool_params p = PoolBase();
-    p.pad_top = 2;  // == filter_h - 1: the first window still reaches row 0
+    p.pad_top = 2, p.out_h = 3;  // == filter_h - 1: the first window still reaches row 0
     EXPECT_EQ(Load(make(p)), Status::kOk);
     p.pad_top = 3;  // == filter_h: a window of padding only
     EXPECT_EQ(Load(make(p)), Status::kBadParams);
@@ -939,8 +943,11 @@ TEST(Validator, ActivationRanges) {
   ExpectRanges<S>("softmax", SoftmaxBase(), s8_softmax_check, SoftmaxCase,
                   {{TF_FIELD(S, rows), 1, TF_LIMIT_DIM, true, false},
                    {TF_FIELD(S, depth), 1, (1 << 19) - 1, true, false},
-                   {TF_FIELD(S, input_left_shift), 0, 31, true, true},
-                   {TF_FIELD(S, diff_min), INT32_MIN, 0, true, true}});
+                   // the runtime also requires diff_min to be the shift's (op_checks):
+                   // shift and diff_min move together, so their limits are the check's
+                   {TF_FIELD(S, input_left_shift), 0, 31, false, false,
+                    [](S& p) { p.diff_min = 0; }},
+                   {TF_FIELD(S, diff_min), INT32_MIN, 0, false, false}});
   using L = s8_logistic_params;
   ExpectRanges<L>("logistic", LogisticBase(), s8_logistic_check, LogisticCase,
                   {{TF_FIELD(L, size), 1, TF_LIMIT_BYTES, true, false},

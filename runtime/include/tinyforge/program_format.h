@@ -1,4 +1,4 @@
-// Program format v2: the constants both the emitter (compiler/emit) and the loader
+// Program format v3: the constants both the emitter (compiler/emit) and the loader
 // (runtime/src/program.cc) use. The format itself is documented in docs/program-format.md;
 // every number here appears there.
 //
@@ -16,7 +16,8 @@ namespace tinyforge::rt::fmt {
 #endif
 
 inline constexpr uint8_t kMagic[4] = {'T', 'F', 'P', 'G'};
-inline constexpr uint16_t kVersionMajor = 2;  // incompatible changes (2: in-place partners)
+// Incompatible changes (2: in-place partners; 3: tensor quantization, program rounding).
+inline constexpr uint16_t kVersionMajor = 3;
 inline constexpr uint16_t kVersionMinor = 0;  // compatible additions (ignored by readers)
 
 // Alignment of the image, of every section, segment and constant tensor, and of arenas.
@@ -32,7 +33,9 @@ inline constexpr uint32_t kOffHeadCrc = 12;       // u32 CRC-32 of the head with
 inline constexpr uint32_t kOffHeadSize = 16;      // u32 header + section table + sections
 inline constexpr uint32_t kOffFlags = 20;         // u32 reserved, 0
 inline constexpr uint32_t kOffSectionCount = 24;  // u32
-inline constexpr uint32_t kOffReserved = 28;      // u32 reserved, 0
+inline constexpr uint32_t kOffRounding = 28;      // u32 requantization rounding of the program
+// kOffRounding: TF_ROUNDING_DOUBLE (0) or TF_ROUNDING_SINGLE (1); every op's `rounding`
+// parameter must equal it (one rounding mode per program, as the compiler writes it).
 // The head CRC covers bytes [0, 12) and [16, head_size): every byte of the head but itself.
 // Segments follow the head back to back (each size a multiple of 16, zero-padded), each
 // with its own CRC, so every byte of a program file is covered by exactly one CRC.
@@ -61,9 +64,13 @@ inline constexpr uint32_t kMaxRegions = 8;
 inline constexpr uint32_t kSegmentRecordSize = 32;
 inline constexpr uint32_t kMaxSegments = 8;
 
-// TENSORS: count x 12 bytes.
-// u8 location; u8 dtype; u16 flags (0); u32 offset; u32 size (bytes, > 0)
-inline constexpr uint32_t kTensorRecordSize = 12;
+// TENSORS: count x 20 bytes.
+// u8 location; u8 dtype; u16 flags (0); u32 offset; u32 size (bytes, > 0);
+// f32 scale; i32 zero_point: the tensor's quantization (scale > 0; zero point in [-128, 127]
+// for int8, 0 for int32), or both 0 when none is recorded (float32, constants, scratch).
+inline constexpr uint32_t kTensorRecordSize = 20;
+inline constexpr uint32_t kOffTensorScale = 12;      // f32
+inline constexpr uint32_t kOffTensorZeroPoint = 16;  // i32
 inline constexpr uint8_t kLocationSegment = 0x80;  // location = 0x80 | segment index
 enum DType : uint8_t { kInt8 = 1, kInt32 = 2, kFloat32 = 3 };
 inline constexpr uint32_t DTypeSize(uint8_t dtype) {
@@ -88,7 +95,18 @@ inline constexpr uint32_t kOffOpInPlaceOutput = 13;  // u8
 inline constexpr uint32_t kOffOpReserved = 14;       // u16, 0
 inline constexpr uint8_t kNoSlot = 0xff;
 inline constexpr uint32_t kOpFlagStream = 1u;  // in-place by output rows, see stream.h
-inline constexpr uint32_t kOpKnownFlags = kOpFlagStream;
+// conv, dwconv, fc: the input zero point is folded into the bias (precompute-bias), so
+// input_offset is 0; otherwise it is minus the input tensor's zero point.
+inline constexpr uint32_t kOpFlagZpFolded = 2u;
+// conv, dwconv, fc, pools: act_min/act_max are an arbitrary clamp (PyTorch's clamp,
+// hardtanh); otherwise they are a fused activation's for the output's quantization
+// (tinyforge/clamp.h).
+inline constexpr uint32_t kOpFlagClamp = 4u;
+// conv, dwconv, pools: explicit padding (a PyTorch or graph-file model); otherwise TFLite's
+// SAME or VALID padding (tinyforge/window.h).
+inline constexpr uint32_t kOpFlagPads = 8u;
+inline constexpr uint32_t kOpKnownFlags =
+    kOpFlagStream | kOpFlagZpFolded | kOpFlagClamp | kOpFlagPads;
 inline constexpr int32_t kNoTensor = -1;
 
 // Loader bounds (docs/program-format.md): the lifetime check compares every pair of arena

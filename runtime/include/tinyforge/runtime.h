@@ -88,6 +88,11 @@ class OpContext {
     return fmt::LoadI32(record_ + fmt::kOpHeaderSize + 4 * static_cast<uint32_t>(num_operands()) +
                         4 * static_cast<uint32_t>(i));
   }
+  // Quantization of the tensor in `slot` (its record; scale 0: none recorded) and the
+  // program's rounding mode, for the checks of Validate_<op>.
+  float scale(int32_t slot) const;
+  int32_t zero_point(int32_t slot) const;
+  uint32_t rounding() const;
   // Adapter for abi::DecodeParams.
   int32_t operator()(int32_t i) const { return param(i); }
 
@@ -130,6 +135,11 @@ class Model {
   TensorRef Tensor(int32_t index) const;
   // The tensor's record without resolving its data pointer (usable before arenas are bound).
   TensorRef TensorRecord(int32_t index) const;
+  // The tensor's quantization (scale 0 and zero point 0: none recorded).
+  float TensorScale(int32_t index) const;
+  int32_t TensorZeroPoint(int32_t index) const;
+  // TF_ROUNDING_DOUBLE or TF_ROUNDING_SINGLE: the rounding of every requantizing op.
+  uint32_t rounding() const { return rounding_; }
   void SetProfiler(tf_profile_fn fn, void* user) {
     profile_ = fn;
     profile_user_ = user;
@@ -163,6 +173,7 @@ class Model {
   uint32_t image_size_ = 0;
   uint32_t head_size_ = 0;
   uint32_t total_size_ = 0;
+  uint32_t rounding_ = 0;
   const uint8_t* regions_ = nullptr;
   uint32_t num_regions_ = 0;
   const uint8_t* segments_ = nullptr;
