@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/expected.h"
@@ -57,6 +58,8 @@ struct Program {
   std::vector<ProgramTensor> tensors;
   std::vector<ProgramIo> io;  // any order: written inputs first, then outputs
   std::vector<ProgramOp> ops;
+  // State pairs (section STATE): (input index, output index) among the inputs / outputs.
+  std::vector<std::pair<uint32_t, uint32_t>> state;
 
   // Appends `bytes` to segment `segment` at the next 16-byte boundary and adds a tensor
   // for them. Returns the tensor's index.
