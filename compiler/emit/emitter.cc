@@ -303,6 +303,9 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   };
   for (ir::TensorId t : g.inputs) io(t, false);
   for (ir::TensorId t : g.outputs) io(t, true);
+  for (const auto& [in, outp] : g.state) {
+    p.state.emplace_back(static_cast<uint32_t>(in), static_cast<uint32_t>(outp));
+  }
 
   // Buffers for the report, with lifetimes in program steps.
   const plan::Problem& prob = mp.problem;

@@ -152,6 +152,12 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
     e.tensors[static_cast<size_t>(e.plan_tensor[static_cast<size_t>(t)])].graph_input = true;
   for (ir::TensorId t : g.outputs)
     e.tensors[static_cast<size_t>(e.plan_tensor[static_cast<size_t>(t)])].graph_output = true;
+  // A state input keeps its value between runs: live from before the first op until after
+  // the last, so no other buffer ever takes its bytes (docs/memory-planning.md).
+  for (const auto& pair : g.state) {
+    const ir::TensorId t = g.inputs[static_cast<size_t>(pair.first)];
+    e.tensors[static_cast<size_t>(e.plan_tensor[static_cast<size_t>(t)])].graph_output = true;
+  }
 
   Encoder enc(g, e);
   for (size_t k = 0; k < g.ops.size(); ++k) {

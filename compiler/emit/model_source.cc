@@ -72,6 +72,10 @@ ModelSources GenerateModelSources(const Emitted& e, std::string c_name,
       h << ", scale " << io.scale << ", zero point " << io.zero_point;
     h << "\n";
   }
+  for (const auto& [state_in, state_out] : p.state) {
+    h << " * State:  input " << state_in << " <- output " << state_out
+      << " after each run (tf_model_reset_state: zero)\n";
+  }
   h << " */\n#ifndef TF_MODEL_" << upper << "_H_\n#define TF_MODEL_" << upper << "_H_\n\n"
     << "#include \"tinyforge/tf_model.h\"\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   for (const ProgramRegion& r : p.regions) {

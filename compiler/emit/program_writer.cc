@@ -126,7 +126,7 @@ Expected<std::vector<uint8_t>> WriteProgram(const Program& p) {
   }
 
   // Sections, each starting at a 16-byte boundary.
-  Bytes regions, segments, tensors, io, ops;
+  Bytes regions, segments, tensors, io, ops, state;
   for (const auto& r : p.regions) {
     regions.Name(r.name);
     regions.U32(r.size);
@@ -175,6 +175,12 @@ Expected<std::vector<uint8_t>> WriteProgram(const Program& p) {
     for (int32_t v : op.params) ops.I32(v);
   }
 
+  if (p.state.size() > fmt::kMaxStates) return Error("program: too many state pairs");
+  for (const auto& [in, out] : p.state) {
+    state.U32(in);
+    state.U32(out);
+  }
+
   struct Section {
     uint32_t kind;
     Bytes* bytes;
@@ -186,6 +192,9 @@ Expected<std::vector<uint8_t>> WriteProgram(const Program& p) {
       {fmt::kSectionIo, &io, static_cast<uint32_t>(p.io.size())},
       {fmt::kSectionOps, &ops, static_cast<uint32_t>(p.ops.size())},
   };
+  if (!p.state.empty()) {
+    sections.push_back({fmt::kSectionState, &state, static_cast<uint32_t>(p.state.size())});
+  }
   // Segment records need the head size, known once the other sections are laid out.
   if (!p.segments.empty()) {
     sections.insert(sections.begin() + 1,

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/expected.h"
@@ -60,6 +61,8 @@ struct Program {
   std::vector<ProgramIo> io;  // any order: written inputs first, then outputs
   std::vector<ProgramOp> ops;
   uint32_t rounding = 0;  // TF_ROUNDING_DOUBLE / TF_ROUNDING_SINGLE: every op's `rounding`
+  // State pairs (section STATE): (input index, output index) among the inputs / outputs.
+  std::vector<std::pair<uint32_t, uint32_t>> state;
 
   // Appends `bytes` to segment `segment` at the next 16-byte boundary and adds a tensor
   // for them. Returns the tensor's index.

@@ -31,6 +31,20 @@ std::string StepName(const Emitted& e, int step) {
              : "";
 }
 
+// Bytes of the state inputs: kept across runs, so never shared with another buffer.
+int64_t StateBytes(const Emitted& e) {
+  int64_t n = 0;
+  for (const auto& pair : e.program.state) {
+    const ProgramIo* in = nullptr;
+    uint32_t k = 0;
+    for (const ProgramIo& io : e.program.io) {
+      if (!io.output && k++ == pair.first) in = &io;
+    }
+    if (in != nullptr) n += e.program.tensors[static_cast<size_t>(in->tensor)].size;
+  }
+  return n;
+}
+
 int64_t FlashConstants(const Emitted& e) {
   int64_t n = 0;
   for (const auto& s : e.layout.segments) n += s.second;
@@ -66,6 +80,11 @@ json Summary(const Emitted& e) {
                  {"live_bytes", p->live_at_peak}};
   }
   j["live_lower_bound"] = e.plan.lower_bound;
+  // State pairs (input index, output index) and the bytes they keep across runs (part of
+  // ram_bytes).
+  j["state"] = json::array();
+  for (const auto& [in, out] : e.program.state) j["state"].push_back({{"input", in}, {"output", out}});
+  j["state_bytes"] = StateBytes(e);
   json flash = {{"program", e.layout.head_size},
                 {"constants", FlashConstants(e)},
                 {"total", e.layout.head_size + FlashConstants(e)},
@@ -137,6 +156,10 @@ std::string SummaryText(const Emitted& e) {
     s << "peak RAM " << Grouped(e.plan.total_bytes) << " bytes (activations, scratch, line "
       << "buffers); set by op '" << StepName(e, p->peak_step) << "' (#" << p->peak_step << ") with "
       << Grouped(p->live_at_peak) << " bytes live in " << p->name << "\n";
+  }
+  if (!e.program.state.empty()) {
+    s << "state " << Grouped(StateBytes(e)) << " bytes kept across runs (" << e.program.state.size()
+      << " input/output pair" << (e.program.state.size() > 1 ? "s" : "") << ", in the RAM above)\n";
   }
   s << "flash " << Grouped(e.layout.head_size + FlashConstants(e)) << " bytes: program "
     << Grouped(e.layout.head_size);

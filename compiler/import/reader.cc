@@ -2,6 +2,7 @@
 // Each stage checks what the next one relies on (a size before an offset, a shape before
 // a byte count), so nothing is used before it has been validated.
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -177,6 +178,23 @@ Status ReadDocument(const Json& doc, std::span<const uint8_t> blob, ir::Graph& g
     TF_ASSIGN_OR_RETURN(g.inputs, ReadTensorIds(*inputs, "inputs", g.tensors.size()));
     TF_ASSIGN_OR_RETURN(const Json* outputs, Member(doc, "outputs", "outputs"));
     TF_ASSIGN_OR_RETURN(g.outputs, ReadTensorIds(*outputs, "outputs", g.tensors.size()));
+    auto state = doc.find("state");
+    if (state != doc.end() && !state->is_null()) {
+      if (!state->is_array()) return Error("state: expected a list of [input, output] pairs");
+      for (size_t k = 0; k < state->size(); ++k) {
+        const Json& pair = (*state)[k];
+        if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() ||
+            !pair[1].is_number_integer()) {
+          return Error("state[" + std::to_string(k) +
+                       "]: expected [input index, output index]");
+        }
+        const int64_t i = pair[0].get<int64_t>(), o = pair[1].get<int64_t>();
+        if (i < 0 || o < 0 || i > INT32_MAX || o > INT32_MAX) {
+          return Error("state[" + std::to_string(k) + "]: index out of range");
+        }
+        g.state.emplace_back(static_cast<int>(i), static_cast<int>(o));
+      }
+    }
     return OkStatus();
   }());
 }

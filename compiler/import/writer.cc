@@ -94,6 +94,11 @@ Expected<GraphFileParts> SerializeGraph(const ir::Graph& g, const WriteOptions& 
     doc["ops"] = std::move(ops);
     doc["inputs"] = g.inputs;
     doc["outputs"] = g.outputs;
+    if (!g.state.empty()) {
+      Json state = Json::array();
+      for (const auto& [i, o] : g.state) state.push_back({i, o});
+      doc["state"] = std::move(state);
+    }
     // One line, like Python's json.dumps: still readable with `head -c`, and the smallest.
     parts.json = UnmarkNonFinite(doc.dump());
     return parts;

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ir/op.h"
@@ -41,6 +42,10 @@ struct Graph {
   std::vector<Op> ops;  // execution order
   std::vector<TensorId> inputs;
   std::vector<TensorId> outputs;
+  // State kept across runs (docs/graph-format.md `state`): (input index, output index) pairs
+  // of positions in `inputs` / `outputs`; after a run the output becomes the next run's
+  // input. Positions, not tensor ids, so passes that replace an input or output keep them.
+  std::vector<std::pair<int, int>> state;
 
   // Appends and returns the new id / a reference valid until the next AddOp.
   TensorId AddTensor(Tensor tensor);

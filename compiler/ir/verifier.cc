@@ -195,6 +195,43 @@ Status VerifyTensor(const Tensor& t) {
   return OkStatus();
 }
 
+namespace {
+
+// State pairs: positions in range, each input and output in one pair, the two tensors of
+// one dtype, shape and quantization (the runtime copies the output's bytes into the input).
+Status VerifyState(const Graph& g) {
+  for (size_t k = 0; k < g.state.size(); ++k) {
+    const auto [i, o] = g.state[k];
+    const std::string where = "graph: " + Field("state", k) + ": ";
+    if (i < 0 || static_cast<size_t>(i) >= g.inputs.size() || o < 0 ||
+        static_cast<size_t>(o) >= g.outputs.size()) {
+      return Error(where + "[" + std::to_string(i) + ", " + std::to_string(o) + "] names no input / output (the graph has " +
+                   std::to_string(g.inputs.size()) + " inputs, " +
+                   std::to_string(g.outputs.size()) + " outputs)");
+    }
+    for (size_t j = 0; j < k; ++j) {
+      if (g.state[j].first == i || g.state[j].second == o) {
+        return Error(where + "input " + std::to_string(i) + " or output " + std::to_string(o) +
+                     " is already in pair " + std::to_string(j));
+      }
+    }
+    const Tensor& a = g.tensor(g.inputs[static_cast<size_t>(i)]);
+    const Tensor& b = g.tensor(g.outputs[static_cast<size_t>(o)]);
+    if (a.dtype != b.dtype || a.shape != b.shape) {
+      return Error(where + "input '" + a.name + "' " + Desc(a) + " and output '" + b.name +
+                   "' " + Desc(b) + " differ; a state pair needs one dtype and shape");
+    }
+    if (a.quant != b.quant) {
+      return Error(where + "input '" + a.name + "' and output '" + b.name +
+                   "' are quantized differently; a state pair needs one scale and zero point "
+                   "(tinyforge.export(..., state=...) shares them)");
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
 Status Verify(const Graph& g) {
   if (g.tensors.size() > static_cast<size_t>(INT32_MAX)) {
     return Error("graph: tensors: too many tensors");
@@ -251,6 +288,7 @@ Status Verify(const Graph& g) {
                    " is never produced");
     }
   }
+  TF_RETURN_IF_ERROR(VerifyState(g));
   return internal::CheckGraphKind(g);
 }
 

@@ -61,6 +61,7 @@ class TensorSpec:
 _IO_LINE = re.compile(r"\*\s+(Input|Output)\s+(\d+):\s+(int8|int32|float32)\[([\d,]*)\]"
                       r"(?:, scale ([-+\deE.naif]+), zero point (-?\d+))?")
 _DTYPES = {"int8": np.dtype(np.int8), "int32": np.dtype("<i4"), "float32": np.dtype("<f4")}
+_STATE_LINE = re.compile(r"\*\s+State:\s+input (\d+) <- output (\d+)")
 
 
 @dataclasses.dataclass
@@ -68,9 +69,12 @@ class CompiledModel:
     dir: Path
     name: str  # <name> of tf_model_<name>
     board: str
-    inputs: list[TensorSpec]
+    inputs: list[TensorSpec]  # what the caller writes: the state inputs left out
     outputs: list[TensorSpec]
     report: dict
+    # (input, output) index pairs of a streaming model's state (docs/program-format.md):
+    # the firmware reads no bytes for those inputs and runs its samples as one sequence
+    state: list[tuple[int, int]] = dataclasses.field(default_factory=list)
 
 
 def read_compiled(model_dir: Path) -> CompiledModel:
@@ -89,8 +93,11 @@ def read_compiled(model_dir: Path) -> CompiledModel:
                                       float(scale) if scale else None,
                                       int(zp) if zp else None))
     report = json.loads((model_dir / "report.json").read_text())
-    return CompiledModel(model_dir, m.group(1), report["target"]["board"], specs["Input"],
-                         specs["Output"], report)
+    state = [(int(i), int(o)) for i, o in _STATE_LINE.findall(header)]
+    state_inputs = {i for i, _ in state}
+    return CompiledModel(model_dir, m.group(1), report["target"]["board"],
+                         [s for s in specs["Input"] if s.index not in state_inputs],
+                         specs["Output"], report, state)
 
 
 def cli(*args, timeout: float = 600.0) -> subprocess.CompletedProcess:

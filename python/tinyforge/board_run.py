@@ -130,9 +130,10 @@ def _firmware(elf: Path, board: str, args: list[str], cwd: Path, *, timeout: flo
 
 
 def _host_run(program: Path, inputs: list[np.ndarray], num_outputs: int, tmp: Path, tag: str,
-              dump_dir: Path | None = None) -> list[np.ndarray]:
-    """`tinyforge run program.bin -i ... -o ...`: the host runtime on one sample."""
-    args: list = ["run", program]
+              dump_dir: Path | None = None, steps: int = 0) -> list[np.ndarray]:
+    """`tinyforge run program.bin -i ... -o ...`: the host runtime on one sample, or with
+    `steps` on that many calls stacked first (a streaming model's sequence)."""
+    args: list = ["run", program] + (["--steps", steps] if steps else [])
     for i, x in enumerate(inputs):
         p = tmp / f"{tag}_in{i}.npy"
         np.save(p, x)
@@ -273,11 +274,17 @@ def run_model(model, board: str, inputs=None, *, seed: int = 0, timeout: float =
         host_outs: list[np.ndarray] = []
         mismatch = None
         if check:
-            step(f"host run of the same program.bin ({n} sample{'s' * (n > 1)})")
-            host_per = [_host_run(compiled.dir / "program.bin", [a[k] for a in arrays],
-                                  len(compiled.outputs), tmp, f"s{k}") for k in range(n)]
-            host_outs = [np.stack([h[i].reshape(spec.shape) for h in host_per])
-                         for i, spec in enumerate(compiled.outputs)]
+            step(f"host run of the same program.bin ({n} sample{'s' * (n > 1)}"
+                 + (", one sequence)" if compiled.state else ")"))
+            if compiled.state:  # the samples are the calls of one sequence
+                host_outs = [h.reshape((n, *spec.shape)) for h, spec in zip(
+                    _host_run(compiled.dir / "program.bin", arrays, len(compiled.outputs), tmp,
+                              "seq", steps=n), compiled.outputs)]
+            else:
+                host_per = [_host_run(compiled.dir / "program.bin", [a[k] for a in arrays],
+                                      len(compiled.outputs), tmp, f"s{k}") for k in range(n)]
+                host_outs = [np.stack([h[i].reshape(spec.shape) for h in host_per])
+                             for i, spec in enumerate(compiled.outputs)]
             for k in range(n):
                 if any(not np.array_equal(outs[i][k], host_outs[i][k]) for i in range(len(outs))):
                     mismatch = _locate(compiled, elf, board, [a[k] for a in arrays], tmp, k,
@@ -297,7 +304,8 @@ def run_model(model, board: str, inputs=None, *, seed: int = 0, timeout: float =
 
 def _locate(compiled: CompiledModel, elf: Path, board: str, sample: list[np.ndarray],
             tmp: Path, k: int, timeout: float) -> dict:
-    """Re-runs sample k with per-op arena dumps on both sides; the first differing op."""
+    """Re-runs sample k with per-op arena dumps on both sides; the first differing op.
+    (A streaming model's sample k runs from the reset state here, not after samples < k.)"""
     step(f"outputs differ on sample {k}: re-running it with every op's output dumped")
     (tmp / "bdump").mkdir()
     (tmp / "one.bin").write_bytes(b"".join(x.tobytes() for x in sample))

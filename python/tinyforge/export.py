@@ -8,9 +8,10 @@ Pipeline (one screen on purpose):
 2. drop no-ops (dropout, clone, ...), rewrite conv1d / 1-D pools / conv_transpose2d as 2-D
    convs and pools (conv_rewrite.py), fold BatchNorm into the conv2d/linear before it;
 3. lower the float graph once: this rejects unsupported ops before any calibration runs;
-4. quantizing: ``prepare_pt2e`` with :class:`TinyforgeQuantizer`, run the calibration
-   batches, ``convert_pt2e(fold_quantize=True)`` -> QDQ graph with int8 weights and int32
-   bias as constants; lower that graph instead;
+4. quantizing: ``prepare_pt2e`` with :class:`TinyforgeQuantizer`, the two edges of each
+   state pair made to share one observer, run the calibration batches (sequences through
+   the state), ``convert_pt2e(fold_quantize=True)`` -> QDQ graph with int8 weights and
+   int32 bias as constants; lower that graph instead;
 5. serialise (docs/graph-format.md) and, given a path, write the file.
 """
 
@@ -41,6 +42,7 @@ from .matmul_ops import rewrite_einsum
 from .quantizer import TinyforgeQuantizer
 from .recurrent import decompose_recurrent, fold_factories, slices_for_splits, unflip_steps
 from .version import __version__
+from torchao.quantization.pt2e.observer import FixedQParamsObserver, ObserverBase
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 from torchao.quantization.pt2e.quantizer import Quantizer
 
@@ -132,19 +134,124 @@ def _mark_keep_float(gm: torch.fx.GraphModule, keep: list[str]) -> None:
             raise ValueError(f"keep_float: {entry!r} matches no module path or op of the model")
 
 
+def _resolve_state(gm: torch.fx.GraphModule, example: tuple[torch.Tensor, ...],
+                   state: Iterable[Any]) -> list[tuple[int, int]]:
+    """export's ``state`` as (input index, output index) pairs: an input by index or by its
+    ``forward`` argument name, an output by index."""
+    names = [n.name for n in gm.graph.nodes if n.op == "placeholder"]
+    out = next(n for n in gm.graph.nodes if n.op == "output").args[0]
+    num_outputs = len(out) if isinstance(out, (tuple, list)) else 1
+    pairs: list[tuple[int, int]] = []
+    for entry in state:
+        if not isinstance(entry, (tuple, list)) or len(entry) != 2:
+            raise ValueError(f"state: {entry!r} is not an (input, output) pair")
+        i, o = entry
+        if isinstance(i, str):
+            if i not in names:
+                raise ValueError(f"state: no input named {i!r} (inputs: {', '.join(names)})")
+            i = names.index(i)
+        if not (isinstance(i, int) and 0 <= i < len(example)):
+            raise ValueError(f"state: input {i!r} out of range (the model takes {len(example)})")
+        if not (isinstance(o, int) and 0 <= o < num_outputs):
+            raise ValueError(f"state: output {o!r} out of range (the model returns "
+                             f"{num_outputs})")
+        if any(i == a or o == b for a, b in pairs):
+            raise ValueError(f"state: input {i} or output {o} is already in a pair")
+        pairs.append((i, o))
+    return pairs
+
+
+def _observer(gm: torch.fx.GraphModule, node: Any) -> ObserverBase | None:
+    if not isinstance(node, torch.fx.Node) or node.op != "call_module":
+        return None
+    mod = getattr(gm, str(node.target), None)
+    return mod if isinstance(mod, ObserverBase) else None
+
+
+def _share_state_observers(prepared: torch.fx.GraphModule, pairs: list[tuple[int, int]]) -> None:
+    """Each state pair's input edge and output edge observed by one observer, so that both
+    get one scale and zero point (the runtime copies the output's bytes into the input). A
+    fixed-parameter observer (tanh's, sigmoid's) is kept over a min/max one."""
+    placeholders = [n for n in prepared.graph.nodes if n.op == "placeholder"]
+    out = next(n for n in prepared.graph.nodes if n.op == "output").args[0]
+    outs = list(out) if isinstance(out, (tuple, list)) else [out]
+    for i, o in pairs:
+        a = next((m for u in placeholders[i].users if (m := _observer(prepared, u))), None)
+        b = _observer(prepared, outs[o])
+        if a is None or b is None:
+            raise ValueError(f"state ({i}, {o}): the input and the output must both be int8 "
+                             "activations (one of them is not quantized)")
+        if a is b:
+            continue
+        fixed_a, fixed_b = isinstance(a, FixedQParamsObserver), isinstance(b, FixedQParamsObserver)
+        if fixed_a and fixed_b and not (torch.equal(a.scale, b.scale)
+                                        and torch.equal(a.zero_point, b.zero_point)):
+            raise ValueError(f"state ({i}, {o}): the input and the output have different fixed "
+                             "quantization parameters")
+        keep, drop = (b, a) if fixed_b and not fixed_a else (a, b)
+        for name, mod in list(prepared.named_children()):
+            if mod is drop:
+                setattr(prepared, name, keep)
+        # Derived parameters (a bias's: input scale x weight scale) name their observers.
+        for mod in prepared.modules():
+            if isinstance(getattr(mod, "obs_or_fqs", None), list):
+                mod.obs_or_fqs = [keep if x is drop else x for x in mod.obs_or_fqs]
+
+
+def _calibrate(prepared: torch.fx.GraphModule, example: tuple[torch.Tensor, ...],
+               calibration: Iterable[Any], pairs: list[tuple[int, int]]) -> int:
+    """Runs the calibration items; returns the number of calls. With state pairs, an item
+    holding only the other inputs is a sequence: each stacked along dim 0 (a multiple of the
+    example's dim 0), run call by call from the zero state, each call's state outputs fed
+    back as the next call's state inputs."""
+    state_in = {i: o for i, o in pairs}
+    free = [i for i in range(len(example)) if i not in state_in]
+    calls = 0
+    for item in calibration:
+        batch = _as_tuple(item)
+        if not pairs or len(batch) != len(free):
+            for b in _calibration_batches([item], example):
+                prepared(*b)
+                calls += 1
+            continue
+        steps = []
+        for x, i in zip(batch, free):
+            e = example[i]
+            n0 = e.shape[0] if e.dim() else 1
+            if x.dim() != e.dim() or x.dim() == 0 or x.shape[1:] != e.shape[1:] or \
+                    x.shape[0] % n0 != 0:
+                raise ValueError(f"calibration sequence: input {i} has shape {tuple(x.shape)}, "
+                                 f"expected calls of {tuple(e.shape)} stacked along dim 0")
+            steps.append(torch.split(x, n0))
+        if len({len(s) for s in steps}) != 1:
+            raise ValueError("calibration sequence: the inputs stack different numbers of calls")
+        state = {i: torch.zeros_like(example[i]) for i in state_in}
+        for call in zip(*steps):
+            args = list(example)
+            for i, x in zip(free, call):
+                args[i] = x
+            for i in state_in:
+                args[i] = state[i]
+            outs = prepared(*args)
+            outs = outs if isinstance(outs, (tuple, list)) else (outs,)
+            for i, o in state_in.items():
+                state[i] = outs[o]
+            calls += 1
+    return calls
+
+
 def _quantize(
     gm: torch.fx.GraphModule,
     example: tuple[torch.Tensor, ...],
     calibration: Iterable[Any],
     quantizer: Quantizer,
+    pairs: list[tuple[int, int]],
 ) -> torch.fx.GraphModule:
     unshare_biases(gm)  # int32 bias scale = input scale * weight scale, per reader
     prepared = prepare_pt2e(gm, quantizer)
-    seen = 0
+    _share_state_observers(prepared, pairs)
     with torch.no_grad():
-        for batch in _calibration_batches(calibration, example):
-            prepared(*batch)
-            seen += 1
+        seen = _calibrate(prepared, example, calibration, pairs)
     if seen == 0:
         raise ValueError("calibration yielded no batches: cannot observe activation ranges")
     return convert_pt2e(prepared, fold_quantize=True)
@@ -161,6 +268,7 @@ def export(
     quantizer: Quantizer | None = None,
     keep_float: Iterable[str] = (),
     allow_float: bool = True,
+    state: Iterable[tuple[int | str, int]] = (),
 ) -> ExportResult:
     """Export ``model`` to a tinyforge graph file.
 
@@ -183,6 +291,13 @@ def export(
         lowering, or kept by keep_float): one UnsupportedOpError listing every such op with
         its module path and the reason (`compile --no-float` is the same check on a graph
         file). The default, True, lets them run in float32 (docs/decisions.md 47).
+      state: state kept across calls of the compiled model (streaming; docs/decisions.md
+        50): (input, output) pairs, the input by index or ``forward`` argument name, the
+        output by index, of one shape. After each call the runtime copies the output into
+        the input; the first call (and each after ``tf_model_reset_state``) sees zeros. The
+        two share one quantization observer. A calibration item giving only the other
+        inputs, each with calls stacked along dim 0, is calibrated as one sequence from the
+        zero state.
 
     Raises:
       UnsupportedOpError: an op the graph file cannot express; names the ATen op and the
@@ -197,12 +312,14 @@ def export(
     name = name or type(model).__name__
 
     gm = _capture(model, example)
+    pairs = _resolve_state(gm, example, state)
     _mark_keep_float(gm, list(keep_float))
     builder = Lowering(gm, example, name, "float").run()  # also the op-coverage check
     reference = gm
     if quantize:
         assert calibration is not None
-        reference = _quantize(gm, example, calibration, quantizer or TinyforgeQuantizer())
+        reference = _quantize(gm, example, calibration, quantizer or TinyforgeQuantizer(),
+                              pairs)
         lowering = Lowering(reference, example, name, "qdq")
         builder = lowering.run()
         if not allow_float and lowering.float_ops:
@@ -212,6 +329,12 @@ def export(
                                    module_path_of(n))
                 for n, why in lowering.float_ops])
 
+    for i, o in pairs:
+        a, b = builder.tensors[builder.inputs[i]], builder.tensors[builder.outputs[o]]
+        if a.shape != b.shape or a.dtype != b.dtype:
+            raise ValueError(f"state ({i}, {o}): input {a.dtype}{a.shape} and output "
+                             f"{b.dtype}{b.shape} differ; a state pair needs one shape")
+    builder.state = pairs
     producer = f"tinyforge {__version__}, torch {torch.__version__}"
     graph, blob = builder.build(producer)
     data = serialize(graph, blob)

@@ -131,6 +131,7 @@ class GraphBuilder:
     ops: list[dict[str, Any]] = field(default_factory=list)
     inputs: list[int] = field(default_factory=list)
     outputs: list[int] = field(default_factory=list)
+    state: list[tuple[int, int]] = field(default_factory=list)  # (input, output) positions
 
     def add_tensor(
         self,
@@ -188,6 +189,8 @@ class GraphBuilder:
             "inputs": self.inputs,
             "outputs": self.outputs,
         }
+        if self.state:
+            doc["state"] = [[i, o] for i, o in self.state]
         return doc, bytes(blob)
 
 
@@ -366,3 +369,16 @@ def validate_document(doc: dict[str, Any], blob_len: int) -> None:
                    f"{op['type']}: {src} -> {dst}")
     for k, idx in enumerate(doc["outputs"]):
         _check(_is_int(idx) and 0 <= idx < n and available[idx], "outputs", f"#{k}: {idx} not produced")
+    pairs = doc.get("state", [])
+    _check(isinstance(pairs, list), "state", "not a list of [input, output] pairs")
+    for k, pair in enumerate(pairs):
+        _check(isinstance(pair, list) and len(pair) == 2 and all(_is_int(v) for v in pair),
+               "state", f"#{k}: not an [input, output] pair")
+        i, o = pair
+        _check(0 <= i < len(doc["inputs"]) and 0 <= o < len(doc["outputs"]), "state",
+               f"#{k}: [{i}, {o}] names no input / output")
+        _check(all(p[0] != i and p[1] != o for p in pairs[:k]), "state",
+               f"#{k}: input {i} or output {o} is in an earlier pair")
+        a, b = tensors[doc["inputs"][i]], tensors[doc["outputs"][o]]
+        _check(a["shape"] == b["shape"] and a["dtype"] == b["dtype"], "state",
+               f"#{k}: input and output differ in shape or dtype")

@@ -4,8 +4,10 @@
 //   model_runner <input.bin> <output.bin> [profile | dump <prefix> | trace <file>]
 //
 // input.bin holds N >= 1 samples back to back; a sample is every model input's raw bytes, in
-// input order. The firmware runs N inferences in this one boot and writes N samples of
-// outputs (every output's raw bytes, in order) to output.bin. Each inference is bracketed
+// input order, but the state inputs of a streaming model (docs/program-format.md, STATE):
+// its N samples are one sequence of N calls from the reset state. The firmware runs N
+// inferences in this one boot and writes N samples of outputs (every output's raw bytes, in
+// order) to output.bin. Each inference is bracketed
 // by TF_PERF region 0. For the first sample only:
 //   profile      each op is bracketed by TF_PERF region 1 (one plugin event per op, in order)
 //   dump PREFIX  after each op k, every arena j is written to the host file PREFIX<k>_<j>.bin
@@ -88,11 +90,18 @@ int main(int argc, char** argv) {
   }
   const int32_t num_inputs = tf_model_num_inputs(&g_model);
   const int32_t num_outputs = tf_model_num_outputs(&g_model);
+  // The state inputs carry over from call to call: not read from the file.
+  uint32_t state_inputs = 0;  // bit i: input i is a state input
+  for (int32_t k = 0; k < tf_model_num_states(&g_model); ++k) {
+    int32_t in = 0;
+    if (tf_model_state(&g_model, k, &in, nullptr) != TF_OK || in >= 32) return 3;
+    state_inputs |= 1u << in;
+  }
   uint32_t sample_bytes = 0;
   for (int32_t i = 0; i < num_inputs; ++i) {
     tf_tensor_info in;
     if (tf_model_input(&g_model, i, &in) != TF_OK) return 3;
-    sample_bytes += in.bytes;
+    if ((state_inputs >> i & 1u) == 0) sample_bytes += in.bytes;
   }
   const int32_t file_bytes = tf_host_file_size(argv[1]);
   if (file_bytes < 0) {
@@ -115,6 +124,7 @@ int main(int argc, char** argv) {
   for (uint32_t n = 0; n < samples; ++n) {
     uint32_t offset = n * sample_bytes;
     for (int32_t i = 0; i < num_inputs; ++i) {
+      if (i < 32 && (state_inputs >> i & 1u) != 0) continue;
       tf_tensor_info in;
       (void)tf_model_input(&g_model, i, &in);
       const int32_t got = tf_host_read_at(argv[1], offset, in.data, in.bytes);

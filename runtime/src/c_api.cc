@@ -77,6 +77,18 @@ tf_status tf_model_output(const tf_model* m, int32_t index, tf_tensor_info* info
   return C(Get(m)->Output(index, info));
 }
 
+int32_t tf_model_num_states(const tf_model* m) { return Ready(m) ? Get(m)->num_states() : 0; }
+
+tf_status tf_model_state(const tf_model* m, int32_t index, int32_t* input, int32_t* output) {
+  if (m == nullptr) return TF_E_NULL_ARGUMENT;
+  return C(Get(m)->StateInfo(index, input, output));
+}
+
+tf_status tf_model_reset_state(tf_model* m) {
+  if (m == nullptr) return TF_E_NULL_ARGUMENT;
+  return C(Get(m)->ResetState());
+}
+
 void tf_model_set_profiler(tf_model* m, tf_profile_fn fn, void* user) {
   if (m != nullptr) Get(m)->SetProfiler(fn, user);
 }

@@ -126,7 +126,7 @@ Status Model::ParseHead(const tf_model_def& def) {
       const uint32_t fo = fmt::LoadU32(f + 4), fs = fmt::LoadU32(f + 8);
       if (offset < uint64_t{fo} + fs && fo < uint64_t{offset} + size) return Status::kBadSection;
     }
-    if (kind < fmt::kSectionRegions || kind > fmt::kSectionOps) continue;  // later minor
+    if (kind < fmt::kSectionRegions || kind > fmt::kSectionState) continue;  // later minor
     if (seen & (1u << kind)) return Status::kBadSection;                   // duplicate
     seen |= 1u << kind;
     const uint8_t* data = p + offset;
@@ -165,6 +165,13 @@ Status Model::ParseHead(const tf_model_def& def) {
         ops_ = data;
         ops_size_ = size;
         num_ops_ = count;
+        break;
+      case fmt::kSectionState:
+        if (count > fmt::kMaxStates || uint64_t{count} * fmt::kStateRecordSize != size) {
+          return Status::kBadState;
+        }
+        state_ = data;
+        num_states_ = count;
         break;
       default:
         break;
@@ -336,6 +343,29 @@ Status Model::CheckIo() const {
   return Status::kOk;
 }
 
+// State pairs: an input and an output, each named once, with one dtype, shape, scale and
+// zero point (the runtime copies the output's bytes into the input after a run).
+Status Model::CheckState() const {
+  for (uint32_t k = 0; k < num_states_; ++k) {
+    const uint32_t in = fmt::LoadU32(state_ + k * fmt::kStateRecordSize);
+    const uint32_t out = fmt::LoadU32(state_ + k * fmt::kStateRecordSize + 4);
+    if (in >= num_inputs_ || out >= num_outputs_) return Status::kBadState;
+    for (uint32_t j = 0; j < k; ++j) {
+      if (fmt::LoadU32(state_ + j * fmt::kStateRecordSize) == in ||
+          fmt::LoadU32(state_ + j * fmt::kStateRecordSize + 4) == out) {
+        return Status::kBadState;
+      }
+    }
+    // dtype, rank, dims, scale and zero point: bytes [5, 40) of the two IO records.
+    const uint8_t* a = io_ + in * fmt::kIoRecordSize;
+    const uint8_t* b = io_ + (num_inputs_ + out) * fmt::kIoRecordSize;
+    for (uint32_t i = 5; i < 40; ++i) {
+      if (a[i] != b[i]) return Status::kBadState;
+    }
+  }
+  return Status::kOk;
+}
+
 Status Model::CheckKernelTable(const tf_model_def& def) const {
   if (def.num_kernels > 0 && def.kernels == nullptr) return Status::kBadKernelTable;
   for (uint32_t i = 0; i < def.num_kernels; ++i) {
@@ -424,6 +454,11 @@ void Model::LiveRanges(uint32_t base, uint32_t count, LiveRange* r) const {
   };
   for (uint32_t i = 0; i < num_inputs_ + num_outputs_; ++i) {
     use(fmt::LoadU32(io_ + i * fmt::kIoRecordSize), i < num_inputs_ ? 0 : num_ops_ + 1);
+  }
+  // A state input keeps its bytes between runs: live until after the last op too.
+  for (uint32_t k = 0; k < num_states_; ++k) {
+    const uint32_t in = fmt::LoadU32(state_ + k * fmt::kStateRecordSize);
+    use(fmt::LoadU32(io_ + in * fmt::kIoRecordSize), num_ops_ + 1);
   }
   uint32_t pos = 0;
   for (uint32_t k = 0; k < num_ops_; ++k) {
@@ -530,6 +565,7 @@ Status Model::CheckProgram(const tf_model_def& def) {
   TF_RT_TRY(CheckTensors());
   TF_RT_TRY(CheckConstantLayout());
   TF_RT_TRY(CheckIo());
+  TF_RT_TRY(CheckState());
   TF_RT_TRY(CheckOpRecords());
   return CheckLifetimes();
 }
@@ -564,6 +600,38 @@ Status Model::Init(const tf_model_def& def) {
     return s;
   }
   ready_ = true;
+  return ResetState();
+}
+
+// The IO records' tensors of state pair k.
+void Model::StatePair(uint32_t k, TensorRef* in, TensorRef* out) const {
+  const uint32_t i = fmt::LoadU32(state_ + k * fmt::kStateRecordSize);
+  const uint32_t o = fmt::LoadU32(state_ + k * fmt::kStateRecordSize + 4);
+  *in = Tensor(static_cast<int32_t>(fmt::LoadU32(io_ + i * fmt::kIoRecordSize)));
+  *out = Tensor(static_cast<int32_t>(fmt::LoadU32(io_ + (num_inputs_ + o) * fmt::kIoRecordSize)));
+}
+
+Status Model::ResetState() {
+  if (!ready_) return Status::kNotReady;
+  for (uint32_t k = 0; k < num_states_; ++k) {
+    TensorRef in, out;
+    StatePair(k, &in, &out);
+    const uint32_t i = fmt::LoadU32(state_ + k * fmt::kStateRecordSize);
+    // Zero: the zero point for int8, 0 for int32 and float32 (all-zero bytes).
+    const uint8_t fill = in.dtype == fmt::kInt8
+                             ? static_cast<uint8_t>(fmt::LoadI32(io_ + i * fmt::kIoRecordSize + 36))
+                             : 0;
+    for (uint32_t b = 0; b < in.size; ++b) in.data[b] = fill;
+  }
+  return Status::kOk;
+}
+
+Status Model::StateInfo(int32_t index, int32_t* input, int32_t* output) const {
+  if (!ready_) return Status::kNotReady;
+  if (index < 0 || static_cast<uint32_t>(index) >= num_states_) return Status::kBadIndex;
+  const uint8_t* r = state_ + static_cast<uint32_t>(index) * fmt::kStateRecordSize;
+  if (input != nullptr) *input = static_cast<int32_t>(fmt::LoadU32(r));
+  if (output != nullptr) *output = static_cast<int32_t>(fmt::LoadU32(r + 4));
   return Status::kOk;
 }
 
@@ -580,6 +648,13 @@ Status Model::Run() {
     if (profile_ != nullptr) profile_(profile_user_, static_cast<int32_t>(i), id, 1);
     if (!Ok(s)) return s;
     pos += RecordSize(rec);
+  }
+  // The new state becomes the next run's: output bytes into the input (distinct tensors
+  // never overlap, the lifetime check made sure).
+  for (uint32_t k = 0; k < num_states_; ++k) {
+    TensorRef in, out;
+    StatePair(k, &in, &out);
+    if (in.data != out.data) __builtin_memcpy(in.data, out.data, in.size);
   }
   return Status::kOk;
 }

@@ -66,6 +66,10 @@ struct RunArgs {
   bool runtime = false;
   std::string target = "cortex-m55";
   std::string rounding;  // --rounding: override the graph's (single / double)
+  // Through the runtime: --steps N runs N calls (inputs and outputs stacked along a new
+  // first axis), --reset-every K resets the model's state before every K-th call.
+  int64_t steps = 0;
+  int64_t reset_every = 0;
 };
 int Run(const RunArgs& args);
 // run_runtime.cc

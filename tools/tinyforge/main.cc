@@ -66,6 +66,12 @@ int main(int argc, char** argv) {
                 "Run through the device runtime: compile for --target in memory, execute the "
                 "program (a program.bin given as the file always runs this way)");
   run->add_option("--target", run_args.target, "With --runtime: board or CPU (default cortex-m55)");
+  run->add_option("--steps", run_args.steps,
+                  "Through the runtime: run N calls in one session, each input (but the "
+                  "state inputs of a streaming model) holding N calls stacked first; outputs "
+                  "are written stacked the same way (docs/program-format.md, STATE)");
+  run->add_option("--reset-every", run_args.reset_every,
+                  "With --steps: reset the model's state before every K-th call");
   const char* rounding_help =
       "Requantization rounding of the int8 ops: single (PyTorch's; default for .tfg) or double "
       "(TFLite Micro's; default for .tflite) (docs/numerics.md)";

@@ -38,6 +38,10 @@ std::string DumpFileName(ir::TensorId id, size_t count, const std::string& name)
 
 int Run(const RunArgs& args) {
   if (args.runtime || IsProgramFile(args.graph)) return RunOnRuntime(args);  // run_runtime.cc
+  if (args.steps != 0 || args.reset_every != 0) {
+    return Fail(Error("--steps and --reset-every run through the device runtime: give a "
+                      "program.bin or add --runtime"));
+  }
   auto graph = LoadGraph(args.graph, args.rounding);  // .tfg or .tflite (load_graph.h)
   if (!graph.ok()) return Fail(graph.error());
   const ir::Graph& g = *graph;

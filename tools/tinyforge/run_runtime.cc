@@ -1,6 +1,7 @@
 // `tinyforge run PROGRAM.bin -i x.npy [-o y.npy]` and `tinyforge run m.tfg --runtime
 // [--target T]`: executes a program image through the device runtime (runtime/, host build,
-// every kernel in its table), the same code and program the firmware runs. A graph is
+// every kernel in its table), the same code and program the firmware runs. `--steps N`
+// runs N calls in one session (streaming models carry their state from call to call). A graph is
 // lowered (if it is not yet) and compiled for the target in memory first. --dump-dir DIR
 // writes every arena after each op (the format of the board firmware's dump mode).
 #include <cstdio>
@@ -147,32 +148,59 @@ int RunOnRuntime(const RunArgs& args) {
     return Fail(Error(args.graph + ": invalid program: " + FailedOp(model) +
                       rt::StatusText(init)));
   }
-  if (static_cast<int32_t>(args.inputs.size()) != model.num_inputs()) {
-    return Fail(Error("the program has " + std::to_string(model.num_inputs()) +
-                                       " input(s), got " + std::to_string(args.inputs.size())));
+  // State inputs (program section STATE) start from the reset state unless given: -i names
+  // every input, or only the others. With --steps N each of the others holds N calls'
+  // inputs stacked along a new first axis, and each output is written stacked the same way.
+  std::vector<bool> is_state(static_cast<size_t>(model.num_inputs()), false);
+  for (int32_t k = 0; k < model.num_states(); ++k) {
+    int32_t in = 0;
+    (void)model.StateInfo(k, &in, nullptr);
+    is_state[static_cast<size_t>(in)] = true;
+  }
+  const int32_t num_free = model.num_inputs() - model.num_states();
+  const bool all_given = static_cast<int32_t>(args.inputs.size()) == model.num_inputs();
+  if (!all_given && static_cast<int32_t>(args.inputs.size()) != num_free) {
+    return Fail(Error("the program has " + std::to_string(model.num_inputs()) + " input(s)" +
+                      (model.num_states() > 0
+                           ? " (" + std::to_string(model.num_states()) +
+                                 " of them state, which may be left out)"
+                           : std::string()) +
+                      ", got " + std::to_string(args.inputs.size())));
   }
   if (!args.outputs.empty() && static_cast<int32_t>(args.outputs.size()) != model.num_outputs()) {
     return Fail(Error("the program has " + std::to_string(model.num_outputs()) +
                                        " output(s), " + std::to_string(args.outputs.size()) +
                                        " --output given"));
   }
-  for (int32_t i = 0; i < model.num_inputs(); ++i) {
-    auto t = exec::ReadInputNpy(args.inputs[static_cast<size_t>(i)]);
+  if (args.steps < 0 || args.reset_every < 0) {
+    return Fail(Error("--steps and --reset-every must be positive"));
+  }
+  const bool stacked = args.steps > 0;
+  const int64_t steps = stacked ? args.steps : 1;
+  // Each given input's bytes: one call's (state inputs, unstacked inputs) or `steps` calls'.
+  std::vector<std::vector<uint8_t>> given(static_cast<size_t>(model.num_inputs()));
+  for (int32_t i = 0, arg = 0; i < model.num_inputs(); ++i) {
+    const bool state = is_state[static_cast<size_t>(i)];
+    if (state && !all_given) continue;
+    const std::string& path = args.inputs[static_cast<size_t>(arg++)];
+    auto t = exec::ReadInputNpy(path);
     if (!t.ok()) return Fail(t.error());
     tf_tensor_info info;
     (void)model.Input(i, &info);
-    const std::vector<uint8_t> bytes = t->ToBytes();
     ir::Shape shape(info.dims, info.dims + info.rank);
+    if (stacked && !state) shape.insert(shape.begin(), steps);
     if (t->dtype() != DTypeOf(info.dtype) || t->shape() != shape) {
-      return Fail(Error("input " + std::to_string(i) + ": " +
-                                         args.inputs[static_cast<size_t>(i)] +
-                                         " does not match the program input's dtype and shape"));
+      return Fail(Error("input " + std::to_string(i) + ": " + path + " does not match the " +
+                        "program input's dtype and shape" +
+                        (stacked && !state ? " with --steps " + std::to_string(steps) +
+                                                 " calls stacked first"
+                                           : std::string())));
     }
-    std::memcpy(info.data, bytes.data(), bytes.size());
+    given[static_cast<size_t>(i)] = t->ToBytes();
   }
   // --dump-dir: after each op k, every arena j as DIR/<k>_<j>.bin (k as %03d), the raw bytes
   // the board firmware's dump mode writes too (runtime/firmware/model_runner.cc), so that
-  // `tinyforge run --board` can name the first op whose output differs.
+  // `tinyforge run --board` can name the first op whose output differs. The first call only.
   ArenaDump dump{args.dump_dir, &arena_defs, 0};
   if (!args.dump_dir.empty()) {
     std::error_code ec;
@@ -180,17 +208,50 @@ int RunOnRuntime(const RunArgs& args) {
     if (ec) return Fail(Error::Io(args.dump_dir + ": cannot create directory: " + ec.message()));
     model.SetProfiler(DumpArenas, &dump);
   }
-  const rt::Status run = model.Run();
-  if (dump.errors != 0) return Fail(Error::Io(args.dump_dir + ": cannot write the dump"));
-  if (!rt::Ok(run)) return Fail(Error::Internal(args.graph + ": " + rt::StatusText(run)));
+  std::vector<std::vector<uint8_t>> produced(static_cast<size_t>(model.num_outputs()));
+  for (int64_t step = 0; step < steps; ++step) {
+    if (args.reset_every > 0 && step > 0 && step % args.reset_every == 0) {
+      (void)model.ResetState();
+    }
+    for (int32_t i = 0; i < model.num_inputs(); ++i) {
+      const std::vector<uint8_t>& bytes = given[static_cast<size_t>(i)];
+      if (bytes.empty()) continue;  // a state input left to the runtime
+      tf_tensor_info info;
+      (void)model.Input(i, &info);
+      if (is_state[static_cast<size_t>(i)]) {
+        // The given initial state: written at the start and after each reset only.
+        if (step == 0 || (args.reset_every > 0 && step % args.reset_every == 0)) {
+          std::memcpy(info.data, bytes.data(), info.bytes);
+        }
+      } else {
+        const size_t at = stacked ? static_cast<size_t>(step) * info.bytes : 0;
+        std::memcpy(info.data, bytes.data() + at, info.bytes);
+      }
+    }
+    const rt::Status run = model.Run();
+    if (step == 0) model.SetProfiler(nullptr, nullptr);
+    if (dump.errors != 0) return Fail(Error::Io(args.dump_dir + ": cannot write the dump"));
+    if (!rt::Ok(run)) {
+      return Fail(Error::Internal(args.graph + ": " + rt::StatusText(run) +
+                                  (stacked ? " (call " + std::to_string(step) + ")" : "")));
+    }
+    for (int32_t i = 0; i < model.num_outputs(); ++i) {
+      tf_tensor_info info;
+      (void)model.Output(i, &info);
+      const auto* data = static_cast<const uint8_t*>(info.data);
+      produced[static_cast<size_t>(i)].insert(produced[static_cast<size_t>(i)].end(), data,
+                                              data + info.bytes);
+    }
+  }
   json summary = {{"program", args.graph}, {"runtime", true}, {"outputs", json::array()}};
+  if (stacked) summary["steps"] = steps;
   for (int32_t i = 0; i < model.num_outputs(); ++i) {
     tf_tensor_info info;
     (void)model.Output(i, &info);
     ir::Shape shape(info.dims, info.dims + info.rank);
-    auto t = exec::HostTensor::FromBytes(
-        DTypeOf(info.dtype), shape,
-        std::span<const uint8_t>(static_cast<const uint8_t*>(info.data), info.bytes));
+    if (stacked) shape.insert(shape.begin(), steps);
+    auto t = exec::HostTensor::FromBytes(DTypeOf(info.dtype), shape,
+                                         produced[static_cast<size_t>(i)]);
     if (!t.ok()) return Fail(t.error());
     json o = {{"index", i},
               {"shape", shape},

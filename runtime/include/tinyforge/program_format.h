@@ -49,6 +49,7 @@ enum SectionKind : uint32_t {
   kSectionTensors = 3,   // tensor table                           (required)
   kSectionIo = 4,        // inputs then outputs                    (required)
   kSectionOps = 5,       // op records in execution order          (required)
+  kSectionState = 6,     // state kept across runs                 (optional)
 };
 
 // REGIONS: count x 32 bytes.
@@ -82,6 +83,13 @@ inline constexpr uint32_t DTypeSize(uint8_t dtype) {
 // i32 dims[6] (unused 0); f32 scale (0 for float32); i32 zero_point; u32 0
 inline constexpr uint32_t kIoRecordSize = 44;
 inline constexpr uint32_t kMaxRank = 6;
+
+// STATE: count x 8 bytes: u32 input, u32 output (indices among the inputs / among the
+// outputs). After every successful run the output's bytes are copied into the input's
+// tensor; init and tf_model_reset_state() set the input to zero (its zero point). Both have
+// one dtype, shape, scale and zero point; the input is live over the whole program.
+inline constexpr uint32_t kStateRecordSize = 8;
+inline constexpr uint32_t kMaxStates = 16;
 
 // OPS: `count` records, back to back:
 // u32 kernel_id; u16 num_operands; u16 num_params; u32 flags;

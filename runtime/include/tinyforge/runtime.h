@@ -131,6 +131,11 @@ class Model {
   int32_t num_tensors() const { return static_cast<int32_t>(num_tensors_); }
   Status Input(int32_t index, tf_tensor_info* info) const;
   Status Output(int32_t index, tf_tensor_info* info) const;
+  // State kept across runs (program section STATE): pair `index`'s input and output
+  // indices; ResetState sets every state input to zero (int8: its zero point).
+  int32_t num_states() const { return static_cast<int32_t>(num_states_); }
+  Status StateInfo(int32_t index, int32_t* input, int32_t* output) const;
+  Status ResetState();
   // Precondition: 0 <= index < num_tensors() (tensor records are validated at init).
   TensorRef Tensor(int32_t index) const;
   // The tensor's record without resolving its data pointer (usable before arenas are bound).
@@ -158,6 +163,8 @@ class Model {
   TF_RT_COLD Status CheckTensors() const;
   TF_RT_COLD Status CheckConstantLayout() const;
   TF_RT_COLD Status CheckIo() const;
+  TF_RT_COLD Status CheckState() const;
+  void StatePair(uint32_t k, TensorRef* in, TensorRef* out) const;
   TF_RT_COLD Status CheckKernelTable(const tf_model_def& def) const;
   TF_RT_COLD Status CheckOpRecords();
   TF_RT_COLD Status CheckLifetimes();
@@ -184,6 +191,8 @@ class Model {
   uint32_t num_inputs_ = 0, num_outputs_ = 0;
   const uint8_t* ops_ = nullptr;
   uint32_t ops_size_ = 0, num_ops_ = 0;
+  const uint8_t* state_ = nullptr;
+  uint32_t num_states_ = 0;
   const tf_arena* arenas_ = nullptr;
   const uint8_t* segment_data_[fmt::kMaxSegments] = {};
   const KernelEntry* kernels_ = nullptr;

@@ -15,6 +15,13 @@
  * Input and output tensors live in the arenas: write the inputs before every run (a run may
  * reuse their bytes) and read the outputs before the next one. Not thread-safe: one run of
  * a tf_model at a time. Freestanding C / C++17, no heap, no exceptions.
+ *
+ * State (streaming models, docs/program-format.md STATE): a program may pair an input with
+ * an output of the same shape and quantization (a GRU's hidden state, a ring buffer of past
+ * frames). Each successful run copies the output into the input, so the next run continues
+ * from it; tf_model_init and tf_model_reset_state set the state inputs to zero (int8: the
+ * zero point). Do not write a state input before a run, except to set a chosen initial
+ * state after a reset.
  */
 #ifndef TINYFORGE_TF_MODEL_H_
 #define TINYFORGE_TF_MODEL_H_
@@ -106,6 +113,12 @@ int32_t tf_model_error_op(const tf_model* m);
 uint32_t tf_model_error_kernel(const tf_model* m);
 tf_status tf_model_input(const tf_model* m, int32_t index, tf_tensor_info* info);
 tf_status tf_model_output(const tf_model* m, int32_t index, tf_tensor_info* info);
+/* State pairs: how many, and pair `index`'s input and output index (either pointer may be
+ * NULL). */
+int32_t tf_model_num_states(const tf_model* m);
+tf_status tf_model_state(const tf_model* m, int32_t index, int32_t* input, int32_t* output);
+/* Sets every state input to zero (int8: its zero point), as after tf_model_init. */
+tf_status tf_model_reset_state(tf_model* m);
 /* Installs (fn != NULL) or removes the profiling hook. */
 void tf_model_set_profiler(tf_model* m, tf_profile_fn fn, void* user);
 /* The program's head CRC (bytes 12..15 of program.bin): identifies the program, e.g. in a
