@@ -25,7 +25,7 @@ be rewritten so (:func:`can_rebatch`): up to ``HOST_BATCH`` samples run one per 
 run``; more, and the model is exported a second time at batch ``HOST_BATCH`` for the host
 stages (:func:`batched_export`, same calibration); the same first-samples check, and the
 board's outputs (the batch-1 program), compare it with the batch-1 graph. (The attention
-model's batched export fails today, decisions 52: it runs one clip per run.)
+model's batched export fails today, decisions 51: it runs one clip per run.)
 """
 from __future__ import annotations
 
@@ -354,7 +354,7 @@ def evaluate(task: str, model: torch.nn.Module, inputs: np.ndarray, labels: np.n
                                         **_calibration_kwargs(calibration_method))
             log(f"exported again at batch {HOST_BATCH} for the host runs: {host_graph}")
         except RuntimeError as e:  # nn.MultiheadAttention at batch > 1: a view the
-            # exporter's float run rejects (decisions 52); one clip per run instead
+            # exporter's float run rejects (decisions 51); one clip per run instead
             log(f"no batch-{HOST_BATCH} export ({str(e).splitlines()[0]}): one clip per run")
     host = run_host(cli, host_graph, inputs, workdir=out_dir)
     np.save(out_dir / "host_qdq_outputs.npy", host)
