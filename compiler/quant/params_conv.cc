@@ -40,23 +40,14 @@ void PerChannelMultipliers(float in_scale, std::span<const float> w_scales, floa
   }
 }
 
-std::optional<Error> CheckWindow(const char* op, int32_t k_h, int32_t k_w, int32_t stride_h,
-                                 int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
-                                 const Padding2D& pad) {
+std::optional<Error> CheckWindow(const char* op, int32_t stride_h, int32_t stride_w,
+                                 int32_t dilation_h, int32_t dilation_w, const Padding2D& pad) {
   TF_QUANT_TRY_CHECK(CheckAllPositive(op, {{"stride_h", stride_h}, {"stride_w", stride_w},
                                            {"dilation_h", dilation_h},
                                            {"dilation_w", dilation_w}}));
   TF_QUANT_TRY_CHECK(CheckAllNonNegative(op, {{"padding.top", pad.top}, {"padding.left", pad.left},
                                               {"padding.bottom", pad.bottom},
                                               {"padding.right", pad.right}}));
-  // A window made only of padding (the runtime's loader refuses it: docs/program-format.md).
-  const int64_t extent_h = (int64_t{k_h} - 1) * dilation_h + 1;
-  const int64_t extent_w = (int64_t{k_w} - 1) * dilation_w + 1;
-  if (pad.top >= extent_h || pad.bottom >= extent_h || pad.left >= extent_w ||
-      pad.right >= extent_w) {
-    return Error{std::string(op) + ": padding must be smaller than the dilated kernel (" +
-                 std::to_string(extent_h) + " x " + std::to_string(extent_w) + ")"};
-  }
   return std::nullopt;
 }
 
@@ -106,8 +97,7 @@ Expected<ConvKernelParams> MakeConvParams(const ConvSpec& s, TensorQuant input,
                  std::to_string(s.in_c) + " and out_c " + std::to_string(s.out_c)};
   }
   TF_QUANT_TRY_CHECK(
-      CheckWindow(kOp, s.k_h, s.k_w, s.stride_h, s.stride_w, s.dilation_h, s.dilation_w,
-                  s.padding));
+      CheckWindow(kOp, s.stride_h, s.stride_w, s.dilation_h, s.dilation_w, s.padding));
   TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input", input));
   TF_QUANT_TRY_CHECK(CheckQuant(kOp, "output", output));
   TF_QUANT_TRY_CHECK(CheckWeightScales(kOp, weight_scales, s.out_c));
@@ -154,8 +144,7 @@ Expected<DwConvKernelParams> MakeDwConvParams(const DwConvSpec& s, TensorQuant i
                                             {"depth_multiplier", s.depth_multiplier},
                                             {"k_h", s.k_h}, {"k_w", s.k_w}}));
   TF_QUANT_TRY_CHECK(
-      CheckWindow(kOp, s.k_h, s.k_w, s.stride_h, s.stride_w, s.dilation_h, s.dilation_w,
-                  s.padding));
+      CheckWindow(kOp, s.stride_h, s.stride_w, s.dilation_h, s.dilation_w, s.padding));
   TF_QUANT_TRY_CHECK(CheckQuant(kOp, "input", input));
   TF_QUANT_TRY_CHECK(CheckQuant(kOp, "output", output));
   const int32_t out_c = s.in_c * s.depth_multiplier;

@@ -116,12 +116,16 @@ TF_RT_COLD Status ExpectClamp(const OpContext& op, int32_t out_slot, int32_t act
 // One spatial dim of a window op (conv, dwconv, pool): `out` windows of extent
 // (k - 1) * dilation + 1 at `stride` over `in` padded by `before` and an implicit `after`
 // (the record keeps only the top/left pads) such that
-// out == (in + before + after - extent) / stride + 1, with 0 <= before, after < extent (no
-// window made only of padding; the compiler refuses such padding), and TFLite's SAME or
-// VALID padding unless the op declares explicit pads (op flag PADS, tinyforge/window.h).
+// out == (in + before + after - extent) / stride + 1, with 0 <= before, after, and TFLite's
+// SAME or VALID padding unless the op declares explicit pads (op flag PADS,
+// tinyforge/window.h). before, after < extent (no window made only of padding) for
+// SAME/VALID and wherever `padding_windows` is false (pools: an average over no pixel);
+// a convolution with declared pads may have such windows (their output is the bias: a
+// transposed convolution lowered to a 1x1 conv over a zero-stuffed map).
 // Clears *unpadded unless `after` can be 0 with `before` 0. Dims are validated (> 0).
 TF_RT_COLD bool WindowFits(const OpContext& op, int32_t in, int32_t out, int32_t k,
-                           int32_t stride, int32_t dilation, int32_t before, bool* unpadded);
+                           int32_t stride, int32_t dilation, int32_t before, bool* unpadded,
+                           bool padding_windows);
 
 // Checks the operand count (`fixed` slots, + 1 line buffer if the op is streamed) and the
 // parameter count.

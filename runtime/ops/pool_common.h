@@ -16,8 +16,8 @@ Status ValidatePool(const OpContext& op) {
   abi::DecodeParams(op, &p);
   TF_RT_TRY(CheckParams(s8_pool_check(p)));
   bool unpadded = true;
-  if (!WindowFits(op, p.in_h, p.out_h, p.filter_h, p.stride_h, 1, p.pad_top, &unpadded) ||
-      !WindowFits(op, p.in_w, p.out_w, p.filter_w, p.stride_w, 1, p.pad_left, &unpadded)) {
+  if (!WindowFits(op, p.in_h, p.out_h, p.filter_h, p.stride_h, 1, p.pad_top, &unpadded, false) ||
+      !WindowFits(op, p.in_w, p.out_w, p.filter_w, p.stride_w, 1, p.pad_left, &unpadded, false)) {
     return Status::kBadParams;
   }
   if (ScratchBytes<kOp>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;

@@ -30,14 +30,13 @@ Status ExpectClamp(const OpContext& op, int32_t out_slot, int32_t act_min, int32
 }
 
 bool WindowFits(const OpContext& op, int32_t in, int32_t out, int32_t k, int32_t stride,
-                int32_t dilation, int32_t before, bool* unpadded) {
+                int32_t dilation, int32_t before, bool* unpadded, bool padding_windows) {
   const int64_t extent = (int64_t{k} - 1) * dilation + 1;
   const int64_t need = (int64_t{out} - 1) * stride + extent - in - before;  // after's least
-  if (before < 0 || before >= extent || need >= extent || need + stride - 1 < 0) return false;
-  if ((op.flags() & fmt::kOpFlagPads) == 0 &&
-      !TflitePadding(in, out, k, stride, dilation, before)) {
-    return false;
-  }
+  if (before < 0 || need + stride - 1 < 0) return false;
+  const bool pads = (op.flags() & fmt::kOpFlagPads) != 0;
+  if ((!pads || !padding_windows) && (before >= extent || need >= extent)) return false;
+  if (!pads && !TflitePadding(in, out, k, stride, dilation, before)) return false;
   *unpadded = *unpadded && before == 0 && need <= 0;
   return true;
 }

@@ -143,7 +143,7 @@ def test_corrupt_program_fails_fast(graphs, cli, tmp_path):
     out = tmp_path / "m"
     run_cli(cli, "compile", graphs["fc_autoencoder"], "--target", "an385", "-o", out)
     src = (out / "model.cc").read_text()
-    magic = "0x54, 0x46, 0x50, 0x47, 0x02"  # "TFPG", format version 2
+    magic = "0x54, 0x46, 0x50, 0x47, 0x03"  # "TFPG", format version 3
     assert magic in src
     (out / "model.cc").write_text(src.replace(magic, "0x54, 0x46, 0x50, 0x47, 0x09", 1))
     started = time.monotonic()

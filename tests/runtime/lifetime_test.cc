@@ -221,13 +221,17 @@ TEST(Consistency, ZeroPointsRoundingPaddingAndClampAgreeWithTheTensors) {
   // An int8 input's quantization is its tensor's.
   EXPECT_EQ(LoadConv(same, [](emit::Program& p) { p.io[0].zero_point = -2; }), Status::kBadIo);
   // Padding: TFLite's SAME here; another split must be declared (PADS, which the emitter and
-  // the harness set), and even then no window may be padding only.
+  // the harness set). SAME/VALID make no window of padding only; declared conv pads may (a
+  // transposed conv lowered to a 1x1 conv over a zero-stuffed map), pool pads may not.
   const auto top0 = [](s8_conv_params& c) { c.pad_top = 0; };
   EXPECT_EQ(LoadConv(top0), Status::kOk);
   EXPECT_EQ(LoadConv(top0, [](emit::Program& p) { p.ops[0].flags &= ~fmt::kOpFlagPads; }),
             Status::kBadParams);
   EXPECT_EQ(LoadConv([](s8_conv_params& c) { c.pad_top = 3; }), Status::kBadParams);
-  EXPECT_EQ(LoadConv([](s8_conv_params& c) { c.stride_h = 2; }), Status::kBadParams);
+  const auto stride2 = [](s8_conv_params& c) { c.stride_h = 2; };  // last window: padding
+  EXPECT_EQ(LoadConv(stride2), Status::kOk);
+  EXPECT_EQ(LoadConv(stride2, [](emit::Program& p) { p.ops[0].flags &= ~fmt::kOpFlagPads; }),
+            Status::kBadParams);
   const auto dilated = [](s8_conv_params& c) { c.dilation_w = 2; };  // SAME would pad 2 left
   EXPECT_EQ(LoadConv(dilated), Status::kOk);  // pads 1 left, 3 right: declared
   EXPECT_EQ(LoadConv(dilated, [](emit::Program& p) { p.ops[0].flags &= ~fmt::kOpFlagPads; }),
