@@ -5,6 +5,7 @@
 
 #include "tinyforge/clamp.h"
 #include "tinyforge/op_abi.h"
+#include "tinyforge/softmax_scale.h"
 #include "tinyforge/window.h"
 
 namespace tinyforge::emit {
@@ -60,7 +61,9 @@ int32_t Program::AddArenaTensor(uint32_t region, uint8_t dtype, uint32_t offset,
 // The flags that declare what the loader cannot derive from the op's tensors: an output
 // clamp that is not a fused activation's for the output's quantization (an arbitrary clamp:
 // PyTorch's clamp, hardtanh; fmt::kOpFlagClamp, tinyforge/clamp.h), and padding that is not
-// TFLite's SAME or VALID (explicit pads; fmt::kOpFlagPads, tinyforge/window.h).
+// TFLite's SAME or VALID (explicit pads; fmt::kOpFlagPads, tinyforge/window.h), windows that
+// leave input unread (fmt::kOpFlagPartial, tinyforge/window.h) and a softmax input multiplier
+// that is not the input scale's (another beta: fmt::kOpFlagBeta, tinyforge/softmax_scale.h).
 uint32_t DeclaredOpFlags(rt::OpKind kind, const ProgramOp& rec, const Program& p) {
   auto decode = [&](auto q) {
     if (rec.params.size() < static_cast<size_t>(rt::abi::ParamCount<decltype(q)>())) return q;
@@ -79,10 +82,15 @@ uint32_t DeclaredOpFlags(rt::OpKind kind, const ProgramOp& rec, const Program& p
   };
   auto pads = [](const auto& q, int32_t k_h, int32_t k_w, int32_t dilation_h,
                  int32_t dilation_w) {
-    return rt::TflitePadding(q.in_h, q.out_h, k_h, q.stride_h, dilation_h, q.pad_top) &&
-                   rt::TflitePadding(q.in_w, q.out_w, k_w, q.stride_w, dilation_w, q.pad_left)
-               ? 0u
-               : fmt::kOpFlagPads;
+    const uint32_t pads =
+        rt::TflitePadding(q.in_h, q.out_h, k_h, q.stride_h, dilation_h, q.pad_top) &&
+                rt::TflitePadding(q.in_w, q.out_w, k_w, q.stride_w, dilation_w, q.pad_left)
+            ? 0u
+            : fmt::kOpFlagPads;
+    const bool unread =
+        rt::WindowLeavesInputUnread(q.in_h, q.out_h, k_h, q.stride_h, dilation_h, q.pad_top) ||
+        rt::WindowLeavesInputUnread(q.in_w, q.out_w, k_w, q.stride_w, dilation_w, q.pad_left);
+    return pads | (unread ? fmt::kOpFlagPartial : 0u);
   };
   switch (kind) {
     case rt::OpKind::kConv: {
@@ -99,6 +107,18 @@ uint32_t DeclaredOpFlags(rt::OpKind kind, const ProgramOp& rec, const Program& p
     case rt::OpKind::kMaxpool: {
       const auto q = decode(s8_pool_params{});
       return clamp(q, rt::abi::kPoolOut) | pads(q, q.filter_h, q.filter_w, 1, 1);
+    }
+    case rt::OpKind::kSoftmax: {
+      const auto q = decode(s8_softmax_params{});
+      if (rec.operands.size() <= static_cast<size_t>(rt::abi::kSoftmaxIn)) return 0u;
+      const int32_t t = rec.operands[static_cast<size_t>(rt::abi::kSoftmaxIn)];
+      if (t < 0 || static_cast<size_t>(t) >= p.tensors.size()) return 0u;
+      const float scale = p.tensors[static_cast<size_t>(t)].scale;
+      int32_t multiplier = 0, shift = 0;
+      return scale > 0.0f && !(rt::SoftmaxUnitBetaMultiplier(scale, &multiplier, &shift) &&
+                               multiplier == q.input_multiplier && shift == q.input_left_shift)
+                 ? fmt::kOpFlagBeta
+                 : 0u;
     }
     default:
       return 0;

@@ -5,6 +5,7 @@
 #define TINYFORGE_RUNTIME_OPS_CONV_COMMON_H_
 
 #include "op_util.h"
+#include "tinyforge/window.h"
 
 namespace tinyforge::rt::ops::conv_common {
 
@@ -25,6 +26,10 @@ Status Validate(const OpContext& op, const P& p, const char* why, Weights weight
                   true)) {
     return Status::kBadParams;
   }
+  TF_RT_TRY(ExpectPartial(op, WindowLeavesInputUnread(p.in_h, p.out_h, p.k_h, p.stride_h,
+                                                      p.dilation_h, p.pad_top) ||
+                                  WindowLeavesInputUnread(p.in_w, p.out_w, p.k_w, p.stride_w,
+                                                          p.dilation_w, p.pad_left)));
   TF_RT_TRY(Expect(op, abi::kConvIn, fmt::kInt8, Product(p.batches, p.in_h, p.in_w, p.in_c)));
   TF_RT_TRY(Expect(op, abi::kConvWeights, fmt::kInt8, weights(p)));
   if (op.has(abi::kConvBias)) {

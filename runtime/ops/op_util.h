@@ -127,6 +127,10 @@ TF_RT_COLD bool WindowFits(const OpContext& op, int32_t in, int32_t out, int32_t
                            int32_t stride, int32_t dilation, int32_t before, bool* unpadded,
                            bool padding_windows);
 
+// The PARTIAL op flag against a window op's geometry: set exactly where the windows leave
+// input rows or columns unread (tinyforge/window.h WindowLeavesInputUnread, per dim).
+TF_RT_COLD Status ExpectPartial(const OpContext& op, bool leaves_input_unread);
+
 // Checks the operand count (`fixed` slots, + 1 line buffer if the op is streamed) and the
 // parameter count.
 inline Status ExpectCounts(const OpContext& op, int32_t fixed, int32_t params) {

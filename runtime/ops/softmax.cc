@@ -2,6 +2,7 @@
 // for one (softmax.inc).
 #include "kernels/softmax/softmax_limits.h"
 #include "op_util.h"
+#include "tinyforge/softmax_scale.h"
 
 namespace tinyforge::rt::ops {
 namespace {
@@ -18,6 +19,14 @@ Status Validate_softmax(const OpContext& op) {
   // 5 integer bits: floor((2^5 - 1) * 2^26 / 2^shift)).
   if (p.diff_min != -static_cast<int32_t>((31u << 26) >> p.input_left_shift)) {
     return Status::kBadParams;
+  }
+  // The input multiplier is the input scale's (beta 1), unless the op declares another beta
+  // (BETA); declared exactly, as the emitter decides it (compiler/emit/program_writer.cc).
+  if (op.scale(abi::kSoftmaxIn) != 0.0f) {
+    int32_t multiplier = 0, shift = 0;
+    const bool unit = SoftmaxUnitBetaMultiplier(op.scale(abi::kSoftmaxIn), &multiplier, &shift) &&
+                      multiplier == p.input_multiplier && shift == p.input_left_shift;
+    if (((op.flags() & fmt::kOpFlagBeta) != 0) == unit) return Status::kBadParams;
   }
   const int64_t n = Product(p.rows, p.depth);
   TF_RT_TRY(Expect(op, abi::kSoftmaxIn, fmt::kInt8, n));

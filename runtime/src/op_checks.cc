@@ -41,4 +41,9 @@ bool WindowFits(const OpContext& op, int32_t in, int32_t out, int32_t k, int32_t
   return true;
 }
 
+Status ExpectPartial(const OpContext& op, bool leaves_input_unread) {
+  return ((op.flags() & fmt::kOpFlagPartial) != 0) == leaves_input_unread ? Status::kOk
+                                                                         : Status::kBadParams;
+}
+
 }  // namespace tinyforge::rt::ops

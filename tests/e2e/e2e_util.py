@@ -14,6 +14,15 @@ import torch
 
 ROOT = Path(__file__).resolve().parents[2]
 
+
+def program_format_major() -> int:
+    """The program format's major version, as runtime/include/tinyforge/program_format.h
+    defines it (tests that forge or patch program headers use it)."""
+    import re
+
+    header = (ROOT / "runtime/include/tinyforge/program_format.h").read_text()
+    return int(re.search(r"kVersionMajor = (\d+);", header).group(1))
+
 # What a board run needs: (program, Debian package).
 BOARD_TOOLS = (("arm-none-eabi-gcc", "gcc-arm-none-eabi"), ("qemu-system-arm", "qemu-system-arm"),
                ("ninja", "ninja-build"))

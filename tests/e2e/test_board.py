@@ -29,7 +29,8 @@ from tinyforge import board as tfboard
 from tinyforge import board_flash, board_run
 from tinyforge import models, reference_models
 
-from e2e_util import board_environment, export_quantized, random_inputs, run_cli
+from e2e_util import (board_environment, export_quantized, program_format_major,
+                      random_inputs, run_cli)
 
 BOARDS = ["an385", "an386", "an505", "an547"]
 ZOO = ["ds_cnn", "mobilenet_v1_025", "resnet8", "fc_autoencoder"]
@@ -143,7 +144,7 @@ def test_corrupt_program_fails_fast(graphs, cli, tmp_path):
     out = tmp_path / "m"
     run_cli(cli, "compile", graphs["fc_autoencoder"], "--target", "an385", "-o", out)
     src = (out / "model.cc").read_text()
-    magic = "0x54, 0x46, 0x50, 0x47, 0x03"  # "TFPG", format version 3
+    magic = f"0x54, 0x46, 0x50, 0x47, 0x{program_format_major():02x}"  # "TFPG", major version
     assert magic in src
     (out / "model.cc").write_text(src.replace(magic, "0x54, 0x46, 0x50, 0x47, 0x09", 1))
     started = time.monotonic()

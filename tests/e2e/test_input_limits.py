@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from e2e_util import find_cli, run_cli
+from e2e_util import find_cli, program_format_major, run_cli
 from tflite_util import MODELS, available
 
 pytestmark = pytest.mark.skipif(not available(), reason="../shared MLPerf Tiny models missing")
@@ -109,7 +109,7 @@ def _short_program(tmp_path: Path) -> Path:
     """A 48-byte program whose header claims 16 sections (256 bytes of table), CRC valid."""
     image = bytearray(48)
     image[0:4] = b"TFPG"
-    struct.pack_into("<HHIIIIII", image, 4, 3, 0, 48, 0, 48, 0, 16, 0)
+    struct.pack_into("<HHIIIIII", image, 4, program_format_major(), 0, 48, 0, 48, 0, 16, 0)
     _repair_crc(image)
     bad = tmp_path / "short.bin"
     bad.write_bytes(bytes(image))

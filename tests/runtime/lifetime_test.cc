@@ -7,6 +7,7 @@
 // consistency checks of format 3 (zero points, rounding, padding, clamps) one by one.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -17,7 +18,10 @@
 #include "emit/emitter.h"
 #include "harness.h"
 #include "import/tflite/tflite_import.h"
+#include "quant/kernel_params.h"
 #include "tinyforge/in_place.h"
+#include "tinyforge/softmax_scale.h"
+#include "tinyforge/window.h"
 
 namespace tinyforge::rt {
 namespace {
@@ -249,6 +253,118 @@ TEST(Consistency, ZeroPointsRoundingPaddingAndClampAgreeWithTheTensors) {
             Status::kBadParams);
 }
 
+// avgpool over a 5x5x1 input recording its quantization; `edit` changes the parameters (the
+// output is out_h x out_w), `after` the program before it is written.
+Status LoadPool(const std::function<void(s8_pool_params&)>& edit,
+                const std::function<void(emit::Program&)>& after = {}) {
+  s8_pool_params q{1, 5, 5, 1, 1, 1, 5, 5, 1, 1, 0, 0, -128, 127};
+  edit(q);
+  Builder b(256);
+  const int32_t in = b.Arena(fmt::kInt8, 0, 25);
+  const int32_t out = b.Arena(fmt::kInt8, 32, static_cast<uint32_t>(q.out_h * q.out_w));
+  for (int32_t t : {in, out}) {
+    b.p.tensors[static_cast<size_t>(t)].scale = 0.5f;
+    b.p.tensors[static_cast<size_t>(t)].zero_point = 1;
+  }
+  b.Op(KernelId("s8_avgpool__ref"), {in, out}, emit::EncodeParams(q));
+  b.Input(in, {1, 5, 5, 1}, 0.5f, 1);
+  b.Output(out, {1, q.out_h, q.out_w, 1}, 0.5f, 1);
+  if (after) after(b.p);
+  return Loaded(b.Image(), testing::RegionSizes(b.p)).status;
+}
+
+TEST(Consistency, WindowsThatLeaveInputUnreadAreDeclared) {
+  using rt::WindowLeavesInputUnread;
+  // in, out, k, stride, dilation, pad before
+  EXPECT_FALSE(WindowLeavesInputUnread(5, 1, 5, 1, 1, 0));  // global pool
+  EXPECT_TRUE(WindowLeavesInputUnread(5, 1, 4, 2, 1, 0));   // last row unread
+  EXPECT_TRUE(WindowLeavesInputUnread(5, 1, 4, 2, 1, 1));   // rows -1..2 read, 3 and 4 not
+  EXPECT_TRUE(WindowLeavesInputUnread(5, 2, 2, 2, 1, 0));   // floor mode, 2x2/2 over 5
+  EXPECT_FALSE(WindowLeavesInputUnread(4, 2, 2, 2, 1, 0));
+  EXPECT_TRUE(WindowLeavesInputUnread(4, 2, 1, 2, 1, 0));   // 1x1 at stride 2: gaps
+  EXPECT_TRUE(WindowLeavesInputUnread(4, 1, 1, 7, 1, 0));   // one 1-row window over 4
+  EXPECT_FALSE(WindowLeavesInputUnread(7, 3, 3, 3, 1, 1));  // 3x3/3 SAME-ish, pad 1
+  EXPECT_FALSE(WindowLeavesInputUnread(5, 1, 3, 1, 2, 0));  // dilated span covers 5
+
+  const auto global = [](s8_pool_params&) {};
+  EXPECT_EQ(LoadPool(global), Status::kOk);
+  EXPECT_EQ(LoadPool(global, [](emit::Program& p) { p.ops[0].flags |= fmt::kOpFlagPartial; }),
+            Status::kBadParams);
+  // A smaller window at a stride that keeps one output: the last row goes unread.
+  const auto smaller = [](s8_pool_params& q) { q.filter_h = 4, q.stride_h = 2; };
+  EXPECT_EQ(LoadPool(smaller), Status::kOk);  // declared by the emitter
+  EXPECT_EQ(LoadPool(smaller, [](emit::Program& p) { p.ops[0].flags &= ~fmt::kOpFlagPartial; }),
+            Status::kBadParams);
+  // Floor mode: 2x2 at stride 2 over 5x5 gives 2x2 and leaves the last row and column.
+  const auto floor_mode = [](s8_pool_params& q) {
+    q.out_h = q.out_w = 2, q.filter_h = q.filter_w = 2, q.stride_h = q.stride_w = 2;
+  };
+  EXPECT_EQ(LoadPool(floor_mode), Status::kOk);
+  EXPECT_EQ(
+      LoadPool(floor_mode, [](emit::Program& p) { p.ops[0].flags &= ~fmt::kOpFlagPartial; }),
+      Status::kBadParams);
+}
+
+// softmax over 12 values whose input records scale `in_scale`; the parameters are the
+// compiler's for `beta` (quant::MakeSoftmaxParams).
+Status LoadSoftmax(float in_scale, float beta,
+                   const std::function<void(emit::Program&)>& after = {}) {
+  const int32_t dims[] = {1, 12};
+  auto q = quant::MakeSoftmaxParams(dims, beta, {in_scale, 0}, {1.0f / 256, -128});
+  if (!q) return Status::kBadParams;
+  Builder b(256);
+  const int32_t in = b.Arena(fmt::kInt8, 0, 12), out = b.Arena(fmt::kInt8, 16, 12);
+  b.p.tensors[static_cast<size_t>(in)].scale = in_scale;
+  b.p.tensors[static_cast<size_t>(out)].scale = 1.0f / 256;
+  b.p.tensors[static_cast<size_t>(out)].zero_point = -128;
+  b.Op(KernelId("s8_softmax__ref"), {in, out, fmt::kNoTensor}, emit::EncodeParams(*q));
+  b.Input(in, {1, 12}, in_scale, 0);
+  b.Output(out, {1, 12}, 1.0f / 256, -128);
+  if (after) after(b.p);
+  return Loaded(b.Image(), testing::RegionSizes(b.p)).status;
+}
+
+TEST(Consistency, SoftmaxMultiplierIsTheInputScalesUnlessBetaIsDeclared) {
+  // The runtime's derivation (tinyforge/softmax_scale.h, no libm) equals the compiler's for
+  // beta 1 over scales from 2^-25 to 2^8, every mantissa pattern class.
+  testing::Rng rng(11);
+  int checked = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const float scale = std::ldexp(static_cast<float>((1 << 23) | rng.Int(0, (1 << 23) - 1)),
+                                   rng.Int(-24, 9) - 24);
+    const int32_t dims[] = {1, 4};
+    auto want = quant::MakeSoftmaxParams(dims, 1.0f, {scale, 0}, {1.0f / 256, -128});
+    int32_t multiplier = 0, shift = 0;
+    const bool got = rt::SoftmaxUnitBetaMultiplier(scale, &multiplier, &shift);
+    ASSERT_EQ(got, want.ok()) << scale;
+    if (!got) continue;
+    ASSERT_EQ(multiplier, want->input_multiplier) << scale;
+    ASSERT_EQ(shift, want->input_left_shift) << scale;
+    ++checked;
+  }
+  EXPECT_GT(checked, 15000);
+  for (float edge : {std::ldexp(1.0f, -26), std::ldexp(1.0f, -25), std::ldexp(1.0f, 5),
+                     std::ldexp(1.0f, 6), 1e30f}) {
+    const int32_t dims[] = {1, 4};
+    auto want = quant::MakeSoftmaxParams(dims, 1.0f, {edge, 0}, {1.0f / 256, -128});
+    int32_t multiplier = 0, shift = 0;
+    const bool got = rt::SoftmaxUnitBetaMultiplier(edge, &multiplier, &shift);
+    ASSERT_EQ(got, want.ok()) << edge;
+    if (got) {
+      EXPECT_EQ(std::make_pair(multiplier, shift),
+                std::make_pair(want->input_multiplier, want->input_left_shift))
+          << edge;
+    }
+  }
+
+  EXPECT_EQ(LoadSoftmax(0.1f, 1.0f), Status::kOk);
+  EXPECT_EQ(LoadSoftmax(0.1f, 1.0f, [](emit::Program& p) { p.ops[0].flags |= fmt::kOpFlagBeta; }),
+            Status::kBadParams);
+  EXPECT_EQ(LoadSoftmax(0.1f, 0.5f), Status::kOk);  // another beta: declared by the emitter
+  EXPECT_EQ(LoadSoftmax(0.1f, 0.5f, [](emit::Program& p) { p.ops[0].flags &= ~fmt::kOpFlagBeta; }),
+            Status::kBadParams);
+}
+
 TEST(Consistency, OlderProgramsAreRefusedWithOneLine) {
   Chain ch(32);
   std::vector<uint8_t> image = ch.b.Image();
@@ -408,15 +524,10 @@ void FlipCampaign(bool min_ram) {
       "op parameter words, %d inside:%s\n",
       head, 8 * (head - 4), rejected, same, different, in_params, classes.c_str());
   EXPECT_EQ(different, 0) << "first: " << first_different;
-  // What stays is a different program the compiler could have written (docs/decisions.md
-  // 49), exactly these classes on kws (any other check removed brings its class back):
-  // - avgpool filter_h / filter_w (words 6, 7): the global average pool over 25 x 5 (VALID,
-  //   stride > 1) with a smaller window still has one output (its last rows unread);
-  // - softmax input_multiplier (word 2): another beta * scale, a multiplier the compiler
-  //   writes from stored constants.
-  const std::map<std::string, int> kRemaining = {
-      {"avgpool.word6", 3}, {"avgpool.word7", 2}, {"softmax.word2", 9}};
-  EXPECT_EQ(different_params, kRemaining) << classes;
+  // Inside parameter words too: format 3 left 14 flips with another output on kws (the
+  // global average pool's window, now PARTIAL; softmax's input multiplier, now BETA;
+  // docs/decisions.md 49), format 4 none.
+  EXPECT_EQ(in_params, 0) << classes;
 }
 
 // --min-ram: streamed convs and pools, i.e. declared in-place partners (~3 minutes).

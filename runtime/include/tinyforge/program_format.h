@@ -17,7 +17,7 @@ namespace tinyforge::rt::fmt {
 
 inline constexpr uint8_t kMagic[4] = {'T', 'F', 'P', 'G'};
 // Incompatible changes (2: in-place partners; 3: tensor quantization, program rounding).
-inline constexpr uint16_t kVersionMajor = 3;
+inline constexpr uint16_t kVersionMajor = 4;
 inline constexpr uint16_t kVersionMinor = 0;  // compatible additions (ignored by readers)
 
 // Alignment of the image, of every section, segment and constant tensor, and of arenas.
@@ -113,8 +113,15 @@ inline constexpr uint32_t kOpFlagClamp = 4u;
 // conv, dwconv, pools: explicit padding (a PyTorch or graph-file model); otherwise TFLite's
 // SAME or VALID padding (tinyforge/window.h).
 inline constexpr uint32_t kOpFlagPads = 8u;
-inline constexpr uint32_t kOpKnownFlags =
-    kOpFlagStream | kOpFlagZpFolded | kOpFlagClamp | kOpFlagPads;
+// conv, dwconv, pools: the windows leave input rows or columns unread (a gap between windows
+// or input past the last one, tinyforge/window.h); otherwise every input row and column is
+// read. Declared exactly: set where the geometry leaves input unread and only there.
+inline constexpr uint32_t kOpFlagPartial = 16u;
+// softmax: the input multiplier is beta * input scale for a beta other than 1 (a .tflite
+// SoftmaxOptions.beta); otherwise it is the input scale's (tinyforge/softmax_scale.h).
+inline constexpr uint32_t kOpFlagBeta = 32u;
+inline constexpr uint32_t kOpKnownFlags = kOpFlagStream | kOpFlagZpFolded | kOpFlagClamp |
+                                          kOpFlagPads | kOpFlagPartial | kOpFlagBeta;
 inline constexpr int32_t kNoTensor = -1;
 
 // Loader bounds (docs/program-format.md): the lifetime check compares every pair of arena

@@ -26,6 +26,19 @@ inline bool TflitePadding(int64_t in, int64_t out, int64_t k, int64_t stride, in
   return before == 0 && out == (in + stride - extent) / stride;  // VALID
 }
 
+// Whether one spatial dim's windows leave input rows (columns) unread: a gap between
+// windows (stride above the extent, with more than one window) or input past the last
+// window (floor-mode output sizes, a window smaller than the input). Such geometry is legal
+// (PyTorch's max_pool2d over an odd size, a 1x1 conv at stride 2) and is declared with the
+// op flag PARTIAL; without it, every input row and column is in some window, so a changed
+// window or stride that keeps the output size is still refused.
+inline bool WindowLeavesInputUnread(int64_t in, int64_t out, int64_t k, int64_t stride,
+                                    int64_t dilation, int64_t before) {
+  const int64_t extent = (k - 1) * dilation + 1;
+  if (out > 1 && stride > extent) return true;
+  return (out - 1) * stride - before + extent < in;
+}
+
 }  // namespace tinyforge::rt
 
 #endif  // TINYFORGE_RUNTIME_WINDOW_H_
