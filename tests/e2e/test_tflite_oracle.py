@@ -156,32 +156,8 @@ def converted(tmp_path_factory):
     return get
 
 
-def _inputs(interp_details, seed: int) -> list[np.ndarray]:
-    rng = np.random.default_rng(seed)
-    xs = []
-    for d in interp_details:
-        if d["dtype"] == np.int8:
-            xs.append(rng.integers(-128, 128, size=d["shape"], dtype=np.int8))
-        else:
-            xs.append((rng.normal(size=d["shape"]) * 1.5).astype(np.float32))
-    return xs
-
-
 def _op_by_op(cli, data: bytes, path, first_seed: int, workdir):
-    """For N_INPUTS random inputs (seeds first_seed, first_seed + 1, ...): runs TF's
-    interpreter and our per-op dump, yields (k, oracle.compare_ops result)."""
-    graph = oracle.parse(data).subgraphs[0]
-    outputs = op_outputs(inspect_json(cli, path))
-    details = oracle.tf.lite.Interpreter(model_content=data).get_input_details()
-    for k in range(N_INPUTS):
-        xs = _inputs(details, first_seed + k)
-        interp = oracle.tf_run(data, xs)
-        dumped = run_dump(cli, path, xs[0], workdir / f"in{k}")
-        # every op with one output has an IR op of its own; SPLIT / UNPACK become one slice
-        # per output (compared through their consumers)
-        ours = {int(op.outputs[0]): dumped[outputs[i]] for i, op in enumerate(graph.operators)
-                if len(op.outputs) == 1 or i in outputs}
-        yield k, oracle.compare_ops(data, interp, ours)
+    return oracle.op_by_op(cli, data, path, range(first_seed, first_seed + N_INPUTS), workdir)
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
@@ -234,7 +210,7 @@ def test_int8_elu_matches_tf_interpreter(converted, cli, tmp_path):
     details = oracle.tf.lite.Interpreter(model_content=data).get_input_details()
     compared = 0
     for k in range(N_INPUTS):
-        xs = _inputs(details, 200 + k)
+        xs = oracle.random_inputs(details, 200 + k)
         interp = oracle.tf.lite.Interpreter(model_content=data,
                                             experimental_preserve_all_tensors=True)
         interp.allocate_tensors()

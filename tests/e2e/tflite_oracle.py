@@ -81,12 +81,52 @@ def run_ours(cli: str, model_path, xs: list[np.ndarray], n_outputs: int, tmp) ->
     return [np.load(tmp / f"y{j}.npy") for j in range(n_outputs)]
 
 
+def random_inputs(interp_details, seed: int) -> list[np.ndarray]:
+    """One seeded input per graph input: uniform int8, or float32 N(0, 1.5^2)."""
+    rng = np.random.default_rng(seed)
+    xs = []
+    for d in interp_details:
+        if d["dtype"] == np.int8:
+            xs.append(rng.integers(-128, 128, size=d["shape"], dtype=np.int8))
+        else:
+            xs.append((rng.normal(size=d["shape"]) * 1.5).astype(np.float32))
+    return xs
+
+
+def op_by_op(cli: str, data: bytes, path, seeds, workdir):
+    """For one random input per seed: runs TF's interpreter and our per-op dump (`tinyforge
+    run --dump-dir`), yields (k, compare_ops result)."""
+    from tflite_util import inspect_json, op_outputs, run_dump  # noqa: PLC0415
+
+    graph = parse(data).subgraphs[0]
+    outputs = op_outputs(inspect_json(cli, path))
+    details = tf.lite.Interpreter(model_content=data).get_input_details()
+    for k, seed in enumerate(seeds):
+        xs = random_inputs(details, seed)
+        interp = tf_run(data, xs)
+        dumped = run_dump(cli, path, xs, workdir / f"in{k}")
+        # an op with one output has an IR op of its own, except the shape arithmetic of a
+        # dynamic batch (folded at import) and ops merged into a neighbour; SPLIT / UNPACK
+        # become one slice per output (compared through their consumers)
+        ours = {int(op.outputs[0]): dumped[outputs[i]] for i, op in enumerate(graph.operators)
+                if i in outputs}
+        yield k, compare_ops(data, interp, ours)
+
+
 def tf_run(model_bytes: bytes, inputs: list[np.ndarray]):
-    """Runs TF's interpreter with its reference kernels, keeping every tensor."""
-    interp = tf.lite.Interpreter(
-        model_content=model_bytes,
-        experimental_op_resolver_type=tf.lite.experimental.OpResolverType.BUILTIN_REF,
-        experimental_preserve_all_tensors=True)
+    """Runs TF's interpreter with its reference kernels, keeping every tensor; where the
+    reference resolver lacks a builtin version (int8 TILE v3, DEPTH_TO_SPACE v2), with TF's
+    default kernels (no delegate)."""
+    resolvers = tf.lite.experimental.OpResolverType
+    try:
+        interp = tf.lite.Interpreter(
+            model_content=model_bytes, experimental_op_resolver_type=resolvers.BUILTIN_REF,
+            experimental_preserve_all_tensors=True)
+    except ValueError:
+        interp = tf.lite.Interpreter(
+            model_content=model_bytes,
+            experimental_op_resolver_type=resolvers.BUILTIN_WITHOUT_DEFAULT_DELEGATES,
+            experimental_preserve_all_tensors=True)
     interp.allocate_tensors()
     for d, x in zip(interp.get_input_details(), inputs):
         interp.set_tensor(d["index"], x.reshape(d["shape"]).astype(d["dtype"]))
@@ -99,6 +139,7 @@ class Comparison:
     compared: int = 0           # op outputs compared element for element
     fc_ties: int = 0            # FULLY_CONNECTED elements off by a proven rounding tie
     skipped: int = 0            # op outputs downstream of such a tie (not comparable)
+    merged: int = 0             # ops the importer merged into a neighbour (no output of theirs)
     failures: list = dataclasses.field(default_factory=list)
 
 
@@ -113,11 +154,16 @@ def compare_ops(model_bytes: bytes, interp, ours: dict[int, np.ndarray]) -> Comp
     for i, op in enumerate(graph.operators):
         name = op_name(model, op)
         out = int(op.outputs[0])
+        if out not in ours and interp.get_tensor(out).dtype == np.int32:
+            continue  # shape arithmetic (SHAPE -> STRIDED_SLICE -> PACK), folded at import
         if out not in ours and len(op.outputs) > 1:
             # a multi-output op lowered to one op per output: checked through its consumers,
             # which inherit a tie upstream of it
             if any(int(t) in tainted for t in op.inputs if int(t) >= 0):
                 tainted.update(int(t) for t in op.outputs)
+            continue
+        if out not in ours:  # merged into a neighbour at import (Keras' UpSampling2D as
+            r.merged += 1    # RESHAPE -> TILE -> RESHAPE): compared at the group's output
             continue
         want = interp.get_tensor(out)
         got = ours[out].reshape(want.shape)

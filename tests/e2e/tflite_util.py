@@ -42,12 +42,17 @@ def op_outputs(info: dict) -> dict[int, int]:
     return out
 
 
-def run_dump(cli: str, model: Path, x: np.ndarray, tmp: Path) -> dict[int, np.ndarray]:
-    """Runs `model` on input `x`; returns every tensor `tinyforge run` dumped, by IR id."""
+def run_dump(cli: str, model: Path, x: np.ndarray | list[np.ndarray],
+             tmp: Path) -> dict[int, np.ndarray]:
+    """Runs `model` on input `x` (a list: one array per graph input); returns every tensor
+    `tinyforge run` dumped, by IR id."""
     tmp.mkdir(parents=True, exist_ok=True)
-    np.save(tmp / "x.npy", x)
+    args = []
+    for i, xi in enumerate(x if isinstance(x, list) else [x]):
+        np.save(tmp / f"x{i}.npy", xi)
+        args += ["--input", tmp / f"x{i}.npy"]
     dump = tmp / "dump"
-    run_cli(cli, "run", model, "--input", tmp / "x.npy", "--dump-dir", dump)
+    run_cli(cli, "run", model, *args, "--dump-dir", dump)
     return {int(f.name.split("_", 1)[0]): np.load(f) for f in dump.iterdir()}
 
 

@@ -99,9 +99,11 @@ class ModelSpec:
     calib_scale: float = 1.0
 
 
-def _randomize(model: tf.keras.Model, seed: int) -> None:
+def _randomize(model: tf.keras.Model, seed: int, fan_in_scaled: bool = False) -> None:
     """Seeded weights with per-output-channel magnitudes spread over ~2 decades, so
-    per-channel scales differ, and non-zero biases (the converter drops all-zero ones)."""
+    per-channel scales differ, and non-zero biases (the converter drops all-zero ones).
+    `fan_in_scaled`: kernels also divided by sqrt(fan-in), so that deep models keep their
+    activations in range (no BatchNorm statistics to do it)."""
     rng = np.random.default_rng(seed)
     for layer in model.layers:
         weights = layer.get_weights()
@@ -114,7 +116,13 @@ def _randomize(model: tf.keras.Model, seed: int) -> None:
                 if w.ndim == 4 and "depthwise" in layer.name:
                     per_channel = np.exp(rng.uniform(np.log(0.02), np.log(1.0),
                                                      size=w.shape[-2:]))
-                new.append((rng.normal(size=w.shape) * per_channel).astype(np.float32))
+                gain = 1.0
+                if fan_in_scaled:
+                    fan_in = int(np.prod(w.shape[:-1]))
+                    if w.ndim == 4 and "depthwise" in layer.name:
+                        fan_in = int(np.prod(w.shape[:2]))
+                    gain = 2.0 / np.sqrt(fan_in)
+                new.append((rng.normal(size=w.shape) * per_channel * gain).astype(np.float32))
             else:
                 new.append((rng.normal(size=w.shape) * 0.5).astype(np.float32))
         layer.set_weights(new)
@@ -129,13 +137,13 @@ def convert(spec: ModelSpec, seed: int) -> bytes:
 
 def convert_keras(build: Callable[[], tf.keras.Model], seed: int, *,
                   calib_seed: int | None = None, samples: int = 16, draw=None,
-                  **options) -> bytes:
+                  fan_in_scaled: bool = False, **options) -> bytes:
     """`build()`'s model with `_randomize(seed)` weights as an int8 .tflite (`to_int8`'s
     `options`), calibrated on `samples` inputs per graph input, each `draw(rng, shape)`
     (standard normal float32 by default) from a generator seeded `calib_seed` (seed + 1000
     by default); a dynamic batch is calibrated with batch 1."""
     model = build()
-    _randomize(model, seed)
+    _randomize(model, seed, fan_in_scaled)
     shapes = [tuple(1 if d is None else d for d in i.shape) for i in model.inputs]
     draw = draw or (lambda rng, s: rng.normal(size=s).astype(np.float32))
 
