@@ -25,7 +25,9 @@ be rewritten so (:func:`can_rebatch`): up to ``HOST_BATCH`` samples run one per 
 run``; more, and the model is exported a second time at batch ``HOST_BATCH`` for the host
 stages (:func:`batched_export`, same calibration); the same first-samples check, and the
 board's outputs (the batch-1 program), compare it with the batch-1 graph. (The attention
-model's batched export fails today, decisions 51: it runs one clip per run.)
+model's batched export needed the exporter to turn the head split's ``view`` into a
+reshape at batch > 1, decisions 51.) ``board_limit`` runs the board on the first clips only
+(QEMU takes ~0.1-1 s per inference of the sequence models); the table says how many.
 """
 from __future__ import annotations
 
@@ -58,6 +60,8 @@ def add_arguments(ap, unit: str, out: Path) -> None:
     ap.add_argument("--board", default=None,
                     help="also run on this emulated board (an547); needs `tinyforge run --board`")
     ap.add_argument("--out", type=Path, default=out)
+    ap.add_argument("--board-limit", type=int, default=None,
+                    help="run the board on the first N samples only (the host stages: all)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
 
 
@@ -283,6 +287,7 @@ class Stage:
     agree_with_torch_int8: int | None = None  # samples with PyTorch int8's top-1
     max_lsb_vs_torch_int8: float | None = None
     equal_to_lowered: int | None = None       # samples whose outputs equal host_lowered's
+    samples: int | None = None                # samples this stage ran, if not all
     batch_checked: bool | None = None         # batched run == batch-1 runs (first samples)
 
 
@@ -317,14 +322,14 @@ def _stage(logits: np.ndarray, labels: np.ndarray, ref: np.ndarray | None = None
 def evaluate(task: str, model: torch.nn.Module, inputs: np.ndarray, labels: np.ndarray,
              calibration: np.ndarray, out_dir: Path, *, calibration_method: str = "minmax",
              board: str = "an547", run_on_board: bool = False, name: str | None = None,
-             log: Callable[[str], None] = print) -> tuple[Report, tinyforge.ExportResult]:
+             board_limit: int | None = None, log: Callable[[str], None] = print) -> tuple[Report, tinyforge.ExportResult]:
     """Every stage's accuracy on (``inputs``, ``labels``); graphs are written to ``out_dir``.
     Returns the report and the export result (its ``reference`` is PyTorch's int8 model).
 
     ``inputs`` (S, ...) float32 model inputs (the model takes ``inputs[i:i+1]``),
     ``calibration`` (C, ...) drawn from the training data, not from ``inputs``.
     ``board``: the target of the runtime stage and the memory plan; ``run_on_board`` also
-    runs the emulated board (:func:`run_board`).
+    runs the emulated board (:func:`run_board`), on the first ``board_limit`` samples if given.
     """
     t0 = time.time()
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -348,14 +353,9 @@ def evaluate(task: str, model: torch.nn.Module, inputs: np.ndarray, labels: np.n
     lsb = output_scale(res.graph)
     host_graph = res.path
     if len(inputs) > HOST_BATCH and not can_rebatch(res.data):
-        try:
-            host_graph = batched_export(model, calibration,
-                                        out_dir / f"{name}_b{HOST_BATCH}.tfg", name,
-                                        **_calibration_kwargs(calibration_method))
-            log(f"exported again at batch {HOST_BATCH} for the host runs: {host_graph}")
-        except RuntimeError as e:  # nn.MultiheadAttention at batch > 1: a view the
-            # exporter's float run rejects (decisions 51); one clip per run instead
-            log(f"no batch-{HOST_BATCH} export ({str(e).splitlines()[0]}): one clip per run")
+        host_graph = batched_export(model, calibration, out_dir / f"{name}_b{HOST_BATCH}.tfg",
+                                    name, **_calibration_kwargs(calibration_method))
+        log(f"exported again at batch {HOST_BATCH} for the host runs: {host_graph}")
     host = run_host(cli, host_graph, inputs, workdir=out_dir)
     np.save(out_dir / "host_qdq_outputs.npy", host)
     st["host_qdq"] = _stage(host, labels, q, lsb, "tinyforge run, QDQ graph")
@@ -385,10 +385,17 @@ def evaluate(task: str, model: torch.nn.Module, inputs: np.ndarray, labels: np.n
         _log_stage(log, note, st[key], rep.samples)
     rep.plan = plan_figures(cli, res.path, board, out_dir)
     if run_on_board:
-        br = run_board(cli, lowered, xp, board, out_dir)
-        st["board"] = _stage(program_logits(doc, br.outputs), labels, q, lsb,
+        n = len(xp) if board_limit is None else min(board_limit, len(xp))
+        t1 = time.time()
+        br = run_board(cli, lowered, xp[:n], board, out_dir)
+        np.save(out_dir / "board_outputs.npy", br.outputs)
+        st["board"] = _stage(program_logits(doc, br.outputs), labels[:n], q[:n], lsb,
                              f"tinyforge run --board {board}")
-        st["board"].equal_to_lowered = int(np.sum(np.all(br.outputs == outs["host_lowered"], 1)))
+        st["board"].equal_to_lowered = int(np.sum(np.all(br.outputs == outs["host_lowered"][:n],
+                                                         1)))
+        st["board"].samples = n
+        log(f"board {board}: {n} samples in {time.time() - t1:.0f} s")
+        _log_stage(log, f"board {board}", st["board"], n)
         rep.instructions, rep.peak_ram, rep.flash = br.instructions, br.peak_ram, br.flash
     else:
         st["board"] = Stage(note="not requested")
@@ -432,13 +439,14 @@ ROWS = [
 def _pct(st: Stage | None) -> str:
     if st is None or st.accuracy is None:
         return "not measured" + (f" ({st.note})" if st and st.note else "")
-    return f"{100 * st.accuracy:.2f} %"
+    return f"{100 * st.accuracy:.2f} %" + (f" (first {st.samples})" if st.samples else "")
 
 
 def gap_pp(rep: Report) -> float | None:
     """Largest |int8 - float| accuracy over the int8 stages measured, in percentage points."""
     flt = rep.stages["float"].accuracy
-    accs = [s.accuracy for k, s in rep.stages.items() if k != "float" and s.accuracy is not None]
+    accs = [s.accuracy for k, s in rep.stages.items()
+            if k != "float" and s.accuracy is not None and s.samples is None]  # all samples
     return max(100 * abs(a - flt) for a in accs) if accs and flt is not None else None
 
 
@@ -467,7 +475,7 @@ def table(rep: Report) -> str:
             eq = "" if st.equal_to_lowered is None else \
                 f"; outputs identical to the lowered program's on {st.equal_to_lowered}"
             lines.append(f"| {key}: top-1 as PyTorch int8 | {st.agree_with_torch_int8} / "
-                         f"{rep.samples} (logits within {st.max_lsb_vs_torch_int8:.2f} LSB{eq}) |")
+                         f"{st.samples or rep.samples} (logits within {st.max_lsb_vs_torch_int8:.2f} LSB{eq}) |")
     gap = gap_pp(rep)
     if gap is not None:
         lines.append(f"| largest int8 - float gap | {gap:.2f} pp (target <= {TARGET_PP} pp: "
