@@ -65,6 +65,8 @@ examples: build
 	@$(PY) examples/keyword_spotting/evaluate.py
 	@$(PY) examples/keyword_spotting/train.py --arch attention
 	@$(PY) examples/keyword_spotting/evaluate.py --arch attention
+	@$(PY) examples/keyword_spotting/train.py --arch gru
+	@$(PY) examples/keyword_spotting/evaluate.py --arch gru
 	@$(PY) examples/image_classification/train.py
 	@$(PY) examples/image_classification/evaluate.py
 

@@ -52,6 +52,7 @@ Status FuseActivation(ir::Graph& g, const PassOptions& options);
 Status ToNhwc(ir::Graph& g, const PassOptions& options);
 Status SplitGroups(ir::Graph& g, const PassOptions& options);
 Status RemoveNoops(ir::Graph& g, const PassOptions& options);
+Status SplitConcat(ir::Graph& g, const PassOptions& options);
 Status ComputeMultipliers(ir::Graph& g, const PassOptions& options);
 Status PrecomputeBias(ir::Graph& g, const PassOptions& options);
 Status Dce(ir::Graph& g, const PassOptions& options);

@@ -8,7 +8,7 @@
 namespace tinyforge::passes {
 namespace {
 
-constexpr std::array<PassInfo, 10> kPasses = {{
+constexpr std::array<PassInfo, 11> kPasses = {{
     {"const-fold", ConstFold,
      "no op has only constant inputs, except `dequantize` (the quantized-weight marker)",
      "first: weights PT2E left as float behind a `quantize` (`fold_quantize=False`, QAT "
@@ -38,6 +38,11 @@ constexpr std::array<PassInfo, 10> kPasses = {{
     {"remove-noops", RemoveNoops,
      "no identity op; every `transpose` moves data; `reshape` only as a view",
      "after layout; after fuse-activation (which leaves identity clamps behind)"},
+    {"split-concat", SplitConcat,
+     "no `qconcat` over 16 inputs (the kernel's limit): longer ones are a tree of `qconcat`s "
+     "(the first inputs joined into partial tensors quantized like the output)",
+     "after split-groups and remove-noops, the last passes that make or remove concats (the "
+     "partials it writes have >= 2 inputs each: remove-noops would keep them)"},
     {"compute-multipliers", ComputeMultipliers,
      "every rescaling op carries `multiplier`/`shift` constants; no kernel parameter needs a "
      "float",

@@ -50,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
                                    calibration_method=args.calibration_method,
                                    board=args.board or "an547",
                                    run_on_board=args.board is not None,
+                                   board_limit=args.board_limit,
                                    name="resnet8_fmnist")
     full = {}
     if args.whole_test_set and n < len(labels):

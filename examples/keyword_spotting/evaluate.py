@@ -1,7 +1,7 @@
 """Keyword spotting end to end: a trained model, int8 export, accuracy at every stage.
 
   python examples/keyword_spotting/evaluate.py [--arch ds_cnn|gru|attention]
-      [--calibration 300] [--board an547]
+      [--calibration 300] [--board an547 [--board-limit N]]
 
 Needs data/kws_{train,test}.npz (dataset.py) and the weights (train.py, committed).
 Calibration: a seeded random choice of training clips. Evaluation: every test clip (200
@@ -50,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
                                  calibration_method=args.calibration_method,
                                  board=args.board or "an547",
                                  run_on_board=args.board is not None,
+                                 board_limit=args.board_limit,
                                  name=train.name(args.arch))
     print()
     print(evaluation.table(rep))

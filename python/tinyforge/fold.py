@@ -52,16 +52,24 @@ def _is_noop(node: Node) -> bool:
 def remove_noops(gm: torch.fx.GraphModule) -> None:
     """Replace dropout / clone / contiguous / alias / detach with their input tensor.
 
-    A view that read the copy a contiguous / clone made (``x.transpose(1, 2).contiguous()
-    .view(...)``, ShuffleNet's channel shuffle) may not be a view of the strided input:
-    it becomes a reshape, which has the same values and copies where needed."""
+    A view downstream of the copy a contiguous / clone made may not be a view of the strided
+    input any more: ``x.transpose(1, 2).contiguous().view(...)`` (ShuffleNet's channel
+    shuffle), or nn.MultiheadAttention's ``proj.unflatten(...).transpose(0, -2)
+    .squeeze(-2).contiguous()``, then ``proj[0]`` and a ``view`` of that (at batch > 1,
+    docs/decisions.md 51). Every view reached from a removed copy, through any ops, becomes
+    a reshape, which has the same values and copies where needed."""
+    removed: set[Node] = set()
     for node in list(gm.graph.nodes):
         if _is_noop(node):
-            for user in node.users:
-                if user.op == "call_function" and user.target == aten.view.default:
-                    user.target = aten.reshape.default
+            removed.update(node.users)
             node.replace_all_uses_with(node.args[0])
             gm.graph.erase_node(node)
+    downstream: set[Node] = set()
+    for node in gm.graph.nodes:  # topological order: inputs before users
+        if node in removed or any(a in downstream for a in node.all_input_nodes):
+            downstream.add(node)
+            if node.op == "call_function" and node.target == aten.view.default:
+                node.target = aten.reshape.default
     gm.recompile()
 
 

@@ -1,5 +1,6 @@
 // fuse-activation, layout, split-groups, remove-noops, compute-multipliers, precompute-bias, dce and the
 // pipeline: IR text in / IR text out, and every stage executes to the same values.
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -259,6 +260,55 @@ TEST(RemoveNoops, SliceOfSliceIsOneSlice) {
   auto y1 = exec::Run(*after, std::span(&x, 1));
   ASSERT_TRUE(y0.ok() && y1.ok());
   EXPECT_TRUE(y0->outputs[0].BitEqual(y1->outputs[0]));
+}
+
+// A qconcat of n one-row slices of x [n, 3] in reverse row order: y is x upside down.
+std::string ReversedRowsConcat(int n) {
+  const std::string q = " q(s=0.1, zp=3)";
+  std::string t = "graph t kind=int8\n  input %0 x: int8[" + std::to_string(n) + ",3]" + q + "\n";
+  std::string ins;
+  for (int i = 0; i < n; ++i) {
+    const int row = n - 1 - i;
+    t += "  %" + std::to_string(i + 1) + " s" + std::to_string(i) + ": int8[1,3]" + q +
+         " = slice(%0) {begin=[" + std::to_string(row) + ",0], end=[" +
+         std::to_string(row + 1) + ",3], stride=[1,1]}\n";
+    ins += (i ? ", %" : "%") + std::to_string(i + 1);
+  }
+  t += "  %" + std::to_string(n + 1) + " y: int8[" + std::to_string(n) + ",3]" + q +
+       " = qconcat(" + ins + ") {axis=0}  # cat\n  output %" + std::to_string(n + 1) + "\n";
+  return t;
+}
+
+TEST(SplitConcat, LongConcatsBecomeTreesOfAtMost16Inputs) {
+  // 25 inputs: one partial of the first 10, then 1 + 15; 300: two levels.
+  const std::pair<int, int> kCases[] = {{16, 0}, {17, 1}, {25, 1}, {256, 16}, {300, 20}};
+  for (const auto& [n, partials] : kCases) {
+    const std::string out = RunPasses(ReversedRowsConcat(n), "split-concat,dce");
+    int concats = 0;
+    size_t inputs = 0;
+    for (size_t at = out.find("= qconcat("); at != std::string::npos;
+         at = out.find("= qconcat(", at + 1)) {
+      const std::string args = out.substr(at, out.find(')', at) - at);
+      const size_t k = static_cast<size_t>(std::count(args.begin(), args.end(), '%'));
+      EXPECT_LE(k, 16u) << n << ": " << args;
+      inputs += k;
+      ++concats;
+    }
+    EXPECT_EQ(concats, partials + 1) << out;
+    EXPECT_EQ(inputs, static_cast<size_t>(n + partials)) << out;  // each partial read once
+    std::vector<int8_t> v(static_cast<size_t>(3 * n)), want(v.size());
+    for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<int8_t>(k * 37 + 11);
+    for (int r = 0; r < n; ++r) {
+      std::copy_n(v.begin() + 3 * r, 3, want.begin() + 3 * (n - 1 - r));
+    }
+    const exec::HostTensor x = exec::HostTensor::Int8({n, 3}, v);
+    auto g = ir::ParseGraph(out);
+    ASSERT_TRUE(g.ok()) << out;
+    auto y = exec::Run(*g, std::span(&x, 1));
+    ASSERT_TRUE(y.ok()) << y.error().message();
+    const auto got = y->outputs[0].i8();
+    EXPECT_TRUE(std::equal(got.begin(), got.end(), want.begin(), want.end())) << n;
+  }
 }
 
 // docs/passes.md's pipeline table is registry.cc's list: same passes, order and text.

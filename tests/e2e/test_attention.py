@@ -150,6 +150,16 @@ def test_multihead_attention_within_1_lsb_of_pytorch(batch_first, need_weights, 
     _check_within_1_lsb(cli, res, shapes, tmp_path)
 
 
+@pytest.mark.parametrize("batch_first", [True, False])
+def test_multihead_attention_at_batch_3(batch_first, cli, tmp_path):
+    """Batch > 1: nn.MultiheadAttention's packed in-projection ends in a `contiguous` the
+    exporter drops, and the head split `view`s a slice of it: a reshape then, or the
+    exporter's float run fails on the strided tensor (docs/decisions.md 51)."""
+    shapes = [(3, 16, 32) if batch_first else (16, 3, 32)]
+    res = _export(Mha(batch_first, False), shapes, tmp_path / "mha3.tfg")
+    _check_within_1_lsb(cli, res, shapes, tmp_path)
+
+
 ENCODER_CASES = [(False, "relu"), (True, "gelu")]
 
 
