@@ -97,14 +97,15 @@ int32_t RowsFor(int32_t pixels, int32_t pixels_per_row) {
 }
 
 // The kernel calls a streamed conv / depthwise may make (docs/decisions.md 54): the first
-// and last unit of each block size the planner may choose for `rows` (plan::StreamBlockSizes),
+// and last unit of each block size the planner may choose for `rows` (plan::StreamBlockSizes
+// from `least` rows),
 // whose scratch the op's scratch buffer must hold and whose paths the firmware links.
 // `p`: the parameters streamed (the op's, or its [H*W, 1] pixel image's); `bound`: the same
 // with the quantization arrays bound (paths read them).
 template <rt::OpKind kOp, class P, class AddPath>
-void AddStreamCalls(const P& p, const P& bound, const rt::StreamGeometry& rows, EncodedOp& eo,
-                    AddPath& add_path) {
-  for (int32_t k : plan::StreamBlockSizes(rows.units)) {
+void AddStreamCalls(const P& p, const P& bound, const rt::StreamGeometry& rows, int32_t least,
+                    EncodedOp& eo, AddPath& add_path) {
+  for (int32_t k : plan::StreamBlockSizes(rows.units, least)) {
     const rt::StreamGeometry g = rt::StreamBlocks(rows, k);
     for (int32_t u : {0, g.units - 1}) {
       eo.spec.scratch_bytes = std::max(
@@ -150,7 +151,7 @@ void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream,
       eo.spec.in_place = plan::InPlace::kStream;
       eo.spec.stream_options = {rt::ConvRows(p)};
       eo.spec.stream_min_rows = {RowsFor(stream_pixels, p.out_w)};
-      AddStreamCalls<kOp>(p, bound, rt::ConvRows(p), eo, add_path);
+      AddStreamCalls<kOp>(p, bound, rt::ConvRows(p), eo.spec.stream_min_rows[0], eo, add_path);
     }
   }
 }
@@ -240,7 +241,8 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
             if (std::find(eo.paths.begin(), eo.paths.end(), symbol) == eo.paths.end())
               eo.paths.push_back(symbol);
           };
-          AddStreamCalls<rt::OpKind::kConv>(px, bound_px, rt::ConvRows(px), eo, add_path);
+          AddStreamCalls<rt::OpKind::kConv>(px, bound_px, rt::ConvRows(px), pixels(), eo,
+                                            add_path);
         }
         break;
       }

@@ -465,7 +465,8 @@ void WidenStreams(const GraphSpec& g, const std::vector<Region>& regions, const 
     if (cur.option < 0) continue;
     const rt::StreamGeometry& rows = g.ops[k].stream_options[static_cast<size_t>(cur.option)];
     std::vector<StreamChoice> wider = {StreamChoice{}};  // not streamed
-    const std::vector<int32_t> sizes = StreamBlockSizes(rows.units);
+    const std::vector<int32_t> sizes =
+        StreamBlockSizes(rows.units, MinRows(g.ops[k], static_cast<size_t>(cur.option)));
     for (auto it = sizes.rbegin(); it != sizes.rend() && *it > cur.geometry.rows_per_unit;
          ++it) {
       StreamChoice c = ChooseStream(rt::StreamBlocks(rows, *it), o.align);
@@ -507,9 +508,12 @@ Expected<MemoryPlan> PlanOrder(const GraphSpec& g, const std::vector<Region>& re
 
 }  // namespace
 
-std::vector<int32_t> StreamBlockSizes(int32_t rows) {
-  std::vector<int32_t> sizes;
-  for (int32_t k = 1; k < rows; k *= 2) sizes.push_back(k);
+std::vector<int32_t> StreamBlockSizes(int32_t rows, int32_t least) {
+  least = std::max(least, 1);
+  std::vector<int32_t> sizes = {std::min(least, rows)};
+  for (int32_t k = 2; k < rows; k *= 2) {
+    if (k > least) sizes.push_back(k);
+  }
   return sizes;
 }
 

@@ -45,7 +45,7 @@ struct OpSpec {
   // fast kernel's per-call setup stays small against its work (docs/decisions.md 54);
   // missing entries are 1. The option itself stays one row per unit; the planner runs
   // rt::StreamBlocks of it.
-  std::vector<int32_t> stream_min_rows;
+  std::vector<int32_t> stream_min_rows = {};
 };
 
 // ops are in a valid execution order (every input produced by an earlier op or a graph
@@ -85,10 +85,11 @@ struct StreamChoice {
 // the input's start (or, when larger, to ending where the input ends).
 StreamChoice ChooseStream(const rt::StreamGeometry& g, int64_t align);
 
-// The block sizes (output rows per kernel call) widening tries for an op of `rows` rows:
-// 1, 2, 4, ... below `rows` (whole-tensor calls are the unstreamed op). The emitter sizes
-// scratch and links kernel paths for every one of them.
-std::vector<int32_t> StreamBlockSizes(int32_t rows);
+// The block sizes (output rows per kernel call) an op of `rows` rows may run with when it
+// calls its kernel on at least `least` rows: `least`, then the powers of two above it, below
+// `rows` (whole-tensor calls are the unstreamed op). The planner chooses among them; the
+// emitter sizes scratch and links kernel paths for every one of them.
+std::vector<int32_t> StreamBlockSizes(int32_t rows, int32_t least);
 
 struct MemoryPlan {
   std::vector<int> order;               // op indices in execution order
