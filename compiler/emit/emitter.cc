@@ -126,7 +126,7 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     }
     isa = options.kernels;
   }
-  TF_ASSIGN_OR_RETURN(detail::Encoded e, detail::EncodeOps(g, isa, options.min_ram));
+  TF_ASSIGN_OR_RETURN(detail::Encoded e, detail::EncodeOps(g, isa, options.min_ram, options.stream_pixels));
   TF_RETURN_IF_ERROR(ApplyPlacements(g, board, options, e));
   TF_ASSIGN_OR_RETURN(auto weight_regions, WeightRegions(g, board, options));
 
@@ -239,6 +239,7 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     rec.flags |= DeclaredOpFlags(eo.kernel->op, rec, p);
     if (stream.option >= 0) {
       rec.flags |= fmt::kOpFlagStream;
+      rec.stream_rows = static_cast<uint16_t>(stream.geometry.rows_per_unit);
       rec.operands.push_back(
           arena_tensor(mp.line_buffers[static_cast<size_t>(k)], fmt::kInt8, stream.line_bytes));
     }
@@ -272,6 +273,7 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     info.streamed = stream.option >= 0;
     info.pixels = stream.option == 1;
     info.line_bytes = stream.option >= 0 ? stream.line_bytes : 0;
+    info.stream_rows = stream.option >= 0 ? stream.geometry.rows_per_unit : 0;
     info.aliased = mp.aliased[static_cast<size_t>(k)];
     out.ops.push_back(info);
     if (std::find(out.kernels.begin(), out.kernels.end(), eo.kernel) == out.kernels.end()) {

@@ -35,6 +35,9 @@ struct EmitOptions {
   // pixels) through a small line buffer: the smallest RAM, but each such op calls its kernel
   // once per row. Off: whole-tensor kernel calls (fastest); aliasing is used either way.
   bool min_ram = false;
+  // --stream-pixels: with min_ram, the fewest output pixels per kernel call of a streamed op
+  // (0: by kernel class, detail::StreamMinPixels; docs/decisions.md 54).
+  int32_t stream_pixels = 0;
   // --kernels: the kernel variants' instruction-set class, "auto" (the board's) or one the
   // board can run: ref (portable), scalar, dsp, mve (docs/boards.md).
   std::string kernels = "auto";
@@ -50,6 +53,7 @@ struct EmittedOp {
   bool streamed = false;  // in place by rows through a line buffer
   bool pixels = false;    // ... cut into pixels (1x1 conv)
   int64_t line_bytes = 0;
+  int32_t stream_rows = 0;  // rows (pixels) per kernel call when streamed
   bool aliased = false;  // output written over its input
   // Bytes of the op's operands: activations read and written (an operand read twice counts
   // twice), constants read (weights, bias, tables); scratch and line buffers not counted.

@@ -87,11 +87,40 @@ const rt::KernelInfo* PickKernel(rt::OpKind op, const std::string& isa_class) {
   return nullptr;
 }
 
+// Fewest output pixels per call of a streamed fast (not __ref) kernel by default: measured
+// on the an547 (docs/decisions.md 54).
+constexpr int32_t kFastStreamPixels = 16;
+
+// Rows of `pixels_per_row` pixels that make at least `pixels` pixels.
+int32_t RowsFor(int32_t pixels, int32_t pixels_per_row) {
+  return std::max(1, (pixels + pixels_per_row - 1) / std::max(pixels_per_row, 1));
+}
+
+// The kernel calls a streamed conv / depthwise may make (docs/decisions.md 54): the first
+// and last unit of each block size the planner may choose for `rows` (plan::StreamBlockSizes
+// from `least` rows),
+// whose scratch the op's scratch buffer must hold and whose paths the firmware links.
+// `p`: the parameters streamed (the op's, or its [H*W, 1] pixel image's); `bound`: the same
+// with the quantization arrays bound (paths read them).
+template <rt::OpKind kOp, class P, class AddPath>
+void AddStreamCalls(const P& p, const P& bound, const rt::StreamGeometry& rows, int32_t least,
+                    EncodedOp& eo, AddPath& add_path) {
+  for (int32_t k : plan::StreamBlockSizes(rows.units, least)) {
+    const rt::StreamGeometry g = rt::StreamBlocks(rows, k);
+    for (int32_t u : {0, g.units - 1}) {
+      eo.spec.scratch_bytes = std::max(
+          eo.spec.scratch_bytes, rt::ScratchBytes<kOp>(eo.kernel->id, rt::StreamUnitParams(p, g, u)));
+      rt::ForEachPath<kOp>(eo.kernel->id, rt::StreamUnitParams(bound, g, u), add_path);
+    }
+  }
+}
+
 // What conv, depthwise and FC encode alike: parameters, the operand list (input, weights,
 // bias, multiplier, shift, output, scratch slot) and the kernel's scratch need (the larger
 // of whole-tensor and row-by-row calls, which streamed conv/depthwise make).
 template <rt::OpKind kOp, class KP>
-void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream, EncodedOp& eo) {
+void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream,
+                    int32_t stream_pixels, EncodedOp& eo) {
   const auto& p = kp.params;
   eo.params = EncodeParams(p);
   eo.operands = {enc.ActOp(op.inputs[0]),
@@ -121,11 +150,16 @@ void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream, E
     if (stream && p.batches == 1) {  // in place, by output rows
       eo.spec.in_place = plan::InPlace::kStream;
       eo.spec.stream_options = {rt::ConvRows(p)};
+      eo.spec.stream_min_rows = {RowsFor(stream_pixels, p.out_w)};
+      AddStreamCalls<kOp>(p, bound, rt::ConvRows(p), eo.spec.stream_min_rows[0], eo, add_path);
     }
   }
 }
 
-Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bool stream) {
+int32_t StreamMinPixels(rt::Isa isa) { return isa == rt::Isa::kRef ? 1 : kFastStreamPixels; }
+
+Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bool stream,
+                            int32_t stream_pixels) {
   if (g.kind != ir::GraphKind::kInt8) {
     return Error("the graph is not lowered (kind " + std::string(ir::GraphKindName(g.kind)) +
                  "); compile lowers qdq graphs first");
@@ -171,6 +205,10 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
       if (eo.kernel == nullptr) return Error::Unsupported(OpLabel(g, k) + ": no kernel for it");
       return OkStatus();
     };
+    // Fewest output pixels per call when streamed (after kernel() picked the kernel).
+    auto pixels = [&]() {
+      return stream_pixels > 0 ? stream_pixels : StreamMinPixels(eo.kernel->isa);
+    };
     // The op's parameter record from a quant::*Params builder's result.
     auto params = [&](const auto& p) -> Status {
       TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
@@ -184,7 +222,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         auto kp = quant::ConvParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(kp, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kConv));
-        EncodeWeighted<rt::OpKind::kConv>(enc, op, *kp, stream, eo);
+        EncodeWeighted<rt::OpKind::kConv>(enc, op, *kp, stream, pixels(), eo);
         const s8_conv_params& p = kp->params;
         eo.spec.macs = Elements(g, y) * p.k_h * p.k_w * p.filter_in_c;
         if (stream && p.batches == 1 && p.k_h == 1 && p.k_w == 1 && p.stride_h == 1 && p.stride_w == 1 &&
@@ -195,6 +233,16 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
           px.in_w = px.out_w = 1;
           eo.pixel_params = EncodeParams(px);
           eo.spec.stream_options.push_back(rt::ConvRows(px));  // k_h 1: one input unit
+          eo.spec.stream_min_rows.push_back(pixels());
+          s8_conv_params bound_px = kp->Bind();
+          bound_px.in_h = bound_px.out_h = px.in_h;
+          bound_px.in_w = bound_px.out_w = 1;
+          auto add_path = [&eo](const char* symbol) {
+            if (std::find(eo.paths.begin(), eo.paths.end(), symbol) == eo.paths.end())
+              eo.paths.push_back(symbol);
+          };
+          AddStreamCalls<rt::OpKind::kConv>(px, bound_px, rt::ConvRows(px), pixels(), eo,
+                                            add_path);
         }
         break;
       }
@@ -202,7 +250,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         auto kp = quant::DwConvParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(kp, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kDwconv));
-        EncodeWeighted<rt::OpKind::kDwconv>(enc, op, *kp, stream, eo);
+        EncodeWeighted<rt::OpKind::kDwconv>(enc, op, *kp, stream, pixels(), eo);
         eo.spec.macs = Elements(g, y) * kp->params.k_h * kp->params.k_w;
         break;
       }
@@ -210,7 +258,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         auto kp = quant::FcParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(kp, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kFc));
-        EncodeWeighted<rt::OpKind::kFc>(enc, op, *kp, stream, eo);
+        EncodeWeighted<rt::OpKind::kFc>(enc, op, *kp, stream, pixels(), eo);
         eo.spec.macs =
             int64_t{kp->params.batches} * kp->params.in_features * kp->params.out_features;
         break;
@@ -238,6 +286,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         if (stream && p->batches == 1) {
           eo.spec.in_place = plan::InPlace::kStream;
           eo.spec.stream_options = {rt::PoolRows(*p)};
+          eo.spec.stream_min_rows = {RowsFor(pixels(), p->out_w)};
         }
         break;
       }

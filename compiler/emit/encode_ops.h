@@ -51,7 +51,16 @@ const rt::KernelInfo* PickKernel(rt::OpKind op, const std::string& isa_class);
 
 // `stream`: offer the planner in-place execution by rows/pixels for conv, depthwise and
 // pools (less RAM, the kernel called once per row: slower). Aliasing is always offered.
-Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bool stream);
+// stream: offer conv, depthwise and pools to run in place by rows (--min-ram), calling the
+// kernel on at least `stream_pixels` output pixels at a time (0: StreamMinPixels of the
+// kernel's class).
+Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bool stream,
+                            int32_t stream_pixels = 0);
+
+// The fewest output pixels per kernel call of a streamed op by default (docs/decisions.md
+// 54): 1 for the portable kernels (no per-call setup worth amortizing: the smallest plan),
+// more for the fast variants, which pack weights or build per-channel tables per call.
+int32_t StreamMinPixels(rt::Isa isa);
 
 uint8_t ProgramDType(ir::DType d);
 

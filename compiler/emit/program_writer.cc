@@ -190,7 +190,7 @@ Expected<std::vector<uint8_t>> WriteProgram(const Program& p) {
     ops.U32(op.flags);
     ops.U8(op.in_place_input);
     ops.U8(op.in_place_output);
-    ops.U16(0);
+    ops.U16(op.stream_rows);
     for (int32_t v : op.operands) ops.I32(v);
     for (int32_t v : op.params) ops.I32(v);
   }

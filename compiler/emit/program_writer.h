@@ -52,6 +52,7 @@ struct ProgramOp {
   // share bytes although both are live at this op; rt::fmt::kNoSlot for none.
   uint8_t in_place_input = rt::fmt::kNoSlot;
   uint8_t in_place_output = rt::fmt::kNoSlot;
+  uint16_t stream_rows = 0;  // with kOpFlagStream: output rows per kernel call (0: one)
 };
 
 struct Program {

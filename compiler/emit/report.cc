@@ -123,6 +123,7 @@ json Report(const Emitted& e) {
     if (op.streamed) {
       o["in_place"] = op.pixels ? "stream-pixels" : "stream-rows";
       o["line_buffer_bytes"] = op.line_bytes;
+      o["stream_rows"] = op.stream_rows;
     } else if (op.aliased) {
       o["in_place"] = "alias";
     }

@@ -48,11 +48,14 @@ Status CheckGraph(const GraphSpec& g) {
           g.tensors[static_cast<size_t>(op.inputs[static_cast<size_t>(op.in_place_input)])].bytes;
       const int64_t out = g.tensors[static_cast<size_t>(op.outputs[0])].bytes;
       if (s.units < 1 || s.in_units < 1 || s.in_unit_bytes < 1 || s.out_unit_bytes < 1 ||
-          s.stride < 1 || s.pad < 0 || s.extent < 1 ||
-          int64_t{s.in_units} * s.in_unit_bytes != in ||
+          s.stride < 1 || s.pad < 0 || s.extent < 1 || s.rows_per_unit != 1 ||
+          s.last_unit_bytes != 0 || int64_t{s.in_units} * s.in_unit_bytes != in ||
           int64_t{s.units} * s.out_unit_bytes != out) {
         return Error::Internal("plan: op '" + op.name + "': stream geometry does not match its tensors");
       }
+    }
+    for (int32_t rows : op.stream_min_rows) {
+      if (rows < 1) return Error::Internal("plan: op '" + op.name + "': stream_min_rows < 1");
     }
   }
   for (size_t t = 0; t < g.tensors.size(); ++t) {
@@ -71,6 +74,11 @@ struct Schedule {
   std::vector<bool> aliased;          // per op
 };
 
+// The fewest rows per kernel call of op's stream option i (OpSpec::stream_min_rows).
+int32_t MinRows(const OpSpec& op, size_t i) {
+  return i < op.stream_min_rows.size() ? std::max(op.stream_min_rows[i], 1) : 1;
+}
+
 // The best stream choice per op (independent of the order).
 std::vector<StreamChoice> BestStreams(const GraphSpec& g, const PlanOptions& o) {
   std::vector<StreamChoice> best(g.ops.size());
@@ -78,7 +86,7 @@ std::vector<StreamChoice> BestStreams(const GraphSpec& g, const PlanOptions& o) 
     const OpSpec& op = g.ops[k];
     if (!o.in_place || op.in_place != InPlace::kStream) continue;
     for (size_t i = 0; i < op.stream_options.size(); ++i) {
-      StreamChoice c = ChooseStream(op.stream_options[i], o.align);
+      StreamChoice c = ChooseStream(rt::StreamBlocks(op.stream_options[i], MinRows(op, i)), o.align);
       c.option = static_cast<int>(i);
       if (best[k].option < 0 || c.footprint < best[k].footprint) best[k] = c;
     }
@@ -405,8 +413,8 @@ Expected<MemoryPlan> PlaceSchedule(const GraphSpec& g, const std::vector<Region>
       p.buffers.push_back({op.name + ".line", c.line_bytes, o.align, step, step,
                            g.tensors[static_cast<size_t>(op.outputs[0])].pin,
                            2.0 * static_cast<double>(op.macs) / static_cast<double>(c.line_bytes)});
-      p.overlaps.push_back({in, op.outputs[0], step, OverlapKind::kStream, c.delta,
-                            op.stream_options[static_cast<size_t>(c.option)], line_buf[k]});
+      p.overlaps.push_back(
+          {in, op.outputs[0], step, OverlapKind::kStream, c.delta, c.geometry, line_buf[k]});
     }
   }
   TF_ASSIGN_OR_RETURN(mp.plan, Place(p));
@@ -444,6 +452,39 @@ std::vector<size_t> UnusedLinks(const GraphSpec& g, const MemoryPlan& mp) {
   return unused;
 }
 
+// Widening (docs/decisions.md 54): each streamed op, in op order, takes the most output
+// rows per kernel call that leave the plan's total bytes as they are: first no streaming at
+// all (whole-tensor calls), then blocks of StreamBlockSizes rows, largest first, down to
+// the rows it has (its stream_min_rows). Fewer
+// calls keep the fast kernels' blocking across rows and pay their per-call setup less
+// often; the smallest plan's RAM is kept.
+void WidenStreams(const GraphSpec& g, const std::vector<Region>& regions, const PlanOptions& o,
+                  const std::vector<int>& order, Schedule* s, MemoryPlan* best) {
+  for (size_t k = 0; k < g.ops.size(); ++k) {
+    const StreamChoice cur = s->streams[k];
+    if (cur.option < 0) continue;
+    const rt::StreamGeometry& rows = g.ops[k].stream_options[static_cast<size_t>(cur.option)];
+    std::vector<StreamChoice> wider = {StreamChoice{}};  // not streamed
+    const std::vector<int32_t> sizes =
+        StreamBlockSizes(rows.units, MinRows(g.ops[k], static_cast<size_t>(cur.option)));
+    for (auto it = sizes.rbegin(); it != sizes.rend() && *it > cur.geometry.rows_per_unit;
+         ++it) {
+      StreamChoice c = ChooseStream(rt::StreamBlocks(rows, *it), o.align);
+      c.option = cur.option;
+      wider.push_back(c);
+    }
+    for (const StreamChoice& c : wider) {
+      s->streams[k] = c;
+      auto next = PlaceSchedule(g, regions, o, order, *s);
+      if (next.ok() && next->total_bytes <= best->total_bytes) {
+        *best = std::move(*next);
+        break;
+      }
+      s->streams[k] = cur;
+    }
+  }
+}
+
 // Places with every in-place link offered, then again without the links the placement did
 // not use (their line buffers only cost bytes), until nothing changes.
 Expected<MemoryPlan> PlanOrder(const GraphSpec& g, const std::vector<Region>& regions,
@@ -458,6 +499,7 @@ Expected<MemoryPlan> PlanOrder(const GraphSpec& g, const std::vector<Region>& re
     if (!next.ok()) break;
     best = std::move(*next);
   }
+  if (o.widen_streams) WidenStreams(g, regions, o, order, &s, &best);
   // Links still unused are harmless (a streamed op whose output does not overlap its input
   // is still correct); report them as not in place.
   for (size_t k : UnusedLinks(g, best)) best.aliased[k] = false;
@@ -466,9 +508,18 @@ Expected<MemoryPlan> PlanOrder(const GraphSpec& g, const std::vector<Region>& re
 
 }  // namespace
 
+std::vector<int32_t> StreamBlockSizes(int32_t rows, int32_t least) {
+  least = std::max(least, 1);
+  std::vector<int32_t> sizes = {std::min(least, rows)};
+  for (int32_t k = 2; k < rows; k *= 2) {
+    if (k > least) sizes.push_back(k);
+  }
+  return sizes;
+}
+
 StreamChoice ChooseStream(const rt::StreamGeometry& g, int64_t align) {
   const int64_t in = int64_t{g.in_units} * g.in_unit_bytes;
-  const int64_t out = int64_t{g.units} * g.out_unit_bytes;
+  const int64_t out = rt::StreamOutBytes(g);
   // Candidates: output at the input's start or (when it is larger) ending where the input
   // ends, then moved down by whole output units: each unit of headroom can save a slot.
   std::vector<int64_t> deltas = {0, AlignDown(in - out, align)};
@@ -477,6 +528,7 @@ StreamChoice ChooseStream(const rt::StreamGeometry& g, int64_t align) {
   StreamChoice best;
   for (int64_t d : deltas) {
     StreamChoice c;
+    c.geometry = g;
     c.delta = d;
     c.slots = rt::MinStreamSlots(g, 0, d);
     c.line_bytes = AlignUp(int64_t{c.slots} * g.out_unit_bytes, align);

@@ -41,6 +41,11 @@ struct OpSpec {
   int in_place_input = 0;  // which input the output may overlap
   std::vector<rt::StreamGeometry> stream_options;
   int64_t macs = 0;  // work, for the heat of its tensors
+  // Per option: the fewest output rows (units of that option) per kernel call, so that a
+  // fast kernel's per-call setup stays small against its work (docs/decisions.md 54);
+  // missing entries are 1. The option itself stays one row per unit; the planner runs
+  // rt::StreamBlocks of it.
+  std::vector<int32_t> stream_min_rows = {};
 };
 
 // ops are in a valid execution order (every input produced by an earlier op or a graph
@@ -59,13 +64,19 @@ struct PlanOptions {
   // step, O(ops x ready ops)): each search state costs O(ops), so the budget would be spent
   // on one descent anyway (docs/decisions.md).
   int64_t max_search_ops = 1000;
+  // After placing, give each streamed op the most rows per kernel call (or whole-tensor
+  // calls) that keep the plan's total bytes (docs/decisions.md 54).
+  bool widen_streams = true;
 };
 
 // How one streamed op runs.
 struct StreamChoice {
   int option = -1;         // index into OpSpec::stream_options
+  // The geometry run: that option (one row per unit) or rt::StreamBlocks of it (k rows
+  // per unit, k = geometry.rows_per_unit, one kernel call each).
+  rt::StreamGeometry geometry{};
   int64_t delta = 0;       // offset(output) - offset(input)
-  int32_t slots = 0;       // line-buffer rows
+  int32_t slots = 0;       // line-buffer units
   int64_t line_bytes = 0;  // slots * unit bytes, rounded up to the alignment
   int64_t footprint = 0;   // bytes input + output + line buffer span together
 };
@@ -73,6 +84,12 @@ struct StreamChoice {
 // The best way to stream with geometry `g`: smallest footprint; ties: the output closest to
 // the input's start (or, when larger, to ending where the input ends).
 StreamChoice ChooseStream(const rt::StreamGeometry& g, int64_t align);
+
+// The block sizes (output rows per kernel call) an op of `rows` rows may run with when it
+// calls its kernel on at least `least` rows: `least`, then the powers of two above it, below
+// `rows` (whole-tensor calls are the unstreamed op). The planner chooses among them; the
+// emitter sizes scratch and links kernel paths for every one of them.
+std::vector<int32_t> StreamBlockSizes(int32_t rows, int32_t least);
 
 struct MemoryPlan {
   std::vector<int> order;               // op indices in execution order

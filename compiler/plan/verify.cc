@@ -24,9 +24,9 @@ Status CheckStream(const Problem& p, const Overlap& o, int64_t in_off, int64_t o
   const Buffer& in = p.buffers[static_cast<size_t>(o.in)];
   const Buffer& out = p.buffers[static_cast<size_t>(o.out)];
   if (g.units < 1 || g.in_units < 1 || g.in_unit_bytes < 1 || g.out_unit_bytes < 1 ||
-      g.stride < 1 || g.pad < 0 || g.extent < 1 ||
-      int64_t{g.in_units} * g.in_unit_bytes != in.size ||
-      int64_t{g.units} * g.out_unit_bytes != out.size) {
+      g.stride < 1 || g.pad < 0 || g.extent < 1 || g.rows_per_unit < 1 ||
+      g.last_unit_bytes < 0 || g.last_unit_bytes >= g.out_unit_bytes ||
+      int64_t{g.in_units} * g.in_unit_bytes != in.size || rt::StreamOutBytes(g) != out.size) {
     return Error::Internal("verify: stream geometry of " + Name(p, o.in) + " -> " + Name(p, o.out) +
                  " does not match the buffer sizes");
   }
@@ -48,7 +48,7 @@ Status CheckStream(const Problem& p, const Overlap& o, int64_t in_off, int64_t o
       g, in_off, out_off, static_cast<int32_t>(slots), [&](int32_t t, int32_t) { now = t; },
       [&](int32_t v, int32_t) {
         const int64_t lo = out_off + int64_t{v} * g.out_unit_bytes;
-        const int64_t hi = lo + g.out_unit_bytes;
+        const int64_t hi = lo + rt::StreamUnitBytes(g, v);
         // Input units whose bytes intersect [lo, hi).
         const int64_t r0 = std::max<int64_t>(0, (lo - in_off) / g.in_unit_bytes - 1);
         const int64_t r1 = std::min<int64_t>(g.in_units, (hi - in_off) / g.in_unit_bytes + 1);

@@ -52,11 +52,14 @@ Status Validate(const OpContext& op, const P& p, const char* why, Weights weight
   int64_t scratch = ScratchBytes<kOp>(op.kernel_id(), p);
   if (op.streamed()) {
     if (p.batches != 1) return Status::kBadParams;
-    TF_RT_TRY(ExpectLineBuffer(op, kConvOperands, int64_t{p.out_w} * p.out_c, in, out));
-    P row = p;  // row calls see out_h 1 and a cut input
-    row.out_h = 1;
-    const int64_t row_scratch = ScratchBytes<kOp>(op.kernel_id(), row);
-    scratch = scratch > row_scratch ? scratch : row_scratch;
+    const StreamGeometry g = StreamedGeometry(op, ConvRows(p));
+    TF_RT_TRY(ExpectLineBuffer(op, kConvOperands, g.out_unit_bytes, in, out));
+    // Unit calls see out_h = the unit's rows (the last may have fewer) and a cut input.
+    for (int32_t i = 0; i < 2; ++i) {  // the first unit, the last (maybe partial) unit
+      const int64_t unit_scratch =
+          ScratchBytes<kOp>(op.kernel_id(), StreamUnitParams(p, g, i == 0 ? 0 : g.units - 1));
+      scratch = scratch > unit_scratch ? scratch : unit_scratch;
+    }
     const int32_t slots2[] = {abi::kConvWeights, abi::kConvBias, abi::kConvMultiplier,
                               abi::kConvShift, abi::kConvScratch};
     for (int32_t slot : slots2) {
@@ -95,7 +98,7 @@ Status Run(const OpContext& op) {
            reinterpret_cast<int8_t*>(out.data), scratch);
     return Status::kOk;
   }
-  return RunStreamed(p, ConvRows(p), in, out, op.tensor(abi::kConvOperands),
+  return RunStreamed(p, StreamedGeometry(op, ConvRows(p)), in, out, op.tensor(abi::kConvOperands),
                      [&](const P& row, const uint8_t* row_in, uint8_t* row_out) {
                        kernel(&row, reinterpret_cast<const int8_t*>(row_in), weights, bias,
                               reinterpret_cast<int8_t*>(row_out), scratch);

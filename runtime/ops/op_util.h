@@ -140,7 +140,7 @@ inline Status ExpectCounts(const OpContext& op, int32_t fixed, int32_t params) {
 }
 
 // A streamed op (fmt::kOpFlagStream): the line buffer is the last operand, int8, in an
-// arena, at least one output row, overlapping neither input nor output nor `other`
+// arena, at least one unit (`row_bytes`: the op's rows per call times one output row), overlapping neither input nor output nor `other`
 // (scratch, weights); the input and output may overlap each other (that is the point).
 inline Status ExpectLineBuffer(const OpContext& op, int32_t slot, int64_t row_bytes,
                                const TensorRef& in, const TensorRef& out) {
@@ -218,33 +218,34 @@ Status ValidateInt8Unary(const OpContext& op, const char* (*check)(const P&), Si
   return in_place ? DisjointOrSame(in, out) : Disjoint(in, out);
 }
 
-// Executes a streamed op: `row(p_row, in_rows, out_row)` runs the kernel for one output row
-// with parameters `p_row` (= p with out_h 1 and the input cut to start at `in_rows`).
+// The geometry a streamed op runs: `rows` (its ConvRows / PoolRows) in units of the op
+// record's rows per call (docs/program-format.md, STREAM).
+inline StreamGeometry StreamedGeometry(const OpContext& op, const StreamGeometry& rows) {
+  return StreamBlocks(rows, op.stream_rows());
+}
+
+// Executes a streamed op: `run_unit(p_unit, in_rows, out_rows)` runs the kernel for one unit
+// (StreamUnitParams) with the input cut to start at `in_rows`.
 // P is a params struct with in_h, out_h, stride_h, pad_top (conv, dwconv, pool).
-template <class P, class RunRow>
+template <class P, class RunUnit>
 Status RunStreamed(const P& p, const StreamGeometry& g, const TensorRef& in, const TensorRef& out,
-                   const TensorRef& ring, RunRow&& run_row) {
+                   const TensorRef& ring, RunUnit&& run_unit) {
   const int32_t slots = static_cast<int32_t>(ring.size / static_cast<uint32_t>(g.out_unit_bytes));
   const int64_t in_base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(in.data));
   const int64_t out_base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(out.data));
   const bool ok = RunStream(
       g, in_base, out_base, slots,
       [&](int32_t u, int32_t slot) {
-        P row = p;
-        const int32_t y0 = u * p.stride_h - p.pad_top;
         const int32_t first = static_cast<int32_t>(StreamLo(g, u));
-        row.in_h = p.in_h - first;
-        row.pad_top = first - y0;
-        row.out_h = 1;
-        run_row(row,
-                in.data + static_cast<uint32_t>(first) * static_cast<uint32_t>(g.in_unit_bytes),
-                ring.data + static_cast<uint32_t>(slot) * static_cast<uint32_t>(g.out_unit_bytes));
+        run_unit(StreamUnitParams(p, g, u),
+                 in.data + static_cast<uint32_t>(first) * static_cast<uint32_t>(g.in_unit_bytes),
+                 ring.data + static_cast<uint32_t>(slot) * static_cast<uint32_t>(g.out_unit_bytes));
       },
       [&](int32_t v, int32_t slot) {
         __builtin_memcpy(
             out.data + static_cast<uint32_t>(v) * static_cast<uint32_t>(g.out_unit_bytes),
             ring.data + static_cast<uint32_t>(slot) * static_cast<uint32_t>(g.out_unit_bytes),
-            static_cast<uint32_t>(g.out_unit_bytes));
+            static_cast<uint32_t>(StreamUnitBytes(g, v)));
       });
   return ok ? Status::kOk : Status::kStreamOverrun;
 }

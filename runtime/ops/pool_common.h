@@ -37,7 +37,8 @@ Status ValidatePool(const OpContext& op) {
   const TensorRef in = op.tensor(abi::kPoolIn), out = op.tensor(abi::kPoolOut);
   if (!op.streamed()) return Disjoint(in, out);
   if (p.batches != 1) return Status::kBadParams;
-  return ExpectLineBuffer(op, abi::kPoolOperands, int64_t{p.out_w} * p.channels, in, out);
+  return ExpectLineBuffer(op, abi::kPoolOperands,
+                          StreamedGeometry(op, PoolRows(p)).out_unit_bytes, in, out);
 }
 
 inline Status RunPool(const OpContext& op) {
@@ -49,7 +50,7 @@ inline Status RunPool(const OpContext& op) {
     kernel(&p, reinterpret_cast<const int8_t*>(in.data), reinterpret_cast<int8_t*>(out.data));
     return Status::kOk;
   }
-  return RunStreamed(p, PoolRows(p), in, out, op.tensor(abi::kPoolOperands),
+  return RunStreamed(p, StreamedGeometry(op, PoolRows(p)), in, out, op.tensor(abi::kPoolOperands),
                      [&](const s8_pool_params& row, const uint8_t* row_in, uint8_t* row_out) {
                        kernel(&row, reinterpret_cast<const int8_t*>(row_in),
                               reinterpret_cast<int8_t*>(row_out));

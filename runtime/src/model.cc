@@ -405,7 +405,8 @@ Status Model::CheckOpRecords() {
     const uint32_t operands = fmt::LoadU16(rec + 4), params = fmt::LoadU16(rec + 6);
     if (operands > kMaxOperands || params > kMaxParams ||
         (fmt::LoadU32(rec + 8) & ~fmt::kOpKnownFlags) != 0 ||
-        fmt::LoadU16(rec + fmt::kOffOpReserved) != 0) {
+        ((fmt::LoadU32(rec + 8) & fmt::kOpFlagStream) == 0 &&
+         fmt::LoadU16(rec + fmt::kOffOpStreamRows) != 0)) {
       return Status::kBadOp;
     }
     const uint32_t size = RecordSize(rec);

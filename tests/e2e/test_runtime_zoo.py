@@ -7,6 +7,8 @@ with `tinyforge compile --target cortex-m55 -o DIR`, and executed from DIR/progr
     portable kernels without scratch) meets issue #4's targets (kws <= 9 KiB, vww <= 40 KiB,
     ic <= 33 KiB, ad <= 1 KiB) and is what the report and --json say; the default plan
     (the board's fastest kernels, whole-tensor calls) needs more, and is printed;
+  * `--min-ram` with the board's fast kernels (blocks of rows per call, docs/decisions.md
+    54) plans no more than the default plan and no less than the smallest one;
   * runtime outputs are bit-exact with the reference execution of the lowered graph
     (`tinyforge run` on the int8 graph file: the __ref kernels on separate buffers),
     although the runtime runs convolutions and adds in place;
@@ -58,9 +60,10 @@ def test_zoo_peak_ram_and_bit_exact_runtime(name, cli, exported, tmp_path):
     bench, target = ZOO[name]
     fast = _compile(cli, exported[name], tmp_path / "fast")
     summary = _compile(cli, exported[name], tmp_path / "out", "--min-ram", "--kernels", "ref")
-    print(f"{name}: default plan {fast['ram_bytes']} B, --min-ram --kernels ref "
-          f"{summary['ram_bytes']} B")
-    assert fast["ram_bytes"] >= summary["ram_bytes"]
+    blocks = _compile(cli, exported[name], tmp_path / "blocks", "--min-ram")
+    print(f"{name}: default plan {fast['ram_bytes']} B, --min-ram {blocks['ram_bytes']} B, "
+          f"--min-ram --kernels ref {summary['ram_bytes']} B")
+    assert fast["ram_bytes"] >= blocks["ram_bytes"] >= summary["ram_bytes"]
     for f in ("program.bin", "model.h", "model.cc", "report.json"):
         assert (tmp_path / "out" / f).exists(), f
     report = json.loads((tmp_path / "out" / "report.json").read_text())
@@ -87,10 +90,13 @@ def test_zoo_peak_ram_and_bit_exact_runtime(name, cli, exported, tmp_path):
                 "-o", tmp_path / "rt.npy")
         run_cli(cli, "run", tmp_path / "fast" / "program.bin", "-i", tmp_path / "x.npy",
                 "-o", tmp_path / "fast.npy")
+        run_cli(cli, "run", tmp_path / "blocks" / "program.bin", "-i", tmp_path / "x.npy",
+                "-o", tmp_path / "blocks.npy")
         ref, got = np.load(tmp_path / "ref.npy"), np.load(tmp_path / "rt.npy")
         assert ref.dtype == got.dtype and ref.shape == got.shape
         assert np.array_equal(ref, got), f"{name} input {i}: runtime differs from reference"
         assert np.array_equal(ref, np.load(tmp_path / "fast.npy")), f"{name} input {i}: fast plan"
+        assert np.array_equal(ref, np.load(tmp_path / "blocks.npy")), f"{name} input {i}: blocks"
 
 
 def _input_shape(inspect_json):

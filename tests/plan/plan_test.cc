@@ -44,6 +44,54 @@ TEST(ChooseStream, StridedConvolutionShrinks) {
   EXPECT_LE(c.footprint, 27648 + 2 * 384);
 }
 
+TEST(StreamBlocks, BlocksOfRowsWithAPartialLastBlock) {
+  // 25 rows of 320 bytes, 3x3 stride 1 pad 1, in blocks of 4 rows: 7 units, the last of 1 row.
+  const rt::StreamGeometry b = rt::StreamBlocks(Rows(25, 25, 320, 320, 1, 1, 3), 4);
+  EXPECT_EQ(b.units, 7);
+  EXPECT_EQ(b.rows_per_unit, 4);
+  EXPECT_EQ(b.out_unit_bytes, 4 * 320);
+  EXPECT_EQ(b.stride, 4);
+  EXPECT_EQ(b.extent, 3 + 3);
+  EXPECT_EQ(rt::StreamUnitBytes(b, 5), 4 * 320);
+  EXPECT_EQ(rt::StreamUnitBytes(b, 6), 320);
+  EXPECT_EQ(rt::StreamOutBytes(b), 8000);
+  EXPECT_EQ(rt::StreamLo(b, 1), 3);  // output row 4 reads from input row 3
+  EXPECT_EQ(rt::StreamHi(b, 1), 8);  // output row 7 reads up to input row 8
+  // k >= rows: one unit, the whole tensor.
+  const rt::StreamGeometry w = rt::StreamBlocks(Rows(25, 25, 320, 320, 1, 1, 3), 64);
+  EXPECT_EQ(w.units, 1);
+  EXPECT_EQ(rt::StreamOutBytes(w), 8000);
+}
+
+TEST(PlanGraph, WideningKeepsTheSmallestPlanAtThePeak) {
+  // DS-CNN's depthwise alone: streaming it by rows is the peak; wider blocks would cost
+  // more line buffer, so it stays at one row per call.
+  GraphSpec g;
+  g.tensors = {{"x", 8000, true, false, ""}, {"y", 8000, false, true, ""}};
+  g.ops = {{"dw", {0}, {1}, 0, InPlace::kStream, 0, {Rows(25, 25, 320, 320, 1, 1, 3)}, 1}};
+  auto mp = PlanGraph(g, {{"ram", 1 << 20, 0}});
+  ASSERT_TRUE(mp.ok()) << mp.error().message();
+  EXPECT_EQ(mp->total_bytes, 8000 + 2 * 320);
+  EXPECT_EQ(mp->streams[0].geometry.rows_per_unit, 1);
+  EXPECT_EQ(testing::Shadow(g, *mp).Run(), "");
+}
+
+TEST(PlanGraph, OpsBelowThePeakRunWholeTensor) {
+  // dw (8000 -> 8000) then an expanding op (8000 -> 24000) that is the peak: dw runs
+  // unstreamed (whole-tensor calls) at no cost in RAM.
+  GraphSpec g;
+  g.tensors = {{"x", 8000, true, false, ""},
+               {"a", 8000, false, false, ""},
+               {"b", 24000, false, true, ""}};
+  g.ops = {{"dw", {0}, {1}, 0, InPlace::kStream, 0, {Rows(25, 25, 320, 320, 1, 1, 3)}, 1},
+           {"pw", {1}, {2}, 0, InPlace::kNone, 0, {}, 1}};
+  auto mp = PlanGraph(g, {{"ram", 1 << 20, 0}});
+  ASSERT_TRUE(mp.ok()) << mp.error().message();
+  EXPECT_EQ(mp->total_bytes, 32000);
+  EXPECT_EQ(mp->streams[0].option, -1);
+  EXPECT_EQ(testing::Shadow(g, *mp).Run(), "");
+}
+
 // x -> a -> b (chain) with a skip: x also feeds the add at the end.
 GraphSpec ResidualBlock() {
   GraphSpec g;

@@ -17,7 +17,7 @@ namespace {
 constexpr int kGraphs = 3000;
 
 TEST(RandomGraphs, PlansVerifyAndExecuteCorrectly) {
-  int planned = 0, streamed = 0, aliased = 0, multi_region = 0;
+  int planned = 0, streamed = 0, blocks = 0, aliased = 0, multi_region = 0;
   for (int seed = 0; seed < kGraphs; ++seed) {
     std::mt19937 rng(static_cast<uint32_t>(seed));
     const std::vector<std::string> names = {"fast", "mid", "slow"};
@@ -29,6 +29,7 @@ TEST(RandomGraphs, PlansVerifyAndExecuteCorrectly) {
     o.reorder = seed % 2 == 0;
     o.in_place = seed % 5 != 0;
     if (seed % 4 == 0) o.max_search_ops = 0;  // the large-graph order: first descent only
+    o.widen_streams = seed % 3 != 1;  // blocks of rows per call (docs/decisions.md 54)
     auto mp = PlanGraph(g, regions, o);
     if (!mp.ok()) {
       // Only a region that tensors are pinned to may overflow (the slow one never does).
@@ -43,7 +44,10 @@ TEST(RandomGraphs, PlansVerifyAndExecuteCorrectly) {
     ASSERT_TRUE(Verify(mp->problem, mp->plan).ok()) << "seed " << seed;
     const std::string shadow = testing::Shadow(g, *mp).Run();
     ASSERT_EQ(shadow, "") << "seed " << seed;
-    for (const StreamChoice& s : mp->streams) streamed += s.option >= 0;
+    for (const StreamChoice& s : mp->streams) {
+      streamed += s.option >= 0;
+      blocks += s.option >= 0 && s.geometry.rows_per_unit > 1;
+    }
     for (bool a : mp->aliased) aliased += a;
     int used = 0;
     for (const RegionUsage& u : mp->regions) used += u.used > 0;
@@ -54,6 +58,7 @@ TEST(RandomGraphs, PlansVerifyAndExecuteCorrectly) {
   EXPECT_GT(planned, kGraphs * 9 / 10);
   // The generator exercises what it should.
   EXPECT_GT(streamed, kGraphs / 8);
+  EXPECT_GT(blocks, kGraphs / 100) << streamed << " streamed";
   EXPECT_GT(aliased, kGraphs / 10);
   EXPECT_GT(multi_region, kGraphs / 10);
 }

@@ -74,7 +74,7 @@ class Shadow {
 
   std::string Stream(size_t k, const StreamChoice& sc) {
     const OpSpec& op = g_.ops[k];
-    const rt::StreamGeometry& geo = op.stream_options[static_cast<size_t>(sc.option)];
+    const rt::StreamGeometry& geo = sc.geometry;  // rows, or blocks of rows (widening)
     const size_t in = static_cast<size_t>(op.inputs[static_cast<size_t>(op.in_place_input)]);
     const size_t out = static_cast<size_t>(op.outputs[0]);
     const Placement pi = mp_.tensors[in], po = mp_.tensors[out], pl = mp_.line_buffers[k];
@@ -95,11 +95,13 @@ class Shadow {
                     std::to_string(r) + " after it was overwritten";
             }
           }
-          Write({{pl.region, pl.offset + int64_t{slot} * geo.out_unit_bytes}, geo.out_unit_bytes},
+          Write({{pl.region, pl.offset + int64_t{slot} * geo.out_unit_bytes},
+                 rt::StreamUnitBytes(geo, u)},
                 -1000 - static_cast<int>(k));
         },
         [&](int32_t v, int32_t) {
-          Write({{po.region, po.offset + int64_t{v} * geo.out_unit_bytes}, geo.out_unit_bytes},
+          Write({{po.region, po.offset + int64_t{v} * geo.out_unit_bytes},
+                 rt::StreamUnitBytes(geo, v)},
                 Tag(out));
         });
     if (!ok) return "op '" + op.name + "': line buffer overrun";

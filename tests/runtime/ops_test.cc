@@ -76,7 +76,8 @@ s8_conv_params RandomConvParams(Rng& r, bool pointwise) {
 
 // Runs conv params `p` through the runtime. streamed: output over the input at the
 // planner's offset with its line buffer; compares with the kernel on separate buffers.
-void CheckConv(Rng& r, s8_conv_params p, bool streamed, int seed) {
+// rows: output rows per kernel call when streamed (the op record's stream_rows).
+void CheckConv(Rng& r, s8_conv_params p, bool streamed, int seed, int32_t rows = 1) {
   if (streamed) p.batches = 1;
   const uint32_t in_bytes = static_cast<uint32_t>(p.batches * p.in_h * p.in_w * p.in_c);
   const uint32_t out_bytes = static_cast<uint32_t>(p.batches * p.out_h * p.out_w * p.out_c);
@@ -91,7 +92,7 @@ void CheckConv(Rng& r, s8_conv_params p, bool streamed, int seed) {
 
   // Layout: [pad][input/output overlap ...][line buffer]
   int64_t in_off = 0, out_off = 0, line_off = 0, line_bytes = 0, arena = 0;
-  const StreamGeometry g = Geometry(p, p.in_c, p.out_c, p.k_h, p.dilation_h);
+  const StreamGeometry g = StreamBlocks(Geometry(p, p.in_c, p.out_c, p.k_h, p.dilation_h), rows);
   if (streamed) {
     const plan::StreamChoice c = plan::ChooseStream(g, 16);
     in_off = std::max<int64_t>(0, -c.delta);
@@ -118,11 +119,13 @@ void CheckConv(Rng& r, s8_conv_params p, bool streamed, int seed) {
   b.Input(t_in, {p.batches, p.in_h, p.in_w, p.in_c});
   b.Output(t_out, {p.batches, p.out_h, p.out_w, p.out_c});
   b.Op(kConv, operands, emit::EncodeParams(p), streamed ? fmt::kOpFlagStream : 0);
+  if (streamed) b.p.ops.back().stream_rows = static_cast<uint16_t>(rows);
   Loaded l(b.Image(), testing::RegionSizes(b.p));
   ASSERT_EQ(l.status, Status::kOk) << StatusText(l.status) << " seed " << seed;
   Put(l, t_in, input);
   ASSERT_EQ(l.model.Run(), Status::kOk) << "seed " << seed;
-  EXPECT_EQ(Bytes(l, t_out), want) << "seed " << seed << (streamed ? " streamed" : "");
+  EXPECT_EQ(Bytes(l, t_out), want) << "seed " << seed << (streamed ? " streamed" : "")
+                                    << " rows per call " << rows;
 }
 
 TEST(Ops, ConvMatchesKernel) {
@@ -139,6 +142,22 @@ TEST(Ops, ConvStreamedInPlaceMatchesKernel) {
   }
 }
 
+// Blocks of k output rows per kernel call (docs/decisions.md 54), k from 2 to beyond out_h
+// (one call: the whole tensor), a partial last block where k does not divide out_h.
+TEST(Ops, ConvStreamedByBlocksMatchesKernel) {
+  for (int seed = 0; seed < 300; ++seed) {
+    Rng r(static_cast<uint32_t>(seed) + 6000u);
+    const s8_conv_params p = RandomConvParams(r, false);
+    CheckConv(r, p, true, seed, r.Int(2, 6));
+  }
+  for (int seed = 0; seed < 100; ++seed) {  // 1x1 by blocks of pixels
+    Rng r(static_cast<uint32_t>(seed) + 7000u);
+    s8_conv_params p = RandomConvParams(r, true);
+    p.in_h *= p.in_w, p.out_h = p.in_h, p.in_w = p.out_w = 1;
+    CheckConv(r, p, true, seed, r.Int(2, 20));
+  }
+}
+
 TEST(Ops, PointwiseConvStreamedByPixelMatchesKernel) {
   // 1x1 convs are cut into pixels by presenting the image as [H*W, 1].
   for (int seed = 0; seed < 200; ++seed) {
@@ -149,7 +168,7 @@ TEST(Ops, PointwiseConvStreamedByPixelMatchesKernel) {
   }
 }
 
-void CheckDwconv(Rng& r, bool streamed, int seed) {
+void CheckDwconv(Rng& r, bool streamed, int seed, int32_t rows = 1) {
   s8_dwconv_params p{};
   p.batches = streamed ? 1 : r.Int(1, 2);
   p.in_h = r.Int(1, 10), p.in_w = r.Int(1, 8), p.in_c = r.Int(1, 6);
@@ -174,7 +193,7 @@ void CheckDwconv(Rng& r, bool streamed, int seed) {
   bound.multiplier = q.multiplier.data();
   bound.shift = q.shift.data();
   s8_dwconv__ref(&bound, input.data(), weights.data(), q.bias.data(), want.data(), nullptr);
-  const StreamGeometry g = Geometry(p, p.in_c, p.out_c, p.k_h, p.dilation_h);
+  const StreamGeometry g = StreamBlocks(Geometry(p, p.in_c, p.out_c, p.k_h, p.dilation_h), rows);
   int64_t in_off = 0, out_off = 0, line_off = 0, line_bytes = 0, arena = 0;
   if (streamed) {
     const plan::StreamChoice c = plan::ChooseStream(g, 16);
@@ -203,6 +222,7 @@ void CheckDwconv(Rng& r, bool streamed, int seed) {
   b.Input(t_in, {p.batches, p.in_h, p.in_w, p.in_c});
   b.Output(t_out, {p.batches, p.out_h, p.out_w, p.out_c});
   b.Op(kDwconv, operands, emit::EncodeParams(p), streamed ? fmt::kOpFlagStream : 0);
+  if (streamed) b.p.ops.back().stream_rows = static_cast<uint16_t>(rows);
   Loaded l(b.Image(), testing::RegionSizes(b.p));
   ASSERT_EQ(l.status, Status::kOk) << StatusText(l.status) << " seed " << seed;
   Put(l, t_in, input);
@@ -219,9 +239,13 @@ TEST(Ops, DwconvMatchesKernel) {
     Rng r(static_cast<uint32_t>(seed) + 4000u);
     CheckDwconv(r, true, seed);
   }
+  for (int seed = 0; seed < 300; ++seed) {  // blocks of rows per call
+    Rng r(static_cast<uint32_t>(seed) + 8000u);
+    CheckDwconv(r, true, seed, r.Int(2, 6));
+  }
 }
 
-void CheckPool(Rng& r, bool average, bool streamed, int seed) {
+void CheckPool(Rng& r, bool average, bool streamed, int seed, int32_t rows = 1) {
   s8_pool_params p{};
   p.batches = streamed ? 1 : r.Int(1, 2);
   p.in_h = r.Int(1, 10), p.in_w = r.Int(1, 8), p.channels = r.Int(1, 6);
@@ -239,8 +263,7 @@ void CheckPool(Rng& r, bool average, bool streamed, int seed) {
   const auto input = r.Int8s(in_bytes);
   std::vector<int8_t> want(out_bytes);
   (average ? s8_avgpool__ref : s8_maxpool__ref)(&p, input.data(), want.data());
-  const StreamGeometry g = {p.out_h,    p.in_h,    p.in_w * p.channels, p.out_w * p.channels,
-                            p.stride_h, p.pad_top, p.filter_h};
+  const StreamGeometry g = StreamBlocks(PoolRows(p), rows);
   int64_t in_off = 0, out_off = 0, line_off = 0, line_bytes = 0, arena = 0;
   if (streamed) {
     const plan::StreamChoice c = plan::ChooseStream(g, 16);
@@ -265,17 +288,22 @@ void CheckPool(Rng& r, bool average, bool streamed, int seed) {
   b.Output(t_out, {p.batches, p.out_h, p.out_w, p.channels});
   b.Op(KernelId(average ? "s8_avgpool__ref" : "s8_maxpool__ref"), operands, emit::EncodeParams(p),
        streamed ? fmt::kOpFlagStream : 0);
+  if (streamed) b.p.ops.back().stream_rows = static_cast<uint16_t>(rows);
   Loaded l(b.Image(), testing::RegionSizes(b.p));
   ASSERT_EQ(l.status, Status::kOk) << StatusText(l.status) << " seed " << seed;
   Put(l, t_in, input);
   ASSERT_EQ(l.model.Run(), Status::kOk);
-  EXPECT_EQ(Bytes(l, t_out), want) << "seed " << seed;
+  EXPECT_EQ(Bytes(l, t_out), want) << "seed " << seed << " rows per call " << rows;
 }
 
 TEST(Ops, PoolsMatchKernels) {
   for (int seed = 0; seed < 400; ++seed) {
     Rng r(static_cast<uint32_t>(seed) + 5000u);
     CheckPool(r, seed % 2 == 0, seed % 4 < 2, seed);
+  }
+  for (int seed = 0; seed < 200; ++seed) {  // streamed, blocks of rows per call
+    Rng r(static_cast<uint32_t>(seed) + 9000u);
+    CheckPool(r, seed % 2 == 0, true, seed, r.Int(2, 6));
   }
 }
 

@@ -88,6 +88,7 @@ int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
   options.place = *place;
   options.weights_in = *weights;
   options.min_ram = args.min_ram;
+  options.stream_pixels = args.stream_pixels;
   options.kernels = args.kernels;
   auto e = emit::EmitProgram(lowered, options);
   if (!e.ok()) return Fail(e.error().WithPrefix(args.graph));

@@ -111,9 +111,15 @@ int main(int argc, char** argv) {
   compile->add_flag("--json", compile_args.json, "With --target: print the plan as JSON");
   compile->add_option("--rounding", compile_args.rounding, rounding_help);
   compile->add_flag("--min-ram", compile_args.min_ram,
-                    "With --target: run convolutions and pools in place by output rows "
-                    "through small line buffers: the least RAM, but a kernel call per row "
-                    "(slower); default: whole-tensor calls (docs/memory-planning.md)");
+                    "With --target: run convolutions and pools in place by blocks of output "
+                    "rows through small line buffers: the least RAM, a kernel call per block "
+                    "(--kernels ref: per row, the smallest plan); default: whole-tensor calls "
+                    "(docs/memory-planning.md)");
+  compile->add_option("--stream-pixels", compile_args.stream_pixels,
+                      "With --min-ram: the fewest output pixels per kernel call of a streamed "
+                      "op (default: 1 for the portable kernels, 16 for the fast ones; "
+                      "docs/decisions.md 54)")
+      ->check(CLI::Range(1, 1 << 20));
   compile->add_option("--name", compile_args.name,
                       "With --target: the model's C name in model.h/model.cc (tf_model_NAME; "
                       "default: from the graph's name)");

@@ -94,13 +94,14 @@ inline constexpr uint32_t kMaxStates = 16;
 // OPS: `count` records, back to back:
 // u32 kernel_id; u16 num_operands; u16 num_params; u32 flags;
 // u8 in_place_input, u8 in_place_output (operand slots of the op's declared in-place
-// partners, tinyforge/in_place.h; both kNoSlot if none); u16 0;
+// partners, tinyforge/in_place.h; both kNoSlot if none); u16 stream_rows (with
+// kOpFlagStream: output rows per kernel call, 0 or 1 meaning one; otherwise 0);
 // i32 operands[num_operands] (tensor index, or -1 where an operand is optional);
 // i32 params[num_params] (floats as their bit patterns)
 inline constexpr uint32_t kOpHeaderSize = 16;
 inline constexpr uint32_t kOffOpInPlaceInput = 12;   // u8
 inline constexpr uint32_t kOffOpInPlaceOutput = 13;  // u8
-inline constexpr uint32_t kOffOpReserved = 14;       // u16, 0
+inline constexpr uint32_t kOffOpStreamRows = 14;     // u16, 0 unless kOpFlagStream
 inline constexpr uint8_t kNoSlot = 0xff;
 inline constexpr uint32_t kOpFlagStream = 1u;  // in-place by output rows, see stream.h
 // conv, dwconv, fc: the input zero point is folded into the bias (precompute-bias), so

@@ -74,6 +74,12 @@ class OpContext {
   int32_t num_params() const { return fmt::LoadU16(record_ + 6); }
   uint32_t flags() const { return fmt::LoadU32(record_ + 8); }
   bool streamed() const { return (flags() & fmt::kOpFlagStream) != 0; }
+  // A streamed op's output rows per kernel call (the record's u16 at kOffOpStreamRows; 0
+  // means 1). 1 for an op that is not streamed.
+  int32_t stream_rows() const {
+    const int32_t k = fmt::LoadU16(record_ + fmt::kOffOpStreamRows);
+    return k < 1 ? 1 : k;
+  }
   const KernelEntry& entry() const { return *entry_; }
 
   // Tensor index in operand slot `slot`, or fmt::kNoTensor. Precondition: slot in range.

@@ -2,8 +2,9 @@
 // and the memory planner (which decides where the output may overlap the input and how
 // large a line buffer that needs). Freestanding C++17, header-only.
 //
-// An op streams when output unit u (an output row; a pixel for a 1x1 convolution compiled
-// as an [H*W, 1] image) reads only input units lo(u)..hi(u), with lo non-decreasing:
+// An op streams when output unit u (k output rows, computed by one kernel call; k pixels
+// for a 1x1 convolution compiled as an [H*W, 1] image) reads only input units lo(u)..hi(u),
+// with lo non-decreasing:
 // convolutions, depthwise convolutions and pools with batch 1. The runtime computes unit t
 // into slot t % slots of a line buffer, then copies finished units to their place in the
 // output, in order, as soon as that place holds no input byte a later unit still reads
@@ -25,7 +26,40 @@ struct StreamGeometry {
   int32_t stride;          // >= 1
   int32_t pad;             // >= 0, input units before the first (top padding)
   int32_t extent;          // >= 1, input units one output unit spans: (k - 1) * dilation + 1
+  // Output rows per unit (the kernel call's out_h; docs/decisions.md 54): 1 for a geometry
+  // by rows; StreamBlocks(g, k) makes units of k rows. The last unit may hold fewer rows:
+  // last_unit_bytes (0: out_unit_bytes, a whole unit).
+  int32_t rows_per_unit = 1;
+  int32_t last_unit_bytes = 0;
 };
+
+// Bytes of output unit v (the last one may be a partial block).
+constexpr int64_t StreamUnitBytes(const StreamGeometry& g, int64_t v) {
+  return v + 1 == g.units && g.last_unit_bytes > 0 ? g.last_unit_bytes : g.out_unit_bytes;
+}
+// Bytes of the whole output.
+constexpr int64_t StreamOutBytes(const StreamGeometry& g) {
+  return int64_t{g.units - 1} * g.out_unit_bytes + StreamUnitBytes(g, g.units - 1);
+}
+
+// The geometry of `g` (units of one row each) computed k rows per unit: unit u covers rows
+// u * k .. min(u * k + k, g.units) - 1, reads from row u * k * stride - pad, spans
+// (k - 1) * stride + extent input units; the last unit holds the remaining rows. k >= 1;
+// k >= g.units is one unit (the whole tensor in one call).
+constexpr StreamGeometry StreamBlocks(const StreamGeometry& g, int32_t k) {
+  if (k > g.units) k = g.units;
+  if (k <= 1) return g;
+  const int32_t units = (g.units + k - 1) / k;
+  const int32_t last_rows = g.units - (units - 1) * k;
+  StreamGeometry b = g;
+  b.units = units;
+  b.out_unit_bytes = g.out_unit_bytes * k;
+  b.stride = g.stride * k;
+  b.extent = (k - 1) * g.stride + g.extent;
+  b.rows_per_unit = k;
+  b.last_unit_bytes = last_rows == k ? 0 : g.out_unit_bytes * last_rows;
+  return b;
+}
 
 // The row geometry of a windowed op over an NHWC image (batch 1): output rows of
 // out_w * out_c bytes, each reading the input rows (in_w * in_c bytes) its k-row window,
@@ -62,10 +96,29 @@ constexpr int64_t StreamHi(const StreamGeometry& g, int64_t u) {
   return hi < lo ? lo - 1 : hi;
 }
 
+// The parameters of the kernel call computing unit u of `g` (StreamBlocks of the op's
+// ConvRows / PoolRows; P has in_h, out_h, stride_h, pad_top): p with out_h the unit's rows
+// and the input cut to start at its first row (StreamLo), the top padding what remains of
+// the window above it. The kernels' contract (output row oy reads input rows from
+// oy * stride_h - pad_top, bottom padding implied by out_h) makes this call compute exactly
+// rows u * k .. of the whole-tensor call. The runtime calls the kernel with it; the compiler
+// sizes scratch and links paths for it.
+template <class P>
+constexpr P StreamUnitParams(const P& p, const StreamGeometry& g, int32_t u) {
+  P row = p;
+  const int32_t r0 = u * g.rows_per_unit;
+  const int32_t y0 = r0 * p.stride_h - p.pad_top;
+  const int32_t first = static_cast<int32_t>(StreamLo(g, u));
+  row.in_h = p.in_h - first;
+  row.pad_top = first - y0;
+  row.out_h = p.out_h - r0 < g.rows_per_unit ? p.out_h - r0 : g.rows_per_unit;
+  return row;
+}
+
 // The schedule. Addresses are byte positions (any origin, only differences matter):
 // the input occupies [in_base, in_base + in_units * in_unit_bytes), output unit v goes to
-// out_base + v * out_unit_bytes. compute(t, slot) must produce unit t into line-buffer
-// slot `slot`; flush(v, slot) copies unit v from its slot to its place. Returns false,
+// out_base + v * out_unit_bytes (StreamUnitBytes(g, v) bytes). compute(t, slot) must
+// produce unit t into line-buffer slot `slot`; flush(v, slot) copies unit v from its slot to its place. Returns false,
 // having stopped, when unit t's slot still holds an unflushed unit (too few slots).
 template <class Compute, class Flush>
 constexpr bool RunStream(const StreamGeometry& g, int64_t in_base, int64_t out_base, int32_t slots,
@@ -82,7 +135,7 @@ constexpr bool RunStream(const StreamGeometry& g, int64_t in_base, int64_t out_b
     while (head <= t) {
       const int64_t dst = out_base + int64_t{head} * g.out_unit_bytes;
       const bool conflict =
-          needed_lo < in_end && dst < in_end && dst + g.out_unit_bytes > needed_lo;
+          needed_lo < in_end && dst < in_end && dst + StreamUnitBytes(g, head) > needed_lo;
       if (conflict) break;
       flush(head, head % slots);
       ++head;

@@ -1,4 +1,5 @@
 // conv family (kernels/conv): every variant vs s8_conv__ref.
+#include "tests/kernels/variants/stream_blocks.h"
 #include "tests/kernels/variants/variant_harness.h"
 
 namespace {
@@ -23,13 +24,15 @@ enum EdgeKind {
   kGrouped,       // groups 2..4
   kDilated,       // dilation 2
   kPointwiseS2,   // 1x1 stride 2 (ResNet shortcut)
+  kStreamedBlock,  // one block of a streamed call (stream_blocks.h) vs __ref's whole output
   kNumKinds
 };
 constexpr int32_t kEdgeCases = kNumKinds * kNumEdgeChannels * 2;
 // Edge kind names, in EdgeKind order (test names: kernel_variants.<symbol>.<kind>).
 const char* const kKindNames[kNumKinds] = {
     "pointwise", "pointwise_offset", "3x3_same", "3x3_stride2", "kws_first", "one_pixel",
-    "streamed_row", "batches", "all_sides", "grouped", "dilated", "pointwise_stride2"};
+    "streamed_row", "batches", "all_sides", "grouped", "dilated", "pointwise_stride2",
+    "streamed_block"};
 const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 struct Case {
@@ -37,6 +40,7 @@ struct Case {
   int32_t bias_kind;  // 0 null, 1 small, 2 large, 3 some up to +-2^31 (pruned layers)
   int32_t mult_kind;  // 0 random per channel, 1 all tiny, 2 all large, 3 typical only
   bool dead;          // some channels with all-zero weights (pruned layers)
+  tfv::BlockCase block;
 };
 
 // Bias kind 3: a mix of typical values and huge ones (|b| near 2^30 or 2^31, as pruned
@@ -191,6 +195,27 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
     case kGrouped:
       groups = 2 + pass;
       break;
+    case kStreamedBlock:  // 3x3 s1 / 3x3 s2 / 1x1 pixels ([H*W, 1]) / DS-CNN's first conv
+      c.block = tfv::BlockOfEdge(e / kNumKinds);
+      p.in_h = rng.Range(6, 12);
+      if (ci % 4 == 1) p.stride_h = p.stride_w = 2;
+      if (ci % 4 == 2) {
+        p.k_h = p.k_w = 1;
+        p.in_h *= rng.Range(2, 4);
+        p.in_w = 1;
+        same = false;
+        p.pad_top = p.pad_left = 0;
+        p.out_h = p.in_h;
+        p.out_w = 1;
+      }
+      if (ci % 4 == 3) {
+        p.k_h = 10;
+        p.k_w = 4;
+        p.stride_h = p.stride_w = 2;
+        p.in_h = rng.Range(12, 25);
+        in_c = 1;
+      }
+      break;
     case kDilated:
       p.dilation_h = p.dilation_w = 2;
       p.in_h = p.in_w = 5;
@@ -258,8 +283,16 @@ TFV_FAMILY_TEST(conv, kEdgeCases, EdgeKindName) {
       (int)p.input_offset, (int)p.output_offset, (int)p.act_min, (int)p.act_max,
       (int)p.rounding, bias ? "yes" : "null", (int)c.bias_kind, (int)c.mult_kind, (int)c.dead);
 
-  void* scratch = ctx.Scratch(&p);
   s8_conv__ref(&p, input, weights, bias, want, nullptr);
+  if (c.block.rows > 0) {
+    const auto call = tfv::MakeBlockCall(p, tinyforge::rt::ConvRows(p), c.block);
+    int8_t* unit_out = ctx.Output(call.out_bytes);
+    if (unit_out == nullptr) return false;
+    ctx.Variant(&s8_conv__ref)(&call.unit, input + call.in_offset, weights, bias, unit_out,
+                               ctx.Scratch(&call.unit));
+    return tfv::Compare(ctx, "block", unit_out, want + call.out_offset, call.out_bytes);
+  }
+  void* scratch = ctx.Scratch(&p);
   ctx.Variant(&s8_conv__ref)(&p, input, weights, bias, got, scratch);
   return tfv::Compare(ctx, "output", got, want, n_out);
 }

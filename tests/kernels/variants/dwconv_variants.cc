@@ -1,4 +1,5 @@
 // dwconv family (kernels/dwconv): every variant vs s8_dwconv__ref.
+#include "tests/kernels/variants/stream_blocks.h"
 #include "tests/kernels/variants/variant_harness.h"
 
 namespace {
@@ -24,19 +25,22 @@ enum EdgeKind {
   kDilated,      // dilation 2
   kMixedStride,  // stride 2 along one axis only
   k5x5,          // 5x5 kernel
+  kStreamedBlock,  // one block of a streamed call (stream_blocks.h) vs __ref's whole output
   kNumKinds
 };
 constexpr int32_t kEdgeCases = kNumKinds * kNumEdgeChannels * 2;
 // Edge kind names, in EdgeKind order (test names: kernel_variants.<symbol>.<kind>).
 const char* const kKindNames[kNumKinds] = {
     "3x3_same", "3x3_stride2", "3x3_valid",  "tall",    "wide",         "streamed_row", "one_pixel",
-    "batches",  "all_sides",   "multiplier", "dilated", "mixed_stride", "5x5"};
+    "batches",  "all_sides",   "multiplier", "dilated", "mixed_stride", "5x5",
+    "streamed_block"};
 const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 struct Case {
   s8_dwconv_params p;
   int32_t bias_kind;  // 0 null, 1 small, 2 large, 3 some near +-2^30 (defeat |acc| bounds)
   int32_t mult_kind;  // 0 random per channel, 1 all tiny, 2 all large, 3 typical only
+  tfv::BlockCase block;
 };
 
 Case RandomCase(tfv::Rng& rng) {
@@ -169,6 +173,14 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
       p.k_h = p.k_w = 5;
       p.in_h = p.in_w = 6;
       break;
+    case kStreamedBlock:  // 3x3 s1 (DS-CNN's 25x5), 3x3 s2, 5x5 s1, dilated
+      c.block = tfv::BlockOfEdge(e / kNumKinds);
+      p.in_h = ci % 4 == 0 ? 25 : rng.Range(6, 14);
+      p.in_w = ci % 4 == 0 ? 5 : rng.Range(3, 9);
+      if (ci % 4 == 1) p.stride_h = p.stride_w = 2;
+      if (ci % 4 == 2) p.k_h = p.k_w = 5;
+      if (ci % 4 == 3) p.dilation_h = p.dilation_w = 2;
+      break;
     default:
       break;
   }
@@ -233,8 +245,16 @@ TFV_FAMILY_TEST(dwconv, kEdgeCases, EdgeKindName) {
       (int)p.input_offset, (int)p.output_offset, (int)p.act_min, (int)p.act_max, (int)p.rounding,
       bias ? "yes" : "null", (int)c.bias_kind, (int)c.mult_kind);
 
-  void* scratch = ctx.Scratch(&p);
   s8_dwconv__ref(&p, input, weights, bias, want, nullptr);
+  if (c.block.rows > 0) {
+    const auto call = tfv::MakeBlockCall(p, tinyforge::rt::ConvRows(p), c.block);
+    int8_t* unit_out = ctx.Output(call.out_bytes);
+    if (unit_out == nullptr) return false;
+    ctx.Variant (&s8_dwconv__ref)(&call.unit, input + call.in_offset, weights, bias, unit_out,
+                                  ctx.Scratch(&call.unit));
+    return tfv::Compare(ctx, "block", unit_out, want + call.out_offset, call.out_bytes);
+  }
+  void* scratch = ctx.Scratch(&p);
   ctx.Variant (&s8_dwconv__ref)(&p, input, weights, bias, got, scratch);
   return tfv::Compare(ctx, "output", got, want, n_out);
 }

@@ -1,5 +1,6 @@
 // pool family (kernels/pool): every avgpool / maxpool variant vs s8_avgpool__ref /
 // s8_maxpool__ref.
+#include "tests/kernels/variants/stream_blocks.h"
 #include "tests/kernels/variants/variant_harness.h"
 
 namespace {
@@ -21,13 +22,15 @@ enum EdgeKind {
   kAllSides,     // window wider than the input, padding on every side
   kOnePixel,     // 1x1 input
   kBatches,      // batches 3
+  kStreamedBlock,  // one block of a streamed call (stream_blocks.h) vs __ref's whole output
   kNumKinds
 };
 constexpr int32_t kEdgeCases = kNumKinds * kNumEdgeChannels * 2;
 // Edge kind names, in EdgeKind order (test names: kernel_variants.<symbol>.<kind>).
 const char* const kKindNames[kNumKinds] = {"global_kws", "global_small", "global_huge",
                                            "2x2_stride2", "3x3_stride2_same", "3x3_same",
-                                           "all_sides",   "one_pixel",        "batches"};
+                                           "all_sides",   "one_pixel",        "batches",
+                                           "streamed_block"};
 const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 // Valid TFLite pooling: every window overlaps the input (pad < filter).
@@ -72,7 +75,7 @@ s8_pool_params RandomParams(tfv::Rng& rng) {
   return p;
 }
 
-s8_pool_params EdgeParams(tfv::Rng& rng, int32_t e) {
+s8_pool_params EdgeParams(tfv::Rng& rng, int32_t e, tfv::BlockCase* block) {
   s8_pool_params p{};
   const int32_t kind = e % kNumKinds;
   const int32_t ci = (e / kNumKinds) % kNumEdgeChannels;
@@ -131,6 +134,20 @@ s8_pool_params EdgeParams(tfv::Rng& rng, int32_t e) {
       p.filter_h = p.filter_w = 1 + pass;
       p.out_h = p.out_w = 1;
       break;
+    case kStreamedBlock:  // 3x3 s2 SAME (vww), 2x2 s2 VALID, 3x3 s1 SAME
+      *block = tfv::BlockOfEdge(e / kNumKinds);
+      p.in_h = rng.Range(6, 14);
+      p.in_w = rng.Range(2, 7);
+      p.filter_h = p.filter_w = ci % 3 == 1 ? 2 : 3;
+      p.stride_h = p.stride_w = ci % 3 == 2 ? 1 : 2;
+      if (ci % 3 == 1) {
+        p.out_h = OutSize(p.in_h, 2, 2, 1, 0, 0);
+        p.out_w = OutSize(p.in_w, 2, 2, 1, 0, 0);
+      } else {
+        Same(p.in_h, 3, p.stride_h, 1, &p.out_h, &p.pad_top);
+        Same(p.in_w, 3, p.stride_w, 1, &p.out_w, &p.pad_left);
+      }
+      break;
     case kBatches:
       p.batches = 3;
       p.in_h = p.in_w = 4;
@@ -171,7 +188,9 @@ void FillInput(tfv::Rng& rng, int8_t* in, int32_t n) {
 
 template <typename Fn>
 bool RunPool(tfv::Context& ctx, Fn* ref) {
-  s8_pool_params p = ctx.Edge() ? EdgeParams(ctx.rng, ctx.EdgeIndex()) : RandomParams(ctx.rng);
+  tfv::BlockCase block;
+  s8_pool_params p =
+      ctx.Edge() ? EdgeParams(ctx.rng, ctx.EdgeIndex(), &block) : RandomParams(ctx.rng);
   const int32_t n_in = p.batches * p.in_h * p.in_w * p.channels;
   const int32_t n_out = p.batches * p.out_h * p.out_w * p.channels;
   int8_t* input = ctx.Alloc<int8_t>(n_in);
@@ -184,6 +203,13 @@ bool RunPool(tfv::Context& ctx, Fn* ref) {
              (int)p.filter_h, (int)p.filter_w, (int)p.stride_h, (int)p.stride_w, (int)p.pad_top,
              (int)p.pad_left, (int)p.act_min, (int)p.act_max);
   ref(&p, input, want);
+  if (block.rows > 0) {
+    const auto call = tfv::MakeBlockCall(p, tinyforge::rt::PoolRows(p), block);
+    int8_t* unit_out = ctx.Output(call.out_bytes);
+    if (unit_out == nullptr) return false;
+    ctx.Variant(ref)(&call.unit, input + call.in_offset, unit_out);
+    return tfv::Compare(ctx, "block", unit_out, want + call.out_offset, call.out_bytes);
+  }
   ctx.Variant(ref)(&p, input, got);
   return tfv::Compare(ctx, "output", got, want, n_out);
 }
