@@ -514,11 +514,14 @@ def main() -> int:
             cmd = f".venv/bin/python benchmarks/bench.py --boards {args.boards} " \
                   f"--models {args.models} --write"
         flash_notes = read_section(FLASH_HEAD)
+        float_section = read_section(FLOAT_HEAD)  # made by --float only: kept
         (ROOT / "benchmarks" / "RESULTS.md").write_text(RESULTS.format(
             date=datetime.date.today().isoformat(), command=cmd, table=table,
             ops_table=ops_table))
         if flash_notes:
             write_section(FLASH_HEAD, flash_notes)
+        if float_section:
+            write_section(FLOAT_HEAD, float_section)
         for head, section in written.items():
             write_section(head, section)
         write_compile_section(compile_table, cmd)
