@@ -93,6 +93,12 @@ void f32_fc__ref(const f32_fc_params* params, const float* x, const float* w, co
                  float* y);
 void f32_avgpool__ref(const f32_pool_params* params, const float* x, float* y);
 void f32_maxpool__ref(const f32_pool_params* params, const float* x, float* y);
+// Any core (FPU or soft-float): __ref's arithmetic in __ref's order, bit-identical, without
+// its per-tap bounds tests.
+void f32_conv__scalar(const f32_conv_params* params, const float* x, const float* w,
+                      const float* bias, float* y);
+void f32_dwconv__scalar(const f32_conv_params* params, const float* x, const float* w,
+                        const float* bias, float* y);
 }
 
 #endif  // TINYFORGE_KERNELS_F32_F32_H_
