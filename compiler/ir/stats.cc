@@ -70,7 +70,7 @@ FloatShare ComputeFloatShare(const Graph& g, const GraphStats& stats) {
     if (os.constant_folded) continue;
     const int64_t cost = os.macs > 0 ? os.macs : g.tensor(g.ops[i].outputs[0]).num_elements();
     s.total += cost;
-    if (IsFloatFallbackOp(g.ops[i].type)) {
+    if (IsFloatFallbackOp(g.ops[i].type) || IsFloatLayerOp(g.ops[i].type)) {
       s.ops.push_back(i);
       s.cost += cost;
     }
@@ -86,9 +86,10 @@ std::string DescribeFloatShare(const Graph& g, const FloatShare& share) {
                   " ops run in float32 (" + pct + "% of the cost: MACs, elements where none):";
   for (size_t k = 0; k < share.ops.size(); ++k) {
     const Op& op = g.ops[share.ops[k]];
-    const std::string what = op.type == OpType::kCumsum
-                                 ? std::string("cumsum")
-                                 : std::string(FloatFnName(op.attrs_as<FloatFnAttrs>().fn));
+    const std::string what =
+        IsFloatFallbackOp(op.type) && op.type != OpType::kCumsum
+            ? std::string(FloatFnName(op.attrs_as<FloatFnAttrs>().fn))
+            : std::string(OpTypeName(op.type));  // cumsum, the float model layers
     s += std::string(k ? "," : "") + " op '" + op.name + "' (" + what + ")";
   }
   return s;
