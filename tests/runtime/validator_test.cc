@@ -664,7 +664,7 @@ TEST(Validator, EveryOperandSizeOfEveryOp) {
     d.out_c = 5;
     EXPECT_EQ(Load(F32DwconvCase(d)), Status::kBadParams);
     f32_conv_params g = F32ConvBase();
-    g.out_h = 4;  // 5 - 3 + 1 = 3 rows, no padding
+    g.out_h = 1;  // 5 rows, 3 taps: 1 output row would need bottom padding -2
     EXPECT_EQ(Load(F32ConvCase(g)), Status::kBadParams);
     f32_fc_params f = F32FcBase();
     f.act_max = -2.0f;
