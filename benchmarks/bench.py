@@ -181,6 +181,24 @@ def compile_time_table(cli: str, tmp: Path) -> str:
     return "\n".join(lines)
 
 
+def float_note(table: str) -> str:
+    """The closing note: how far float is from int8 per board (instructions, arena)."""
+    per: dict[str, list[tuple[float, float]]] = {}
+    for line in table.splitlines()[2:]:
+        c = [x.strip() for x in line.strip("|").split("|")]
+        num = [int(x.replace(",", "")) if x.replace(",", "").isdigit() else None for x in c]
+        if None in (num[2], num[3], num[5], num[6]):
+            continue
+        per.setdefault(c[1], []).append((num[2] / num[3], num[5] / num[6]))
+    parts = []
+    for b, r in per.items():
+        ins, ram = [x for x, _ in r], [y for _, y in r]
+        parts.append(f"on {b} float takes {min(ins):.1f}x to {max(ins):.1f}x the instructions "
+                     f"of int8 and {min(ram):.1f}x to {max(ram):.1f}x its arena")
+    return ("How far float is from int8: " + "; ".join(parts) + ". Weights take 4 bytes "
+            "instead of 1 (flash), activations 4 instead of 1 (arena).") if parts else ""
+
+
 COMPILE_HEAD = "## Compile time"
 COMPILE_TEXT = """{head}
 
@@ -206,12 +224,17 @@ SECTION_HEADS = [FLASH_HEAD, BREADTH_HEAD, SEQUENCE_HEAD, FLOAT_HEAD, COMPILE_HE
 FLOAT_TEXT = """{head}
 
 The four zoo models exported without calibration run as float32 programs (float input and
-output; docs/decisions.md 52): `f32_*__ref` kernels (no FPU or MVE-F variants yet) beside the
-same models quantized to int8 (the main table's `zoo-*` rows: the board's fastest int8
-kernels). Made by `{command}` on {date}; RAM = the planned arena (all regions), flash = the
-whole image (linker map).
+output; docs/decisions.md 52) beside the same models quantized to int8 (exported as the main
+table's `zoo-*` rows and profiled in the same run, on the board's fastest int8 kernels). The
+float kernels: `f32_conv__scalar` and `f32_dwconv__scalar` (__ref's sums in __ref's order
+without per-tap bounds tests; GCC vectorizes the depthwise channel loop with MVE on the M55,
+each lane keeping its order), `__ref` for FC and the pools; no hand-written FPU or MVE-F
+kernels yet. Made by `{command}` on {date}; RAM = the planned arena (all regions), flash =
+the whole image (linker map).
 
 {table}
+
+{note}
 """
 
 
@@ -408,7 +431,7 @@ def main() -> int:
             cmd = (f".venv/bin/python benchmarks/bench.py --float --boards {args.boards} "
                    f"--models {','.join(names)} --write")
             write_section(FLOAT_HEAD, FLOAT_TEXT.format(
-                head=FLOAT_HEAD, command=cmd, table=table,
+                head=FLOAT_HEAD, command=cmd, table=table, note=float_note(table),
                 date=datetime.date.today().isoformat()))
         return 0
     for names, label, flag, head, text in sections:
