@@ -3,6 +3,7 @@
 // per-tap bounds tests: the window's rows inside the input are one range, and with dilation
 // 1 a kernel row's taps inside the input are one contiguous run of input and weight floats.
 #include "kernels/f32/f32.h"
+#include "kernels/f32/f32_scalar.h"
 #include "kernels/f32/f32_clamp.h"
 #include "kernels/f32/f32_window.h"
 
@@ -23,8 +24,9 @@ inline float DotInOrder(float acc, const float* a, const float* b, int32_t n) {
 
 }  // namespace
 
-extern "C" void f32_conv__scalar(const f32_conv_params* params, const float* x, const float* w,
-                                 const float* bias, float* y) {
+extern "C" TF_F32_NO_VECTORIZE void f32_conv__scalar(const f32_conv_params* params,
+                                                     const float* x, const float* w,
+                                                     const float* bias, float* y) {
   const f32_conv_params& p = *params;
   if (p.dilation_w != 1) {
     f32_conv__ref(params, x, w, bias, y);

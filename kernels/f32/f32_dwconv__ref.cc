@@ -2,10 +2,11 @@
 // any other variant). Per output: float32 sum over the taps row by row, then + bias, then
 // the clamp.
 #include "kernels/f32/f32.h"
+#include "kernels/f32/f32_scalar.h"
 #include "kernels/f32/f32_clamp.h"
 
-extern "C" void f32_dwconv__ref(const f32_conv_params* params, const float* x, const float* w,
-                                const float* bias, float* y) {
+extern "C" TF_F32_NO_VECTORIZE void f32_dwconv__ref(const f32_conv_params* params, const float* x,
+                                                    const float* w, const float* bias, float* y) {
   const f32_conv_params& p = *params;
   const int32_t m = p.out_c / p.in_c;  // depth multiplier
   for (int32_t b = 0; b < p.batches; ++b) {

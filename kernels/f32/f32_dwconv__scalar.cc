@@ -1,14 +1,16 @@
 // Float32 depthwise convolution for any core: __ref's sums in __ref's order (per output:
 // taps row by row, then + bias), bit-identical to it, computed for all channels of an
-// output pixel at once in the output itself (y += x * w per tap over contiguous channels:
-// a loop the compiler may vectorize, e.g. with MVE on the M55, since each lane's sum keeps
-// its order). Depth multiplier 1 (any other goes to __ref).
+// output pixel at once in the output itself (y += x * w per tap over contiguous channels).
+// Not vectorized: MVE flushes subnormals (f32_scalar.h). Depth multiplier 1 (any other goes
+// to __ref).
 #include "kernels/f32/f32.h"
+#include "kernels/f32/f32_scalar.h"
 #include "kernels/f32/f32_clamp.h"
 #include "kernels/f32/f32_window.h"
 
-extern "C" void f32_dwconv__scalar(const f32_conv_params* params, const float* x,
-                                   const float* w, const float* bias, float* y) {
+extern "C" TF_F32_NO_VECTORIZE void f32_dwconv__scalar(const f32_conv_params* params,
+                                                       const float* x, const float* w,
+                                                       const float* bias, float* y) {
   const f32_conv_params& p = *params;
   if (p.out_c != p.in_c) {
     f32_dwconv__ref(params, x, w, bias, y);

@@ -1,10 +1,11 @@
 // Portable reference float32 fully connected layer (the oracle for any other variant): per
 // output, the float32 sum over the input features in order, then + bias, then the clamp.
 #include "kernels/f32/f32.h"
+#include "kernels/f32/f32_scalar.h"
 #include "kernels/f32/f32_clamp.h"
 
-extern "C" void f32_fc__ref(const f32_fc_params* params, const float* x, const float* w,
-                            const float* bias, float* y) {
+extern "C" TF_F32_NO_VECTORIZE void f32_fc__ref(const f32_fc_params* params, const float* x,
+                                                const float* w, const float* bias, float* y) {
   const f32_fc_params& p = *params;
   for (int32_t b = 0; b < p.batches; ++b) {
     const float* xb = x + b * p.in_features;

@@ -1,8 +1,10 @@
 // Portable reference float32 max pooling, NHWC: the largest tap inside the input (a NaN tap
 // makes the output NaN, as in PyTorch).
 #include "kernels/f32/f32.h"
+#include "kernels/f32/f32_scalar.h"
 
-extern "C" void f32_maxpool__ref(const f32_pool_params* params, const float* x, float* y) {
+extern "C" TF_F32_NO_VECTORIZE void f32_maxpool__ref(const f32_pool_params* params, const float* x,
+                                                     float* y) {
   const f32_pool_params& p = *params;
   for (int32_t b = 0; b < p.batches; ++b) {
     for (int32_t oy = 0; oy < p.out_h; ++oy) {
