@@ -228,7 +228,7 @@ output; docs/decisions.md 52) beside the same models quantized to int8 (exported
 table's `zoo-*` rows and profiled in the same run, on the board's fastest int8 kernels). The
 float kernels: `f32_conv__scalar` and `f32_dwconv__scalar` (__ref's sums in __ref's order
 without per-tap bounds tests), `__ref` for FC and the pools, all scalar float code (no MVE:
-it flushes subnormals; kernels/f32/f32_scalar.h); no hand-written FPU or MVE-F kernels yet. Made by `{command}` on {date}; RAM = the planned arena (all regions), flash =
+its subnormal results differ; kernels/f32/f32_scalar.h); no hand-written FPU or MVE-F kernels yet. Made by `{command}` on {date}; RAM = the planned arena (all regions), flash =
 the whole image (linker map).
 
 {table}
