@@ -9,8 +9,8 @@ Checks, per model:
   * both are within docs/numerics.md's float-model tolerance of PyTorch's float forward;
   * on the emulated boards (an547: M55 with FPU, an386: M4 with FPU) the firmware equals the
     host runtime bit for bit (the board driver compares every output).
-Board runs take ds_cnn and fc_autoencoder (the two fast ones; mobilenet and resnet8 run the
-same kernels) to keep the file short.
+About 25 s with the board firmware trees built (build/boards, shared with the other board
+tests; building one the first time takes a minute or two).
 """
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def test_float_graph_no_float_refused(cli, tmp_path):
 
 
 @pytest.mark.parametrize("board", ["an547", "an386"])
-@pytest.mark.parametrize("name", ["ds_cnn", "fc_autoencoder"])
+@pytest.mark.parametrize("name", NAMES)
 def test_float_model_board_equals_host(name, board, board_env, tmp_path):
     graph = tmp_path / f"{name}.tfg"
     _export(name, graph)
