@@ -229,7 +229,9 @@ table's `zoo-*` rows and profiled in the same run, on the board's fastest int8 k
 float kernels: `f32_conv__scalar` and `f32_dwconv__scalar` (__ref's sums in __ref's order
 without per-tap bounds tests), `__ref` for FC and the pools, all scalar float code (no MVE:
 its subnormal results differ; kernels/f32/f32_scalar.h); no hand-written FPU or MVE-F kernels yet. Made by `{command}` on {date}; RAM = the planned arena (all regions), flash =
-the whole image (linker map).
+the whole image (linker map). Soft-float (an385) instruction counts depend on the values:
+they move by about 1% between runs, as export_zoo leaves the biases at PyTorch's unseeded
+initialization (the FPU boards' float counts repeat exactly).
 
 {table}
 
