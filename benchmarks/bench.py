@@ -14,6 +14,8 @@ grow near-linearly); --compile-time produces that section alone (about a minute)
     .venv/bin/python benchmarks/bench.py --compile-time [--write]
     .venv/bin/python benchmarks/bench.py --breadth [--write]    # tinyforge.families
     .venv/bin/python benchmarks/bench.py --sequence [--write]   # the sequence models
+    .venv/bin/python benchmarks/bench.py --float [--boards ..] [--models zoo-kws,..] [--write]
+                                        # the zoo models as float32 programs vs int8
 """
 from __future__ import annotations
 
@@ -85,8 +87,9 @@ def anchor_per_op_type() -> dict[tuple[str, str], dict[str, int]]:
     return out
 
 
-def export_zoo(name: str, dest: Path) -> Path:
-    """The zoo model with seeded weights, PT2E-quantized on seeded calibration data."""
+def export_zoo(name: str, dest: Path, quantize: bool = True) -> Path:
+    """The zoo model with seeded weights, PT2E-quantized on seeded calibration data (or, with
+    `quantize` False, the same model exported as a float graph)."""
     import torch
 
     import tinyforge
@@ -103,6 +106,9 @@ def export_zoo(name: str, dest: Path) -> Path:
                 m.running_var.copy_(torch.rand(m.num_features, generator=g) + 0.5)
     model.eval()
     calib = [(torch.randn(*shape, generator=g),) for _ in range(8)]
+    if not quantize:
+        return tinyforge.export(model, calib[0], path=dest / f"{name}.float.tfg",
+                                name=name).path
     return tinyforge.export(model, calib[0], calibration=calib, path=dest / f"{name}.tfg",
                             name=name).path
 
@@ -175,6 +181,24 @@ def compile_time_table(cli: str, tmp: Path) -> str:
     return "\n".join(lines)
 
 
+def float_note(table: str) -> str:
+    """The closing note: how far float is from int8 per board (instructions, arena)."""
+    per: dict[str, list[tuple[float, float]]] = {}
+    for line in table.splitlines()[2:]:
+        c = [x.strip() for x in line.strip("|").split("|")]
+        num = [int(x.replace(",", "")) if x.replace(",", "").isdigit() else None for x in c]
+        if None in (num[2], num[3], num[5], num[6]):
+            continue
+        per.setdefault(c[1], []).append((num[2] / num[3], num[5] / num[6]))
+    parts = []
+    for b, r in per.items():
+        ins, ram = [x for x, _ in r], [y for _, y in r]
+        parts.append(f"on {b} float takes {min(ins):.1f}x to {max(ins):.1f}x the instructions "
+                     f"of int8 and {min(ram):.1f}x to {max(ram):.1f}x its arena")
+    return ("How far float is from int8: " + "; ".join(parts) + ". Weights take 4 bytes "
+            "instead of 1 (flash), activations 4 instead of 1 (arena).") if parts else ""
+
+
 COMPILE_HEAD = "## Compile time"
 COMPILE_TEXT = """{head}
 
@@ -195,7 +219,44 @@ Made by `{command}` on {date}.
 BREADTH_HEAD = "## Breadth: everyday architectures"
 FLASH_HEAD = "## Flash notes"
 SEQUENCE_HEAD = "## Sequence models"
-SECTION_HEADS = [FLASH_HEAD, BREADTH_HEAD, SEQUENCE_HEAD, COMPILE_HEAD]
+FLOAT_HEAD = "## Float models"
+SECTION_HEADS = [FLASH_HEAD, BREADTH_HEAD, SEQUENCE_HEAD, FLOAT_HEAD, COMPILE_HEAD]
+FLOAT_TEXT = """{head}
+
+The four zoo models exported without calibration run as float32 programs (float input and
+output; docs/decisions.md 52) beside the same models quantized to int8 (exported as the main
+table's `zoo-*` rows and profiled in the same run, on the board's fastest int8 kernels). The
+float kernels: `f32_conv__scalar` and `f32_dwconv__scalar` (__ref's sums in __ref's order
+without per-tap bounds tests), `__ref` for FC and the pools, all scalar float code (no MVE:
+its subnormal results differ; kernels/f32/f32_scalar.h); no hand-written FPU or MVE-F kernels yet. Made by `{command}` on {date}; RAM = the planned arena (all regions), flash =
+the whole image (linker map). Soft-float (an385) instruction counts depend on the values:
+they move by about 1% between runs, as export_zoo leaves the biases at PyTorch's unseeded
+initialization (the FPU boards' float counts repeat exactly).
+
+{table}
+
+{note}
+"""
+
+
+def float_table(tfboard, tmp: Path, boards: list[str], names: list[str]) -> str:
+    """Float vs int8 per zoo model and board: instructions, arena, flash."""
+    lines = ["| model | board | float insns | int8 insns | float / int8 | float arena | "
+             "int8 arena | float flash | int8 flash |", "|" + "---|" * 9]
+    for n in names:
+        kind, what = MODELS[n]
+        if kind != "zoo":
+            continue
+        paths = {"float": export_zoo(what, tmp, quantize=False), "int8": export_zoo(what, tmp)}
+        for b in boards:
+            print(f"bench: {n} float/int8 on {b}", file=sys.stderr, flush=True)
+            p = {k: tfboard.profile(str(path), b) for k, path in paths.items()}
+            fi, qi = p["float"]["insns_per_inference"], p["int8"]["insns_per_inference"]
+            lines.append(
+                f"| {n} | {b} ({p['float']['cpu']}) | {g(fi)} | {g(qi)} | {ratio(fi, qi, 1)} | "
+                f"{g(p['float']['ram']['arena_total'])} | {g(p['int8']['ram']['arena_total'])} | "
+                f"{g(p['float']['flash'].get('total'))} | {g(p['int8']['flash'].get('total'))} |")
+    return "\n".join(lines)
 
 
 def read_section(head: str) -> str | None:
@@ -338,6 +399,8 @@ def main() -> int:
     ap.add_argument("--sequence", action="store_true",
                     help="only the sequence-model section (issue 15's test models on an547 "
                     "and an386)")
+    ap.add_argument("--float", action="store_true",
+                    help="only the float-models section (zoo models as float32 vs int8)")
     ap.add_argument("--compile-time", action="store_true",
                     help="only the compile-time section (synthetic chains of 10^3..10^5 ops)")
     args = ap.parse_args()
@@ -359,6 +422,19 @@ def main() -> int:
     sections = [(families.SEQUENCE_NAMES, "sequence", "sequence", SEQUENCE_HEAD, SEQUENCE_TEXT),
                 (families.NAMES, "breadth", "breadth", BREADTH_HEAD, BREADTH_TEXT)]
     written: dict[str, str] = {}
+    if args.float:
+        boards = [b for b in args.boards.split(",") if b]
+        names = [m for m in args.models.split(",") if m and MODELS.get(m, ("", ""))[0] == "zoo"]
+        with tempfile.TemporaryDirectory(prefix="tf-bench-float-") as tmpname:
+            table = float_table(tfboard, Path(tmpname), boards, names)
+        print(table)
+        if args.write:
+            cmd = (f".venv/bin/python benchmarks/bench.py --float --boards {args.boards} "
+                   f"--models {','.join(names)} --write")
+            write_section(FLOAT_HEAD, FLOAT_TEXT.format(
+                head=FLOAT_HEAD, command=cmd, table=table, note=float_note(table),
+                date=datetime.date.today().isoformat()))
+        return 0
     for names, label, flag, head, text in sections:
         others = [f for *_, f, _, _ in sections if f != flag] + ["compile_time"]
         if any(getattr(args, f) for f in others):
@@ -462,11 +538,14 @@ def main() -> int:
             cmd = f".venv/bin/python benchmarks/bench.py --boards {args.boards} " \
                   f"--models {args.models} --write"
         flash_notes = read_section(FLASH_HEAD)
+        float_section = read_section(FLOAT_HEAD)  # made by --float only: kept
         (ROOT / "benchmarks" / "RESULTS.md").write_text(RESULTS.format(
             date=datetime.date.today().isoformat(), command=cmd, table=table,
             ops_table=ops_table))
         if flash_notes:
             write_section(FLASH_HEAD, flash_notes)
+        if float_section:
+            write_section(FLOAT_HEAD, float_section)
         for head, section in written.items():
             write_section(head, section)
         write_compile_section(compile_table, cmd)

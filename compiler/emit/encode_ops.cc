@@ -508,6 +508,36 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         eo.spec.macs = Elements(g, x);
         break;
       }
+      case OpType::kFConv2d:  // float models (fold-float)
+      case OpType::kFDwConv2d: {
+        const bool dw = op.type == OpType::kFDwConv2d;
+        TF_RETURN_IF_ERROR(kernel(dw ? rt::OpKind::kF32Dwconv : rt::OpKind::kF32Conv));
+        auto p = quant::F32ConvParams(g, op);
+        TF_RETURN_IF_ERROR(params(p));
+        eo.operands = {enc.ActOp(x), enc.ConstOf(op.inputs[1]), enc.ConstOf(op.inputs[2]), {},
+                       {}, enc.ActOp(y), {}};
+        eo.spec.macs = Elements(g, y) * p->k_h * p->k_w * (dw ? 1 : p->in_c);
+        break;
+      }
+      case OpType::kFFc: {
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kF32Fc));
+        auto p = quant::F32FcParams(g, op);
+        TF_RETURN_IF_ERROR(params(p));
+        eo.operands = {enc.ActOp(x), enc.ConstOf(op.inputs[1]), enc.ConstOf(op.inputs[2]), {},
+                       {}, enc.ActOp(y), {}};
+        eo.spec.macs = int64_t{p->batches} * p->in_features * p->out_features;
+        break;
+      }
+      case OpType::kFAvgPool2d:
+      case OpType::kFMaxPool2d: {
+        const bool avg = op.type == OpType::kFAvgPool2d;
+        TF_RETURN_IF_ERROR(kernel(avg ? rt::OpKind::kF32Avgpool : rt::OpKind::kF32Maxpool));
+        auto p = quant::F32PoolParams(g, op);
+        TF_RETURN_IF_ERROR(params(p));
+        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, y) * p->filter_h * p->filter_w;
+        break;
+      }
       case OpType::kUnary:
       case OpType::kCumsum: {
         const bool unary = op.type == OpType::kUnary;

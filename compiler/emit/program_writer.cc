@@ -120,6 +120,16 @@ uint32_t DeclaredOpFlags(rt::OpKind kind, const ProgramOp& rec, const Program& p
                  ? fmt::kOpFlagBeta
                  : 0u;
     }
+    case rt::OpKind::kF32Conv:  // float models: no quantized clamp to declare
+    case rt::OpKind::kF32Dwconv: {
+      const auto q = decode(f32_conv_params{});
+      return pads(q, q.k_h, q.k_w, q.dilation_h, q.dilation_w);
+    }
+    case rt::OpKind::kF32Avgpool:
+    case rt::OpKind::kF32Maxpool: {
+      const auto q = decode(f32_pool_params{});
+      return pads(q, q.filter_h, q.filter_w, 1, 1);
+    }
     default:
       return 0;
   }

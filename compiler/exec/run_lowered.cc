@@ -257,6 +257,36 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       f32_cumsum__ref(&p, x.f32().data(), y.f32().data());
       return OkStatus();
     }
+    // Float models (fold-float): the device's kernels too.
+    case OpType::kFConv2d:
+    case OpType::kFDwConv2d: {
+      TF_ASSIGN_OR_RETURN(const f32_conv_params p, quant::F32ConvParams(g, op));
+      const bool dw = op.type == OpType::kFDwConv2d;
+      static constexpr int64_t kOihwToOhwi[] = {0, 2, 3, 1};
+      static constexpr int64_t kToOneHwc[] = {1, 2, 3, 0};
+      Spatial(op.attrs_as<ir::FConv2dAttrs>().layout, x, in[1],
+              dw ? std::span<const int64_t>(kToOneHwc) : std::span<const int64_t>(kOihwToOhwi),
+              y, [&](const HostTensor& xk, const HostTensor* wk, HostTensor& yk) {
+                (dw ? f32_dwconv__ref : f32_conv__ref)(&p, xk.f32().data(), wk->f32().data(),
+                                                       in[2]->f32().data(), yk.f32().data());
+              });
+      return OkStatus();
+    }
+    case OpType::kFFc: {
+      TF_ASSIGN_OR_RETURN(const f32_fc_params p, quant::F32FcParams(g, op));
+      f32_fc__ref(&p, x.f32().data(), in[1]->f32().data(), in[2]->f32().data(), y.f32().data());
+      return OkStatus();
+    }
+    case OpType::kFAvgPool2d:
+    case OpType::kFMaxPool2d: {
+      TF_ASSIGN_OR_RETURN(const f32_pool_params p, quant::F32PoolParams(g, op));
+      const bool avg = op.type == OpType::kFAvgPool2d;
+      Spatial(op.attrs_as<ir::FPool2dAttrs>().layout, x, nullptr, {}, y,
+              [&](const HostTensor& xk, const HostTensor*, HostTensor& yk) {
+                (avg ? f32_avgpool__ref : f32_maxpool__ref)(&p, xk.f32().data(), yk.f32().data());
+              });
+      return OkStatus();
+    }
     default:
       return Error::Internal(std::string(ir::OpTypeName(op.type)) + " is not a lowered op");
   }

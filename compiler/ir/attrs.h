@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string_view>
 #include <variant>
@@ -334,6 +335,55 @@ struct QPool2dAttrs {
   friend bool operator==(const QPool2dAttrs&, const QPool2dAttrs&) = default;
 };
 
+// Float model layers (fconv2d, fdwconv2d, ffc; docs/decisions.md 52): a float32 output
+// clamp [act_min, act_max] holds a fused ReLU / ReLU6 / hardtanh; -inf..inf for none.
+struct FConv2dAttrs {  // fconv2d (no groups) and fdwconv2d (depth multiplier from shapes)
+  Vec2 stride{1, 1};
+  Pad4 padding{0, 0, 0, 0};
+  Vec2 dilation{1, 1};
+  double act_min = -std::numeric_limits<double>::infinity();
+  double act_max = std::numeric_limits<double>::infinity();
+  Layout layout = Layout::kNCHW;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("stride", s.stride);
+    f("padding", s.padding);
+    f("dilation", s.dilation);
+    f("act_min", s.act_min);
+    f("act_max", s.act_max);
+    f("layout", s.layout);
+  }
+  friend bool operator==(const FConv2dAttrs&, const FConv2dAttrs&) = default;
+};
+
+struct FFcAttrs {
+  double act_min = -std::numeric_limits<double>::infinity();
+  double act_max = std::numeric_limits<double>::infinity();
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("act_min", s.act_min);
+    f("act_max", s.act_max);
+  }
+  friend bool operator==(const FFcAttrs&, const FFcAttrs&) = default;
+};
+
+// favgpool2d / fmaxpool2d: padding never counted, bottom/right padding may be larger (ceil
+// mode), as QPool2dAttrs.
+struct FPool2dAttrs {
+  Vec2 kernel{1, 1};
+  Vec2 stride{1, 1};
+  Pad4 padding{0, 0, 0, 0};
+  Layout layout = Layout::kNCHW;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("kernel", s.kernel);
+    f("stride", s.stride);
+    f("padding", s.padding);
+    f("layout", s.layout);
+  }
+  friend bool operator==(const FPool2dAttrs&, const FPool2dAttrs&) = default;
+};
+
 // qadd, qmul, requantize: an output clamp only.
 struct ClampAttrs {
   int64_t act_min = -128;
@@ -459,6 +509,7 @@ using Attrs = std::variant<NoAttrs, Conv2dAttrs, HardtanhAttrs, MaxPool2dAttrs, 
                            QDwConv2dAttrs, QFcAttrs, QPool2dAttrs, ClampAttrs, QPadAttrs,
                            TransposeAttrs, SliceAttrs, LeakyReluAttrs, EluAttrs, GeluAttrs,
                            PadAttrs, ResizeAttrs, ArgMaxAttrs, GatherAttrs, QBmmAttrs, LayerNormAttrs,
-                           QLayerNormAttrs, FloatFnAttrs, CumsumAttrs>;
+                           QLayerNormAttrs, FloatFnAttrs, CumsumAttrs, FConv2dAttrs,
+                           FFcAttrs, FPool2dAttrs>;
 
 }  // namespace tinyforge::ir

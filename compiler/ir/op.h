@@ -49,6 +49,13 @@ inline bool IsFloatFallbackOp(OpType type) {
   return type == OpType::kUnary || type == OpType::kBinary || type == OpType::kCumsum;
 }
 
+// The float model layers (fconv2d, fdwconv2d, ffc, favgpool2d, fmaxpool2d): float32 ops of
+// a lowered graph made from a float graph (fold-float, docs/decisions.md 52).
+inline bool IsFloatLayerOp(OpType type) {
+  return type == OpType::kFConv2d || type == OpType::kFDwConv2d || type == OpType::kFFc ||
+         type == OpType::kFAvgPool2d || type == OpType::kFMaxPool2d;
+}
+
 // The Attrs alternative `type` carries, default-initialized.
 Attrs DefaultAttrs(OpType type);
 // True if `attrs` holds the alternative `type` carries.

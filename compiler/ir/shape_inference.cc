@@ -447,6 +447,11 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
     case OpType::kQSum:
     case OpType::kQReduceMax:
     case OpType::kQBmm:
+    case OpType::kFConv2d:
+    case OpType::kFDwConv2d:
+    case OpType::kFFc:
+    case OpType::kFAvgPool2d:
+    case OpType::kFMaxPool2d:
     case OpType::kRequantize:
     case OpType::kTranspose:
       return internal::InferLoweredShapes(type, attrs, in);

@@ -166,6 +166,48 @@ Expected<std::vector<Shape>> Pool(const QPool2dAttrs& a, const Shape& x) {
   return std::vector<Shape>{nhwc ? ToNhwc(y) : y};
 }
 
+// Float model layers: the int8 ops' shape rules (no multiplier/shift inputs, no int8 clamp).
+Status CheckFloatClamp(double act_min, double act_max) {
+  if (!(act_min <= act_max)) {
+    return AttrError("act_min", "[" + FormatDouble(act_min) + ", " + FormatDouble(act_max) +
+                                    "] must satisfy act_min <= act_max");
+  }
+  return OkStatus();
+}
+
+Expected<std::vector<Shape>> FloatLayer(OpType type, const Attrs& attrs,
+                                        std::span<const Shape> in) {
+  if (type == OpType::kFFc) {
+    const auto& a = std::get<FFcAttrs>(attrs);
+    TF_RETURN_IF_ERROR(CheckFloatClamp(a.act_min, a.act_max));
+    return Fc(QFcAttrs{}, in);
+  }
+  if (type == OpType::kFAvgPool2d || type == OpType::kFMaxPool2d) {
+    const auto& a = std::get<FPool2dAttrs>(attrs);
+    QPool2dAttrs q;
+    q.kernel = a.kernel, q.stride = a.stride, q.padding = a.padding, q.layout = a.layout;
+    return Pool(q, in[0]);
+  }
+  const auto& a = std::get<FConv2dAttrs>(attrs);
+  TF_RETURN_IF_ERROR(CheckFloatClamp(a.act_min, a.act_max));
+  if (in.size() != 3 || in[1].size() != 4 || in[0].size() != 4) {
+    return Error("inputs: expected x, w (rank 4) and b");
+  }
+  const bool nhwc = a.layout == Layout::kNHWC;
+  if (type == OpType::kFConv2d) {
+    return Conv(QConv2dAttrs{a.stride, a.padding, a.dilation, 1, -128, 127, a.layout, false}, in);
+  }
+  const int64_t c = in[0][nhwc ? 3 : 1];
+  const int64_t out_c = nhwc ? in[1][3] : in[1][0];
+  if (c < 1 || out_c % c != 0) {
+    return Error("inputs[1]: depthwise weights " + Str(in[1]) + " need a multiple of the " +
+                 std::to_string(c) + " input channels");
+  }
+  return DwConv(QDwConv2dAttrs{a.stride, a.padding, a.dilation, out_c / c, -128, 127, a.layout,
+                               false},
+                in);
+}
+
 Expected<std::vector<Shape>> Pad(const QPadAttrs& a, const Shape& x) {
   if (x.size() > 5) return Error("inputs[0]: qpad supports up to 5 dims, got " + Str(x));
   if (a.padding.size() != 2 * x.size()) {
@@ -227,6 +269,12 @@ Expected<std::vector<Shape>> InferLoweredShapes(OpType type, const Attrs& attrs,
     case OpType::kQAvgPool2d:
     case OpType::kQMaxPool2d:
       return Pool(std::get<QPool2dAttrs>(attrs), in[0]);
+    case OpType::kFConv2d:
+    case OpType::kFDwConv2d:
+    case OpType::kFFc:
+    case OpType::kFAvgPool2d:
+    case OpType::kFMaxPool2d:
+      return FloatLayer(type, attrs, in);
     case OpType::kQAdd:
     case OpType::kQSub:
     case OpType::kQSquaredDifference:

@@ -17,15 +17,19 @@ int64_t OpMacs(const Graph& g, const Op& op) {
       const int64_t per_output = w[1] * w[2] * w[3];
       return SaturatingMul(g.tensor(op.outputs[0]).num_elements(), per_output);
     }
-    case OpType::kQConv2d: {
+    case OpType::kQConv2d:
+    case OpType::kFConv2d: {
       // OIHW [O, C/g, kh, kw] or OHWI [O, kh, kw, C/g]: the same product.
       const Shape& w = g.tensor(op.inputs[1]).shape;
       return SaturatingMul(g.tensor(op.outputs[0]).num_elements(), w[1] * w[2] * w[3]);
     }
-    case OpType::kQDwConv2d: {
+    case OpType::kQDwConv2d:
+    case OpType::kFDwConv2d: {
       // [C*m, 1, kh, kw] or 1HWC [1, kh, kw, C*m]: kh * kw products per output element.
       const Shape& w = g.tensor(op.inputs[1]).shape;
-      const bool nhwc = op.attrs_as<QDwConv2dAttrs>().layout == Layout::kNHWC;
+      const bool nhwc = (op.type == OpType::kFDwConv2d ? op.attrs_as<FConv2dAttrs>().layout
+                                                       : op.attrs_as<QDwConv2dAttrs>().layout) ==
+                        Layout::kNHWC;
       const int64_t taps = nhwc ? w[1] * w[2] : w[2] * w[3];
       return SaturatingMul(g.tensor(op.outputs[0]).num_elements(), taps);
     }
@@ -37,7 +41,8 @@ int64_t OpMacs(const Graph& g, const Op& op) {
                            a[a.size() - (adj_x ? 2 : 1)]);
     }
     case OpType::kLinear:
-    case OpType::kQFc: {
+    case OpType::kQFc:
+    case OpType::kFFc: {
       const Shape& w = g.tensor(op.inputs[1]).shape;
       return SaturatingMul(g.tensor(op.outputs[0]).num_elements(), w[1]);
     }
@@ -65,7 +70,7 @@ FloatShare ComputeFloatShare(const Graph& g, const GraphStats& stats) {
     if (os.constant_folded) continue;
     const int64_t cost = os.macs > 0 ? os.macs : g.tensor(g.ops[i].outputs[0]).num_elements();
     s.total += cost;
-    if (IsFloatFallbackOp(g.ops[i].type)) {
+    if (IsFloatFallbackOp(g.ops[i].type) || IsFloatLayerOp(g.ops[i].type)) {
       s.ops.push_back(i);
       s.cost += cost;
     }
@@ -81,9 +86,10 @@ std::string DescribeFloatShare(const Graph& g, const FloatShare& share) {
                   " ops run in float32 (" + pct + "% of the cost: MACs, elements where none):";
   for (size_t k = 0; k < share.ops.size(); ++k) {
     const Op& op = g.ops[share.ops[k]];
-    const std::string what = op.type == OpType::kCumsum
-                                 ? std::string("cumsum")
-                                 : std::string(FloatFnName(op.attrs_as<FloatFnAttrs>().fn));
+    const std::string what =
+        IsFloatFallbackOp(op.type) && op.type != OpType::kCumsum
+            ? std::string(FloatFnName(op.attrs_as<FloatFnAttrs>().fn))
+            : std::string(OpTypeName(op.type));  // cumsum, the float model layers
     s += std::string(k ? "," : "") + " op '" + op.name + "' (" + what + ")";
   }
   return s;

@@ -147,6 +147,18 @@ Status CheckLoweredDTypes(const Graph& g, const Op& op) {
                                 "quantized like the output (a requantize op rescales it)"));
       }
       return Act("outputs", 0, y);
+    case OpType::kFConv2d:
+    case OpType::kFDwConv2d:
+    case OpType::kFFc:
+    case OpType::kFAvgPool2d:
+    case OpType::kFMaxPool2d:
+      for (size_t i = 0; i < op.inputs.size(); ++i) {
+        TF_RETURN_IF_ERROR(Want("inputs", i, in(i), in(i).dtype == DType::kFloat32, "float32"));
+      }
+      for (size_t i = 1; i < op.inputs.size(); ++i) {
+        TF_RETURN_IF_ERROR(Want("inputs", i, in(i), in(i).is_constant(), "a constant"));
+      }
+      return Want("outputs", 0, y, y.dtype == DType::kFloat32, "float32");
     default:
       return Error("not a lowered op type");
   }
@@ -208,7 +220,12 @@ Status CheckGraphKind(const Graph& g) {
       continue;
     }
     if (IsFloatFallbackOp(op.type)) continue;  // float32 (CheckDTypes)
-    for (size_t k = 0; k < op.outputs.size(); ++k) {
+    // A float model's layers, and data movement of their float32 tensors (a flatten).
+    const bool float_data = IsFloatLayerOp(op.type) ||
+                            (!op.inputs.empty() &&
+                             g.tensor(op.inputs[0]).dtype == DType::kFloat32 &&
+                             (op.type == OpType::kReshape || op.type == OpType::kTranspose));
+    for (size_t k = 0; k < op.outputs.size() && !float_data; ++k) {
       if (g.tensor(op.outputs[k]).dtype == DType::kFloat32) {
         return fail(Field("outputs", k) + ": float32 output in a graph of kind \"int8\"");
       }
@@ -218,6 +235,12 @@ Status CheckGraphKind(const Graph& g) {
     if (op.type == OpType::kQDwConv2d) layout = op.attrs_as<QDwConv2dAttrs>().layout;
     if (op.type == OpType::kQAvgPool2d || op.type == OpType::kQMaxPool2d) {
       layout = op.attrs_as<QPool2dAttrs>().layout;
+    }
+    if (op.type == OpType::kFConv2d || op.type == OpType::kFDwConv2d) {
+      layout = op.attrs_as<FConv2dAttrs>().layout;
+    }
+    if (op.type == OpType::kFAvgPool2d || op.type == OpType::kFMaxPool2d) {
+      layout = op.attrs_as<FPool2dAttrs>().layout;
     }
     if (layout && *layout != g.layout) {
       return fail("attrs.layout: " + std::string(LayoutName(*layout)) +

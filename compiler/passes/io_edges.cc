@@ -2,7 +2,8 @@
 // graph input and the dequantize at each graph output are removed, and the graph's inputs
 // and outputs become their int8 tensors (named like the QDQ graph's, e.g. "x.q"). With
 // --io=float they stay (and run as TFLite Micro's QUANTIZE / DEQUANTIZE kernels). An input
-// or output a float fallback op reads or writes directly stays float either way.
+// or output a float fallback op reads or writes directly stays float either way, as do a
+// float model's (no quantize, no dequantize: fold-float).
 #include <algorithm>
 
 #include "passes/pass.h"
@@ -23,11 +24,14 @@ Status IoEdges(ir::Graph& g, const PassOptions& options) {
     const auto& readers = consumers[static_cast<size_t>(in)];
     if (readers.empty()) continue;
     // An input a float fallback op reads stays float (its quantize readers stay too).
-    bool float_reader = false;
+    // So does an input of a float model (fold-float): no quantize reads it.
+    bool float_reader = false, quantized = false;
     for (int r : readers) {
-      float_reader = float_reader || ir::IsFloatFallbackOp(g.ops[static_cast<size_t>(r)].type);
+      const ir::OpType t = g.ops[static_cast<size_t>(r)].type;
+      float_reader = float_reader || ir::IsFloatFallbackOp(t);
+      quantized = quantized || t == ir::OpType::kQuantize;
     }
-    if (float_reader) continue;
+    if (float_reader || !quantized) continue;
     const ir::TensorId q = g.ops[static_cast<size_t>(readers[0])].outputs[0];
     for (int r : readers) {
       const ir::Op& op = g.ops[static_cast<size_t>(r)];

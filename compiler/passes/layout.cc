@@ -136,6 +136,23 @@ struct Rewriter {
         op.attrs_as<ir::QPool2dAttrs>().layout = ir::Layout::kNHWC;
         out.push_back(std::move(op));
         break;
+      case OpType::kFConv2d:  // float models (fold-float): the int8 ops' layouts
+        op.attrs_as<ir::FConv2dAttrs>().layout = ir::Layout::kNHWC;
+        PermuteWeights(op.inputs[1], kNchwToNhwc, 0);  // OIHW -> OHWI
+        out.push_back(std::move(op));
+        break;
+      case OpType::kFDwConv2d: {
+        op.attrs_as<ir::FConv2dAttrs>().layout = ir::Layout::kNHWC;
+        static constexpr int64_t kToOneHwc[] = {1, 2, 3, 0};
+        PermuteWeights(op.inputs[1], kToOneHwc, 3);
+        out.push_back(std::move(op));
+        break;
+      }
+      case OpType::kFAvgPool2d:
+      case OpType::kFMaxPool2d:
+        op.attrs_as<ir::FPool2dAttrs>().layout = ir::Layout::kNHWC;
+        out.push_back(std::move(op));
+        break;
       case OpType::kResize:
         op.attrs_as<ir::ResizeAttrs>().layout = ir::Layout::kNHWC;
         out.push_back(std::move(op));
@@ -221,6 +238,7 @@ struct Rewriter {
       case OpType::kTranspose:
       case OpType::kGather:  // indices address PyTorch's element order
       case OpType::kQFc:
+      case OpType::kFFc:
       case OpType::kQBmm:  // matrices over the last two dims: PyTorch's element order
       case OpType::kQLayerNorm:  // normalizes the last dim: W of NCHW
         WrapNchw(std::move(op));
@@ -290,7 +308,7 @@ std::set<std::string> FlattenIntoFc(ir::Graph& g, const std::vector<bool>& permu
     bool ok = !readers.empty();
     for (int r : readers) {
       const ir::Op& fc = g.ops[static_cast<size_t>(r)];
-      ok = ok && fc.type == OpType::kQFc && fc.inputs[0] == y && fc.inputs[1] != y;
+      ok = ok && (fc.type == OpType::kQFc || fc.type == OpType::kFFc) && fc.inputs[0] == y && fc.inputs[1] != y;
       if (!ok) break;
       const ir::Tensor& w = g.tensor(fc.inputs[1]);
       ok = w.is_constant() && w.shape.size() == 2 && w.shape[1] == ys[1] &&
@@ -326,7 +344,9 @@ static void KeepMatrixGroups(const ir::Graph& g, const std::vector<bool>& at_edg
   for (const ir::Op& op : g.ops) {
     const bool needs_nhwc = op.type == OpType::kQConv2d || op.type == OpType::kQDwConv2d ||
                             op.type == OpType::kQAvgPool2d || op.type == OpType::kQMaxPool2d ||
-                            op.type == OpType::kResize;
+                            op.type == OpType::kResize || op.type == OpType::kFConv2d ||
+                            op.type == OpType::kFDwConv2d || op.type == OpType::kFAvgPool2d ||
+                            op.type == OpType::kFMaxPool2d;
     std::vector<size_t> four;
     for (const auto* list : {&op.inputs, &op.outputs}) {
       for (TensorId t : *list) {
@@ -463,7 +483,8 @@ Status ToNhwc(ir::Graph& g, const PassOptions& options) {
   // Conv weights are rewritten by their ops; every other rank-4 tensor is an activation.
   std::vector<bool> weight(n, false);
   for (const ir::Op& op : g.ops) {
-    if (op.type == OpType::kQConv2d || op.type == OpType::kQDwConv2d) {
+    if (op.type == OpType::kQConv2d || op.type == OpType::kQDwConv2d ||
+        op.type == OpType::kFConv2d || op.type == OpType::kFDwConv2d) {
       weight[static_cast<size_t>(op.inputs[1])] = true;
     }
   }

@@ -46,6 +46,8 @@ const PassInfo* FindPass(std::string_view name);
 
 // The passes (one .cc each).
 Status ConstFold(ir::Graph& g, const PassOptions& options);
+// fold-float: a float graph's ops -> float32 lowered ops (fconv2d, ffc, ...; decision 52).
+Status FoldFloat(ir::Graph& g, const PassOptions& options);
 Status FoldQdq(ir::Graph& g, const PassOptions& options);
 Status IoEdges(ir::Graph& g, const PassOptions& options);
 Status FuseActivation(ir::Graph& g, const PassOptions& options);

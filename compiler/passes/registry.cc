@@ -13,6 +13,13 @@ constexpr std::array<PassInfo, 11> kPasses = {{
      "no op has only constant inputs, except `dequantize` (the quantized-weight marker)",
      "first: weights PT2E left as float behind a `quantize` (`fold_quantize=False`, QAT "
      "exports) become int8 constants, so fold-qdq sees one pattern"},
+    {"fold-float", FoldFloat,
+     "a float graph (exported without calibration) is lowered: kind `int8` with float32 "
+     "tensors; conv2d/linear/pools are `fconv2d`, `fdwconv2d`, `ffc`, `favgpool2d`, "
+     "`fmaxpool2d` with a following relu/hardtanh fused as their float clamp, elementwise ops "
+     "`unary`/`binary`; spatial ops `layout=NCHW`. Other graphs: unchanged",
+     "needs constants folded; in fold-qdq's place for float graphs (the passes after it "
+     "treat both results alike)"},
     {"fold-qdq", FoldQdq,
      "kind `int8`: only lowered ops; float only as graph input -> `quantize`, `dequantize` "
      "-> graph output and around the float fallback ops (`unary`, `binary`, `cumsum`); "

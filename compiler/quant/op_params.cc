@@ -600,4 +600,67 @@ Expected<f32_cumsum_params> F32CumsumParams(const Graph& g, const Op& op) {
   return p;
 }
 
+// Float model layers (fold-float): geometry in the kernels' NHWC terms whatever the op's
+// layout (the executor transposes an NCHW op's data), the clamp as float32.
+Expected<f32_conv_params> F32ConvParams(const Graph& g, const Op& op) {
+  const auto& a = op.attrs_as<ir::FConv2dAttrs>();
+  const bool nhwc = a.layout == Layout::kNHWC;
+  const ir::Shape& x = g.tensor(op.inputs[0]).shape;
+  const ir::Shape& w = g.tensor(op.inputs[1]).shape;
+  const ir::Shape& y = g.tensor(op.outputs[0]).shape;
+  if (x.size() != 4 || w.size() != 4 || y.size() != 4) {
+    return Error(std::string(ir::OpTypeName(op.type)) + ": needs rank-4 x, w and y");
+  }
+  f32_conv_params p{};
+  p.batches = I32(x[0]);
+  p.in_h = I32(x[nhwc ? 1 : 2]), p.in_w = I32(x[nhwc ? 2 : 3]), p.in_c = I32(x[nhwc ? 3 : 1]);
+  p.out_h = I32(y[nhwc ? 1 : 2]), p.out_w = I32(y[nhwc ? 2 : 3]), p.out_c = I32(y[nhwc ? 3 : 1]);
+  // OHWI / OIHW for fconv2d, 1HWC / [C*m,1,kh,kw] for fdwconv2d: kh, kw at the same places.
+  p.k_h = I32(w[nhwc ? 1 : 2]), p.k_w = I32(w[nhwc ? 2 : 3]);
+  p.stride_h = I32(a.stride[0]), p.stride_w = I32(a.stride[1]);
+  p.dilation_h = I32(a.dilation[0]), p.dilation_w = I32(a.dilation[1]);
+  p.pad_top = I32(a.padding[0]), p.pad_left = I32(a.padding[1]);
+  p.act_min = static_cast<float>(a.act_min), p.act_max = static_cast<float>(a.act_max);
+  const bool dw = op.type == OpType::kFDwConv2d;
+  if (const char* why = dw ? f32_dwconv_check(p) : f32_conv_check(p)) {
+    return Error(std::string(ir::OpTypeName(op.type)) + ": " + why);
+  }
+  return p;
+}
+
+Expected<f32_fc_params> F32FcParams(const Graph& g, const Op& op) {
+  const auto& a = op.attrs_as<ir::FFcAttrs>();
+  const ir::Tensor& x = g.tensor(op.inputs[0]);
+  const ir::Shape& w = g.tensor(op.inputs[1]).shape;
+  if (w.size() != 2 || x.shape.empty() || w[1] == 0) return Error("ffc: needs w [out, in]");
+  f32_fc_params p{};
+  p.batches = I32(x.num_elements() / w[1]);
+  p.in_features = I32(w[1]);
+  p.out_features = I32(w[0]);
+  p.act_min = static_cast<float>(a.act_min), p.act_max = static_cast<float>(a.act_max);
+  if (const char* why = f32_fc_check(p)) return Error(std::string("ffc: ") + why);
+  return p;
+}
+
+Expected<f32_pool_params> F32PoolParams(const Graph& g, const Op& op) {
+  const auto& a = op.attrs_as<ir::FPool2dAttrs>();
+  const bool nhwc = a.layout == Layout::kNHWC;
+  const ir::Shape& x = g.tensor(op.inputs[0]).shape;
+  const ir::Shape& y = g.tensor(op.outputs[0]).shape;
+  if (x.size() != 4 || y.size() != 4) {
+    return Error(std::string(ir::OpTypeName(op.type)) + ": needs rank-4 x and y");
+  }
+  f32_pool_params p{};
+  p.batches = I32(x[0]);
+  p.in_h = I32(x[nhwc ? 1 : 2]), p.in_w = I32(x[nhwc ? 2 : 3]), p.channels = I32(x[nhwc ? 3 : 1]);
+  p.out_h = I32(y[nhwc ? 1 : 2]), p.out_w = I32(y[nhwc ? 2 : 3]);
+  p.filter_h = I32(a.kernel[0]), p.filter_w = I32(a.kernel[1]);
+  p.stride_h = I32(a.stride[0]), p.stride_w = I32(a.stride[1]);
+  p.pad_top = I32(a.padding[0]), p.pad_left = I32(a.padding[1]);
+  if (const char* why = f32_pool_check(p)) {
+    return Error(std::string(ir::OpTypeName(op.type)) + ": " + why);
+  }
+  return p;
+}
+
 }  // namespace tinyforge::quant

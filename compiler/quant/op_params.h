@@ -86,6 +86,9 @@ Expected<s8_dequantize_params> DequantizeParams(const ir::Graph& g, const ir::Op
 Expected<f32_unary_params> F32UnaryParams(const ir::Graph& g, const ir::Op& op);
 Expected<f32_binary_params> F32BinaryParams(const ir::Graph& g, const ir::Op& op);
 Expected<f32_cumsum_params> F32CumsumParams(const ir::Graph& g, const ir::Op& op);
+Expected<f32_conv_params> F32ConvParams(const ir::Graph& g, const ir::Op& op);  // + fdwconv2d
+Expected<f32_fc_params> F32FcParams(const ir::Graph& g, const ir::Op& op);
+Expected<f32_pool_params> F32PoolParams(const ir::Graph& g, const ir::Op& op);
 
 // A per-tensor int8 tensor's parameters as the kernels take them (float32 scale).
 quant::TensorQuant TensorQuantOf(const ir::Tensor& t);

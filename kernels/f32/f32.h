@@ -6,6 +6,15 @@
 //   f32_cumsum: y = cumulative sum of x along one axis: x viewed as [outer, length, inner],
 //               accumulated in double and stored as float32 after each step (PyTorch's CPU
 //               cumsum does the same)
+// Float models (an export without calibration, docs/decisions.md 52), NHWC like the int8
+// kinds:
+//   f32_conv:    convolution, weights OHWI [out_c, k_h, k_w, in_c] (no groups), bias[out_c]
+//   f32_dwconv:  depthwise convolution, weights 1HWC [1, k_h, k_w, out_c], out_c = in_c * m
+//   f32_fc:      y[b, o] = x[b, :] . w[o, :] + bias[o], weights [out, in]
+//   f32_avgpool, f32_maxpool: 2-D pooling; the average divides by the taps inside the input
+// Each clamps its output to [act_min, act_max] (a fused ReLU / ReLU6; -inf..inf for none).
+// Sums are float32 in one fixed order (taps row by row, then channels; then + bias), so
+// __ref, any faster variant and the host executor agree bit for bit.
 // Numerics: + - * / are IEEE float32; the other functions are computed in double with the
 // kernels' own series (kernels/f32/f32_math.h: no libm, whose results differ between the
 // host's glibc and the device's newlib) and rounded to float32 once. The host executor
@@ -41,6 +50,33 @@ struct f32_cumsum_params {
   int32_t inner;   // product of the dims after the axis, >= 1
 };
 
+struct f32_conv_params {  // f32_conv and f32_dwconv
+  int32_t batches;
+  int32_t in_h, in_w, in_c;
+  int32_t out_h, out_w, out_c;
+  int32_t k_h, k_w;
+  int32_t stride_h, stride_w;      // >= 1
+  int32_t dilation_h, dilation_w;  // >= 1
+  int32_t pad_top, pad_left;       // >= 0, input pixels
+  float act_min, act_max;          // output clamp, act_min <= act_max
+};
+
+struct f32_fc_params {
+  int32_t batches;
+  int32_t in_features;
+  int32_t out_features;
+  float act_min, act_max;
+};
+
+struct f32_pool_params {
+  int32_t batches;
+  int32_t in_h, in_w, channels;
+  int32_t out_h, out_w;
+  int32_t filter_h, filter_w;  // >= 1
+  int32_t stride_h, stride_w;  // >= 1
+  int32_t pad_top, pad_left;   // >= 0
+};
+
 extern "C" {
 // x and y may be the same bytes (element i is read before it is written).
 void f32_unary__ref(const f32_unary_params* params, const float* x, float* y);
@@ -48,6 +84,21 @@ void f32_unary__ref(const f32_unary_params* params, const float* x, float* y);
 void f32_binary__ref(const f32_binary_params* params, const float* a, const float* b, float* y);
 // y may be x's bytes.
 void f32_cumsum__ref(const f32_cumsum_params* params, const float* x, float* y);
+// Float models. y must not overlap x (the weights and bias are constants).
+void f32_conv__ref(const f32_conv_params* params, const float* x, const float* w,
+                   const float* bias, float* y);
+void f32_dwconv__ref(const f32_conv_params* params, const float* x, const float* w,
+                     const float* bias, float* y);
+void f32_fc__ref(const f32_fc_params* params, const float* x, const float* w, const float* bias,
+                 float* y);
+void f32_avgpool__ref(const f32_pool_params* params, const float* x, float* y);
+void f32_maxpool__ref(const f32_pool_params* params, const float* x, float* y);
+// Any core (FPU or soft-float): __ref's arithmetic in __ref's order, bit-identical, without
+// its per-tap bounds tests.
+void f32_conv__scalar(const f32_conv_params* params, const float* x, const float* w,
+                      const float* bias, float* y);
+void f32_dwconv__scalar(const f32_conv_params* params, const float* x, const float* w,
+                        const float* bias, float* y);
 }
 
 #endif  // TINYFORGE_KERNELS_F32_F32_H_

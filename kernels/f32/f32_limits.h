@@ -40,4 +40,55 @@ inline const char* f32_cumsum_check(const f32_cumsum_params& p) {
   return nullptr;
 }
 
+// Float model layers (f32_conv, f32_dwconv, f32_fc, f32_avgpool, f32_maxpool).
+inline const char* f32_conv_check(const f32_conv_params& p) {
+  TF_CHECK_RANGE(p, batches, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, in_h, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, in_w, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, in_c, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, out_h, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, out_w, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, out_c, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, k_h, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, k_w, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, stride_h, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, stride_w, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, dilation_h, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, dilation_w, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, pad_top, 0, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, pad_left, 0, TF_LIMIT_DIM);
+  TF_CHECK_THAT(p.act_min <= p.act_max, "act_min must be at most act_max");
+  return nullptr;
+}
+
+inline const char* f32_dwconv_check(const f32_conv_params& p) {
+  if (const char* why = f32_conv_check(p)) return why;
+  TF_CHECK_THAT(p.out_c % p.in_c == 0, "out_c must be a multiple of in_c");
+  return nullptr;
+}
+
+inline const char* f32_fc_check(const f32_fc_params& p) {
+  TF_CHECK_RANGE(p, batches, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, in_features, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, out_features, 1, TF_LIMIT_DIM);
+  TF_CHECK_THAT(p.act_min <= p.act_max, "act_min must be at most act_max");
+  return nullptr;
+}
+
+inline const char* f32_pool_check(const f32_pool_params& p) {
+  TF_CHECK_RANGE(p, batches, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, in_h, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, in_w, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, channels, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, out_h, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, out_w, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, filter_h, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, filter_w, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, stride_h, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, stride_w, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, pad_top, 0, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, pad_left, 0, TF_LIMIT_DIM);
+  return nullptr;
+}
+
 #endif  // TINYFORGE_KERNELS_F32_F32_LIMITS_H_

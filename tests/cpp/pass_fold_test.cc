@@ -169,6 +169,57 @@ TEST(FoldQdq, RejectsWhatTflmCannotComputeNamingTheOp) {
             0u);
 }
 
+// A float graph (no calibration): fold-float lowers it to float32 ops (decision 52).
+constexpr std::string_view kFloatConvRelu = R"(graph f kind=float
+  input %0 x: float32[1,1,2,2]
+  const %1 w: float32[2,1,1,1] = [1,-2]
+  const %2 b: float32[2] = [0.5,-0.5]
+  %3 conv: float32[1,2,2,2] = conv2d(%0, %1, %2) {stride=[1,1], padding=[0,0,0,0], dilation=[1,1], groups=1}  # conv
+  %4 relu: float32[1,2,2,2] = relu(%3)  # relu
+  %5 sum: float32[1,2,2,2] = add(%4, %4)  # add
+  %6 y: float32[1,2,2,2] = relu(%5)  # relu2
+  output %6
+)";
+
+TEST(FoldFloat, ConvReluIsFconvWithClampAddAndLoneReluAreBinary) {
+  const std::string out = RunPasses(kFloatConvRelu, "fold-float");
+  EXPECT_NE(out.find("graph f kind=int8"), std::string::npos) << out;
+  EXPECT_NE(out.find("relu: float32[1,2,2,2] = fconv2d(%0, %1, %2) {stride=[1,1], "
+                     "padding=[0,0,0,0], dilation=[1,1], act_min=0, act_max=inf, layout=NCHW}"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("= binary(%"), std::string::npos) << out;
+  EXPECT_NE(out.find("{fn=add}  # add"), std::string::npos) << out;
+  EXPECT_NE(out.find("{fn=maximum}  # relu2"), std::string::npos) << out;
+  EXPECT_EQ(out.find("relu("), std::string::npos) << out;
+  // The whole pipeline: NHWC, OHWI weights, float32 throughout.
+  std::string pipeline;
+  for (const std::string& name : passes::DefaultPipeline()) {
+    pipeline += (pipeline.empty() ? "" : ",") + name;
+  }
+  const std::string all = RunPasses(kFloatConvRelu, pipeline);
+  EXPECT_NE(all.find("fconv2d("), std::string::npos) << all;
+  EXPECT_NE(all.find("layout=NHWC"), std::string::npos) << all;
+  EXPECT_EQ(all.find("int8["), std::string::npos) << all;
+}
+
+TEST(FoldFloat, GroupedConvAndNoFloatRefused) {
+  std::string grouped(kFloatConvRelu);
+  grouped.replace(grouped.find("groups=1"), 8, "groups=2");
+  grouped.replace(grouped.find("x: float32[1,1,2,2]"), 19, "x: float32[1,4,2,2]");
+  grouped.replace(grouped.find("w: float32[2,1,1,1] = [1,-2]"), 28,
+                  "w: float32[2,2,1,1] = [1,-2,3,4]");
+  EXPECT_NE(RunPasses(grouped, "fold-float").find("conv2d with groups=2 that is not depthwise"),
+            std::string::npos)
+      << RunPasses(grouped, "fold-float");
+  passes::PassOptions no_float;
+  no_float.allow_float = false;
+  EXPECT_NE(RunPasses(kFloatConvRelu, "fold-float", no_float)
+                .find("graph 'f' is a float graph: all of its 4 ops would run in float32 and "
+                      "--no-float forbids it"),
+            std::string::npos);
+}
+
 TEST(ConstFold, QuantizedWeightsBecomeInt8ConstantsDequantizeStays) {
   // convert_pt2e(fold_quantize=False) leaves float weights behind a quantize.
   const std::string text = R"(graph t kind=qdq

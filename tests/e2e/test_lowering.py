@@ -160,8 +160,9 @@ def test_print_after_shows_each_stage(cli, tmp_path_factory):
     res = _export("ds_cnn", tmp_path_factory)
     text = run_cli(cli, "compile", res.path, "--print-after=all").stdout
     stages = [line.split()[3] for line in text.splitlines() if line.startswith("// ---- after")]
-    assert stages == ["const-fold", "fold-qdq", "io-edges", "fuse-activation", "layout",
-                      "split-groups", "remove-noops", "split-concat", "compute-multipliers",
+    assert stages == ["const-fold", "fold-float", "fold-qdq", "io-edges", "fuse-activation",
+                      "layout", "split-groups", "remove-noops", "split-concat",
+                      "compute-multipliers",
                       "precompute-bias", "dce"]
     last = text.split("// ---- after dce ----")[1]
     assert "kind=int8 layout=NHWC io_layout=NHWC" in last

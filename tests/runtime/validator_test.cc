@@ -491,6 +491,64 @@ OpCase F32CumsumCase(const f32_cumsum_params& p) {
           emit::EncodeParams(p)};
 }
 
+// Float model layers (kernels/f32, decision 52): float32 operands, no quantization.
+f32_conv_params F32ConvBase() {
+  f32_conv_params p{};
+  p.batches = 1, p.in_h = 5, p.in_w = 5, p.in_c = 3, p.out_h = 3, p.out_w = 3, p.out_c = 4;
+  p.k_h = p.k_w = 3, p.stride_h = p.stride_w = 1, p.dilation_h = p.dilation_w = 1;
+  p.act_min = 0.0f, p.act_max = 6.0f;
+  return p;
+}
+OpCase F32ConvCaseOf(const char* kernel, const f32_conv_params& p, bool depthwise) {
+  const int64_t out_c = p.out_c > 0 && p.out_c < 64 ? p.out_c : 1;
+  auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 4096 ? d : 1; };
+  const int64_t taps = dim(p.k_h) * dim(p.k_w);
+  constexpr uint8_t f = fmt::kFloat32;
+  return {KernelId(kernel),
+          {In(dim(p.batches) * dim(p.in_h) * dim(p.in_w) * dim(p.in_c), f),
+           Const(depthwise ? taps * out_c : out_c * taps * dim(p.in_c), f), Const(out_c, f),
+           None(), None(), Out(dim(p.batches) * dim(p.out_h) * dim(p.out_w) * out_c, f), None()},
+          emit::EncodeParams(p)};
+}
+OpCase F32ConvCase(const f32_conv_params& p) { return F32ConvCaseOf("f32_conv__ref", p, false); }
+f32_conv_params F32DwconvBase() {
+  f32_conv_params p = F32ConvBase();
+  p.out_c = 6;  // depth multiplier 2
+  return p;
+}
+OpCase F32DwconvCase(const f32_conv_params& p) {
+  return F32ConvCaseOf("f32_dwconv__ref", p, true);
+}
+f32_fc_params F32FcBase() { return {2, 5, 3, -1.0f, 1.0f}; }
+OpCase F32FcCase(const f32_fc_params& p) {
+  auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 4096 ? d : 1; };
+  constexpr uint8_t f = fmt::kFloat32;
+  return {KernelId("f32_fc__ref"),
+          {In(dim(p.batches) * dim(p.in_features), f),
+           Const(dim(p.out_features) * dim(p.in_features), f), Const(dim(p.out_features), f),
+           None(), None(), Out(dim(p.batches) * dim(p.out_features), f), None()},
+          emit::EncodeParams(p)};
+}
+f32_pool_params F32PoolBase() {
+  f32_pool_params p{};
+  p.batches = 1, p.in_h = 3, p.in_w = 3, p.channels = 2, p.out_h = 1, p.out_w = 1;
+  p.filter_h = 3, p.filter_w = 3, p.stride_h = p.stride_w = 1;
+  return p;
+}
+OpCase F32PoolCaseOf(const char* kernel, const f32_pool_params& p) {
+  auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 4096 ? d : 1; };
+  return {KernelId(kernel),
+          {In(dim(p.batches) * dim(p.in_h) * dim(p.in_w) * dim(p.channels), fmt::kFloat32),
+           Out(dim(p.batches) * dim(p.out_h) * dim(p.out_w) * dim(p.channels), fmt::kFloat32)},
+          emit::EncodeParams(p)};
+}
+OpCase F32AvgpoolCase(const f32_pool_params& p) {
+  return F32PoolCaseOf("f32_avgpool__ref", p);
+}
+OpCase F32MaxpoolCase(const f32_pool_params& p) {
+  return F32PoolCaseOf("f32_maxpool__ref", p);
+}
+
 s8_pad_params PadBase() { return {{1, 1, 2, 3, 2}, {0, 0, 1, 0, 1}, {0, 0, 0, 2, 1}, 0}; }
 OpCase PadCase(const s8_pad_params& p) {
   int64_t in = 1, out = 1;
@@ -593,6 +651,25 @@ TEST(Validator, EveryOperandSizeOfEveryOp) {
   ExpectSizeChecks("f32_unary", F32UnaryCase(F32UnaryBase()));
   ExpectSizeChecks("f32_binary", F32BinaryCase(F32BinaryBase()));
   ExpectSizeChecks("f32_cumsum", F32CumsumCase(F32CumsumBase()));
+  ExpectSizeChecks("f32_conv", F32ConvCase(F32ConvBase()));
+  ExpectSizeChecks("f32_dwconv", F32DwconvCase(F32DwconvBase()));
+  ExpectSizeChecks("f32_fc", F32FcCase(F32FcBase()));
+  ExpectSizeChecks("f32_avgpool", F32AvgpoolCase(F32PoolBase()));
+  ExpectSizeChecks("f32_maxpool", F32MaxpoolCase(F32PoolBase()));
+  {  // float clamp order, depthwise channel multiple, window geometry
+    f32_conv_params c = F32ConvBase();
+    c.act_min = 7.0f;
+    EXPECT_EQ(Load(F32ConvCase(c)), Status::kBadParams);
+    f32_conv_params d = F32DwconvBase();
+    d.out_c = 5;
+    EXPECT_EQ(Load(F32DwconvCase(d)), Status::kBadParams);
+    f32_conv_params g = F32ConvBase();
+    g.out_h = 1;  // 5 rows, 3 taps: 1 output row would need bottom padding -2
+    EXPECT_EQ(Load(F32ConvCase(g)), Status::kBadParams);
+    f32_fc_params f = F32FcBase();
+    f.act_max = -2.0f;
+    EXPECT_EQ(Load(F32FcCase(f)), Status::kBadParams);
+  }
   ExpectSizeChecks("pad", PadCase(PadBase()));
   ExpectSizeChecks("concat", ConcatCase(ConcatBase()));
   ExpectSizeChecks("transpose", TransposeCase(TransposeBase()));

@@ -19,6 +19,8 @@ namespace tinyforge::rt::abi {
 // Operand slots. Optional operands are kNoTensor (-1) in the record.
 //   conv, dwconv, fc: input, weights, bias (optional), multiplier, shift, output,
 //                     scratch (optional); + line buffer (conv, dwconv) with kOpFlagStream
+//   f32_conv, f32_dwconv, f32_fc: the same slots; bias float32 and required, no multiplier,
+//                     shift or scratch
 //   avgpool, maxpool: input, output; + line buffer with kOpFlagStream
 //   add, mul:         input1, input2, output
 //   concat:           input 0 .. input n-1, output
@@ -360,6 +362,49 @@ constexpr void VisitParams(f32_cumsum_params& p, V& v) {
   v(p.outer);
   v(p.length);
   v(p.inner);
+}
+template <class V>
+constexpr void VisitParams(f32_conv_params& p, V& v) {
+  v(p.batches);
+  v(p.in_h);
+  v(p.in_w);
+  v(p.in_c);
+  v(p.out_h);
+  v(p.out_w);
+  v(p.out_c);
+  v(p.k_h);
+  v(p.k_w);
+  v(p.stride_h);
+  v(p.stride_w);
+  v(p.dilation_h);
+  v(p.dilation_w);
+  v(p.pad_top);
+  v(p.pad_left);
+  v(p.act_min);
+  v(p.act_max);
+}
+template <class V>
+constexpr void VisitParams(f32_fc_params& p, V& v) {
+  v(p.batches);
+  v(p.in_features);
+  v(p.out_features);
+  v(p.act_min);
+  v(p.act_max);
+}
+template <class V>
+constexpr void VisitParams(f32_pool_params& p, V& v) {
+  v(p.batches);
+  v(p.in_h);
+  v(p.in_w);
+  v(p.channels);
+  v(p.out_h);
+  v(p.out_w);
+  v(p.filter_h);
+  v(p.filter_w);
+  v(p.stride_h);
+  v(p.stride_w);
+  v(p.pad_top);
+  v(p.pad_left);
 }
 
 struct FieldCounter {

@@ -1,0 +1,61 @@
+// Float32 convolution for any core (FPU or soft-float): __ref's sums in __ref's order (taps
+// row by row, input channels innermost, then + bias), bit-identical to it, without its
+// per-tap bounds tests: the window's rows inside the input are one range, and with dilation
+// 1 a kernel row's taps inside the input are one contiguous run of input and weight floats.
+#include "kernels/f32/f32.h"
+#include "kernels/f32/f32_scalar.h"
+#include "kernels/f32/f32_clamp.h"
+#include "kernels/f32/f32_window.h"
+
+namespace {
+
+// acc + a[0]*b[0] + a[1]*b[1] + ... in order (no reassociation: the result is __ref's).
+inline float DotInOrder(float acc, const float* a, const float* b, int32_t n) {
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    acc += a[i] * b[i];
+    acc += a[i + 1] * b[i + 1];
+    acc += a[i + 2] * b[i + 2];
+    acc += a[i + 3] * b[i + 3];
+  }
+  for (; i < n; ++i) acc += a[i] * b[i];
+  return acc;
+}
+
+}  // namespace
+
+extern "C" TF_F32_NO_VECTORIZE void f32_conv__scalar(const f32_conv_params* params,
+                                                     const float* x, const float* w,
+                                                     const float* bias, float* y) {
+  const f32_conv_params& p = *params;
+  if (p.dilation_w != 1) {
+    f32_conv__ref(params, x, w, bias, y);
+    return;
+  }
+  using tinyforge::kernels::f32::Clamp;
+  using tinyforge::kernels::f32::TapRange;
+  for (int32_t b = 0; b < p.batches; ++b) {
+    for (int32_t oy = 0; oy < p.out_h; ++oy) {
+      const int32_t iy0 = oy * p.stride_h - p.pad_top;
+      int32_t ky0, ky1;
+      TapRange(iy0, p.k_h, p.dilation_h, p.in_h, &ky0, &ky1);
+      for (int32_t ox = 0; ox < p.out_w; ++ox) {
+        const int32_t ix0 = ox * p.stride_w - p.pad_left;
+        int32_t kx0, kx1;
+        TapRange(ix0, p.k_w, 1, p.in_w, &kx0, &kx1);
+        const int32_t run = (kx1 - kx0) * p.in_c;
+        float* yp = y + ((b * p.out_h + oy) * p.out_w + ox) * p.out_c;
+        for (int32_t oc = 0; oc < p.out_c; ++oc) {
+          float acc = 0.0f;
+          for (int32_t ky = ky0; ky < ky1; ++ky) {
+            const int32_t iy = iy0 + ky * p.dilation_h;
+            acc = DotInOrder(acc, x + ((b * p.in_h + iy) * p.in_w + ix0 + kx0) * p.in_c,
+                             w + ((oc * p.k_h + ky) * p.k_w + kx0) * p.in_c, run);
+          }
+          acc += bias[oc];
+          yp[oc] = Clamp(acc, p.act_min, p.act_max);
+        }
+      }
+    }
+  }
+}
