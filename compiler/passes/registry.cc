@@ -8,7 +8,7 @@
 namespace tinyforge::passes {
 namespace {
 
-constexpr std::array<PassInfo, 11> kPasses = {{
+constexpr std::array<PassInfo, 12> kPasses = {{
     {"const-fold", ConstFold,
      "no op has only constant inputs, except `dequantize` (the quantized-weight marker)",
      "first: weights PT2E left as float behind a `quantize` (`fold_quantize=False`, QAT "
