@@ -12,6 +12,10 @@ double RoundHalfAway(double x) { return std::round(x); }
 
 QuantizedMultiplier QuantizeMultiplier(double real_multiplier) {
   if (real_multiplier == 0.0) return {0, 0};
+  // A ratio of finite scales can still overflow (a float quotient of a large and a tiny
+  // scale: inf): a shift above every kernel's range, which the callers' range checks refuse
+  // (converting inf to an integer is undefined behaviour; found by the .tflite fuzzer).
+  if (!std::isfinite(real_multiplier)) return {std::numeric_limits<int32_t>::max(), 1024};
   int shift = 0;
   const double q = std::frexp(real_multiplier, &shift);
   auto q_fixed = static_cast<int64_t>(RoundHalfAway(q * static_cast<double>(int64_t{1} << 31)));

@@ -29,6 +29,16 @@ TEST(QuantizeMultiplier, HandWorked) {
             (q::QuantizedMultiplier{(1 << 30) + 1, 0}));
 }
 
+TEST(QuantizeMultiplier, NonFiniteIsOutOfEveryRange) {
+  // A float ratio of finite scales that overflows (found by the .tflite fuzzer in a
+  // HARD_SWISH with a tiny output scale): no undefined conversion, a shift no kernel takes.
+  const float ratio = (1.0f / 128.0f) * 1e30f / 1e-30f;
+  ASSERT_TRUE(std::isinf(ratio));
+  EXPECT_GT(q::QuantizeMultiplier(static_cast<double>(ratio)).shift, 1000);
+  EXPECT_FALSE(q::QuantizeMultiplierSmallerThanOneExp(static_cast<double>(ratio)).ok());
+  EXPECT_FALSE(q::HardSwishTable({1e30f, 0}, {1e-30f, 0}).ok());
+}
+
 TEST(QuantizeMultiplier, RangeChecks) {
   EXPECT_TRUE(q::QuantizeMultiplierSmallerThanOneExp(0.3).ok());
   EXPECT_FALSE(q::QuantizeMultiplierSmallerThanOneExp(1.0).ok());
