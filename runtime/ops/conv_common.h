@@ -5,7 +5,6 @@
 #define TINYFORGE_RUNTIME_OPS_CONV_COMMON_H_
 
 #include "op_util.h"
-#include "tinyforge/window.h"
 
 namespace tinyforge::rt::ops::conv_common {
 
@@ -20,16 +19,7 @@ Status Validate(const OpContext& op, const P& p, const char* why, Weights weight
   TF_RT_TRY(CheckParams(why));
   TF_RT_TRY(ExpectRounding(op, p));
   bool unpadded = true;
-  if (!WindowFits(op, p.in_h, p.out_h, p.k_h, p.stride_h, p.dilation_h, p.pad_top, &unpadded,
-                  true) ||
-      !WindowFits(op, p.in_w, p.out_w, p.k_w, p.stride_w, p.dilation_w, p.pad_left, &unpadded,
-                  true)) {
-    return Status::kBadParams;
-  }
-  TF_RT_TRY(ExpectPartial(op, WindowLeavesInputUnread(p.in_h, p.out_h, p.k_h, p.stride_h,
-                                                      p.dilation_h, p.pad_top) ||
-                                  WindowLeavesInputUnread(p.in_w, p.out_w, p.k_w, p.stride_w,
-                                                          p.dilation_w, p.pad_left)));
+  TF_RT_TRY(CheckConvWindows(op, p, &unpadded));
   TF_RT_TRY(Expect(op, abi::kConvIn, fmt::kInt8, Product(p.batches, p.in_h, p.in_w, p.in_c)));
   TF_RT_TRY(Expect(op, abi::kConvWeights, fmt::kInt8, weights(p)));
   if (op.has(abi::kConvBias)) {

@@ -6,7 +6,6 @@
 
 #include "kernels/f32/f32_limits.h"
 #include "op_util.h"
-#include "tinyforge/window.h"
 
 namespace tinyforge::rt::ops::f32_layers {
 
@@ -33,16 +32,7 @@ Status ValidateConv(const OpContext& op, bool depthwise) {
   TF_RT_TRY((DecodeWhole<kKind>(op, abi::kConvOperands,
                                 depthwise ? f32_dwconv_check : f32_conv_check, &p)));
   bool unpadded = true;
-  if (!WindowFits(op, p.in_h, p.out_h, p.k_h, p.stride_h, p.dilation_h, p.pad_top, &unpadded,
-                  true) ||
-      !WindowFits(op, p.in_w, p.out_w, p.k_w, p.stride_w, p.dilation_w, p.pad_left, &unpadded,
-                  true)) {
-    return Status::kBadParams;
-  }
-  TF_RT_TRY(ExpectPartial(op, WindowLeavesInputUnread(p.in_h, p.out_h, p.k_h, p.stride_h,
-                                                      p.dilation_h, p.pad_top) ||
-                                  WindowLeavesInputUnread(p.in_w, p.out_w, p.k_w, p.stride_w,
-                                                          p.dilation_w, p.pad_left)));
+  TF_RT_TRY(CheckConvWindows(op, p, &unpadded));
   const int64_t taps = Product(p.k_h, p.k_w);
   return ExpectWeighted(op, Product(p.batches, p.in_h, p.in_w, p.in_c),
                         depthwise ? Product(taps, p.out_c) : Product(p.out_c, taps, p.in_c),
@@ -66,13 +56,7 @@ Status ValidatePool(const OpContext& op) {
   f32_pool_params p{};
   TF_RT_TRY((DecodeWhole<kKind>(op, abi::kPoolOperands, f32_pool_check, &p)));
   bool unpadded = true;
-  if (!WindowFits(op, p.in_h, p.out_h, p.filter_h, p.stride_h, 1, p.pad_top, &unpadded, false) ||
-      !WindowFits(op, p.in_w, p.out_w, p.filter_w, p.stride_w, 1, p.pad_left, &unpadded, false)) {
-    return Status::kBadParams;
-  }
-  TF_RT_TRY(ExpectPartial(
-      op, WindowLeavesInputUnread(p.in_h, p.out_h, p.filter_h, p.stride_h, 1, p.pad_top) ||
-              WindowLeavesInputUnread(p.in_w, p.out_w, p.filter_w, p.stride_w, 1, p.pad_left)));
+  TF_RT_TRY(CheckPoolWindows(op, p, &unpadded));
   TF_RT_TRY(Expect(op, abi::kPoolIn, fmt::kFloat32,
                    Product(p.batches, p.in_h, p.in_w, p.channels, 4)));
   TF_RT_TRY(Expect(op, abi::kPoolOut, fmt::kFloat32,

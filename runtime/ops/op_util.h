@@ -115,21 +115,37 @@ TF_RT_COLD Status ExpectClamp(const OpContext& op, int32_t out_slot, int32_t act
 
 // One spatial dim of a window op (conv, dwconv, pool): `out` windows of extent
 // (k - 1) * dilation + 1 at `stride` over `in` padded by `before` and an implicit `after`
-// (the record keeps only the top/left pads) such that
-// out == (in + before + after - extent) / stride + 1, with 0 <= before, after, and TFLite's
-// SAME or VALID padding unless the op declares explicit pads (op flag PADS,
-// tinyforge/window.h). before, after < extent (no window made only of padding) for
-// SAME/VALID and wherever `padding_windows` is false (pools: an average over no pixel);
-// a convolution with declared pads may have such windows (their output is the bias: a
-// transposed convolution lowered to a 1x1 conv over a zero-stuffed map).
-// Clears *unpadded unless `after` can be 0 with `before` 0. Dims are validated (> 0).
-TF_RT_COLD bool WindowFits(const OpContext& op, int32_t in, int32_t out, int32_t k,
-                           int32_t stride, int32_t dilation, int32_t before, bool* unpadded,
-                           bool padding_windows);
+// (the record keeps only the top/left pads).
+struct WindowDim {
+  int32_t in, out, k, stride, dilation, before;
+};
 
-// The PARTIAL op flag against a window op's geometry: set exactly where the windows leave
-// input rows or columns unread (tinyforge/window.h WindowLeavesInputUnread, per dim).
-TF_RT_COLD Status ExpectPartial(const OpContext& op, bool leaves_input_unread);
+// A window op's geometry, both dims: out == (in + before + after - extent) / stride + 1 with
+// 0 <= before, after, and TFLite's SAME or VALID padding unless the op declares explicit pads
+// (op flag PADS, tinyforge/window.h). before, after < extent (no window made only of
+// padding) for SAME/VALID and wherever `padding_windows` is false (pools: an average over no
+// pixel); a convolution with declared pads may have such windows (their output is the bias:
+// a transposed convolution lowered to a 1x1 conv over a zero-stuffed map). Then the PARTIAL
+// op flag: set exactly where the windows leave input rows or columns unread
+// (WindowLeavesInputUnread). Clears *unpadded unless `after` can be 0 with `before` 0 in
+// both dims. Dims are validated (> 0). kBadParams on any mismatch.
+TF_RT_COLD Status CheckWindows(const OpContext& op, const WindowDim& h, const WindowDim& w,
+                               bool padding_windows, bool* unpadded);
+
+// The two window kinds' parameter structs (int8 and float): convolutions name the kernel
+// k_h / k_w and have a dilation; pools name it filter_h / filter_w.
+template <class P>
+Status CheckConvWindows(const OpContext& op, const P& p, bool* unpadded) {
+  return CheckWindows(op, {p.in_h, p.out_h, p.k_h, p.stride_h, p.dilation_h, p.pad_top},
+                      {p.in_w, p.out_w, p.k_w, p.stride_w, p.dilation_w, p.pad_left}, true,
+                      unpadded);
+}
+template <class P>
+Status CheckPoolWindows(const OpContext& op, const P& p, bool* unpadded) {
+  return CheckWindows(op, {p.in_h, p.out_h, p.filter_h, p.stride_h, 1, p.pad_top},
+                      {p.in_w, p.out_w, p.filter_w, p.stride_w, 1, p.pad_left}, false,
+                      unpadded);
+}
 
 // Checks the operand count (`fixed` slots, + 1 line buffer if the op is streamed) and the
 // parameter count.

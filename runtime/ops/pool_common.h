@@ -4,7 +4,6 @@
 
 #include "kernels/pool/pool_limits.h"
 #include "op_util.h"
-#include "tinyforge/window.h"
 
 namespace tinyforge::rt::ops {
 
@@ -17,13 +16,7 @@ Status ValidatePool(const OpContext& op) {
   abi::DecodeParams(op, &p);
   TF_RT_TRY(CheckParams(s8_pool_check(p)));
   bool unpadded = true;
-  if (!WindowFits(op, p.in_h, p.out_h, p.filter_h, p.stride_h, 1, p.pad_top, &unpadded, false) ||
-      !WindowFits(op, p.in_w, p.out_w, p.filter_w, p.stride_w, 1, p.pad_left, &unpadded, false)) {
-    return Status::kBadParams;
-  }
-  TF_RT_TRY(ExpectPartial(
-      op, WindowLeavesInputUnread(p.in_h, p.out_h, p.filter_h, p.stride_h, 1, p.pad_top) ||
-              WindowLeavesInputUnread(p.in_w, p.out_w, p.filter_w, p.stride_w, 1, p.pad_left)));
+  TF_RT_TRY(CheckPoolWindows(op, p, &unpadded));
   if (ScratchBytes<kOp>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
   TF_RT_TRY(Expect(op, abi::kPoolIn, fmt::kInt8, Product(p.batches, p.in_h, p.in_w, p.channels)));
   TF_RT_TRY(Expect(op, abi::kPoolOut, fmt::kInt8, Product(p.batches, p.out_h, p.out_w, p.channels),

@@ -29,21 +29,35 @@ Status ExpectClamp(const OpContext& op, int32_t out_slot, int32_t act_min, int32
   return Status::kBadParams;
 }
 
-bool WindowFits(const OpContext& op, int32_t in, int32_t out, int32_t k, int32_t stride,
-                int32_t dilation, int32_t before, bool* unpadded, bool padding_windows) {
-  const int64_t extent = (int64_t{k} - 1) * dilation + 1;
-  const int64_t need = (int64_t{out} - 1) * stride + extent - in - before;  // after's least
-  if (before < 0 || need + stride - 1 < 0) return false;
+namespace {
+
+// One dim of CheckWindows (op_util.h).
+bool WindowFits(const OpContext& op, const WindowDim& d, bool* unpadded, bool padding_windows) {
+  const int64_t extent = (int64_t{d.k} - 1) * d.dilation + 1;
+  const int64_t need = (int64_t{d.out} - 1) * d.stride + extent - d.in - d.before;  // after's least
+  if (d.before < 0 || need + d.stride - 1 < 0) return false;
   const bool pads = (op.flags() & fmt::kOpFlagPads) != 0;
-  if ((!pads || !padding_windows) && (before >= extent || need >= extent)) return false;
-  if (!pads && !TflitePadding(in, out, k, stride, dilation, before)) return false;
-  *unpadded = *unpadded && before == 0 && need <= 0;
+  if ((!pads || !padding_windows) && (d.before >= extent || need >= extent)) return false;
+  if (!pads && !TflitePadding(d.in, d.out, d.k, d.stride, d.dilation, d.before)) return false;
+  *unpadded = *unpadded && d.before == 0 && need <= 0;
   return true;
 }
 
-Status ExpectPartial(const OpContext& op, bool leaves_input_unread) {
-  return ((op.flags() & fmt::kOpFlagPartial) != 0) == leaves_input_unread ? Status::kOk
-                                                                         : Status::kBadParams;
+bool LeavesInputUnread(const WindowDim& d) {
+  return WindowLeavesInputUnread(d.in, d.out, d.k, d.stride, d.dilation, d.before);
+}
+
+}  // namespace
+
+Status CheckWindows(const OpContext& op, const WindowDim& h, const WindowDim& w,
+                    bool padding_windows, bool* unpadded) {
+  if (!WindowFits(op, h, unpadded, padding_windows) ||
+      !WindowFits(op, w, unpadded, padding_windows)) {
+    return Status::kBadParams;
+  }
+  const bool partial = (op.flags() & fmt::kOpFlagPartial) != 0;
+  return partial == (LeavesInputUnread(h) || LeavesInputUnread(w)) ? Status::kOk
+                                                                   : Status::kBadParams;
 }
 
 }  // namespace tinyforge::rt::ops
