@@ -17,6 +17,7 @@ Pipeline (one screen on purpose):
 
 from __future__ import annotations
 
+import traceback
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from typing import Any
 
 import torch
 import torch.fx
+from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 
 from . import _quiet  # noqa: F401  (quiet torchao import)
 from .attention import decompose_attention
@@ -35,7 +37,7 @@ from .tile import expand_repeats
 from .fold import fold_batchnorm, remove_noops, unshare_biases
 from .graph_file import serialize
 from .aten_ops import KEEP_FLOAT_KEY
-from .errors import UnsupportedOpError
+from .errors import ExportError, UnsupportedOpError
 from .lower import Lowering, check_supported
 from .nodeinfo import module_path_of, source_of, target_name
 from .matmul_ops import rewrite_einsum
@@ -97,7 +99,10 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
         with warnings.catch_warnings():
             # nn.GRU / nn.LSTM re-assign their weight list in forward; export warns, harmlessly
             warnings.filterwarnings("ignore", message=r"The tensor attributes .*_flat_weights")
-            ep = torch.export.export(model, example)
+            try:
+                ep = torch.export.export(model, example)
+            except GuardOnDataDependentSymNode as e:
+                raise _data_dependent_error(e) from e
         ep, unrolled = decompose_recurrent(ep)  # GRU / LSTM unrolled
         gm = ep.module()
     finally:
@@ -115,6 +120,19 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
     check_supported(gm)  # every unsupported op at once, before folding or calibration
     fold_batchnorm(gm)
     return gm
+
+
+def _data_dependent_error(e: Exception) -> ExportError:
+    """torch.export's failure on a Python branch over tensor values, as one line naming the
+    branch's source line and, for the usual case, what to change."""
+    frames = [f for f in traceback.extract_tb(e.__traceback__)
+              if "/torch/" not in f.filename or "/torch/nn/" in f.filename]
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    hint = "make the branch not depend on tensor values (compute it from shapes, or a constant)"
+    if frames and frames[-1].name == "_detect_is_causal_mask":
+        hint = ("nn.Transformer* compares the mask with a causal one unless told: pass "
+                "is_causal=True with a causal mask, is_causal=False with any other")
+    return ExportError(f"torch.export cannot trace a branch on tensor values{where}: {hint}")
 
 
 def _mark_keep_float(gm: torch.fx.GraphModule, keep: list[str]) -> None:

@@ -39,6 +39,11 @@ from .fold import attr_value, new_const
 aten = torch.ops.aten
 
 RECURRENT_OPS = (aten.gru.input, aten.lstm.input, aten.gru_cell.default, aten.lstm_cell.default)
+# Ops that make a tensor from nothing but their arguments (and `*_like` from a shape).
+FACTORY_OPS = {aten.zeros.default, aten.ones.default, aten.full.default, aten.zeros_like.default,
+               aten.ones_like.default, aten.full_like.default, aten.arange.default,
+               aten.arange.start, aten.arange.start_step, aten.eye.default, aten.eye.m,
+               aten.linspace.default, aten.scalar_tensor.default}
 # What each rewritten aten op becomes (docs/ops.md reads it).
 _UNROLLED = "unrolled per step: `linear`, `slice`, `add`, `sub`, `mul`, `sigmoid`, `tanh`"
 REWRITTEN = {
@@ -46,12 +51,9 @@ REWRITTEN = {
     aten.lstm.input: _UNROLLED + ", `cat` (PyTorch's decomposition)",
     aten.gru_cell.default: _UNROLLED + " (PyTorch's decomposition)",
     aten.lstm_cell.default: _UNROLLED + " (PyTorch's decomposition)",
-    aten.zeros.default: "a constant (with what reads only constants)",
-    aten.ones.default: "a constant (with what reads only constants)",
-    aten.full.default: "a constant (with what reads only constants)",
+    # factories (masks, initial states) and what reads only them and parameters: constants
+    **{op: "a constant (with what reads only constants)" for op in FACTORY_OPS},
 }
-FACTORY_OPS = {aten.zeros.default, aten.ones.default, aten.full.default, aten.zeros_like.default,
-               aten.ones_like.default, aten.full_like.default}
 
 
 def decompose_recurrent(
@@ -104,6 +106,11 @@ def fold_factories(gm: torch.fx.GraphModule) -> int:
                 user.replace_input_with(node, const)
             count += 1
     if folded:
+        # FX keeps an in-place op (a mask's masked_fill_) as a side effect: the folded ones go
+        # explicitly, readers first
+        for node in reversed(list(folded)):
+            if not node.users:
+                gm.graph.erase_node(node)
         gm.graph.eliminate_dead_code()
         gm.recompile()
     return count

@@ -1,6 +1,6 @@
 """Attention from PyTorch: F.scaled_dot_product_attention (no mask, causal, a constant
 additive or boolean mask), nn.MultiheadAttention (batch_first both ways, need_weights False
-and True) and a 2-layer nn.TransformerEncoder (seq 32, d_model 64, 4 heads, ffn 128, norm
+and True, masks built in forward) and a 2-layer nn.TransformerEncoder (seq 32, d_model 64, 4 heads, ffn 128, norm
 first or last, relu or gelu) with a learned positional embedding and a Linear head:
 exported with PT2E (attention.decompose_attention), compiled, and compared with PyTorch's
 converted int8 model (`compare --against pytorch`): every op fed PyTorch's inputs within
@@ -158,6 +158,54 @@ def test_multihead_attention_at_batch_3(batch_first, cli, tmp_path):
     shapes = [(3, 16, 32) if batch_first else (16, 3, 32)]
     res = _export(Mha(batch_first, False), shapes, tmp_path / "mha3.tfg")
     _check_within_1_lsb(cli, res, shapes, tmp_path)
+
+
+class MaskInForward(nn.Module):
+    """nn.MultiheadAttention with its mask computed in forward from the sequence length."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
+        self.attn = nn.MultiheadAttention(32, 4, batch_first=True)
+
+    def forward(self, x):
+        t = x.shape[1]
+        if self.kind == "triu":  # ones -> triu: a boolean causal mask
+            mask = torch.ones(t, t, dtype=torch.bool).triu(1)
+        else:  # arange comparisons: a band of width 4 around the diagonal
+            i = torch.arange(t)
+            mask = (i[None, :] - i[:, None]).abs() > 3
+        return self.attn(x, x, x, attn_mask=mask, need_weights=False)[0]
+
+
+@pytest.mark.parametrize("kind", ["triu", "arange"])
+def test_mask_built_in_forward(kind, cli, tmp_path):
+    """A mask computed from shapes in forward (factories, triu, comparisons, and the
+    in-place masked_fill_ of nn.MultiheadAttention) folds to the additive constant."""
+    shapes = [(1, 16, 32)]
+    res = _export(MaskInForward(kind), shapes, tmp_path / "mask.tfg")
+    text = run_cli(cli, "compile", res.path, "--print-after=dce").stdout
+    assert len(re.findall(r"= qadd\(", text)) == 1, text
+    _check_within_1_lsb(cli, res, shapes, tmp_path)
+
+
+def test_encoder_mask_without_is_causal_names_the_fix():
+    """nn.TransformerEncoder tests a mask for causality with a data-dependent branch that
+    torch.export cannot trace: one line saying what to pass."""
+
+    class Enc(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            layer = nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True)
+            self.enc = nn.TransformerEncoder(layer, 1, enable_nested_tensor=False)
+
+        def forward(self, x):
+            t = x.shape[1]
+            return self.enc(x, mask=torch.triu(torch.full((t, t), float("-inf")), 1))
+
+    with pytest.raises(tinyforge.ExportError, match=r"transformer\.py:\d+: .*is_causal=True") as e:
+        tinyforge.export(Enc().eval(), (torch.randn(1, 16, 32),))
+    assert "\n" not in str(e.value)
 
 
 ENCODER_CASES = [(False, "relu"), (True, "gelu")]
