@@ -9,6 +9,8 @@
 // The program's inputs are the reference's tensors of the same names ("x.q" for an int8
 // program), so both sides start from identical values.
 #include <cmath>
+#include <functional>
+#include <map>
 #include <iomanip>
 #include <iostream>
 #include <limits>
@@ -216,6 +218,49 @@ int Compare(const CompareArgs& args) {
   auto ours = exec::Run(program, program_inputs, run_options);
   if (!ours.ok()) return Fail(ours.error().WithPrefix(args.graph));
 
+  // An op input as the op alone sees it (memoized): a constant (empty: RunAlone reads it
+  // from the program), the reference's value, or, for a tensor the reference lacks, its
+  // producer run alone on such values (recursively). nullopt: not feedable (a reference of
+  // another dtype or quantization). A tensor with neither a reference nor a producer (a
+  // program input quantized from the reference's float, a second output) is ours.
+  std::vector<int> producer(program.tensors.size(), -1);
+  for (size_t i = 0; i < program.ops.size(); ++i) {
+    const ir::TensorId out0 = program.ops[i].outputs[0];
+    producer[static_cast<size_t>(out0)] = static_cast<int>(i);
+  }
+  std::map<ir::TensorId, std::optional<exec::HostTensor>> fed_memo;
+  std::function<Expected<std::optional<exec::HostTensor>>(ir::TensorId)> fed =
+      [&](ir::TensorId t) -> Expected<std::optional<exec::HostTensor>> {
+    const ir::Tensor& d = program.tensor(t);
+    if (d.is_constant()) return std::optional<exec::HostTensor>(exec::HostTensor());
+    if (auto m = fed_memo.find(t); m != fed_memo.end()) return m->second;
+    std::optional<exec::HostTensor> v;
+    if (auto ref = refs->find(d.name); ref != refs->end()) {
+      if (ref->second.value.dtype() == d.dtype && ref->second.quant == d.quant) {
+        v = ToProgram(ref->second.value, program, edge, t);
+      }
+    } else if (const int p = producer[static_cast<size_t>(t)]; p >= 0) {
+      const ir::Op& src = program.ops[static_cast<size_t>(p)];
+      std::vector<exec::HostTensor> ins;
+      bool ok = true;
+      for (ir::TensorId in : src.inputs) {
+        auto x = fed(in);
+        if (!x.ok()) return x.error();
+        ok = ok && x->has_value();
+        ins.push_back(x->has_value() ? std::move(**x) : exec::HostTensor());
+      }
+      if (ok) {
+        auto out = exec::RunAlone(program, src, ins);
+        if (!out.ok()) return out.error();
+        v = std::move(*out);
+      }
+    } else if ((*ours).tensors[static_cast<size_t>(t)]) {
+      v = *(*ours).tensors[static_cast<size_t>(t)];  // an input fed from the reference
+    }
+    fed_memo[t] = v;
+    return v;
+  };
+
   // One row per op whose output has a reference.
   std::vector<Row> rows;
   int first = -1;
@@ -240,22 +285,16 @@ int Compare(const CompareArgs& args) {
     }
     Row row = Measure(s, r, lsb);
     row.op = op.name, row.tensor = desc.name, row.shape = it->second.value.shape();
-    // The op alone on the reference's inputs (where the reference has them, same dtype).
+    // The op alone on the reference's inputs (where the reference has them, same dtype and
+    // quantization); an input the reference lacks (a tensor the compiler made: a group's
+    // slice, a partial concat) is recomputed from the reference's values by its producers.
     std::vector<exec::HostTensor> values;
     bool feedable = true;
     for (ir::TensorId in : op.inputs) {
-      const ir::Tensor& in_desc = program.tensor(in);
-      auto ref_in = refs->find(in_desc.name);
-      if (in_desc.is_constant() || ref_in == refs->end()) {
-        values.push_back(in_desc.is_constant() ? exec::HostTensor()
-                                               : *(*ours).tensors[static_cast<size_t>(in)]);
-        continue;
-      }
-      feedable = feedable && ref_in->second.value.dtype() == in_desc.dtype &&
-                 ref_in->second.quant == in_desc.quant;
-      auto value = ToProgram(ref_in->second.value, program, edge, in);
-      feedable = feedable && value.has_value();
-      values.push_back(value ? std::move(*value) : exec::HostTensor());
+      auto value = fed(in);
+      if (!value.ok()) return Fail(value.error());
+      feedable = feedable && value->has_value();
+      values.push_back(value->has_value() ? std::move(**value) : exec::HostTensor());
     }
     if (feedable && row.has_lsb) {
       auto alone = exec::RunAlone(program, op, values);
