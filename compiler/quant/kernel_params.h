@@ -295,6 +295,9 @@ Expected<LutTable> RsqrtTable(TensorQuant input, TensorQuant output);
 // its zero point otherwise).
 Expected<LutTable> PreluTable(TensorQuant input, TensorQuant alpha, int32_t alpha_q,
                               TensorQuant output);
+// DEQUANTIZE then QUANTIZE through float32 (a float data-movement op between them, as TF's
+// converter sometimes leaves a SPLIT): s8_dequantize__ref then s8_quantize__ref per entry.
+Expected<LutTable> DequantQuantTable(TensorQuant input, TensorQuant output);
 
 // ---- CONCATENATION / PAD / QUANTIZE / DEQUANTIZE ----------------------------------------
 

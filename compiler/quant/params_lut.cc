@@ -10,6 +10,7 @@
 
 #include "kernels/common/fixed_point.h"
 #include "kernels/logistic/logistic.h"
+#include "kernels/quantize/quantize.h"
 #include "kernels/tanh/tanh.h"
 #include "quant/kernel_params.h"
 #include "quant/params_check.h"
@@ -256,6 +257,21 @@ Expected<LutTable> RsqrtTable(TensorQuant input, TensorQuant output) {
     }
     t[static_cast<size_t>(i)] = ClampInt8(y);
   }
+  return t;
+}
+
+Expected<LutTable> DequantQuantTable(TensorQuant input, TensorQuant output) {
+  constexpr const char* kOp = "quantize";
+  TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "input", input));
+  TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "output", output));
+  int8_t in[TF_LUT_ENTRIES];
+  float mid[TF_LUT_ENTRIES];
+  for (int i = 0; i < TF_LUT_ENTRIES; ++i) in[i] = static_cast<int8_t>(i);
+  const s8_dequantize_params dq{TF_LUT_ENTRIES, input.scale, input.zero_point};
+  const s8_quantize_params q{TF_LUT_ENTRIES, output.scale, output.zero_point};
+  LutTable t{};
+  s8_dequantize__ref(&dq, in, mid);
+  s8_quantize__ref(&q, mid, t.data());
   return t;
 }
 

@@ -128,8 +128,85 @@ Status CheckEdges(const TfliteModel& m) {
   return OkStatus();
 }
 
-Expected<ir::Graph> LowerTfliteModel(const TfliteModel& m) {
-  TF_RETURN_IF_ERROR(CheckEdges(m));
+// The index of the data input of a float op that only moves values (each output element is
+// one input element), or -1 for any other op.
+int DataInput(const TfOp& o) {
+  switch (o.code) {
+    case op::kSplit: return 1;
+    case op::kSplitV: case op::kReshape: case op::kSqueeze: case op::kExpandDims:
+    case op::kTranspose: case op::kSlice: case op::kStridedSlice: case op::kUnpack:
+    case op::kGather:
+      return 0;
+    default: return -1;
+  }
+}
+
+// TF's converter sometimes leaves a data-movement op in float between a DEQUANTIZE and the
+// QUANTIZEs after it (an LSTM gate SPLIT, depending on the run). Moving int8 values is the
+// same as moving their floats, so such an island runs in int8: the float tensors take the
+// DEQUANTIZE's input quantization, the DEQUANTIZE goes, and each QUANTIZE becomes the exact
+// dequantize-then-quantize table (via_float). Islands with any other reader stay as they are.
+void FoldFloatMovement(TfliteModel& m) {
+  const auto is_float = [&](int32_t t) {
+    return m.tensors[static_cast<size_t>(t)].type == static_cast<int8_t>(TfType::kFloat32);
+  };
+  const auto is_output = [&](int32_t t) {
+    return std::find(m.outputs.begin(), m.outputs.end(), t) != m.outputs.end();
+  };
+  for (size_t d = 0; d < m.ops.size(); ++d) {
+    const TfOp& dq = m.ops[d];
+    if (dq.code != op::kDequantize || dq.inputs.size() != 1 || dq.outputs.size() != 1) {
+      continue;
+    }
+    const TfTensor& x = m.tensors[static_cast<size_t>(dq.inputs[0])];
+    if (x.type != static_cast<int8_t>(TfType::kInt8) || !x.quant || x.quant->per_channel() ||
+        x.is_constant() || !is_float(dq.outputs[0])) {
+      continue;
+    }
+    // Grow the island from the DEQUANTIZE's output; every reader of an island tensor must
+    // be a movement op reading it as data, or a float -> int8 QUANTIZE.
+    std::vector<int32_t> island{dq.outputs[0]};
+    std::vector<size_t> movers, quantizes;
+    bool ok = true;
+    for (size_t i = 0; ok && i < island.size(); ++i) {
+      const int32_t t = island[i];
+      if (is_output(t)) ok = false;
+      for (size_t k = 0; ok && k < m.ops.size(); ++k) {
+        const TfOp& o = m.ops[k];
+        for (size_t j = 0; ok && j < o.inputs.size(); ++j) {
+          if (o.inputs[j] != t) continue;
+          if (o.code == op::kQuantize && o.outputs.size() == 1 && !is_float(o.outputs[0])) {
+            quantizes.push_back(k);
+          } else if (DataInput(o) == static_cast<int>(j) && std::all_of(
+                         o.outputs.begin(), o.outputs.end(), is_float)) {
+            if (std::find(movers.begin(), movers.end(), k) == movers.end()) {
+              movers.push_back(k);
+              island.insert(island.end(), o.outputs.begin(), o.outputs.end());
+            }
+          } else {
+            ok = false;
+          }
+        }
+      }
+    }
+    if (!ok || movers.empty()) continue;
+    for (int32_t t : island) {
+      TfTensor& f = m.tensors[static_cast<size_t>(t)];
+      f.type = x.type;
+      f.quant = x.quant;
+    }
+    for (size_t k : quantizes) m.ops[k].via_float = true;
+    for (TfOp& o : m.ops) {
+      for (int32_t& in : o.inputs) in = in == dq.outputs[0] ? dq.inputs[0] : in;
+    }
+    m.ops[d].folded = true;
+  }
+}
+
+Expected<ir::Graph> LowerTfliteModel(const TfliteModel& file) {
+  TF_RETURN_IF_ERROR(CheckEdges(file));
+  TfliteModel m = file;
+  FoldFloatMovement(m);
   Lowering l(m);
   auto entry_of = [](int32_t code) -> const OpEntry* {
     for (const OpEntry& e : kOps) {
@@ -150,6 +227,7 @@ Expected<ir::Graph> LowerTfliteModel(const TfliteModel& m) {
   for (size_t k = 0; k < m.ops.size(); ++k) {
     l.Begin(k);
     const TfOp& o = m.ops[k];
+    if (o.folded) continue;
     const OpEntry* entry = entry_of(o.code);
     if (o.version > entry->max_version) {
       return l.Fail("version: " + std::to_string(o.version) +

@@ -233,8 +233,17 @@ Status LowerQuantize(Lowering& l) {
   if (x.type != static_cast<int8_t>(TfType::kInt8)) {
     return l.Fail("inputs[0]: type " + TfTypeName(x.type) + ", expected FLOAT32 or INT8");
   }
-  // int8 -> int8 inside the graph: TFLM's Requantize, (double)in / (double)out.
   TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
+  if (l.op().via_float) {
+    // The file's QUANTIZE read floats an island of data movement made from these int8s.
+    auto table = quant::DequantQuantTable(Q(x), Q(y));
+    if (!table.ok()) return l.Fail(table.error().message());
+    const ir::TensorId t = l.AddInt8Table(l.UniqueName(y.name + ".table"), *table, y);
+    l.AddOp(ir::OpType::kQLut, {l.Tensor(l.InIndex(0)), t}, {l.Tensor(l.op().outputs[0])},
+            ir::NoAttrs{});
+    return OkStatus();
+  }
+  // int8 -> int8 inside the graph: TFLM's Requantize, (double)in / (double)out.
   auto p = quant::MakeRequantizeParams(static_cast<int32_t>(x.num_elements()), Q(x), Q(y));
   if (!p.ok()) return l.Fail(p.error().message());
   ir::ClampAttrs a;

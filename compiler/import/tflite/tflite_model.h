@@ -184,6 +184,12 @@ struct TfOp {
   std::vector<int32_t> inputs;  // tensor indices or kNoTensor
   std::vector<int32_t> outputs;
   TfOptions options;
+  // Set by the importer's float-island rewrite, not read from the file: a QUANTIZE whose
+  // float input was int8 data moved in float32; it lowers to the dequantize-then-quantize
+  // table (tflite_lower.cc, FoldFloatMovement).
+  bool via_float = false;
+  // Set by the same rewrite on the island's DEQUANTIZE: its readers now read its input.
+  bool folded = false;
   std::string name() const { return BuiltinOpName(code); }
 };
 
