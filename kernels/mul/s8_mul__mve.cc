@@ -103,6 +103,132 @@ void Row(const Lanes& k, const int8_t* in1, int32_t st1, const int8_t* in2, int3
   }
 }
 
+// Right-shift modes with int16 operands (offsets added: |x + o| <= 255): 8 elements per
+// step. VMULLB / VMULLT give the int32 products of the even and odd lanes; each half is
+// requantized as in Requant with the output offset folded in:
+//   single rounding: VRSHL(VQDMLASH(P, M, off << n), -n) = VRSHL(VQDMULH(P, M), -n) + off
+//                    (adding off << n before a rounding shift by n adds exactly off);
+//   double rounding: r = VQRDMULH(P, M), then VRSHL(r + (r >> 31) + (off << n), -n);
+// then VQMOVNB / VQMOVNT narrow both halves back into int16 lanes in element order
+// (saturating; the clamp bounds are int8) and VSTRB.16 stores them. No tail predication
+// inside the loops (a partly active 32-bit lane would mix stale bytes): whole vectors, then
+// one predicated step for the rest. off << n must fit: n <= 23 (Wide8Ok).
+struct Wide {
+  int32x4_t vmo;  // output multiplier in every lane
+  int32_t k;      // output_offset << n
+  int32_t shift;  // -n (< 0)
+  int16x8_t vmin, vmax;
+};
+
+inline bool Wide8Ok(const s8_mul_params& p) { return p.output_shift <= -1 && p.output_shift >= -23; }
+
+inline Wide MakeWide(const s8_mul_params& p) {
+  Wide w;
+  w.vmo = vdupq_n_s32(p.output_multiplier);
+  w.k = p.output_offset * (1 << -p.output_shift);
+  w.shift = p.output_shift;
+  w.vmin = vdupq_n_s16(static_cast<int16_t>(p.act_min));
+  w.vmax = vdupq_n_s16(static_cast<int16_t>(p.act_max));
+  return w;
+}
+
+template <int kMode>
+inline int32x4_t Requant4(int32x4_t q, const Wide& w) {
+  if (kMode == kSingleRight) return vrshlq_n_s32(vqdmlashq_n_s32(q, w.vmo, w.k), w.shift);
+  const int32x4_t r = vqrdmulhq_s32(q, w.vmo);
+  return vrshlq_n_s32(vaddq_s32(vaddq_n_s32(r, w.k), vshrq_n_s32(r, 31)), w.shift);
+}
+
+// a * b (offsets added) requantized, 8 int16 lanes.
+template <int kMode>
+inline int16x8_t Mul8(int16x8_t a, int16x8_t b, const Wide& w) {
+  int32x4_t lo = Requant4<kMode>(vmullbq_int_s16(a, b), w);
+  const int32x4_t hi = Requant4<kMode>(vmulltq_int_s16(a, b), w);
+  __asm__("vqmovnb.s32 %q0, %q0\n\tvqmovnt.s32 %q0, %q1" : "+w"(lo) : "w"(hi));
+  return vminq_s16(vmaxq_s16(vreinterpretq_s16_s32(lo), w.vmin), w.vmax);
+}
+
+// Both inputs contiguous: n outputs, 8 per step (loads before the store: in place is exact).
+template <int kMode>
+__attribute__((noinline)) void Both8(const Wide& ww, const int8_t* a, int32_t oa, const int8_t* b,
+                                     int32_t ob, int8_t* out, int32_t n) {
+  const Wide w = ww;
+  const int16_t o1 = static_cast<int16_t>(oa), o2 = static_cast<int16_t>(ob);
+  int32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    vstrbq_s16(out + i, Mul8<kMode>(vaddq_n_s16(vldrbq_s16(a + i), o1),
+                                    vaddq_n_s16(vldrbq_s16(b + i), o2), w));
+  }
+  if (i < n) {
+    const mve_pred16_t p = vctp16q(static_cast<uint32_t>(n - i));
+    vstrbq_p_s16(out + i, Mul8<kMode>(vaddq_n_s16(vldrbq_z_s16(a + i, p), o1),
+                                      vaddq_n_s16(vldrbq_z_s16(b + i, p), o2), w), p);
+  }
+}
+
+// n outputs (a multiple of 8): x (offset ox) times the int16 gates g (offsets added).
+template <int kMode>
+__attribute__((noinline)) void Flat8(const Wide& ww, const int8_t* x, int32_t ox,
+                                     const int16_t* g, int8_t* out, int32_t n) {
+  const Wide w = ww;
+  const int16_t o1 = static_cast<int16_t>(ox);
+  for (int32_t i = 0; i < n; i += 8) {
+    vstrbq_s16(out + i, Mul8<kMode>(vaddq_n_s16(vldrbq_s16(x + i), o1), vldrhq_s16(g + i), w));
+  }
+}
+
+// rows x ch outputs of rows `stride` elements apart: x[r * stride + c] (offset ox) times the
+// int16 gates g[c] (offsets added); a predicated step for the last ch % 8 of each row.
+template <int kMode>
+__attribute__((noinline)) void Rows8(const Wide& ww, const int8_t* x, int32_t ox,
+                                     const int16_t* g, int8_t* out, int32_t rows, int32_t ch,
+                                     int32_t stride) {
+  const Wide w = ww;
+  const int16_t o1 = static_cast<int16_t>(ox);
+  const int32_t full = ch & ~7;
+  for (int32_t r = 0; r < rows; ++r, x += stride, out += stride) {
+    for (int32_t c = 0; c < full; c += 8) {
+      vstrbq_s16(out + c, Mul8<kMode>(vaddq_n_s16(vldrbq_s16(x + c), o1), vldrhq_s16(g + c), w));
+    }
+    if (full < ch) {
+      const mve_pred16_t p = vctp16q(static_cast<uint32_t>(ch - full));
+      vstrbq_p_s16(out + full,
+                   Mul8<kMode>(vaddq_n_s16(vldrbq_z_s16(x + full, p), o1),
+                               vldrhq_z_s16(g + full, p), w), p);
+    }
+  }
+}
+
+constexpr int32_t kGateBuf = 512;  // int16 gates on the stack (1 KiB)
+
+// rows x ch outputs: x (offset ox, dense) times gw[c] (offset ow): the SE gate multiply.
+// With ch a multiple of 8 the gates are repeated for R rows in the buffer so R rows run as
+// one flat loop; otherwise (or ch > kGateBuf, by channel chunks) row by row.
+template <int kMode>
+__attribute__((noinline)) void Gate(const s8_mul_params& p, const int8_t* x, int32_t ox,
+                                    const int8_t* gw, int32_t ow, int8_t* out, int32_t rows,
+                                    int32_t ch) {
+  const Wide w = MakeWide(p);
+  alignas(16) int16_t g[kGateBuf];
+  const int16_t o = static_cast<int16_t>(ow);
+  if (ch % 8 == 0 && ch <= kGateBuf) {
+    int32_t rep = kGateBuf / ch;
+    rep = rep < rows ? rep : rows;
+    for (int32_t c = 0; c < ch; c += 8) vst1q_s16(g + c, vaddq_n_s16(vldrbq_s16(gw + c), o));
+    for (int32_t j = ch; j < rep * ch; j += 8) vst1q_s16(g + j, vld1q_s16(g + j - ch));
+    for (int32_t r = 0; r < rows; r += rep) {
+      const int32_t m = rows - r < rep ? rows - r : rep;
+      Flat8<kMode>(w, x + r * ch, ox, g, out + r * ch, m * ch);
+    }
+    return;
+  }
+  for (int32_t c0 = 0; c0 < ch; c0 += kGateBuf) {
+    const int32_t m = ch - c0 < kGateBuf ? ch - c0 : kGateBuf;
+    for (int32_t j = 0; j < m; ++j) g[j] = static_cast<int16_t>(gw[c0 + j] + ow);
+    Rows8<kMode>(w, x + c0, ox, g, out + c0, rows, m, ch);
+  }
+}
+
 // The bytes 0..255 as int8 (table index u holds the result for x = int8(u)).
 struct Ramp {
   alignas(16) int8_t v[256];
@@ -173,8 +299,13 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
     }
     total *= s.out_dims[d];
   }
+  constexpr bool kWide = kMode == kSingleRight || kMode == kDoubleRight;
   if (dense1 && dense2) {
-    RowBoth<kMode>(k, in1, in2, out, total);
+    if (kWide && Wide8Ok(p)) {
+      Both8<kMode>(MakeWide(p), in1, k.o1, in2, k.o2, out, total);
+    } else {
+      RowBoth<kMode>(k, in1, in2, out, total);
+    }
     return;
   }
   if ((scalar1 && dense2) || (scalar2 && dense1)) {
@@ -191,6 +322,15 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
   }
   const int32_t inner = s.out_dims[5];
   const int32_t rows = total / inner;
+  if (kWide && Wide8Ok(p) && ((chan2 && dense1) || (chan1 && dense2)) &&
+      rows < kChannelTableRows) {
+    if (chan2) {
+      Gate<kMode>(p, in1, k.o1, in2, k.o2, out, rows, inner);
+    } else {
+      Gate<kMode>(p, in2, k.o2, in1, k.o1, out, rows, inner);
+    }
+    return;
+  }
   if (((chan2 && dense1) || (chan1 && dense2)) && rows >= kChannelTableRows) {
     if (chan2) {
       ChannelTables<kMode>(k, in1, k.o1, in2, k.o2, out, rows, inner);
