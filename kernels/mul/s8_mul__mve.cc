@@ -1,12 +1,18 @@
 // MUL for Cortex-M55 (Helium / MVE), bit-identical to s8_mul__ref in both rounding modes.
 //
-// Three paths (each row loop specialised for the requantization mode):
+// Paths (each row loop specialised for the requantization mode):
+//   * output shift in [-23, -1] (the usual case) with both inputs dense, or one input
+//     per-channel (SE blocks, [.., P, C] * [C] in NHWC, either way round): 8 elements per
+//     step in int16 lanes (Mul8 below: VMULLB / VMULLT, the offset folded into VQDMLASH,
+//     VQMOVNB / VQMOVNT back to int16), the SE gates offset once into an int16 buffer and,
+//     for C a multiple of 8, repeated for several rows so they run as one flat loop;
+//     16 instructions per 8 elements (single rounding);
 //   * one input a single value (x * c, a scalar broadcast): the 256 possible results in a
 //     table (built 4 lanes at a time with the arithmetic below), then 16 elements per
 //     byte-offset gather (VLDRB.U8 with an offset vector);
-//   * a per-channel operand (SE blocks, [.., P, C] * [C] in NHWC, either input) over at
-//     least kChannelTableRows rows: for each group of 8 channels a table of 8 x 256 results
-//     (2 KiB of stack), then 8 elements per halfword-offset gather (x + 256 * lane);
+//   * a per-channel operand over at least kChannelTableRows rows with a shift the int16
+//     path does not take: for each group of 8 channels a table of 8 x 256 results (2 KiB of
+//     stack), then 8 elements per halfword-offset gather (x + 256 * lane);
 //   * otherwise rows of 4 int32 lanes: P = (x1 + o1) * (x2 + o2) (one VMLA when an operand
 //     is constant along the row), requantized as
 //       double rounding: VQRDMULH(P << max(s, 0), M), then for s < 0 the rounding shift
@@ -154,15 +160,14 @@ __attribute__((noinline)) void Both8(const Wide& ww, const int8_t* a, int32_t oa
                                      int32_t ob, int8_t* out, int32_t n) {
   const Wide w = ww;
   const int16_t o1 = static_cast<int16_t>(oa), o2 = static_cast<int16_t>(ob);
-  int32_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    vstrbq_s16(out + i, Mul8<kMode>(vaddq_n_s16(vldrbq_s16(a + i), o1),
-                                    vaddq_n_s16(vldrbq_s16(b + i), o2), w));
+  for (int32_t k = n >> 3; k > 0; --k, a += 8, b += 8, out += 8) {
+    vstrbq_s16(out, Mul8<kMode>(vaddq_n_s16(vldrbq_s16(a), o1), vaddq_n_s16(vldrbq_s16(b), o2),
+                                w));
   }
-  if (i < n) {
-    const mve_pred16_t p = vctp16q(static_cast<uint32_t>(n - i));
-    vstrbq_p_s16(out + i, Mul8<kMode>(vaddq_n_s16(vldrbq_z_s16(a + i, p), o1),
-                                      vaddq_n_s16(vldrbq_z_s16(b + i, p), o2), w), p);
+  if ((n & 7) != 0) {
+    const mve_pred16_t p = vctp16q(static_cast<uint32_t>(n & 7));
+    vstrbq_p_s16(out, Mul8<kMode>(vaddq_n_s16(vldrbq_z_s16(a, p), o1),
+                                  vaddq_n_s16(vldrbq_z_s16(b, p), o2), w), p);
   }
 }
 
@@ -322,8 +327,7 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
   }
   const int32_t inner = s.out_dims[5];
   const int32_t rows = total / inner;
-  if (kWide && Wide8Ok(p) && ((chan2 && dense1) || (chan1 && dense2)) &&
-      rows < kChannelTableRows) {
+  if (kWide && Wide8Ok(p) && ((chan2 && dense1) || (chan1 && dense2))) {
     if (chan2) {
       Gate<kMode>(p, in1, k.o1, in2, k.o2, out, rows, inner);
     } else {
