@@ -35,6 +35,9 @@ inline int32_t Mla(int32_t a, int32_t b, int32_t acc) {
   return r;
 }
 
+// One STRB (GCC would merge four byte stores into BFIs and a word store: more instructions).
+inline void StoreByte(int8_t* p, int8_t v) { __asm__("strb %1, %0" : "=m"(*p) : "r"(v)); }
+
 // SSAT8(h >> 16).
 inline int32_t Sat8Shr16(int32_t h) {
   int32_t r;
@@ -83,10 +86,10 @@ __attribute__((noinline)) void Both(const Fast& ff, const int8_t* a, const int8_
     const int8_t y1 = Out<kClamp>(f, (a[i + 1] + f.o1) * Mla(b[i + 1], scale, c2));
     const int8_t y2 = Out<kClamp>(f, (a[i + 2] + f.o1) * Mla(b[i + 2], scale, c2));
     const int8_t y3 = Out<kClamp>(f, (a[i + 3] + f.o1) * Mla(b[i + 3], scale, c2));
-    out[i] = y0;
-    out[i + 1] = y1;
-    out[i + 2] = y2;
-    out[i + 3] = y3;
+    StoreByte(out + i, y0);
+    StoreByte(out + i + 1, y1);
+    StoreByte(out + i + 2, y2);
+    StoreByte(out + i + 3, y3);
   }
   for (; i < n; ++i) out[i] = Out<kClamp>(f, (a[i] + f.o1) * Mla(b[i], scale, c2));
 }
@@ -107,10 +110,10 @@ __attribute__((noinline)) void GateRows(const Fast& ff, const int8_t* x, const i
       const int8_t y1 = Out<kClamp>(f, x[c + 1] * gp[2] + gp[3]);
       const int8_t y2 = Out<kClamp>(f, x[c + 2] * gp[4] + gp[5]);
       const int8_t y3 = Out<kClamp>(f, x[c + 3] * gp[6] + gp[7]);
-      out[c] = y0;
-      out[c + 1] = y1;
-      out[c + 2] = y2;
-      out[c + 3] = y3;
+      StoreByte(out + c, y0);
+      StoreByte(out + c + 1, y1);
+      StoreByte(out + c + 2, y2);
+      StoreByte(out + c + 3, y3);
     }
     for (; c < ch; ++c, gp += 2) out[c] = Out<kClamp>(f, x[c] * gp[0] + gp[1]);
   }
