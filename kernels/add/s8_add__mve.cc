@@ -117,7 +117,11 @@ __attribute__((noinline)) void LutRow(const AddConsts& k, const int8_t* in1, con
 //                                          c << n_g, by VQDMLASH / a VADD: exact)
 //   S  = B' + x_h * 2^(left_shift - 1)   (one VMLA; X_g by one VMLAS)
 //   y  = VRSHL(VQDMLASH(S, M, off << n), -n) (single; double as for B) = out stage + off
-// then the clamp: 12 instructions per 4 elements in the single-rounding loop.
+// then the clamp: 12 instructions per 4 elements in the single-rounding loop. Single
+// rounding with the int8 range as the clamp and n <= 22 (kSat) rounds and saturates in two
+// steps: t = VQDMLASH(S, M, off * 2^n + 2^(n - 1)) holds the result times 2^n plus a
+// fraction, so sat32(t << (24 - n)) >> 24 (VQSHL by register, VSHR #24) is the result
+// saturated to int8: 11 instructions per 4 elements.
 struct HalfConsts {
   int32_t cg;       // o_g << left_shift
   int32x4_t vscale; // 2^left_shift in every lane
@@ -127,6 +131,9 @@ struct HalfConsts {
   int32x4_t vmo;    // output multiplier
   int32_t ko, so;   // output_offset << n, -n
   int32x4_t vmin, vmax;
+  bool sat;         // kSat applies: ko2, sat_shift below
+  int32_t ko2;      // output_offset << n + 2^(n - 1)
+  int32_t sat_shift;  // 24 - n
 };
 
 template <bool kSingle>
@@ -136,24 +143,28 @@ inline int32x4_t HalfStage(int32x4_t x, int32x4_t vm, int32_t k, int32_t sh) {
   return vrshlq_n_s32(vaddq_s32(vaddq_n_s32(r, k), vshrq_n_s32(r, 31)), sh);
 }
 
-template <bool kSingle>
+template <bool kSingle, bool kSat>
 inline int32x4_t HalfLanes(const HalfConsts& k, int32x4_t xg, int32x4_t xh) {
   const int32x4_t b = HalfStage<kSingle>(vmlasq_n_s32(xg, k.vscale, k.cg), k.vmg, k.kg, k.sg);
+  if (kSat) {
+    const int32x4_t t = vqdmlashq_n_s32(vmlaq_n_s32(b, xh, k.half), k.vmo, k.ko2);
+    return vshrq_n_s32(vqshlq_r_s32(t, k.sat_shift), 24);
+  }
   const int32x4_t y = HalfStage<kSingle>(vmlaq_n_s32(b, xh, k.half), k.vmo, k.ko, k.so);
   return vminq_s32(vmaxq_s32(y, k.vmin), k.vmax);
 }
 
-template <bool kSingle>
+template <bool kSingle, bool kSat>
 __attribute__((noinline)) void HalfRow(const HalfConsts& kk, const int8_t* xg, const int8_t* xh,
                                        int8_t* out, int32_t n) {
   const HalfConsts k = kk;
   int32_t i = 0;
   for (; i + 4 <= n; i += 4) {
-    vstrbq_s32(out + i, HalfLanes<kSingle>(k, vldrbq_s32(xg + i), vldrbq_s32(xh + i)));
+    vstrbq_s32(out + i, (HalfLanes<kSingle, kSat>)(k, vldrbq_s32(xg + i), vldrbq_s32(xh + i)));
   }
   if (i < n) {
     const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
-    vstrbq_p_s32(out + i, HalfLanes<kSingle>(k, vldrbq_z_s32(xg + i, p), vldrbq_z_s32(xh + i, p)),
+    vstrbq_p_s32(out + i, (HalfLanes<kSingle, kSat>)(k, vldrbq_z_s32(xg + i, p), vldrbq_z_s32(xh + i, p)),
                  p);
   }
 }
@@ -184,6 +195,10 @@ inline bool MakeHalf(const s8_add_params& p, bool h_is_1, HalfConsts* k) {
   k->so = p.output_shift;
   k->vmin = vdupq_n_s32(p.act_min);
   k->vmax = vdupq_n_s32(p.act_max);
+  const int32_t n = -p.output_shift;
+  k->sat = p.rounding == TF_ROUNDING_SINGLE && p.act_min == -128 && p.act_max == 127 && n <= 22;
+  k->ko2 = k->sat ? p.output_offset * (1 << n) + (1 << (n - 1)) : 0;
+  k->sat_shift = 24 - n;
   return true;
 }
 
@@ -234,12 +249,15 @@ void Run(const s8_add_params& p, const int8_t* input1, const int8_t* input2, int
   const auto [total, plain] = tinyforge::kernels::Extent(s);
   if (plain && !kSub) {
     HalfConsts hk;
-    if (MakeHalf(p, true, &hk)) {
-      HalfRow<kSingle>(hk, input2, input1, output, total);
-      return;
-    }
-    if (MakeHalf(p, false, &hk)) {
-      HalfRow<kSingle>(hk, input1, input2, output, total);
+    const bool h1 = MakeHalf(p, true, &hk);
+    if (h1 || MakeHalf(p, false, &hk)) {
+      const int8_t* xg = h1 ? input2 : input1;
+      const int8_t* xh = h1 ? input1 : input2;
+      if (kSingle && hk.sat) {
+        HalfRow<kSingle, true>(hk, xg, xh, output, total);
+      } else {
+        HalfRow<kSingle, false>(hk, xg, xh, output, total);
+      }
       return;
     }
   }
