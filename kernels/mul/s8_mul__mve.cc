@@ -6,7 +6,8 @@
 //     step in int16 lanes (Mul8 below: VMULLB / VMULLT, the offset folded into VQDMLASH,
 //     VQMOVNB / VQMOVNT back to int16), the SE gates offset once into an int16 buffer and,
 //     for C a multiple of 8, repeated for several rows so they run as one flat loop;
-//     16 instructions per 8 elements (single rounding);
+//     16 instructions per 8 elements (single rounding; 15 with the int8 range as the clamp,
+//     kSingleSat);
 //   * one input a single value (x * c, a scalar broadcast): the 256 possible results in a
 //     table (built 4 lanes at a time with the arithmetic below), then 16 elements per
 //     byte-offset gather (VLDRB.U8 with an offset vector);
@@ -33,7 +34,7 @@ namespace {
 
 // Requantization modes (the shift's sign and the rounding), a template parameter so each
 // row loop is straight-line.
-enum Mode { kDoubleRight, kDoubleLeft, kSingleRight, kSingleLeft };
+enum Mode { kDoubleRight, kDoubleLeft, kSingleRight, kSingleLeft, kSingleSat };
 
 struct Lanes {
   int32_t o1, o2, mult, shift, left, out_off;
@@ -124,6 +125,8 @@ struct Wide {
   int32_t k;      // output_offset << n
   int32_t shift;  // -n (< 0)
   int16x8_t vmin, vmax;
+  int32_t k2;         // kSingleSat: output_offset << n + 2^(n - 1)
+  int32_t sat_shift;  // kSingleSat: 24 - n
 };
 
 inline bool Wide8Ok(const s8_mul_params& p) { return p.output_shift <= -1 && p.output_shift >= -23; }
@@ -135,7 +138,16 @@ inline Wide MakeWide(const s8_mul_params& p) {
   w.shift = p.output_shift;
   w.vmin = vdupq_n_s16(static_cast<int16_t>(p.act_min));
   w.vmax = vdupq_n_s16(static_cast<int16_t>(p.act_max));
+  const int32_t n = -p.output_shift;
+  w.k2 = n <= 22 ? p.output_offset * (1 << n) + (1 << (n - 1)) : 0;
+  w.sat_shift = 24 - n;
   return w;
+}
+
+// kSingleSat applies: single rounding, the int8 range as the clamp, n <= 22.
+inline bool SatOk(const s8_mul_params& p) {
+  return p.rounding == TF_ROUNDING_SINGLE && p.act_min == -128 && p.act_max == 127 &&
+         p.output_shift >= -22;
 }
 
 template <int kMode>
@@ -145,9 +157,19 @@ inline int32x4_t Requant4(int32x4_t q, const Wide& w) {
   return vrshlq_n_s32(vaddq_s32(vaddq_n_s32(r, w.k), vshrq_n_s32(r, 31)), w.shift);
 }
 
-// a * b (offsets added) requantized, 8 int16 lanes.
+// a * b (offsets added) requantized, 8 int16 lanes. kSingleSat rounds and saturates in
+// two steps: t = VQDMLASH(P, M, off * 2^n + 2^(n - 1)) is the result times 2^n plus a
+// fraction, sat32(t << (24 - n)) (VQSHL) has the int8-saturated result in its top byte,
+// VSHRNB / VSHRNT #16 narrow the top halves in element order and VSHR #8 keeps that byte.
 template <int kMode>
 inline int16x8_t Mul8(int16x8_t a, int16x8_t b, const Wide& w) {
+  if (kMode == kSingleSat) {
+    int32x4_t lo = vqshlq_r_s32(vqdmlashq_n_s32(vmullbq_int_s16(a, b), w.vmo, w.k2), w.sat_shift);
+    const int32x4_t hi =
+        vqshlq_r_s32(vqdmlashq_n_s32(vmulltq_int_s16(a, b), w.vmo, w.k2), w.sat_shift);
+    __asm__("vshrnb.i32 %q0, %q0, #16\n\tvshrnt.i32 %q0, %q1, #16" : "+w"(lo) : "w"(hi));
+    return vshrq_n_s16(vreinterpretq_s16_s32(lo), 8);
+  }
   int32x4_t lo = Requant4<kMode>(vmullbq_int_s16(a, b), w);
   const int32x4_t hi = Requant4<kMode>(vmulltq_int_s16(a, b), w);
   __asm__("vqmovnb.s32 %q0, %q0\n\tvqmovnt.s32 %q0, %q1" : "+w"(lo) : "w"(hi));
@@ -306,7 +328,9 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
   }
   constexpr bool kWide = kMode == kSingleRight || kMode == kDoubleRight;
   if (dense1 && dense2) {
-    if (kWide && Wide8Ok(p)) {
+    if (kMode == kSingleRight && Wide8Ok(p) && SatOk(p)) {
+      Both8<kSingleSat>(MakeWide(p), in1, k.o1, in2, k.o2, out, total);
+    } else if (kWide && Wide8Ok(p)) {
       Both8<kMode>(MakeWide(p), in1, k.o1, in2, k.o2, out, total);
     } else {
       RowBoth<kMode>(k, in1, in2, out, total);
@@ -328,10 +352,13 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
   const int32_t inner = s.out_dims[5];
   const int32_t rows = total / inner;
   if (kWide && Wide8Ok(p) && ((chan2 && dense1) || (chan1 && dense2))) {
-    if (chan2) {
-      Gate<kMode>(p, in1, k.o1, in2, k.o2, out, rows, inner);
+    const int8_t* x = chan2 ? in1 : in2;
+    const int8_t* g = chan2 ? in2 : in1;
+    const int32_t ox = chan2 ? k.o1 : k.o2, og = chan2 ? k.o2 : k.o1;
+    if (kMode == kSingleRight && SatOk(p)) {
+      Gate<kSingleSat>(p, x, ox, g, og, out, rows, inner);
     } else {
-      Gate<kMode>(p, in2, k.o2, in1, k.o1, out, rows, inner);
+      Gate<kMode>(p, x, ox, g, og, out, rows, inner);
     }
     return;
   }
