@@ -267,7 +267,7 @@ constexpr Ramp kRamp{};
 
 // x (n elements, contiguous, offset ox) times the constant b (offset added), by a table.
 template <int kMode>
-void ScalarLut(const Lanes& k, const int8_t* x, int32_t ox, int32_t b, int8_t* out, int32_t n) {
+__attribute__((noinline)) void ScalarLut(const Lanes& k, const int8_t* x, int32_t ox, int32_t b, int8_t* out, int32_t n) {
   alignas(16) int8_t t[256];
   RowConst<kMode>(k, kRamp.v, ox, b, t, 256);
   for (int32_t i = 0; i < n; i += 16) {
@@ -283,7 +283,7 @@ constexpr int32_t kChannelTableRows = 256;
 
 // rows x ch outputs: x[r * ch + c] (offset ox) times w[c] (offset ow).
 template <int kMode>
-void ChannelTables(const Lanes& k, const int8_t* x, int32_t ox, const int8_t* w, int32_t ow,
+__attribute__((noinline)) void ChannelTables(const Lanes& k, const int8_t* x, int32_t ox, const int8_t* w, int32_t ow,
                    int8_t* out, int32_t rows, int32_t ch) {
   alignas(16) int8_t t[8 * 256];
   const uint16x8_t base = vmulq_n_u16(vidupq_n_u16(0, 1), 256);  // {0, 256, ..., 1792}
