@@ -1,4 +1,5 @@
-// add rows of the kernel benchmark: the ResNet-8 residual adds (elementwise).
+// add rows of the kernel benchmark: the ResNet-8 residual adds (elementwise), and a small
+// MobileNetV3-Small residual add (single rounding, as the breadth models).
 #include "benchmarks/kernels/bench_harness.h"
 
 namespace {
@@ -31,4 +32,7 @@ TFB_CASE(add, "ic add 16x16x32", "ic:7") { AddCase(b, 16 * 16 * 32, TF_ROUNDING_
 TFB_CASE(add, "ic add 8x8x64", "ic:11") { AddCase(b, 8 * 8 * 64, TF_ROUNDING_DOUBLE); }
 TFB_CASE(add, "ic add 32x32x16 single-rounding", "ic:3") {
   AddCase(b, 32 * 32 * 16, TF_ROUNDING_SINGLE);
+}
+TFB_CASE(add, "mv3s add 6x6x24 single-rounding", "-") {
+  AddCase(b, 6 * 6 * 24, TF_ROUNDING_SINGLE);
 }

@@ -18,7 +18,8 @@ s8_broadcast_shape Shape(int32_t rows, int32_t ch, int kind) {
   return s;
 }
 
-void MulCase(tfb::Bench& b, int32_t rows, int32_t ch, int kind) {
+void MulCase(tfb::Bench& b, int32_t rows, int32_t ch, int kind,
+             int32_t rounding = TF_ROUNDING_DOUBLE) {
   s8_mul_params p{};
   p.shape = Shape(rows, ch, kind);
   p.input1_offset = 3;
@@ -28,6 +29,7 @@ void MulCase(tfb::Bench& b, int32_t rows, int32_t ch, int kind) {
   p.output_offset = -7;
   p.act_min = -128;
   p.act_max = 127;
+  p.rounding = rounding;
   const int32_t n = rows * ch;
   const int32_t n2 = kind == 0 ? n : (kind == 1 ? ch : 1);
   b.RunBinary(&s8_mul__ref, p, n, n2, n);
@@ -39,6 +41,15 @@ TFB_CASE(mul, "se mul 28x28x72 * [72]", "-") { MulCase(b, 28 * 28, 72, 1); }
 TFB_CASE(mul, "se mul 14x14x96 * [96]", "-") { MulCase(b, 14 * 14, 96, 1); }
 TFB_CASE(mul, "se mul 7x7x576 * [576]", "-") { MulCase(b, 7 * 7, 576, 1); }
 TFB_CASE(mul, "silu mul 16x16x32 elementwise", "-") { MulCase(b, 16 * 16, 32, 0); }
+TFB_CASE(mul, "mv3s se mul 6x6x120 * [120] single-rounding", "-") {
+  MulCase(b, 6 * 6, 120, 1, TF_ROUNDING_SINGLE);
+}
+TFB_CASE(mul, "se mul 28x28x72 * [72] single-rounding", "-") {
+  MulCase(b, 28 * 28, 72, 1, TF_ROUNDING_SINGLE);
+}
+TFB_CASE(mul, "silu mul 16x16x32 single-rounding", "-") {
+  MulCase(b, 16 * 16, 32, 0, TF_ROUNDING_SINGLE);
+}
 TFB_CASE(mul, "rescale mul 32x32x3 * scalar", "-") { MulCase(b, 32 * 32, 3, 2); }
 
 TFB_CASE(sub, "sub 16x16x32 elementwise", "-") {

@@ -110,6 +110,103 @@ void Run(const s8_add_params& p, const Consts& consts, const int8_t* in1, const 
 }  // namespace
 
 namespace {
+
+inline int32_t Smmla(int32_t a, int32_t b, int32_t acc) {
+  int32_t r;
+  __asm__("smmla %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  return r;
+}
+inline int32_t Mla(int32_t a, int32_t b, int32_t acc) {
+  int32_t r;
+  __asm__("mla %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  return r;
+}
+
+// Plain single-rounding ADD with one input's stage an exact halving (multiplier 2^30, shift
+// 0: TFLite's parameters give it to the input with the larger scale; s8_add__mve.cc's
+// HalfRow has why it is exact): with g the other input (shift -n_g <= -1) and h the halved
+// one, per element
+//   B' = SMMLA(2 X_g, m_g, 2^(n_g - 1) + c_h * 2^n_g) >> n_g = B + c_h,
+//        X_g = (x_g + o_g) << left_shift, c_h = o_h << (left_shift - 1)   (one MLA)
+//   S  = x_h * 2^(left_shift - 1) + B'                                    (MLA)
+//   y  = SSAT8(SMMLA(S, M, 2^(n - 2) + off * 2^(n - 1)) >> (n - 1))      (n >= 2)
+// (SMMLA(a, b, r) = r + floor(a * b / 2^32), and floor(floor(u) + k) / 2^s) =
+// floor((u + k) / 2^s): the single-rounding stages with the offsets folded in.)
+struct HalfK {
+  int32_t sc2, cg2, mg, rg, ng, half, mo, ro, fo, lo, hi;
+};
+
+// kLs20: left_shift 20 (TFLite's, for int8), the two power-of-two multiplies as shifted
+// adds (two registers fewer in the loop).
+template <bool kClamp, bool kLs20>
+__attribute__((noinline)) void HalfRow(const HalfK& kk, const int8_t* xg, const int8_t* xh,
+                                       int8_t* out, int32_t n) {
+  const HalfK k = kk;
+  const auto one = [&k](int8_t g, int8_t h) {
+    const int32_t xg2 = kLs20 ? k.cg2 + g * (1 << 21) : Mla(g, k.sc2, k.cg2);
+    const int32_t b = Smmla(xg2, k.mg, k.rg) >> k.ng;
+    const int32_t y = Smmla(kLs20 ? b + h * (1 << 19) : Mla(h, k.half, b), k.mo, k.ro) >> k.fo;
+    return kClamp ? static_cast<int8_t>(fx::Clamp(y, k.lo, k.hi))
+                  : static_cast<int8_t>(__ssat(y, 8));
+  };
+  for (int32_t i = 0; i < n; ++i) out[i] = one(xg[i], xh[i]);  // in place: read, then store
+}
+
+// The HalfRow constants, or false when the parameters do not fit its form.
+inline bool MakeHalf(const s8_add_params& p, bool h_is_1, HalfK* k) {
+  const int32_t mh = h_is_1 ? p.input1_multiplier : p.input2_multiplier;
+  const int32_t shh = h_is_1 ? p.input1_shift : p.input2_shift;
+  const int32_t sg = h_is_1 ? p.input2_shift : p.input1_shift;
+  const int32_t oh = h_is_1 ? p.input1_offset : p.input2_offset;
+  const int32_t og = h_is_1 ? p.input2_offset : p.input1_offset;
+  if (p.rounding != TF_ROUNDING_SINGLE || mh != (1 << 30) || shh != 0) return false;
+  if (p.left_shift < 1 || p.left_shift > 20) return false;
+  if (sg > -1 || sg < -23 || p.output_shift > -2 || p.output_shift < -23) return false;
+  const int64_t c = (int64_t{oh} << (p.left_shift - 1)) << -sg;
+  if (c < -(int64_t{1} << 29) || c > (int64_t{1} << 29)) return false;
+  k->sc2 = 1 << (p.left_shift + 1);
+  k->cg2 = og * (1 << (p.left_shift + 1));
+  k->mg = h_is_1 ? p.input2_multiplier : p.input1_multiplier;
+  k->ng = -sg;
+  k->rg = (1 << (k->ng - 1)) + static_cast<int32_t>(c);
+  k->half = 1 << (p.left_shift - 1);
+  const int32_t n = -p.output_shift;
+  k->mo = p.output_multiplier;
+  k->ro = (1 << (n - 2)) + p.output_offset * (1 << (n - 1));
+  k->fo = n - 1;
+  k->lo = p.act_min;
+  k->hi = p.act_max;
+  return true;
+}
+
+// True when HalfRow ran the op.
+inline bool TryHalf(const s8_add_params& p, const int8_t* in1, const int8_t* in2, int8_t* out) {
+  const auto [total, plain] = tinyforge::kernels::Extent(p.shape);
+  if (!plain) return false;
+  HalfK k;
+  const int8_t* xg;
+  const int8_t* xh;
+  if (MakeHalf(p, true, &k)) {
+    xg = in2;
+    xh = in1;
+  } else if (MakeHalf(p, false, &k)) {
+    xg = in1;
+    xh = in2;
+  } else {
+    return false;
+  }
+  const bool clamp = p.act_min > -128 || p.act_max < 127;
+  if (p.left_shift == 20) {
+    (clamp ? HalfRow<true, true> : HalfRow<false, true>)(k, xg, xh, out, total);
+  } else {
+    (clamp ? HalfRow<true, false> : HalfRow<false, false>)(k, xg, xh, out, total);
+  }
+  return true;
+}
+
+}  // namespace
+
+namespace {
 template <bool kSub>
 void Dispatch(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
               int8_t* output) {
@@ -119,6 +216,7 @@ void Dispatch(const s8_add_params* params, const int8_t* input1, const int8_t* i
     (kSub ? s8_sub__ref : s8_add__ref)(params, input1, input2, output);
     return;
   }
+  if (!kSub && TryHalf(p, input1, input2, output)) return;
   Consts k;
   k.left_shift = p.left_shift;
   k.c1 = fx::WrapShiftLeft(p.input1_offset, p.left_shift);

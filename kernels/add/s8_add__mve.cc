@@ -61,7 +61,7 @@ constexpr int32_t kLutMinElements = 1024;
 // arithmetic as AddLanes), then per 4 elements two widening byte loads, two gathers, the
 // output stage.
 template <bool kSingle, bool kSub>
-void LutRow(const AddConsts& k, const int8_t* in1, const int8_t* in2, int8_t* out, int32_t n) {
+__attribute__((noinline)) void LutRow(const AddConsts& k, const int8_t* in1, const int8_t* in2, int8_t* out, int32_t n) {
   alignas(16) int32_t lut1[256];
   alignas(16) int32_t lut2[256];
   int32x4_t x = vreinterpretq_s32_u32(vidupq_n_u32(0, 1));  // {0, 1, 2, 3}
@@ -105,6 +105,101 @@ void LutRow(const AddConsts& k, const int8_t* in1, const int8_t* in2, int8_t* ou
                  "vrshl.s32 q2, %[s]\n\t");
   }
 #undef TFM_LUT_LOOP
+}
+
+// Plain ADD where one input's stage is an exact halving: TFLite's parameters give the
+// input with the larger scale the real multiplier s / (2 s) = 0.5 exactly (multiplier 2^30,
+// shift 0), and with X = (x + o) << left_shift even both roundings of X * 2^30 / 2^31 give
+// X / 2 = (x + o) << (left_shift - 1). With the other input g's stage B (single rounding:
+// VRSHL(VQDMULH(X_g, m_g), -n_g); double: VQRDMULH, the sign fix, VRSHL) and h the halved
+// input, per 4 lanes:
+//   B' = B + (o_h << (left_shift - 1))   (the constant added before the rounding shift, as
+//                                          c << n_g, by VQDMLASH / a VADD: exact)
+//   S  = B' + x_h * 2^(left_shift - 1)   (one VMLA; X_g by one VMLAS)
+//   y  = VRSHL(VQDMLASH(S, M, off << n), -n) (single; double as for B) = out stage + off
+// then the clamp: 12 instructions per 4 elements in the single-rounding loop. Single
+// rounding with the int8 range as the clamp and n <= 22 (kSat) rounds and saturates in two
+// steps: t = VQDMLASH(S, M, off * 2^n + 2^(n - 1)) holds the result times 2^n plus a
+// fraction, so sat32(t << (24 - n)) >> 24 (VQSHL by register, VSHR #24) is the result
+// saturated to int8: 11 instructions per 4 elements.
+struct HalfConsts {
+  int32_t cg;       // o_g << left_shift
+  int32x4_t vscale; // 2^left_shift in every lane
+  int32_t half;     // 2^(left_shift - 1)
+  int32x4_t vmg;    // m_g in every lane
+  int32_t kg, sg;   // (o_h << (left_shift - 1)) << n_g, -n_g
+  int32x4_t vmo;    // output multiplier
+  int32_t ko, so;   // output_offset << n, -n
+  int32x4_t vmin, vmax;
+  bool sat;         // kSat applies: ko2, sat_shift below
+  int32_t ko2;      // output_offset << n + 2^(n - 1)
+  int32_t sat_shift;  // 24 - n
+};
+
+template <bool kSingle>
+inline int32x4_t HalfStage(int32x4_t x, int32x4_t vm, int32_t k, int32_t sh) {
+  if (kSingle) return vrshlq_n_s32(vqdmlashq_n_s32(x, vm, k), sh);
+  const int32x4_t r = vqrdmulhq_s32(x, vm);
+  return vrshlq_n_s32(vaddq_s32(vaddq_n_s32(r, k), vshrq_n_s32(r, 31)), sh);
+}
+
+template <bool kSingle, bool kSat>
+inline int32x4_t HalfLanes(const HalfConsts& k, int32x4_t xg, int32x4_t xh) {
+  const int32x4_t b = HalfStage<kSingle>(vmlasq_n_s32(xg, k.vscale, k.cg), k.vmg, k.kg, k.sg);
+  if (kSat) {
+    const int32x4_t t = vqdmlashq_n_s32(vmlaq_n_s32(b, xh, k.half), k.vmo, k.ko2);
+    return vshrq_n_s32(vqshlq_r_s32(t, k.sat_shift), 24);
+  }
+  const int32x4_t y = HalfStage<kSingle>(vmlaq_n_s32(b, xh, k.half), k.vmo, k.ko, k.so);
+  return vminq_s32(vmaxq_s32(y, k.vmin), k.vmax);
+}
+
+template <bool kSingle, bool kSat>
+__attribute__((noinline)) void HalfRow(const HalfConsts& kk, const int8_t* xg, const int8_t* xh,
+                                       int8_t* out, int32_t n) {
+  const HalfConsts k = kk;
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    vstrbq_s32(out + i, (HalfLanes<kSingle, kSat>)(k, vldrbq_s32(xg + i), vldrbq_s32(xh + i)));
+  }
+  if (i < n) {
+    const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
+    vstrbq_p_s32(out + i, (HalfLanes<kSingle, kSat>)(k, vldrbq_z_s32(xg + i, p), vldrbq_z_s32(xh + i, p)),
+                 p);
+  }
+}
+
+// The HalfRow constants, or false when the parameters do not fit its form: input h with
+// multiplier 2^30 and shift 0, 1 <= left_shift <= 20, the other input's and the output's
+// shifts in [-23, -1] with the folded constants well inside int32.
+inline bool MakeHalf(const s8_add_params& p, bool h_is_1, HalfConsts* k) {
+  const int32_t mh = h_is_1 ? p.input1_multiplier : p.input2_multiplier;
+  const int32_t shh = h_is_1 ? p.input1_shift : p.input2_shift;
+  const int32_t mg = h_is_1 ? p.input2_multiplier : p.input1_multiplier;
+  const int32_t sg = h_is_1 ? p.input2_shift : p.input1_shift;
+  const int32_t oh = h_is_1 ? p.input1_offset : p.input2_offset;
+  const int32_t og = h_is_1 ? p.input2_offset : p.input1_offset;
+  if (mh != (1 << 30) || shh != 0 || p.left_shift < 1 || p.left_shift > 20) return false;
+  if (sg > -1 || sg < -23 || p.output_shift > -1 || p.output_shift < -23) return false;
+  const int64_t kg = (int64_t{oh} << (p.left_shift - 1)) << -sg;
+  // |kg| <= 2^29 keeps B + kg (|B| < 2^28) inside int32 before the rounding shift.
+  if (kg < -(int64_t{1} << 29) || kg > (int64_t{1} << 29)) return false;
+  k->cg = og * (1 << p.left_shift);
+  k->vscale = vdupq_n_s32(1 << p.left_shift);
+  k->half = 1 << (p.left_shift - 1);
+  k->vmg = vdupq_n_s32(mg);
+  k->kg = static_cast<int32_t>(kg);
+  k->sg = sg;
+  k->vmo = vdupq_n_s32(p.output_multiplier);
+  k->ko = p.output_offset * (1 << -p.output_shift);
+  k->so = p.output_shift;
+  k->vmin = vdupq_n_s32(p.act_min);
+  k->vmax = vdupq_n_s32(p.act_max);
+  const int32_t n = -p.output_shift;
+  k->sat = p.rounding == TF_ROUNDING_SINGLE && p.act_min == -128 && p.act_max == 127 && n <= 22;
+  k->ko2 = k->sat ? p.output_offset * (1 << n) + (1 << (n - 1)) : 0;
+  k->sat_shift = 24 - n;
+  return true;
 }
 
 // n elements; stride 1 or 0 (broadcast) per input.
@@ -152,6 +247,20 @@ void Run(const s8_add_params& p, const int8_t* input1, const int8_t* input2, int
   const bool vector_inner = (st1 == 0 || st1 == 1) && (st2 == 0 || st2 == 1);
   // Plain elementwise (the common case, possibly in place): one row of every element.
   const auto [total, plain] = tinyforge::kernels::Extent(s);
+  if (plain && !kSub) {
+    HalfConsts hk;
+    const bool h1 = MakeHalf(p, true, &hk);
+    if (h1 || MakeHalf(p, false, &hk)) {
+      const int8_t* xg = h1 ? input2 : input1;
+      const int8_t* xh = h1 ? input1 : input2;
+      if (kSingle && hk.sat) {
+        HalfRow<kSingle, true>(hk, xg, xh, output, total);
+      } else {
+        HalfRow<kSingle, false>(hk, xg, xh, output, total);
+      }
+      return;
+    }
+  }
   if (plain && total >= kLutMinElements && p.output_shift <= -1) {
     LutRow<kSingle, kSub>(k, input1, input2, output, total);
     return;

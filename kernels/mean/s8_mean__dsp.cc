@@ -5,7 +5,8 @@
 // two int16 lanes and, rotated by 8, bytes 1 and 3 into two more: one load and two adds per
 // four inputs. int16 lanes are exact for 256 rows (|sum| <= 256 * 128), so the rows go in
 // chunks of 256 whose lane sums are added into int32. inner == 1 sums four contiguous bytes
-// per word the same way. The channel tail is summed bytewise.
+// per word the same way. The channel tail is summed bytewise. Single-rounding outputs: one
+// SMMLA and a saturating shift each (Fast).
 #include "kernels/mean/mean.h"
 #include "kernels/common/isa.h"
 #include "kernels/common/word.h"
@@ -28,12 +29,40 @@ inline int32_t Hi(uint32_t v) { return static_cast<int16_t>(v >> 16); }
 
 constexpr int32_t kChunk = 256;  // rows per int16 accumulation
 
+// Single rounding with shift -n in [-23, -1]: (x * m + 2^(30 + n)) >> (31 + n) + zp is
+// SSAT8((Ra + hi32(2x * m)) >> n) with Ra = 2^(n - 1) + zp * 2^n (SMMLA: a floor of a floor;
+// |x| <= 255 * reduce_size keeps 2x in int32). Other parameters: mean::Out.
+struct Fast {
+  const s8_mean_params* p;
+  int32_t zps, m, ra, n;
+  bool on;
+  int8_t Out(int32_t sum) const {
+    if (!on) return mean::Out(*p, sum, zps);
+    int32_t h;
+    __asm__("smmla %0, %1, %2, %3" : "=r"(h) : "r"((sum - zps) * 2), "r"(m), "r"(ra));
+    return static_cast<int8_t>(__ssat(h >> n, 8));
+  }
+};
+
+inline Fast MakeFast(const s8_mean_params& p, int32_t zps) {
+  Fast f;
+  f.p = &p;
+  f.zps = zps;
+  f.m = p.multiplier;
+  f.n = -p.shift;
+  f.on = p.rounding == TF_ROUNDING_SINGLE && f.n >= 1 && f.n <= 23 &&
+         p.reduce_size <= (1 << 20);
+  f.ra = f.on ? (1 << (f.n - 1)) + p.output_zero_point * (1 << f.n) : 0;
+  return f;
+}
+
 }  // namespace
 
 extern "C" void s8_mean__dsp(const s8_mean_params* params, const int8_t* input,
                              int8_t* output) {
   const s8_mean_params& p = *params;
   const int32_t zps = mean::ZeroPointSum(p);
+  const Fast f = MakeFast(p, zps);
   const int32_t R = p.reduce_size, C = p.inner;
   for (int32_t o = 0; o < p.outer; ++o) {
     const int8_t* in = input + o * R * C;
@@ -54,7 +83,7 @@ extern "C" void s8_mean__dsp(const s8_mean_params* params, const int8_t* input,
         total += Lo(even) + Hi(even) + Lo(odd) + Hi(odd);
       }
       for (; r > 0; --r) total += *q++;
-      out[0] = mean::Out(p, total, zps);
+      out[0] = f.Out(total);
       continue;
     }
     int32_t c = 0;
@@ -82,16 +111,16 @@ extern "C" void s8_mean__dsp(const s8_mean_params* params, const int8_t* input,
         }
         a0 += Lo(even), a2 += Hi(even), a1 += Lo(odd), a3 += Hi(odd);
       }
-      out[c] = mean::Out(p, a0, zps);
-      out[c + 1] = mean::Out(p, a1, zps);
-      out[c + 2] = mean::Out(p, a2, zps);
-      out[c + 3] = mean::Out(p, a3, zps);
+      out[c] = f.Out(a0);
+      out[c + 1] = f.Out(a1);
+      out[c + 2] = f.Out(a2);
+      out[c + 3] = f.Out(a3);
     }
     for (; c < C; ++c) {
       int32_t a = 0;
       const int8_t* q = in + c;
       for (int32_t r = R; r > 0; --r, q += C) a += *q;
-      out[c] = mean::Out(p, a, zps);
+      out[c] = f.Out(a);
     }
   }
 }

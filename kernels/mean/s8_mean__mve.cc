@@ -6,8 +6,8 @@
 // chunk into int32 sums. inner == 1 (contiguous inputs per output) sums 16 bytes per VADDVA.
 // The outputs are requantized 4 at a time under TFLM's double rounding: VQRDMULH is gemmlowp's
 // SaturatingRoundingDoublingHighMul exactly, and RoundingDivideByPOT (ties away from zero) is
-// VRSHL of x - 1 for negative x (ties toward +inf otherwise); single rounding uses the scalar
-// step of mean_out.h.
+// VRSHL of x - 1 for negative x (ties toward +inf otherwise); single rounding is VQDMULH and
+// VRSHL (VQRDMULH for shift 0; a positive shift uses the scalar step of mean_out.h).
 #include "kernels/mean/mean.h"
 #include "kernels/common/isa.h"
 
@@ -28,7 +28,30 @@ constexpr int32_t kBlock = 32;   // channels per pass
 void Requantize(const s8_mean_params& p, const int32_t* sums, int32_t m, int32_t zps,
                 int8_t* out) {
   if (p.rounding == TF_ROUNDING_SINGLE) {
-    for (int32_t k = 0; k < m; ++k) out[k] = mean::Out(p, sums[k], zps);
+    if (p.shift > 0) {
+      for (int32_t k = 0; k < m; ++k) out[k] = mean::Out(p, sums[k], zps);
+      return;
+    }
+    // (x * m + 2^(30 + n)) >> (31 + n): VRSHL(VQDMULH(x, m), -n) for n >= 1 (a floor of a
+    // floor), VQRDMULH for n == 0; the output zero point added before the rounding shift as
+    // zp << n (exact), by VQDMLASH.
+    const int32x4_t vm = vdupq_n_s32(p.multiplier);
+    const int32_t n = -p.shift;
+    const int32_t zp_n = n < 24 ? p.output_zero_point * (1 << n) : 0;
+    for (int32_t k = 0; k < m; k += 4) {
+      const mve_pred16_t pr = vctp32q(static_cast<uint32_t>(m - k));
+      const int32x4_t x = vsubq_n_s32(vld1q_s32(sums + k), zps);  // wrapping, as fx::WrapSub
+      int32x4_t y;
+      if (n == 0) {
+        y = vaddq_n_s32(vqrdmulhq_n_s32(x, p.multiplier), p.output_zero_point);
+      } else if (n < 24) {
+        y = vrshlq_n_s32(vqdmlashq_n_s32(x, vm, zp_n), -n);
+      } else {
+        y = vaddq_n_s32(vrshlq_n_s32(vqdmulhq_n_s32(x, p.multiplier), -n), p.output_zero_point);
+      }
+      y = vminq_s32(vmaxq_s32(y, vdupq_n_s32(-128)), vdupq_n_s32(127));
+      vstrbq_p_s32(out + k, y, pr);
+    }
     return;
   }
   const int32_t left = p.shift > 0 ? p.shift : 0;
@@ -102,7 +125,9 @@ extern "C" void s8_mean__mve(const s8_mean_params* params, const int8_t* input,
         vst1q_s16(part + 8, a1);
         vst1q_s16(part + 16, a2);
         vst1q_s16(part + 24, a3);
-        for (int32_t k = 0; k < kBlock; ++k) sums[k] += part[k];
+        for (int32_t k = 0; k < kBlock; k += 4) {
+          vst1q_s32(sums + k, vaddq_s32(vld1q_s32(sums + k), vldrhq_s32(part + k)));
+        }
       }
       Requantize(p, sums, n < kBlock ? n : kBlock, zps, out + c);
     }

@@ -1,6 +1,18 @@
-// MUL for Cortex-M4/M7/M33 (DSP extension), bit-identical to s8_mul__ref: the arithmetic of
-// kernels/mul/mul_rows.h, whose high-word multiply compiles to SMULL / SMMUL here. Built for
-// the DSP cores so the board picks it over __scalar; the same source as __scalar today.
+// MUL for Cortex-M4/M7/M33 (DSP extension), bit-identical to s8_mul__ref.
+//
+// Single rounding with the output shift s = -n in [-17, -2] (the usual case: SE gates and
+// SiLU products have n around 8), per element with P = (x1 + o1) * (x2 + o2), |P| < 2^16:
+//   X = P << L, L = 17 - n (|X| < 2^31)
+//   y = SSAT8((Ra + hi32(X * M)) >> 16)    (SMMLA, then SSAT with ASR #16)
+// with Ra = 2^15 + output_offset * 2^16: (Ra * 2^32 + X * M) / 2^48 =
+// (P * M + 2^(30 + n)) / 2^(31 + n) + off, floored, is TFLite's single-rounding result plus
+// the offset, and a floor of a floor is the floor of the whole. Two paths use it:
+//   * a per-channel operand (SE blocks, [.., C] * [C] either way round): per channel the
+//     pair (G, o * G) with G = (g + o_g) << L in a buffer, then per element
+//     X = x * G + o * G (one MLA, the pair by one LDRD);
+//   * both inputs dense (x * sigmoid(x)): X = (x1 + o1) * ((x2 << L) + (o2 << L)).
+// Everything else (double rounding, other shifts, other broadcasts) runs the arithmetic of
+// kernels/mul/mul_rows.h, whose high-word multiply compiles to SMULL / SMMUL here.
 #include "kernels/common/isa.h"
 #include "kernels/mul/mul.h"
 
@@ -8,9 +20,166 @@
 
 #include "kernels/mul/mul_rows.h"
 
+namespace {
+
+inline int32_t Smmla(int32_t a, int32_t b, int32_t acc) {
+  int32_t r;
+  __asm__("smmla %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  return r;
+}
+
+// a * b + acc (kept as one MLA: GCC would split a multiply by a power of two into shifts).
+inline int32_t Mla(int32_t a, int32_t b, int32_t acc) {
+  int32_t r;
+  __asm__("mla %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  return r;
+}
+
+// One STRB (GCC would merge four byte stores into BFIs and a word store: more instructions).
+inline void StoreByte(int8_t* p, int8_t v) { __asm__("strb %1, %0" : "=m"(*p) : "r"(v)); }
+
+// SSAT8(h >> 16).
+inline int32_t Sat8Shr16(int32_t h) {
+  int32_t r;
+  __asm__("ssat %0, #8, %1, asr #16" : "=r"(r) : "r"(h));
+  return r;
+}
+
+struct Fast {
+  int32_t o1, o2, lsh, mult, ra, lo, hi;
+};
+
+inline bool MakeFast(const s8_mul_params& p, Fast* f) {
+  const int32_t n = -p.output_shift;
+  if (p.rounding != TF_ROUNDING_SINGLE || n < 2 || n > 17) return false;
+  if (p.input1_offset < -127 || p.input2_offset < -127) return false;
+  f->o1 = p.input1_offset;
+  f->o2 = p.input2_offset;
+  f->lsh = 17 - n;
+  f->mult = p.output_multiplier;
+  f->ra = (1 << 15) + p.output_offset * (1 << 16);
+  f->lo = p.act_min;
+  f->hi = p.act_max;
+  return true;
+}
+
+template <bool kClamp>
+inline int8_t Out(const Fast& f, int32_t x) {
+  int32_t y = Sat8Shr16(Smmla(x, f.mult, f.ra));
+  if (kClamp) {
+    y = y < f.lo ? f.lo : y;
+    y = y > f.hi ? f.hi : y;
+  }
+  return static_cast<int8_t>(y);
+}
+
+// Both inputs dense: n outputs (each element read before its output is stored: in place
+// is exact).
+template <bool kClamp>
+__attribute__((noinline)) void Both(const Fast& ff, const int8_t* a, const int8_t* b,
+                                    int8_t* out, int32_t n) {
+  const Fast f = ff;
+  const int32_t scale = 1 << f.lsh, c2 = f.o2 * scale;
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) {  // all four elements read before the stores
+    const int8_t y0 = Out<kClamp>(f, (a[i] + f.o1) * Mla(b[i], scale, c2));
+    const int8_t y1 = Out<kClamp>(f, (a[i + 1] + f.o1) * Mla(b[i + 1], scale, c2));
+    const int8_t y2 = Out<kClamp>(f, (a[i + 2] + f.o1) * Mla(b[i + 2], scale, c2));
+    const int8_t y3 = Out<kClamp>(f, (a[i + 3] + f.o1) * Mla(b[i + 3], scale, c2));
+    StoreByte(out + i, y0);
+    StoreByte(out + i + 1, y1);
+    StoreByte(out + i + 2, y2);
+    StoreByte(out + i + 3, y3);
+  }
+  for (; i < n; ++i) out[i] = Out<kClamp>(f, (a[i] + f.o1) * Mla(b[i], scale, c2));
+}
+
+constexpr int32_t kGateChunk = 128;  // channels per (G, o * G) buffer (1 KiB of stack)
+
+// rows x ch outputs of rows `stride` apart: x[r * stride + c] times the gate pairs g[2c],
+// g[2c + 1] = (G, o_x * G).
+template <bool kClamp>
+__attribute__((noinline)) void GateRows(const Fast& ff, const int8_t* x, const int32_t* g,
+                                        int8_t* out, int32_t rows, int32_t ch, int32_t stride) {
+  const Fast f = ff;
+  for (int32_t r = 0; r < rows; ++r, x += stride, out += stride) {
+    const int32_t* gp = g;
+    int32_t c = 0;
+    for (; c + 4 <= ch; c += 4, gp += 8) {
+      const int8_t y0 = Out<kClamp>(f, x[c] * gp[0] + gp[1]);
+      const int8_t y1 = Out<kClamp>(f, x[c + 1] * gp[2] + gp[3]);
+      const int8_t y2 = Out<kClamp>(f, x[c + 2] * gp[4] + gp[5]);
+      const int8_t y3 = Out<kClamp>(f, x[c + 3] * gp[6] + gp[7]);
+      StoreByte(out + c, y0);
+      StoreByte(out + c + 1, y1);
+      StoreByte(out + c + 2, y2);
+      StoreByte(out + c + 3, y3);
+    }
+    for (; c < ch; ++c, gp += 2) out[c] = Out<kClamp>(f, x[c] * gp[0] + gp[1]);
+  }
+}
+
+template <bool kClamp>
+void Gate(const Fast& f, const int8_t* x, int32_t ox, const int8_t* gw, int32_t ow, int8_t* out,
+          int32_t rows, int32_t ch) {
+  int32_t g[2 * kGateChunk];
+  for (int32_t c0 = 0; c0 < ch; c0 += kGateChunk) {
+    const int32_t m = ch - c0 < kGateChunk ? ch - c0 : kGateChunk;
+    for (int32_t j = 0; j < m; ++j) {
+      const int32_t gl = (gw[c0 + j] + ow) * (1 << f.lsh);
+      g[2 * j] = gl;
+      g[2 * j + 1] = ox * gl;
+    }
+    GateRows<kClamp>(f, x + c0, g, out + c0, rows, m, ch);
+  }
+}
+
+// The fast paths; false when the op is not one of their shapes or parameters.
+template <bool kClamp>
+bool RunFast(const s8_mul_params& p, const Fast& f, const int8_t* in1, const int8_t* in2,
+             int8_t* out) {
+  const s8_broadcast_shape& s = p.shape;
+  bool dense1 = true, dense2 = true, chan1 = true, chan2 = true;
+  int32_t total = 1;
+  for (int d = 5; d >= 0; --d) {
+    if (s.out_dims[d] > 1) {
+      dense1 = dense1 && s.in1_strides[d] == total;
+      dense2 = dense2 && s.in2_strides[d] == total;
+      chan1 = chan1 && s.in1_strides[d] == (d == 5 ? 1 : 0);
+      chan2 = chan2 && s.in2_strides[d] == (d == 5 ? 1 : 0);
+    }
+    total *= s.out_dims[d];
+  }
+  if (dense1 && dense2) {
+    Both<kClamp>(f, in1, in2, out, total);
+    return true;
+  }
+  const int32_t inner = s.out_dims[5];
+  if (chan2 && dense1) {
+    Gate<kClamp>(f, in1, f.o1, in2, f.o2, out, total / inner, inner);
+    return true;
+  }
+  if (chan1 && dense2) {
+    Gate<kClamp>(f, in2, f.o2, in1, f.o1, out, total / inner, inner);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 extern "C" void s8_mul__dsp(const s8_mul_params* params, const int8_t* input1,
                             const int8_t* input2, int8_t* output) {
-  tinyforge::mul_rows::Run(*params, input1, input2, output);
+  const s8_mul_params& p = *params;
+  Fast f;
+  if (MakeFast(p, &f)) {
+    const bool clamp = p.act_min > -128 || p.act_max < 127;
+    if (clamp ? RunFast<true>(p, f, input1, input2, output)
+              : RunFast<false>(p, f, input1, input2, output)) {
+      return;
+    }
+  }
+  tinyforge::mul_rows::Run(p, input1, input2, output);
 }
 
 #endif  // TF_HAVE_DSP

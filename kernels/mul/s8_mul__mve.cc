@@ -1,12 +1,19 @@
 // MUL for Cortex-M55 (Helium / MVE), bit-identical to s8_mul__ref in both rounding modes.
 //
-// Three paths (each row loop specialised for the requantization mode):
+// Paths (each row loop specialised for the requantization mode):
+//   * output shift in [-23, -1] (the usual case) with both inputs dense, or one input
+//     per-channel (SE blocks, [.., P, C] * [C] in NHWC, either way round): 8 elements per
+//     step in int16 lanes (Mul8 below: VMULLB / VMULLT, the offset folded into VQDMLASH,
+//     VQMOVNB / VQMOVNT back to int16), the SE gates offset once into an int16 buffer and,
+//     for C a multiple of 8, repeated for several rows so they run as one flat loop;
+//     16 instructions per 8 elements (single rounding; 15 with the int8 range as the clamp,
+//     kSingleSat);
 //   * one input a single value (x * c, a scalar broadcast): the 256 possible results in a
 //     table (built 4 lanes at a time with the arithmetic below), then 16 elements per
 //     byte-offset gather (VLDRB.U8 with an offset vector);
-//   * a per-channel operand (SE blocks, [.., P, C] * [C] in NHWC, either input) over at
-//     least kChannelTableRows rows: for each group of 8 channels a table of 8 x 256 results
-//     (2 KiB of stack), then 8 elements per halfword-offset gather (x + 256 * lane);
+//   * a per-channel operand over at least kChannelTableRows rows with a shift the int16
+//     path does not take: for each group of 8 channels a table of 8 x 256 results (2 KiB of
+//     stack), then 8 elements per halfword-offset gather (x + 256 * lane);
 //   * otherwise rows of 4 int32 lanes: P = (x1 + o1) * (x2 + o2) (one VMLA when an operand
 //     is constant along the row), requantized as
 //       double rounding: VQRDMULH(P << max(s, 0), M), then for s < 0 the rounding shift
@@ -27,7 +34,7 @@ namespace {
 
 // Requantization modes (the shift's sign and the rounding), a template parameter so each
 // row loop is straight-line.
-enum Mode { kDoubleRight, kDoubleLeft, kSingleRight, kSingleLeft };
+enum Mode { kDoubleRight, kDoubleLeft, kSingleRight, kSingleLeft, kSingleSat };
 
 struct Lanes {
   int32_t o1, o2, mult, shift, left, out_off;
@@ -103,6 +110,152 @@ void Row(const Lanes& k, const int8_t* in1, int32_t st1, const int8_t* in2, int3
   }
 }
 
+// Right-shift modes with int16 operands (offsets added: |x + o| <= 255): 8 elements per
+// step. VMULLB / VMULLT give the int32 products of the even and odd lanes; each half is
+// requantized as in Requant with the output offset folded in:
+//   single rounding: VRSHL(VQDMLASH(P, M, off << n), -n) = VRSHL(VQDMULH(P, M), -n) + off
+//                    (adding off << n before a rounding shift by n adds exactly off);
+//   double rounding: r = VQRDMULH(P, M), then VRSHL(r + (r >> 31) + (off << n), -n);
+// then VQMOVNB / VQMOVNT narrow both halves back into int16 lanes in element order
+// (saturating; the clamp bounds are int8) and VSTRB.16 stores them. No tail predication
+// inside the loops (a partly active 32-bit lane would mix stale bytes): whole vectors, then
+// one predicated step for the rest. off << n must fit: n <= 23 (Wide8Ok).
+struct Wide {
+  int32x4_t vmo;  // output multiplier in every lane
+  int32_t k;      // output_offset << n
+  int32_t shift;  // -n (< 0)
+  int16x8_t vmin, vmax;
+  int32_t k2;         // kSingleSat: output_offset << n + 2^(n - 1)
+  int32_t sat_shift;  // kSingleSat: 24 - n
+};
+
+inline bool Wide8Ok(const s8_mul_params& p) { return p.output_shift <= -1 && p.output_shift >= -23; }
+
+inline Wide MakeWide(const s8_mul_params& p) {
+  Wide w;
+  w.vmo = vdupq_n_s32(p.output_multiplier);
+  w.k = p.output_offset * (1 << -p.output_shift);
+  w.shift = p.output_shift;
+  w.vmin = vdupq_n_s16(static_cast<int16_t>(p.act_min));
+  w.vmax = vdupq_n_s16(static_cast<int16_t>(p.act_max));
+  const int32_t n = -p.output_shift;
+  w.k2 = n <= 22 ? p.output_offset * (1 << n) + (1 << (n - 1)) : 0;
+  w.sat_shift = 24 - n;
+  return w;
+}
+
+// kSingleSat applies: single rounding, the int8 range as the clamp, n <= 22.
+inline bool SatOk(const s8_mul_params& p) {
+  return p.rounding == TF_ROUNDING_SINGLE && p.act_min == -128 && p.act_max == 127 &&
+         p.output_shift >= -22;
+}
+
+template <int kMode>
+inline int32x4_t Requant4(int32x4_t q, const Wide& w) {
+  if (kMode == kSingleRight) return vrshlq_n_s32(vqdmlashq_n_s32(q, w.vmo, w.k), w.shift);
+  const int32x4_t r = vqrdmulhq_s32(q, w.vmo);
+  return vrshlq_n_s32(vaddq_s32(vaddq_n_s32(r, w.k), vshrq_n_s32(r, 31)), w.shift);
+}
+
+// a * b (offsets added) requantized, 8 int16 lanes. kSingleSat rounds and saturates in
+// two steps: t = VQDMLASH(P, M, off * 2^n + 2^(n - 1)) is the result times 2^n plus a
+// fraction, sat32(t << (24 - n)) (VQSHL) has the int8-saturated result in its top byte,
+// VSHRNB / VSHRNT #16 narrow the top halves in element order and VSHR #8 keeps that byte.
+template <int kMode>
+inline int16x8_t Mul8(int16x8_t a, int16x8_t b, const Wide& w) {
+  if (kMode == kSingleSat) {
+    int32x4_t lo = vqshlq_r_s32(vqdmlashq_n_s32(vmullbq_int_s16(a, b), w.vmo, w.k2), w.sat_shift);
+    const int32x4_t hi =
+        vqshlq_r_s32(vqdmlashq_n_s32(vmulltq_int_s16(a, b), w.vmo, w.k2), w.sat_shift);
+    __asm__("vshrnb.i32 %q0, %q0, #16\n\tvshrnt.i32 %q0, %q1, #16" : "+w"(lo) : "w"(hi));
+    return vshrq_n_s16(vreinterpretq_s16_s32(lo), 8);
+  }
+  int32x4_t lo = Requant4<kMode>(vmullbq_int_s16(a, b), w);
+  const int32x4_t hi = Requant4<kMode>(vmulltq_int_s16(a, b), w);
+  __asm__("vqmovnb.s32 %q0, %q0\n\tvqmovnt.s32 %q0, %q1" : "+w"(lo) : "w"(hi));
+  return vminq_s16(vmaxq_s16(vreinterpretq_s16_s32(lo), w.vmin), w.vmax);
+}
+
+// Both inputs contiguous: n outputs, 8 per step (loads before the store: in place is exact).
+template <int kMode>
+__attribute__((noinline)) void Both8(const Wide& ww, const int8_t* a, int32_t oa, const int8_t* b,
+                                     int32_t ob, int8_t* out, int32_t n) {
+  const Wide w = ww;
+  const int16_t o1 = static_cast<int16_t>(oa), o2 = static_cast<int16_t>(ob);
+  for (int32_t k = n >> 3; k > 0; --k, a += 8, b += 8, out += 8) {
+    vstrbq_s16(out, Mul8<kMode>(vaddq_n_s16(vldrbq_s16(a), o1), vaddq_n_s16(vldrbq_s16(b), o2),
+                                w));
+  }
+  if ((n & 7) != 0) {
+    const mve_pred16_t p = vctp16q(static_cast<uint32_t>(n & 7));
+    vstrbq_p_s16(out, Mul8<kMode>(vaddq_n_s16(vldrbq_z_s16(a, p), o1),
+                                  vaddq_n_s16(vldrbq_z_s16(b, p), o2), w), p);
+  }
+}
+
+// n outputs (a multiple of 8): x (offset ox) times the int16 gates g (offsets added).
+template <int kMode>
+__attribute__((noinline)) void Flat8(const Wide& ww, const int8_t* x, int32_t ox,
+                                     const int16_t* g, int8_t* out, int32_t n) {
+  const Wide w = ww;
+  const int16_t o1 = static_cast<int16_t>(ox);
+  for (int32_t i = 0; i < n; i += 8) {
+    vstrbq_s16(out + i, Mul8<kMode>(vaddq_n_s16(vldrbq_s16(x + i), o1), vldrhq_s16(g + i), w));
+  }
+}
+
+// rows x ch outputs of rows `stride` elements apart: x[r * stride + c] (offset ox) times the
+// int16 gates g[c] (offsets added); a predicated step for the last ch % 8 of each row.
+template <int kMode>
+__attribute__((noinline)) void Rows8(const Wide& ww, const int8_t* x, int32_t ox,
+                                     const int16_t* g, int8_t* out, int32_t rows, int32_t ch,
+                                     int32_t stride) {
+  const Wide w = ww;
+  const int16_t o1 = static_cast<int16_t>(ox);
+  const int32_t full = ch & ~7;
+  for (int32_t r = 0; r < rows; ++r, x += stride, out += stride) {
+    for (int32_t c = 0; c < full; c += 8) {
+      vstrbq_s16(out + c, Mul8<kMode>(vaddq_n_s16(vldrbq_s16(x + c), o1), vldrhq_s16(g + c), w));
+    }
+    if (full < ch) {
+      const mve_pred16_t p = vctp16q(static_cast<uint32_t>(ch - full));
+      vstrbq_p_s16(out + full,
+                   Mul8<kMode>(vaddq_n_s16(vldrbq_z_s16(x + full, p), o1),
+                               vldrhq_z_s16(g + full, p), w), p);
+    }
+  }
+}
+
+constexpr int32_t kGateBuf = 512;  // int16 gates on the stack (1 KiB)
+
+// rows x ch outputs: x (offset ox, dense) times gw[c] (offset ow): the SE gate multiply.
+// With ch a multiple of 8 the gates are repeated for R rows in the buffer so R rows run as
+// one flat loop; otherwise (or ch > kGateBuf, by channel chunks) row by row.
+template <int kMode>
+__attribute__((noinline)) void Gate(const s8_mul_params& p, const int8_t* x, int32_t ox,
+                                    const int8_t* gw, int32_t ow, int8_t* out, int32_t rows,
+                                    int32_t ch) {
+  const Wide w = MakeWide(p);
+  alignas(16) int16_t g[kGateBuf];
+  const int16_t o = static_cast<int16_t>(ow);
+  if (ch % 8 == 0 && ch <= kGateBuf) {
+    int32_t rep = kGateBuf / ch;
+    rep = rep < rows ? rep : rows;
+    for (int32_t c = 0; c < ch; c += 8) vst1q_s16(g + c, vaddq_n_s16(vldrbq_s16(gw + c), o));
+    for (int32_t j = ch; j < rep * ch; j += 8) vst1q_s16(g + j, vld1q_s16(g + j - ch));
+    for (int32_t r = 0; r < rows; r += rep) {
+      const int32_t m = rows - r < rep ? rows - r : rep;
+      Flat8<kMode>(w, x + r * ch, ox, g, out + r * ch, m * ch);
+    }
+    return;
+  }
+  for (int32_t c0 = 0; c0 < ch; c0 += kGateBuf) {
+    const int32_t m = ch - c0 < kGateBuf ? ch - c0 : kGateBuf;
+    for (int32_t j = 0; j < m; ++j) g[j] = static_cast<int16_t>(gw[c0 + j] + ow);
+    Rows8<kMode>(w, x + c0, ox, g, out + c0, rows, m, ch);
+  }
+}
+
 // The bytes 0..255 as int8 (table index u holds the result for x = int8(u)).
 struct Ramp {
   alignas(16) int8_t v[256];
@@ -114,7 +267,7 @@ constexpr Ramp kRamp{};
 
 // x (n elements, contiguous, offset ox) times the constant b (offset added), by a table.
 template <int kMode>
-void ScalarLut(const Lanes& k, const int8_t* x, int32_t ox, int32_t b, int8_t* out, int32_t n) {
+__attribute__((noinline)) void ScalarLut(const Lanes& k, const int8_t* x, int32_t ox, int32_t b, int8_t* out, int32_t n) {
   alignas(16) int8_t t[256];
   RowConst<kMode>(k, kRamp.v, ox, b, t, 256);
   for (int32_t i = 0; i < n; i += 16) {
@@ -130,7 +283,7 @@ constexpr int32_t kChannelTableRows = 256;
 
 // rows x ch outputs: x[r * ch + c] (offset ox) times w[c] (offset ow).
 template <int kMode>
-void ChannelTables(const Lanes& k, const int8_t* x, int32_t ox, const int8_t* w, int32_t ow,
+__attribute__((noinline)) void ChannelTables(const Lanes& k, const int8_t* x, int32_t ox, const int8_t* w, int32_t ow,
                    int8_t* out, int32_t rows, int32_t ch) {
   alignas(16) int8_t t[8 * 256];
   const uint16x8_t base = vmulq_n_u16(vidupq_n_u16(0, 1), 256);  // {0, 256, ..., 1792}
@@ -173,8 +326,15 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
     }
     total *= s.out_dims[d];
   }
+  constexpr bool kWide = kMode == kSingleRight || kMode == kDoubleRight;
   if (dense1 && dense2) {
-    RowBoth<kMode>(k, in1, in2, out, total);
+    if (kMode == kSingleRight && Wide8Ok(p) && SatOk(p)) {
+      Both8<kSingleSat>(MakeWide(p), in1, k.o1, in2, k.o2, out, total);
+    } else if (kWide && Wide8Ok(p)) {
+      Both8<kMode>(MakeWide(p), in1, k.o1, in2, k.o2, out, total);
+    } else {
+      RowBoth<kMode>(k, in1, in2, out, total);
+    }
     return;
   }
   if ((scalar1 && dense2) || (scalar2 && dense1)) {
@@ -191,6 +351,17 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
   }
   const int32_t inner = s.out_dims[5];
   const int32_t rows = total / inner;
+  if (kWide && Wide8Ok(p) && ((chan2 && dense1) || (chan1 && dense2))) {
+    const int8_t* x = chan2 ? in1 : in2;
+    const int8_t* g = chan2 ? in2 : in1;
+    const int32_t ox = chan2 ? k.o1 : k.o2, og = chan2 ? k.o2 : k.o1;
+    if (kMode == kSingleRight && SatOk(p)) {
+      Gate<kSingleSat>(p, x, ox, g, og, out, rows, inner);
+    } else {
+      Gate<kMode>(p, x, ox, g, og, out, rows, inner);
+    }
+    return;
+  }
   if (((chan2 && dense1) || (chan1 && dense2)) && rows >= kChannelTableRows) {
     if (chan2) {
       ChannelTables<kMode>(k, in1, k.o1, in2, k.o2, out, rows, inner);

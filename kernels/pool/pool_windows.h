@@ -31,6 +31,14 @@ __attribute__((always_inline)) inline void ForEachPoolWindow(const s8_pool_param
   }
 }
 
+// True when every window lies inside the input (no padding reaches it, so no clipping):
+// the pool variants' unclipped fast paths (1-D pools of sequence models, valid 2x2 pools).
+inline bool WindowsInside(const s8_pool_params& p) {
+  return p.pad_top == 0 && p.pad_left == 0 &&
+         (p.out_h - 1) * p.stride_h + p.filter_h <= p.in_h &&
+         (p.out_w - 1) * p.stride_w + p.filter_w <= p.in_w;
+}
+
 }  // namespace tinyforge::kernels
 
 #endif  // TINYFORGE_KERNELS_POOL_POOL_WINDOWS_H_

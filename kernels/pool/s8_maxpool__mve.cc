@@ -2,7 +2,8 @@
 //
 // Lanes are channels (NHWC: contiguous): per output pixel and tap, one 16-byte load and one
 // VMAX per 16 channels, 64 channels per pass in four accumulators; tails predicated. The
-// activation clamp is applied in int8 (vmax/vmin with the bounds) before the store.
+// activation clamp is applied in int8 (vmax/vmin with the bounds) before the store. Windows
+// inside the input over a multiple of 16 channels skip the per-pixel setup (Inside).
 #include "kernels/pool/pool.h"
 #include "kernels/pool/pool_windows.h"
 #include "kernels/common/isa.h"
@@ -65,10 +66,46 @@ void Pixel(const s8_pool_params& p, const int8_t* in, int32_t y0, int32_t y1, in
   }
 }
 
+// Windows inside the input and channels a multiple of 16 (WindowsInside): per output pixel
+// and 16 channels the taps' maximum, clamped and stored, without Pixel's per-pixel setup;
+// 1 x 2 windows (1-D pools) as two loads and one VMAX.
+__attribute__((noinline)) void Inside(const s8_pool_params& p, const int8_t* input,
+                                      int8_t* out) {
+  const int32_t C = p.channels, row = p.in_w * C;
+  const int8x16_t lo = vdupq_n_s8(static_cast<int8_t>(p.act_min));
+  const int8x16_t hi = vdupq_n_s8(static_cast<int8_t>(p.act_max));
+  const bool one_by_two = p.filter_h == 1 && p.filter_w == 2;
+  for (int32_t b = 0; b < p.batches; ++b) {
+    const int8_t* img = input + b * p.in_h * row;
+    for (int32_t oy = 0; oy < p.out_h; ++oy) {
+      const int8_t* base = img + oy * p.stride_h * row;
+      for (int32_t ox = 0; ox < p.out_w; ++ox, base += p.stride_w * C) {
+        for (int32_t c = 0; c < C; c += 16, out += 16) {
+          const int8_t* r = base + c;
+          int8x16_t m;
+          if (one_by_two) {
+            m = vmaxq_s8(vld1q_s8(r), vld1q_s8(r + C));
+          } else {
+            m = vdupq_n_s8(-128);
+            for (int32_t ky = 0; ky < p.filter_h; ++ky, r += row) {
+              for (int32_t kx = 0; kx < p.filter_w; ++kx) m = vmaxq_s8(m, vld1q_s8(r + kx * C));
+            }
+          }
+          vst1q_s8(out, vminq_s8(vmaxq_s8(m, lo), hi));
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" void s8_maxpool__mve(const s8_pool_params* params, const int8_t* input, int8_t* output) {
   const s8_pool_params& p = *params;
+  if (p.channels % 16 == 0 && tinyforge::kernels::WindowsInside(p)) {
+    Inside(p, input, output);
+    return;
+  }
   tinyforge::kernels::ForEachPoolWindow(
       p, input, output,
       [&](const int8_t* in, int32_t y0, int32_t y1, int32_t x0, int32_t x1, int8_t* out) {

@@ -23,6 +23,7 @@ enum EdgeKind {
   kOnePixel,     // 1x1 input
   kBatches,      // batches 3
   kStreamedBlock,  // one block of a streamed call (stream_blocks.h) vs __ref's whole output
+  k1x2S2,        // 1-D pool: 1x2 windows, stride 1x2, over a 1 x W input (Conv1d models)
   kNumKinds
 };
 constexpr int32_t kEdgeCases = kNumKinds * kNumEdgeChannels * 2;
@@ -30,7 +31,7 @@ constexpr int32_t kEdgeCases = kNumKinds * kNumEdgeChannels * 2;
 const char* const kKindNames[kNumKinds] = {"global_kws", "global_small", "global_huge",
                                            "2x2_stride2", "3x3_stride2_same", "3x3_same",
                                            "all_sides",   "one_pixel",        "batches",
-                                           "streamed_block"};
+                                           "streamed_block", "1d_1x2_stride2"};
 const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 // Valid TFLite pooling: every window overlaps the input (pad < filter).
@@ -133,6 +134,15 @@ s8_pool_params EdgeParams(tfv::Rng& rng, int32_t e, tfv::BlockCase* block) {
       p.in_h = p.in_w = 1;
       p.filter_h = p.filter_w = 1 + pass;
       p.out_h = p.out_w = 1;
+      break;
+    case k1x2S2:
+      p.in_h = 1;
+      p.in_w = rng.Range(2, 20);
+      p.filter_h = 1;
+      p.filter_w = 2;
+      p.stride_w = 2;
+      p.out_h = 1;
+      p.out_w = OutSize(p.in_w, 2, 2, 1, 0, 0);
       break;
     case kStreamedBlock:  // 3x3 s2 SAME (vww), 2x2 s2 VALID, 3x3 s1 SAME
       *block = tfv::BlockOfEdge(e / kNumKinds);
