@@ -1,5 +1,6 @@
 // Float32 convolution for Cortex-M55 (Helium floating point), bit-identical to f32_conv__ref:
-// per output pixel, blocks of up to 16 output channels in four vectors; each lane sums its
+// per output pixel, blocks of up to 12 output channels in three vectors (3 sums + 3 address
+// vectors + 1 product: 7 of the 8 Q registers); each lane sums its
 // channel's products in __ref's order (taps row by row, input channels innermost, then
 // + bias), the weights of the 4 channels of a vector fetched by one gather whose lane
 // addresses step through the 4 weight rows (VLDRW gather with writeback), the input value
@@ -79,13 +80,11 @@ extern "C" void f32_conv__mve(const f32_conv_params* params, const float* x, con
             x + ((b * p.in_h + iy0 + ky0 * p.dilation_h) * p.in_w + ix0 + kx0) * p.in_c;
         float* yp = y + ((b * p.out_h + oy) * p.out_w + ox) * p.out_c;
         int32_t oc = 0;
-        for (; oc + 16 <= p.out_c; oc += 16) {
-          PixelBlock<4>(p, x_row0, w, oc, 16, ky0, ky1, kx0, run, bias, lo, hi, yp);
+        for (; oc + 12 <= p.out_c; oc += 12) {
+          PixelBlock<3>(p, x_row0, w, oc, 12, ky0, ky1, kx0, run, bias, lo, hi, yp);
         }
         const int32_t n = p.out_c - oc;
-        if (n > 12) {
-          PixelBlock<4>(p, x_row0, w, oc, n, ky0, ky1, kx0, run, bias, lo, hi, yp);
-        } else if (n > 8) {
+        if (n > 8) {
           PixelBlock<3>(p, x_row0, w, oc, n, ky0, ky1, kx0, run, bias, lo, hi, yp);
         } else if (n > 4) {
           PixelBlock<2>(p, x_row0, w, oc, n, ky0, ky1, kx0, run, bias, lo, hi, yp);

@@ -1,5 +1,5 @@
 // Float32 fully connected layer for Cortex-M55 (Helium floating point), bit-identical to
-// f32_fc__ref: per batch row, blocks of up to 16 outputs in four vectors; each lane sums its
+// f32_fc__ref: per batch row, blocks of up to 12 outputs in three vectors; each lane sums its
 // output's products over the input features in order, then + bias (the weights of a vector's
 // 4 outputs fetched by one gather stepping through the 4 weight rows, the input broadcast
 // from a register: f32_mve.h's GatherDot, as f32_conv__mve's). Without MVE-F: __ref.
@@ -52,11 +52,9 @@ extern "C" void f32_fc__mve(const f32_fc_params* params, const float* x, const f
     const float* xb = x + b * p.in_features;
     float* yb = y + b * p.out_features;
     int32_t o = 0;
-    for (; o + 16 <= p.out_features; o += 16) OutputBlock<4>(p, xb, w, o, 16, bias, lo, hi, yb);
+    for (; o + 12 <= p.out_features; o += 12) OutputBlock<3>(p, xb, w, o, 12, bias, lo, hi, yb);
     const int32_t n = p.out_features - o;
-    if (n > 12) {
-      OutputBlock<4>(p, xb, w, o, n, bias, lo, hi, yb);
-    } else if (n > 8) {
+    if (n > 8) {
       OutputBlock<3>(p, xb, w, o, n, bias, lo, hi, yb);
     } else if (n > 4) {
       OutputBlock<2>(p, xb, w, o, n, bias, lo, hi, yb);
