@@ -24,7 +24,6 @@
 #define TINYFORGE_KERNELS_F32_F32_ARITH_H_
 
 #include <cstdint>
-#include <cstring>
 
 #include "kernels/common/isa.h"
 
@@ -32,13 +31,13 @@ namespace tinyforge::kernels::f32 {
 
 inline uint32_t Bits(float v) {
   uint32_t b;
-  std::memcpy(&b, &v, sizeof b);
+  __builtin_memcpy(&b, &v, sizeof b);
   return b;
 }
 
 inline float FromBits(uint32_t b) {
   float v;
-  std::memcpy(&v, &b, sizeof v);
+  __builtin_memcpy(&v, &b, sizeof v);
   return v;
 }
 
