@@ -104,9 +104,11 @@ void f32_dwconv__scalar(const f32_conv_params* params, const float* x, const flo
 // Cortex-M4F / M7 / M33 (FPU): __ref's sums in __ref's order, 2 pixels x 4 channels per block.
 void f32_conv__dsp(const f32_conv_params* params, const float* x, const float* w,
                    const float* bias, float* y);
-// ... and depthwise, 4 channels' sums in registers.
+// ... and depthwise, 4 channels' sums in registers; fc, 4 outputs' sums in registers.
 void f32_dwconv__dsp(const f32_conv_params* params, const float* x, const float* w,
                      const float* bias, float* y);
+void f32_fc__dsp(const f32_fc_params* params, const float* x, const float* w, const float* bias,
+                 float* y);
 // Cortex-M55 (MVE-F): __ref's sums in __ref's order, one output channel per lane.
 void f32_conv__mve(const f32_conv_params* params, const float* x, const float* w,
                    const float* bias, float* y);
