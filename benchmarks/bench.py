@@ -226,9 +226,12 @@ FLOAT_TEXT = """{head}
 The four zoo models exported without calibration run as float32 programs (float input and
 output; docs/decisions.md 52) beside the same models quantized to int8 (exported as the main
 table's `zoo-*` rows and profiled in the same run, on the board's fastest int8 kernels). The
-float kernels: `f32_conv__scalar` and `f32_dwconv__scalar` (__ref's sums in __ref's order
-without per-tap bounds tests), `__ref` for FC and the pools, all scalar float code (no MVE:
-its subnormal results differ; kernels/f32/f32_scalar.h); no hand-written FPU or MVE-F kernels yet. Made by `{command}` on {date}; RAM = the planned arena (all regions), flash =
+float kernels compute in Arm's standard FPSCR mode (flush to zero, default NaN; decision 55):
+on the an547 `f32_conv__mve`, `f32_dwconv__mve`, `f32_fc__mve` (MVE-F, one output channel
+per lane, __ref's order per output), on the an386 `f32_conv__dsp` / `f32_dwconv__dsp` /
+`f32_fc__dsp` (FPU, sums in registers: 2 pixels x 4 channels / 4 channels / 4 outputs), on
+the an385 `f32_conv__scalar` / `f32_dwconv__scalar` and `__ref` for FC (soft-float, the mode
+emulated); `__ref` for the pools everywhere. Made by `{command}` on {date}; RAM = the planned arena (all regions), flash =
 the whole image (linker map). Soft-float (an385) instruction counts depend on the values:
 they move by about 1% between runs, as export_zoo leaves the biases at PyTorch's unseeded
 initialization (the FPU boards' float counts repeat exactly).

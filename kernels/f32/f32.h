@@ -13,9 +13,11 @@
 //   f32_fc:      y[b, o] = x[b, :] . w[o, :] + bias[o], weights [out, in]
 //   f32_avgpool, f32_maxpool: 2-D pooling; the average divides by the taps inside the input
 // Each clamps its output to [act_min, act_max] (a fused ReLU / ReLU6; -inf..inf for none).
-// Sums are float32 in one fixed order (taps row by row, then channels; then + bias), so
-// __ref, any faster variant and the host executor agree bit for bit.
-// Numerics: + - * / are IEEE float32; the other functions are computed in double with the
+// Sums are float32 in one fixed order (taps row by row, then channels; then + bias), and
+// every product, sum and quotient of these layers is computed in Arm's standard FPSCR mode
+// (flush to zero, default NaN: kernels/f32/f32_arith.h), so __ref, any faster variant, the
+// host executor and every board agree bit for bit (the max pool only compares and copies).
+// Numerics of the fallback ops: + - * / are IEEE float32; the other functions are computed in double with the
 // kernels' own series (kernels/f32/f32_math.h: no libm, whose results differ between the
 // host's glibc and the device's newlib) and rounded to float32 once. The host executor
 // runs these very kernels and they are compiled with -ffp-contract=off, so host and board
@@ -99,6 +101,21 @@ void f32_conv__scalar(const f32_conv_params* params, const float* x, const float
                       const float* bias, float* y);
 void f32_dwconv__scalar(const f32_conv_params* params, const float* x, const float* w,
                         const float* bias, float* y);
+// Cortex-M4F / M7 / M33 (FPU): __ref's sums in __ref's order, 2 pixels x 4 channels per block.
+void f32_conv__dsp(const f32_conv_params* params, const float* x, const float* w,
+                   const float* bias, float* y);
+// ... and depthwise, 4 channels' sums in registers; fc, 4 outputs' sums in registers.
+void f32_dwconv__dsp(const f32_conv_params* params, const float* x, const float* w,
+                     const float* bias, float* y);
+void f32_fc__dsp(const f32_fc_params* params, const float* x, const float* w, const float* bias,
+                 float* y);
+// Cortex-M55 (MVE-F): __ref's sums in __ref's order, one output channel per lane.
+void f32_conv__mve(const f32_conv_params* params, const float* x, const float* w,
+                   const float* bias, float* y);
+void f32_dwconv__mve(const f32_conv_params* params, const float* x, const float* w,
+                     const float* bias, float* y);
+void f32_fc__mve(const f32_fc_params* params, const float* x, const float* w, const float* bias,
+                 float* y);
 }
 
 #endif  // TINYFORGE_KERNELS_F32_F32_H_

@@ -1,5 +1,7 @@
 // The output clamp of the float layer kernels (f32.h): a fused ReLU / ReLU6, -inf..inf for
-// none. NaN passes through (both comparisons are false), as in PyTorch's relu.
+// none. NaN passes through (both comparisons are false), as in PyTorch's relu. The kernels
+// pass the bounds through FlushBits (f32_arith.h) once per call, so the comparisons see no
+// subnormal operand and give the same answer in any FPU mode.
 #ifndef TINYFORGE_KERNELS_F32_F32_CLAMP_H_
 #define TINYFORGE_KERNELS_F32_F32_CLAMP_H_
 

@@ -4,6 +4,7 @@
 // 1 a kernel row's taps inside the input are one contiguous run of input and weight floats.
 #include "kernels/f32/f32.h"
 #include "kernels/f32/f32_scalar.h"
+#include "kernels/f32/f32_arith.h"
 #include "kernels/f32/f32_clamp.h"
 #include "kernels/f32/f32_window.h"
 
@@ -11,14 +12,16 @@ namespace {
 
 // acc + a[0]*b[0] + a[1]*b[1] + ... in order (no reassociation: the result is __ref's).
 inline float DotInOrder(float acc, const float* a, const float* b, int32_t n) {
+  using tinyforge::kernels::f32::Add;
+  using tinyforge::kernels::f32::Mul;
   int32_t i = 0;
   for (; i + 4 <= n; i += 4) {
-    acc += a[i] * b[i];
-    acc += a[i + 1] * b[i + 1];
-    acc += a[i + 2] * b[i + 2];
-    acc += a[i + 3] * b[i + 3];
+    acc = Add(acc, Mul(a[i], b[i]));
+    acc = Add(acc, Mul(a[i + 1], b[i + 1]));
+    acc = Add(acc, Mul(a[i + 2], b[i + 2]));
+    acc = Add(acc, Mul(a[i + 3], b[i + 3]));
   }
-  for (; i < n; ++i) acc += a[i] * b[i];
+  for (; i < n; ++i) acc = Add(acc, Mul(a[i], b[i]));
   return acc;
 }
 
@@ -32,8 +35,9 @@ extern "C" TF_F32_NO_VECTORIZE void f32_conv__scalar(const f32_conv_params* para
     f32_conv__ref(params, x, w, bias, y);
     return;
   }
-  using tinyforge::kernels::f32::Clamp;
-  using tinyforge::kernels::f32::TapRange;
+  using namespace tinyforge::kernels::f32;
+  const StandardFpscr mode;
+  const float lo = FlushBits(p.act_min), hi = FlushBits(p.act_max);
   for (int32_t b = 0; b < p.batches; ++b) {
     for (int32_t oy = 0; oy < p.out_h; ++oy) {
       const int32_t iy0 = oy * p.stride_h - p.pad_top;
@@ -52,8 +56,8 @@ extern "C" TF_F32_NO_VECTORIZE void f32_conv__scalar(const f32_conv_params* para
             acc = DotInOrder(acc, x + ((b * p.in_h + iy) * p.in_w + ix0 + kx0) * p.in_c,
                              w + ((oc * p.k_h + ky) * p.k_w + kx0) * p.in_c, run);
           }
-          acc += bias[oc];
-          yp[oc] = Clamp(acc, p.act_min, p.act_max);
+          acc = Add(acc, bias[oc]);
+          yp[oc] = Clamp(acc, lo, hi);
         }
       }
     }

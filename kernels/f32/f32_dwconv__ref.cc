@@ -1,13 +1,17 @@
 // Portable reference float32 depthwise convolution, NHWC input, 1HWC weights (the oracle for
 // any other variant). Per output: float32 sum over the taps row by row, then + bias, then
-// the clamp.
+// the clamp; every product and sum in the standard mode (f32_arith.h).
 #include "kernels/f32/f32.h"
 #include "kernels/f32/f32_scalar.h"
+#include "kernels/f32/f32_arith.h"
 #include "kernels/f32/f32_clamp.h"
 
 extern "C" TF_F32_NO_VECTORIZE void f32_dwconv__ref(const f32_conv_params* params, const float* x,
                                                     const float* w, const float* bias, float* y) {
   const f32_conv_params& p = *params;
+  using namespace tinyforge::kernels::f32;
+  const StandardFpscr mode;
+  const float lo = FlushBits(p.act_min), hi = FlushBits(p.act_max);
   const int32_t m = p.out_c / p.in_c;  // depth multiplier
   for (int32_t b = 0; b < p.batches; ++b) {
     for (int32_t oy = 0; oy < p.out_h; ++oy) {
@@ -21,13 +25,12 @@ extern "C" TF_F32_NO_VECTORIZE void f32_dwconv__ref(const f32_conv_params* param
             for (int32_t kx = 0; kx < p.k_w; ++kx) {
               const int32_t ix = ox * p.stride_w - p.pad_left + kx * p.dilation_w;
               if (ix < 0 || ix >= p.in_w) continue;
-              acc += x[((b * p.in_h + iy) * p.in_w + ix) * p.in_c + ic] *
-                     w[(ky * p.k_w + kx) * p.out_c + oc];
+              acc = Add(acc, Mul(x[((b * p.in_h + iy) * p.in_w + ix) * p.in_c + ic],
+                                 w[(ky * p.k_w + kx) * p.out_c + oc]));
             }
           }
-          acc += bias[oc];
-          y[((b * p.out_h + oy) * p.out_w + ox) * p.out_c + oc] =
-              tinyforge::kernels::f32::Clamp(acc, p.act_min, p.act_max);
+          acc = Add(acc, bias[oc]);
+          y[((b * p.out_h + oy) * p.out_w + ox) * p.out_c + oc] = Clamp(acc, lo, hi);
         }
       }
     }

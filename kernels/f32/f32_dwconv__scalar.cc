@@ -1,10 +1,10 @@
 // Float32 depthwise convolution for any core: __ref's sums in __ref's order (per output:
 // taps row by row, then + bias), bit-identical to it, computed for all channels of an
 // output pixel at once in the output itself (y += x * w per tap over contiguous channels).
-// Not vectorized: MVE flushes subnormals (f32_scalar.h). Depth multiplier 1 (any other goes
-// to __ref).
+// Depth multiplier 1 (any other goes to __ref).
 #include "kernels/f32/f32.h"
 #include "kernels/f32/f32_scalar.h"
+#include "kernels/f32/f32_arith.h"
 #include "kernels/f32/f32_clamp.h"
 #include "kernels/f32/f32_window.h"
 
@@ -16,8 +16,9 @@ extern "C" TF_F32_NO_VECTORIZE void f32_dwconv__scalar(const f32_conv_params* pa
     f32_dwconv__ref(params, x, w, bias, y);
     return;
   }
-  using tinyforge::kernels::f32::Clamp;
-  using tinyforge::kernels::f32::TapRange;
+  using namespace tinyforge::kernels::f32;
+  const StandardFpscr mode;
+  const float lo = FlushBits(p.act_min), hi = FlushBits(p.act_max);
   const int32_t c = p.in_c;
   for (int32_t b = 0; b < p.batches; ++b) {
     for (int32_t oy = 0; oy < p.out_h; ++oy) {
@@ -36,10 +37,10 @@ extern "C" TF_F32_NO_VECTORIZE void f32_dwconv__scalar(const f32_conv_params* pa
             const int32_t ix = ix0 + kx * p.dilation_w;
             const float* __restrict xp = x + ((b * p.in_h + iy) * p.in_w + ix) * c;
             const float* __restrict wp = w + (ky * p.k_w + kx) * c;
-            for (int32_t ch = 0; ch < c; ++ch) yp[ch] += xp[ch] * wp[ch];
+            for (int32_t ch = 0; ch < c; ++ch) yp[ch] = Add(yp[ch], Mul(xp[ch], wp[ch]));
           }
         }
-        for (int32_t ch = 0; ch < c; ++ch) yp[ch] = Clamp(yp[ch] + bias[ch], p.act_min, p.act_max);
+        for (int32_t ch = 0; ch < c; ++ch) yp[ch] = Clamp(Add(yp[ch], bias[ch]), lo, hi);
       }
     }
   }

@@ -1,8 +1,10 @@
-// TF_F32_NO_VECTORIZE: on every float layer kernel. A loop GCC vectorizes with MVE on the
-// M55 (-O3; e.g. the products of a dot product, summed in order afterwards) gave other bits
-// than the scalar FPU, soft-float and the host on subnormal values (likely MVE's flush to
-// zero; tests/kernels/variants/f32_variants.cc's subnormal cases on the an547). The kernels run scalar float code only (GCC;
-// clang builds only the host and fuzz targets, where this does not arise).
+// TF_F32_NO_VECTORIZE: on the portable float layer kernels (__ref, __scalar). They spell out
+// scalar operations one at a time; GCC -O3 on the M55 would otherwise vectorize some loops
+// with MVE (e.g. the products of a dot product, summed in order afterwards). Since the layers
+// compute in the standard mode MVE uses (f32_arith.h) that gives the same bits, but the
+// hand-written __mve variants are the vector code; keeping the portable ones scalar keeps
+// them the plain reference they are meant to be (GCC; clang builds only the host and fuzz
+// targets).
 #ifndef TINYFORGE_KERNELS_F32_F32_SCALAR_H_
 #define TINYFORGE_KERNELS_F32_F32_SCALAR_H_
 

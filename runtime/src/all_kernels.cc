@@ -1,16 +1,28 @@
 // tf_all_kernels: every kernel variant of the kernels/*/*.inc lists, so that this build runs
 // any program. A variant for an instruction set this build lacks (the host has neither DSP
-// nor MVE) runs as its family's portable `s8_<op>__ref`: every variant is bit-identical to
+// nor MVE) runs as its operator's portable `__ref`: every variant is bit-identical to
 // __ref (tests/kernels/variants), so a program compiled for the M55 gives the same output
 // on the host. Firmware lists only its own kernels (the generated model.cc), never this.
 #include "kernels/common/isa.h"
 #include "tinyforge/kernel_table.h"
 
+// Each operator's portable kernel, by operator name (the `ref` line of its .inc: s8_conv__ref,
+// f32_conv__ref, ...).
+namespace tf_ref_of {
+#define TF_REF_OF_ref(op, symbol) constexpr auto op = &symbol;
+#define TF_REF_OF_scalar(op, symbol)
+#define TF_REF_OF_dsp(op, symbol)
+#define TF_REF_OF_mve(op, symbol)
+#define TF_KERNEL_ALL(op, symbol, isa, scratch) TF_REF_OF_##isa(op, symbol)
+#include "tinyforge/all_kernels.inc"
+#undef TF_KERNEL_ALL
+}  // namespace tf_ref_of
+
 // An entry with `symbol`'s id that runs the portable kernel of the same operator.
-#define TF_KERNEL_ENTRY_AS_REF(op, symbol)                                           \
-  tf_kernel_entry {                                                                \
-    ::tinyforge::rt::KernelId(#symbol), &::tinyforge::rt::ops::Validate_##op,      \
-        &::tinyforge::rt::ops::Run_##op, reinterpret_cast<void (*)()>(&s8_##op##__ref) \
+#define TF_KERNEL_ENTRY_AS_REF(op, symbol)                                            \
+  tf_kernel_entry {                                                                 \
+    ::tinyforge::rt::KernelId(#symbol), &::tinyforge::rt::ops::Validate_##op,       \
+        &::tinyforge::rt::ops::Run_##op, reinterpret_cast<void (*)()>(tf_ref_of::op) \
   }
 
 #define TF_RT_ENTRY_ref(op, symbol) TF_KERNEL_ENTRY(op, symbol),
