@@ -73,6 +73,7 @@ constexpr OpEntry kOps[] = {
     {op::kDepthToSpace, 2, LowerDepthSpace},
     {op::kSpaceToDepth, 2, LowerDepthSpace},
     {op::kBatchMatmul, 4, LowerBatchMatmul},
+    {op::kUnidirectionalSequenceLstm, 4, LowerSequenceLstm},
     {op::kLess, 3, LowerIndexWrap},
     {op::kSelect, 4, LowerIndexWrap},
     {op::kSelectV2, 2, LowerIndexWrap},
