@@ -467,7 +467,7 @@ Expected<s8_lstm_params> LstmParams(const Graph& g, const Op& op) {
   p.hidden_init = I32(a.hidden_init);
   p.cell_log2 = I32(a.cell_log2);
   p.cell_clip = I32(a.cell_clip);
-  if (auto e = quant::CheckKernelParams("qlstm", s8_lstm_check(p))) return *e;
+  if (auto e = quant::detail::CheckKernelParams("qlstm", s8_lstm_check(p))) return *e;
   return p;
 }
 Expected<s8_lut_params> LutParams(const Graph& g, const Op& op) {

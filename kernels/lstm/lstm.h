@@ -47,6 +47,12 @@ struct s8_lstm_params {
 extern "C" {
 void s8_lstm__ref(const s8_lstm_params* params, const int8_t* input, const int8_t* w_x,
                   const int8_t* w_h, const int32_t* bias, int8_t* output, void* scratch);
+// Built for DSP cores only (kernels/common/isa.h TF_HAVE_DSP): the gate matmuls on SMLAD.
+void s8_lstm__dsp(const s8_lstm_params* params, const int8_t* input, const int8_t* w_x,
+                  const int8_t* w_h, const int32_t* bias, int8_t* output, void* scratch);
+// Built for MVE cores only (TF_HAVE_MVE): the gate matmuls on VMLADAVA.
+void s8_lstm__mve(const s8_lstm_params* params, const int8_t* input, const int8_t* w_x,
+                  const int8_t* w_h, const int32_t* bias, int8_t* output, void* scratch);
 }
 
 #endif  // TINYFORGE_KERNELS_LSTM_LSTM_H_

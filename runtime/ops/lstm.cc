@@ -24,7 +24,8 @@ Status Validate_lstm(const OpContext& op) {
   TF_RT_TRY(Expect(op, abi::kLstmBias, fmt::kInt32, Product(p.units, 8, 4)));
   TF_RT_TRY(Expect(op, abi::kLstmOut, fmt::kInt8, Product(p.steps, p.units), true));
   const TensorRef out = op.tensor(abi::kLstmOut);
-  for (int32_t slot : {abi::kLstmIn, abi::kLstmWx, abi::kLstmWh, abi::kLstmBias}) {
+  const int32_t inputs[] = {abi::kLstmIn, abi::kLstmWx, abi::kLstmWh, abi::kLstmBias};
+  for (int32_t slot : inputs) {
     TF_RT_TRY(Disjoint(op.tensor(slot), out));
   }
   const TensorRef others[] = {op.tensor(abi::kLstmIn), out};
