@@ -157,6 +157,14 @@ Expected<ir::Graph> LowerTfliteModel(const TfliteModel& m) {
                     " is newer than this importer knows (" + std::to_string(entry->max_version) +
                     ")");
     }
+    if (o.code != op::kUnidirectionalSequenceLstm) {  // a variable is an LSTM's state only
+      for (size_t i = 0; i < o.inputs.size(); ++i) {
+        if (o.inputs[i] != kNoTensor && m.tensors[static_cast<size_t>(o.inputs[i])].is_variable) {
+          return l.Fail("inputs[" + std::to_string(i) + "]: " + TensorLabel(m, o.inputs[i]) +
+                        " is a variable tensor (supported as an LSTM's state only)");
+        }
+      }
+    }
     TF_RETURN_IF_ERROR(entry->lower(l));
   }
   for (int32_t t : m.outputs) l.graph().outputs.push_back(l.Tensor(t));
