@@ -20,6 +20,7 @@ PIP_PACKAGES=(
   "torch==2.13.0" "torchao==0.18.0"   # PT2E quantization lives in torchao for this torch
   "numpy>=1.24" "pytest>=8" "pytest-xdist>=3"   # make test-py runs on every core
   "tensorflow-cpu==2.21.0"            # TFLite's reference interpreter: a test oracle
+  "tf-keras==2.21.0"                  # Keras 2: its LSTM converts to the fused TFLite op
   "scikit-build-core>=0.10" "cmake>=3.20" "ninja"   # to build the compiler with pip -e
   "ai-edge-model-explorer==0.1.34"    # tinyforge explore (pyproject's [explorer] extra)
 )
@@ -43,7 +44,7 @@ fi
 if ! .venv/bin/python - <<'PYEOF' 2>/dev/null
 import importlib.metadata as m, sys
 want = {"torch": "2.13.0", "torchao": "0.18.0", "tensorflow-cpu": "2.21.0",
-        "ai-edge-model-explorer": "0.1.34"}
+        "tf-keras": "2.21.0", "ai-edge-model-explorer": "0.1.34"}
 for name, ver in want.items():
     if not m.version(name).startswith(ver):
         sys.exit(1)

@@ -413,6 +413,21 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         eo.spec.in_place = plan::InPlace::kAlias;  // a row is read before any of it is written
         break;
       }
+      case OpType::kQLstm: {
+        auto p = quant::LstmParams(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kLstm));
+        eo.params = EncodeParams(*p);
+        eo.operands = {enc.ActOp(x),
+                       enc.ConstOf(op.inputs[1]),
+                       enc.ConstOf(op.inputs[2]),
+                       enc.ConstOf(op.inputs[3]),
+                       enc.ActOp(y),
+                       {}};
+        eo.spec.scratch_bytes = rt::ScratchBytes<rt::OpKind::kLstm>(eo.kernel->id, *p);
+        eo.spec.macs = int64_t{p->steps} * 4 * p->units * (p->in_features + p->units);
+        break;
+      }
       case OpType::kQLut: {
         auto p = quant::LutParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));

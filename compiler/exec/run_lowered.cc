@@ -183,6 +183,13 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       s8_layernorm__ref(&p, x.i8().data(), y.i8().data());
       return OkStatus();
     }
+    case OpType::kQLstm: {
+      TF_ASSIGN_OR_RETURN(const s8_lstm_params p, quant::LstmParams(g, op));
+      std::vector<int32_t> scratch((S8_LSTM_SCRATCH_BYTES(p.units) + 3) / 4);
+      s8_lstm__ref(&p, x.i8().data(), in[1]->i8().data(), in[2]->i8().data(),
+                   in[3]->i32().data(), y.i8().data(), scratch.data());
+      return OkStatus();
+    }
     case OpType::kQLut: {
       TF_ASSIGN_OR_RETURN(const s8_lut_params p, quant::LutParams(g, op));
       s8_lut__ref(&p, x.i8().data(), in[1]->i8().data(), y.i8().data());

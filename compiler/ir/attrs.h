@@ -414,6 +414,33 @@ struct QBmmAttrs {
   friend bool operator==(const QBmmAttrs&, const QBmmAttrs&) = default;
 };
 
+// qlstm: TFLite's int8x8_16 UNIDIRECTIONAL_SEQUENCE_LSTM over the whole sequence
+// (kernels/lstm/lstm.h): the integer parameters TFLite's Prepare computes. x [1, T, F] or
+// [T, 1, F] int8, w_x [4H, F] and w_h [4H, H] int8 (gates i, f, g, o), bias [8H] int32 (the
+// zero points folded in); y [.., H] with x's leading dims.
+struct QLstmAttrs {
+  std::vector<int64_t> gate_multiplier;  // 8: input-side i, f, g, o, recurrent-side i, f, g, o
+  std::vector<int64_t> gate_shift;       // 8
+  int64_t hidden_multiplier = 0;
+  int64_t hidden_shift = 0;
+  int64_t hidden_offset = 0;
+  int64_t hidden_init = 0;
+  int64_t cell_log2 = -15;
+  int64_t cell_clip = 0;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("gate_multiplier", s.gate_multiplier);
+    f("gate_shift", s.gate_shift);
+    f("hidden_multiplier", s.hidden_multiplier);
+    f("hidden_shift", s.hidden_shift);
+    f("hidden_offset", s.hidden_offset);
+    f("hidden_init", s.hidden_init);
+    f("cell_log2", s.cell_log2);
+    f("cell_clip", s.cell_clip);
+  }
+  friend bool operator==(const QLstmAttrs&, const QLstmAttrs&) = default;
+};
+
 struct QPadAttrs {
   std::vector<int64_t> padding;  // [before_0, after_0, before_1, after_1, ...], one pair per dim
   int64_t value = 0;             // the int8 pad value (PAD: the zero point)
@@ -510,6 +537,6 @@ using Attrs = std::variant<NoAttrs, Conv2dAttrs, HardtanhAttrs, MaxPool2dAttrs, 
                            TransposeAttrs, SliceAttrs, LeakyReluAttrs, EluAttrs, GeluAttrs,
                            PadAttrs, ResizeAttrs, ArgMaxAttrs, GatherAttrs, QBmmAttrs, LayerNormAttrs,
                            QLayerNormAttrs, FloatFnAttrs, CumsumAttrs, FConv2dAttrs,
-                           FFcAttrs, FPool2dAttrs>;
+                           FFcAttrs, FPool2dAttrs, QLstmAttrs>;
 
 }  // namespace tinyforge::ir

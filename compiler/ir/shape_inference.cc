@@ -447,6 +447,7 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
     case OpType::kQSum:
     case OpType::kQReduceMax:
     case OpType::kQBmm:
+    case OpType::kQLstm:
     case OpType::kFConv2d:
     case OpType::kFDwConv2d:
     case OpType::kFFc:

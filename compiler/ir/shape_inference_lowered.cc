@@ -310,6 +310,31 @@ Expected<std::vector<Shape>> InferLoweredShapes(OpType type, const Attrs& attrs,
       return InferShapes(OpType::kMean, attrs, in);
     case OpType::kQBmm:
       return Bmm(std::get<QBmmAttrs>(attrs), in);
+    case OpType::kQLstm: {
+      const auto& a = std::get<QLstmAttrs>(attrs);
+      if (a.gate_multiplier.size() != 8 || a.gate_shift.size() != 8) {
+        return Error("attrs: gate_multiplier and gate_shift need 8 entries each");
+      }
+      if (in[0].size() != 3 || (in[0][0] != 1 && in[0][1] != 1)) {
+        return Error("inputs[0]: qlstm needs a batch-1 sequence [1, T, F] or [T, 1, F], got " +
+                     Str(in[0]));
+      }
+      const int64_t f = in[0][2];
+      if (in[1].size() != 2 || in[1][0] % 4 != 0 || in[1][0] < 4 || in[1][1] != f) {
+        return Error("inputs[1]: w_x must have shape [4H, " + std::to_string(f) + "], got " +
+                     Str(in[1]));
+      }
+      const int64_t h = in[1][0] / 4;
+      if (in[2] != Shape{4 * h, h}) {
+        return Error("inputs[2]: w_h must have shape [" + std::to_string(4 * h) + ", " +
+                     std::to_string(h) + "], got " + Str(in[2]));
+      }
+      if (in[3] != Shape{8 * h}) {
+        return Error("inputs[3]: bias must have shape [" + std::to_string(8 * h) + "], got " +
+                     Str(in[3]));
+      }
+      return std::vector<Shape>{Shape{in[0][0], in[0][1], h}};
+    }
     case OpType::kQSoftmax:
       TF_RETURN_IF_ERROR(CheckRequantInputs(in, 1, 1));
       return InferShapes(OpType::kSoftmax, attrs, in.subspan(0, 1));

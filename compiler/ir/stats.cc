@@ -40,6 +40,11 @@ int64_t OpMacs(const Graph& g, const Op& op) {
       return SaturatingMul(g.tensor(op.outputs[0]).num_elements(),
                            a[a.size() - (adj_x ? 2 : 1)]);
     }
+    case OpType::kQLstm: {  // per step: 4H rows of F + H products
+      const Shape& x = g.tensor(op.inputs[0]).shape;
+      const Shape& wh = g.tensor(op.inputs[2]).shape;
+      return SaturatingMul(x[0] * x[1], wh[0] * (x[2] + wh[1]));
+    }
     case OpType::kLinear:
     case OpType::kQFc:
     case OpType::kFFc: {

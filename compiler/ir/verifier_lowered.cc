@@ -133,6 +133,14 @@ Status CheckLoweredDTypes(const Graph& g, const Op& op) {
                                 "an int32 constant"));
       }
       return Act("outputs", 0, y);
+    case OpType::kQLstm:
+      TF_RETURN_IF_ERROR(Act("inputs", 0, in(0)));
+      for (size_t i = 1; i < 4; ++i) {
+        const DType want = i == 3 ? DType::kInt32 : DType::kInt8;
+        TF_RETURN_IF_ERROR(Want("inputs", i, in(i), in(i).dtype == want && in(i).is_constant(),
+                                i == 3 ? "an int32 constant" : "an int8 constant"));
+      }
+      return Act("outputs", 0, y);
     case OpType::kQLut:
       // The table holds the whole function, quantization included: any output parameters.
       TF_RETURN_IF_ERROR(Act("inputs", 0, in(0)));

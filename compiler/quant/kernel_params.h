@@ -27,6 +27,7 @@
 #include "kernels/minmax/minmax.h"
 #include "kernels/fc/fc.h"
 #include "kernels/layernorm/layernorm.h"
+#include "kernels/lstm/lstm.h"
 #include "kernels/logistic/logistic.h"
 #include "kernels/lut/lut.h"
 #include "kernels/mean/mean.h"

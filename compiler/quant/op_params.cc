@@ -6,6 +6,7 @@
 
 #include "ir/shape_inference.h"
 #include "kernels/f32/f32_limits.h"
+#include "quant/params_check.h"
 #include "quant/quant_util.h"
 #include "support/text.h"
 
@@ -443,6 +444,31 @@ Expected<s8_layernorm_params> LayerNormParams(const Graph& g, const Op& op) {
   return quant::MakeLayerNormParams(Dims(x.shape), a.rms, a.eps, TensorQuantOf(x),
                                     static_cast<int32_t>(a.scale_exp),
                                     g.tensor(op.inputs[1]).num_elements());
+}
+Expected<s8_lstm_params> LstmParams(const Graph& g, const Op& op) {
+  const auto& a = op.attrs_as<ir::QLstmAttrs>();
+  const Tensor& x = g.tensor(op.inputs[0]);
+  const Tensor& wh = g.tensor(op.inputs[2]);
+  if (a.gate_multiplier.size() != 8 || a.gate_shift.size() != 8 || x.shape.size() != 3 ||
+      wh.shape.size() != 2) {
+    return Error("qlstm: malformed op (attrs or operand ranks)");
+  }
+  s8_lstm_params p{};
+  p.steps = I32(x.shape[0] * x.shape[1]);  // batch 1: [1, T, F] or [T, 1, F]
+  p.in_features = I32(x.shape[2]);
+  p.units = I32(wh.shape[1]);
+  for (size_t i = 0; i < 8; ++i) {
+    p.gate_multiplier[i] = I32(a.gate_multiplier[i]);
+    p.gate_shift[i] = I32(a.gate_shift[i]);
+  }
+  p.hidden_multiplier = I32(a.hidden_multiplier);
+  p.hidden_shift = I32(a.hidden_shift);
+  p.hidden_offset = I32(a.hidden_offset);
+  p.hidden_init = I32(a.hidden_init);
+  p.cell_log2 = I32(a.cell_log2);
+  p.cell_clip = I32(a.cell_clip);
+  if (auto e = quant::detail::CheckKernelParams("qlstm", s8_lstm_check(p))) return *e;
+  return p;
 }
 Expected<s8_lut_params> LutParams(const Graph& g, const Op& op) {
   return quant::MakeLutParams(I32(g.tensor(op.inputs[0]).num_elements()));

@@ -67,6 +67,8 @@ Expected<s8_reduce_max_params> ReduceMaxParams(const ir::Graph& g, const ir::Op&
 Expected<std::vector<int64_t>> ReductionPerm(const ir::Graph& g, const ir::Op& op);
 Expected<s8_softmax_params> SoftmaxParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_lut_params> LutParams(const ir::Graph& g, const ir::Op& op);
+// qlstm: from the op's attrs (what the .tflite importer computed) and shapes, checked.
+Expected<s8_lstm_params> LstmParams(const ir::Graph& g, const ir::Op& op);
 // qlayernorm (scale and bias pointers left null: they are the op's inputs 1 and 2).
 Expected<s8_layernorm_params> LayerNormParams(const ir::Graph& g, const ir::Op& op);
 Expected<s8_requantize_params> RequantizeParams(const ir::Graph& g, const ir::Op& op);

@@ -27,6 +27,7 @@
 #include "kernels/fc/fc_limits.h"
 #include "kernels/bmm/bmm_limits.h"
 #include "kernels/layernorm/layernorm_limits.h"
+#include "kernels/lstm/lstm_limits.h"
 #include "kernels/logistic/logistic_limits.h"
 #include "kernels/lut/lut_limits.h"
 #include "kernels/mean/mean_limits.h"
@@ -433,6 +434,23 @@ OpCase LayerNormCase(const s8_layernorm_params& p) {
            Out(rows * depth)},
           emit::EncodeParams(p)};
 }
+s8_lstm_params LstmBase() {
+  s8_lstm_params p{};
+  p.steps = 3, p.in_features = 5, p.units = 4;
+  for (int i = 0; i < 8; ++i) p.gate_multiplier[i] = 1 << 30, p.gate_shift[i] = -3;
+  p.hidden_multiplier = 1 << 30, p.hidden_shift = -20, p.hidden_offset = -5;
+  p.hidden_init = -5, p.cell_log2 = -11, p.cell_clip = 0;
+  return p;
+}
+// input, w_x, w_h (int8 constants), bias (int32 constant), output, scratch (required).
+OpCase LstmCase(const s8_lstm_params& p) {
+  auto dim = [](int32_t d) -> int64_t { return d > 0 && d < 64 ? d : 1; };
+  const int64_t t = dim(p.steps), f = dim(p.in_features), h = dim(p.units);
+  return {KernelId("s8_lstm__ref"),
+          {In(t * f), Const(4 * h * f), Const(4 * h * h), Const(8 * h, fmt::kInt32), Out(t * h),
+           Scratch(11 * h + 4)},
+          emit::EncodeParams(p)};
+}
 s8_lut_params LutBase() { return {10}; }
 // input, the table (an int8 constant of exactly 256 entries), output.
 OpCase LutCase(const s8_lut_params& p) {
@@ -642,6 +660,10 @@ TEST(Validator, EveryOperandSizeOfEveryOp) {
   ExpectSizeChecks("tanh", TanhCase(TanhBase()));
   ExpectSizeChecks("lut", LutCase(LutBase()));
   ExpectSizeChecks("layernorm", LayerNormCase(LayerNormBase()));
+  ExpectSizeChecks("lstm", LstmCase(LstmBase()));
+  OpCase lstm_no_scratch = LstmCase(LstmBase());  // the state lives in it: required
+  lstm_no_scratch.operands[5] = None();
+  EXPECT_EQ(Load(lstm_no_scratch), Status::kBadParams);
   s8_layernorm_params broadcast = LayerNormBase();
   broadcast.per_channel = 0;
   ExpectSizeChecks("layernorm broadcast", LayerNormCase(broadcast));
@@ -1034,6 +1056,18 @@ TEST(Validator, ActivationRanges) {
   using U = s8_lut_params;
   ExpectRanges<U>("lut", LutBase(), s8_lut_check, LutCase,
                   {{TF_FIELD(U, size), 1, TF_LIMIT_BYTES, true, false}});
+  using M = s8_lstm_params;
+  ExpectRanges<M>("lstm", LstmBase(), s8_lstm_check, LstmCase,
+                  {{TF_FIELD(M, steps), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(M, in_features), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(M, units), 1, TF_LIMIT_LSTM_UNITS, true, false},
+                   {"gate_shift[3]", [](M& p, int64_t v) { p.gate_shift[3] = static_cast<int32_t>(v); },
+                    -31, 30, true, true},
+                   {TF_FIELD(M, hidden_shift), -31, 30, true, true},
+                   {TF_FIELD(M, hidden_offset), -128, 127, true, true},
+                   {TF_FIELD(M, hidden_init), -128, 127, true, true},
+                   {TF_FIELD(M, cell_log2), -15, -9, true, true},
+                   {TF_FIELD(M, cell_clip), 0, 32767, true, true}});
   using N = s8_layernorm_params;
   ExpectRanges<N>("layernorm", LayerNormBase(), s8_layernorm_check, LayerNormCase,
                   {{TF_FIELD(N, rows), 1, TF_LIMIT_DIM, true, false},

@@ -73,6 +73,7 @@ constexpr OpEntry kOps[] = {
     {op::kDepthToSpace, 2, LowerDepthSpace},
     {op::kSpaceToDepth, 2, LowerDepthSpace},
     {op::kBatchMatmul, 4, LowerBatchMatmul},
+    {op::kUnidirectionalSequenceLstm, 4, LowerSequenceLstm},
     {op::kLess, 3, LowerIndexWrap},
     {op::kSelect, 4, LowerIndexWrap},
     {op::kSelectV2, 2, LowerIndexWrap},
@@ -233,6 +234,14 @@ Expected<ir::Graph> LowerTfliteModel(const TfliteModel& file) {
       return l.Fail("version: " + std::to_string(o.version) +
                     " is newer than this importer knows (" + std::to_string(entry->max_version) +
                     ")");
+    }
+    if (o.code != op::kUnidirectionalSequenceLstm) {  // a variable is an LSTM's state only
+      for (size_t i = 0; i < o.inputs.size(); ++i) {
+        if (o.inputs[i] != kNoTensor && m.tensors[static_cast<size_t>(o.inputs[i])].is_variable) {
+          return l.Fail("inputs[" + std::to_string(i) + "]: " + TensorLabel(m, o.inputs[i]) +
+                        " is a variable tensor (supported as an LSTM's state only)");
+        }
+      }
     }
     TF_RETURN_IF_ERROR(entry->lower(l));
   }

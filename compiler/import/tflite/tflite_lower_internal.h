@@ -124,6 +124,8 @@ Status LowerConv2d(Lowering& l);
 Status LowerDepthwiseConv2d(Lowering& l);
 Status LowerFullyConnected(Lowering& l);
 Status LowerBatchMatmul(Lowering& l);  // BATCH_MATMUL (int8, adj_x / adj_y)
+// UNIDIRECTIONAL_SEQUENCE_LSTM (int8x8_16, tflite_lower_lstm.cc): qlstm
+Status LowerSequenceLstm(Lowering& l);
 Status LowerTransposeConv(Lowering& l);  // TRANSPOSE_CONV: qconv2d over the stride phases
 Status LowerPool(Lowering& l);  // AVERAGE_POOL_2D, MAX_POOL_2D
 Status LowerTile(Lowering& l);                // TILE: concatenations of copies

@@ -63,6 +63,7 @@ inline constexpr int32_t kMaximum = 55;
 inline constexpr int32_t kMinimum = 57;
 inline constexpr int32_t kSqueeze = 43;
 inline constexpr int32_t kStridedSlice = 45;
+inline constexpr int32_t kUnidirectionalSequenceLstm = 44;
 inline constexpr int32_t kSplit = 49;
 inline constexpr int32_t kPadV2 = 60;
 inline constexpr int32_t kSquaredDifference = 99;
@@ -127,6 +128,10 @@ struct TfTensor {
   std::optional<std::vector<uint8_t>> data;
   bool is_constant() const { return data.has_value(); }
   int64_t num_elements() const;
+  // A variable (is_variable: an LSTM's state, which only that op may read) or a tensor with
+  // a 0 dim (an LSTM's unquantized "intermediates", which no op may read or write).
+  bool is_variable = false;
+  bool zero_sized = false;
 };
 
 // Fused activation (ActivationFunctionType values).
@@ -173,6 +178,10 @@ struct TfOptions {
   int32_t block_size = 0;
   int32_t batch_dims = 0;  // GATHER (its axis is `axis`)
   bool adj_x = false, adj_y = false;  // BATCH_MATMUL
+  // UNIDIRECTIONAL_SEQUENCE_LSTM (activation: fused_activation_function)
+  float cell_clip = 0.0f, proj_clip = 0.0f;
+  bool time_major = false;
+  bool diagonal_recurrent_tensors = false;
 };
 
 inline constexpr int32_t kNoTensor = -1;  // an omitted optional input (e.g. no bias)
@@ -183,6 +192,7 @@ struct TfOp {
   int32_t version = 1;
   std::vector<int32_t> inputs;  // tensor indices or kNoTensor
   std::vector<int32_t> outputs;
+  std::vector<int32_t> intermediates;  // tensor indices (UNIDIRECTIONAL_SEQUENCE_LSTM)
   TfOptions options;
   // Set by the importer's float-island rewrite, not read from the file: a QUANTIZE whose
   // float input was int8 data moved in float32; it lowers to the dequantize-then-quantize

@@ -164,6 +164,16 @@ bool DecodeOptions(const fb::Operator* o, TfOptions& opt) {
     case T::DepthToSpaceOptions:
       opt.block_size = o->builtin_options_as_DepthToSpaceOptions()->block_size();
       break;
+    case T::UnidirectionalSequenceLSTMOptions: {
+      const auto* p = o->builtin_options_as_UnidirectionalSequenceLSTMOptions();
+      opt.activation = static_cast<int8_t>(p->fused_activation_function());
+      opt.cell_clip = p->cell_clip();
+      opt.proj_clip = p->proj_clip();
+      opt.time_major = p->time_major();
+      opt.asymmetric_quantize_inputs = p->asymmetric_quantize_inputs();
+      opt.diagonal_recurrent_tensors = p->diagonal_recurrent_tensors();
+      break;
+    }
     case T::BatchMatMulOptions: {
       const auto* p = o->builtin_options_as_BatchMatMulOptions();
       opt.adj_x = p->adj_x();

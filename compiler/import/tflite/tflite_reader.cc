@@ -72,6 +72,7 @@ class Reader {
     TF_RETURN_IF_ERROR(ReadTensors(sg->tensors()));
     TF_RETURN_IF_ERROR(ReadIo(sg));
     TF_RETURN_IF_ERROR(ReadOps(sg->operators()));
+    TF_RETURN_IF_ERROR(CheckZeroSized());
     TF_RETURN_IF_ERROR(CheckOrder());
     return std::move(m_);
   }
@@ -230,6 +231,11 @@ class Reader {
       }
       int64_t numel = 1;
       for (size_t d = 0; d < t.shape.size(); ++d) {
+        if (t.shape[d] == 0) {
+          t.zero_sized = true;  // an error if an op or the graph uses it (CheckZeroSized)
+          numel = 0;
+          continue;
+        }
         if (t.shape[d] < 1) {
           return Fail(where + "shape: dim " + std::to_string(d) + " of " + Ints(t.shape) +
                       " is " + std::to_string(t.shape[d]) + ", must be >= 1");
@@ -240,7 +246,7 @@ class Reader {
         }
       }
       if (ft->sparsity()) return Fail(where + "sparsity: sparse tensors are not supported");
-      if (ft->is_variable()) return Fail(where + "is_variable: variable tensors are not supported");
+      t.is_variable = ft->is_variable();
       TF_ASSIGN_OR_RETURN(std::span<const uint8_t> data, BufferBytes(ft->buffer(), where));
       if (!data.empty()) {
         const int64_t elem = TfTypeSize(t.type);
@@ -311,6 +317,7 @@ class Reader {
       op.version = code.version;
       op.inputs = Vec(o->inputs());
       op.outputs = Vec(o->outputs());
+      op.intermediates = Vec(o->intermediates());
       m_.ops.push_back(op);
       const std::string where = OpLabel(m_, k) + ": ";
       for (size_t i = 0; i < op.inputs.size(); ++i) {
@@ -321,11 +328,35 @@ class Reader {
         TF_RETURN_IF_ERROR(
             CheckIndex(op.outputs[i], where + "outputs[" + std::to_string(i) + "]: "));
       }
+      for (size_t i = 0; i < op.intermediates.size(); ++i) {
+        TF_RETURN_IF_ERROR(CheckIndex(op.intermediates[i],
+                                      where + "intermediates[" + std::to_string(i) + "]: "));
+      }
       if (!DecodeOptions(o, op.options)) {
         return Fail(where + "builtin_options: type " + std::to_string(op.options.options_type) +
                     " with no options table");
       }
       m_.ops.back() = std::move(op);
+    }
+    return OkStatus();
+  }
+
+  // A tensor with a 0 dim may only be an op's intermediate (TFLite's unquantized LSTM
+  // intermediates): no graph input or output, no op input or output.
+  Status CheckZeroSized() const {
+    auto check = [&](int32_t t) -> Status {
+      if (t == kNoTensor || !m_.tensors[static_cast<size_t>(t)].zero_sized) return OkStatus();
+      const std::vector<int32_t>& shape = m_.tensors[static_cast<size_t>(t)].shape;
+      size_t d = 0;
+      while (shape[d] != 0) ++d;
+      return Fail(TensorLabel(m_, t) + ": shape: dim " + std::to_string(d) + " of " +
+                  Ints(shape) + " is 0, must be >= 1");
+    };
+    for (int32_t t : m_.inputs) TF_RETURN_IF_ERROR(check(t));
+    for (int32_t t : m_.outputs) TF_RETURN_IF_ERROR(check(t));
+    for (const TfOp& op : m_.ops) {
+      for (int32_t t : op.inputs) TF_RETURN_IF_ERROR(check(t));
+      for (int32_t t : op.outputs) TF_RETURN_IF_ERROR(check(t));
     }
     return OkStatus();
   }
@@ -337,7 +368,8 @@ class Reader {
     std::vector<uint8_t> state(m_.tensors.size(), kUndefined);
     for (int32_t t : m_.inputs) state[static_cast<size_t>(t)] = kDefined;
     for (size_t t = 0; t < m_.tensors.size(); ++t) {
-      if (m_.tensors[t].is_constant()) state[t] = kDefined;
+      // A variable (an LSTM's state) holds its value before the first op.
+      if (m_.tensors[t].is_constant() || m_.tensors[t].is_variable) state[t] = kDefined;
     }
     for (size_t k = 0; k < m_.ops.size(); ++k) {
       const TfOp& op = m_.ops[k];

@@ -30,6 +30,7 @@ namespace tinyforge::rt::abi {
 //   softmax:          input, output, scratch (optional)
 //   gather:           input, indices (int32), output
 //   layernorm:        input, scale, bias (int32 constants, depth or 1 entries), output
+//   lstm:             input, w_x, w_h, bias (int8, int8, int32 constants), output, scratch
 //   others:           input, output
 enum ConvSlot : int {
   kConvIn,
@@ -48,10 +49,12 @@ enum LutSlot : int { kLutIn, kLutTable, kLutOut, kLutOperands };
 enum ResizeSlot : int { kResizeIn, kResizeTable, kResizeOut, kResizeOperands };
 enum BmmSlot : int { kBmmLhs, kBmmRhs, kBmmOut, kBmmScratch, kBmmOperands };
 enum SoftmaxSlot : int { kSoftmaxIn, kSoftmaxOut, kSoftmaxScratch, kSoftmaxOperands };
+enum LstmSlot : int { kLstmIn, kLstmWx, kLstmWh, kLstmBias, kLstmOut, kLstmScratch, kLstmOperands };
 // The operand slot of a kind's scratch buffer (the emitter fills it when the kernel asks).
 constexpr int ScratchSlot(OpKind k) {
   return k == OpKind::kBmm       ? static_cast<int>(kBmmScratch)
          : k == OpKind::kSoftmax ? static_cast<int>(kSoftmaxScratch)
+         : k == OpKind::kLstm    ? static_cast<int>(kLstmScratch)
                                  : static_cast<int>(kConvScratch);
 }
 enum NormSlot : int { kNormIn, kNormScale, kNormBias, kNormOut, kNormOperands };
@@ -273,6 +276,20 @@ constexpr void VisitParams(s8_layernorm_params& p, V& v) {
   v(p.eps_hi);
   v(p.scale_exp);
   v(p.per_channel);
+}
+template <class V>
+constexpr void VisitParams(s8_lstm_params& p, V& v) {
+  v(p.steps);
+  v(p.in_features);
+  v(p.units);
+  for (int i = 0; i < 8; ++i) v(p.gate_multiplier[i]);
+  for (int i = 0; i < 8; ++i) v(p.gate_shift[i]);
+  v(p.hidden_multiplier);
+  v(p.hidden_shift);
+  v(p.hidden_offset);
+  v(p.hidden_init);
+  v(p.cell_log2);
+  v(p.cell_clip);
 }
 template <class V>
 constexpr void VisitParams(s8_logistic_params& p, V& v) {
