@@ -126,16 +126,47 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     }
     isa = options.kernels;
   }
-  TF_ASSIGN_OR_RETURN(detail::Encoded e, detail::EncodeOps(g, isa, options.min_ram, options.stream_pixels));
-  TF_RETURN_IF_ERROR(ApplyPlacements(g, board, options, e));
-  TF_ASSIGN_OR_RETURN(auto weight_regions, WeightRegions(g, board, options));
-
-  plan::GraphSpec spec;
-  spec.tensors = e.tensors;
-  for (const detail::EncodedOp& op : e.ops) spec.ops.push_back(op.spec);
   const std::vector<plan::Region> regions = plan::RamRegions(board, options.reserve);
-  auto planned = plan::PlanGraph(spec, regions, options.plan);
+  // Encodes with `kernels` (per IR op: a variant instead of PickKernel's) into `e`.
+  auto encode = [&](const std::map<size_t, const rt::KernelInfo*>& kernels,
+                    detail::Encoded& e) -> Status {
+    TF_ASSIGN_OR_RETURN(e, detail::EncodeOps(g, isa, options.min_ram, options.stream_pixels,
+                                             kernels));
+    return ApplyPlacements(g, board, options, e);
+  };
+  auto plan_of = [&](const detail::Encoded& e) {
+    plan::GraphSpec spec;
+    spec.tensors = e.tensors;
+    for (const detail::EncodedOp& op : e.ops) spec.ops.push_back(op.spec);
+    return plan::PlanGraph(spec, regions, options.plan);
+  };
+  detail::Encoded e;
+  std::map<size_t, const rt::KernelInfo*> kernels;
+  TF_RETURN_IF_ERROR(encode(kernels, e));
+  auto planned = plan_of(e);
   TF_RETURN_IF_ERROR_PREFIX(planned, g.name + " on " + board.name);
+  // The kernel per op by RAM (docs/decisions.md 58): an op with scratch takes another variant
+  // of the same instruction set with less scratch (s8_dwconv__mve_direct: none) when that
+  // lowers the plan's total bytes, i.e. where its scratch is live at the peak; elsewhere it
+  // keeps the fastest (PickKernel's). Ops in program order, greedily, one replan per try.
+  for (size_t i = 0; options.kernels_by_ram && i < e.ops.size(); ++i) {
+    const size_t ir_op = e.ops[i].ir_op;
+    const int64_t scratch = e.ops[i].spec.scratch_bytes;
+    if (scratch == 0) continue;
+    for (const rt::KernelInfo* alt : detail::SameIsaVariants(*e.ops[i].kernel)) {
+      auto tried = kernels;
+      tried[ir_op] = alt;
+      detail::Encoded e2;
+      if (!encode(tried, e2).ok() || e2.ops[i].spec.scratch_bytes >= scratch) continue;
+      auto p2 = plan_of(e2);
+      if (!p2 || p2->total_bytes >= planned->total_bytes) continue;
+      kernels = std::move(tried);
+      e = std::move(e2);
+      planned = std::move(p2);
+      break;
+    }
+  }
+  TF_ASSIGN_OR_RETURN(auto weight_regions, WeightRegions(g, board, options));
   out.plan = std::move(*planned);
   const plan::MemoryPlan& mp = out.plan;
 
