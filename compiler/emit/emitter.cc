@@ -145,25 +145,37 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   TF_RETURN_IF_ERROR(encode(kernels, e));
   auto planned = plan_of(e);
   TF_RETURN_IF_ERROR_PREFIX(planned, g.name + " on " + board.name);
-  // The kernel per op by RAM (docs/decisions.md 58): an op with scratch takes another variant
-  // of the same instruction set with less scratch (s8_dwconv__mve_direct: none) when that
-  // lowers the plan's total bytes, i.e. where its scratch is live at the peak; elsewhere it
-  // keeps the fastest (PickKernel's). Ops in program order, greedily, one replan per try.
-  for (size_t i = 0; options.kernels_by_ram && i < e.ops.size(); ++i) {
-    const size_t ir_op = e.ops[i].ir_op;
-    const int64_t scratch = e.ops[i].spec.scratch_bytes;
-    if (scratch == 0) continue;
-    for (const rt::KernelInfo* alt : detail::SameIsaVariants(*e.ops[i].kernel)) {
-      auto tried = kernels;
-      tried[ir_op] = alt;
+  // The kernel per op by RAM (docs/decisions.md 58): every op with scratch that has another
+  // variant of the same instruction set with less scratch (s8_dwconv__mve_direct: none)
+  // takes it if that lowers the plan's total bytes; then each of them, in program order,
+  // goes back to the fastest (PickKernel's) where that leaves the total unchanged. So the
+  // lean variants stay only where their scratch would be live at the peak. (One op at a time
+  // would not do: ops of the same size tie at the peak.)
+  if (options.kernels_by_ram) {
+    std::map<size_t, const rt::KernelInfo*> lean;
+    for (const detail::EncodedOp& op : e.ops) {
+      if (op.spec.scratch_bytes == 0) continue;
+      const std::vector<const rt::KernelInfo*> alts = detail::SameIsaVariants(*op.kernel);
+      if (!alts.empty()) lean[op.ir_op] = alts.front();
+    }
+    // Replans with `tried`; keeps it when the total is below `bound` (at most, if `equal`).
+    auto take = [&](const std::map<size_t, const rt::KernelInfo*>& tried, int64_t bound,
+                    bool equal) {
       detail::Encoded e2;
-      if (!encode(tried, e2).ok() || e2.ops[i].spec.scratch_bytes >= scratch) continue;
+      if (!encode(tried, e2).ok()) return false;
       auto p2 = plan_of(e2);
-      if (!p2 || p2->total_bytes >= planned->total_bytes) continue;
-      kernels = std::move(tried);
+      if (!p2 || p2->total_bytes > bound || (!equal && p2->total_bytes == bound)) return false;
+      kernels = tried;
       e = std::move(e2);
       planned = std::move(p2);
-      break;
+      return true;
+    };
+    if (!lean.empty() && take(lean, planned->total_bytes, false)) {
+      for (const auto& [ir_op, alt] : lean) {
+        auto tried = kernels;
+        tried.erase(ir_op);
+        take(tried, planned->total_bytes, true);
+      }
     }
   }
   TF_ASSIGN_OR_RETURN(auto weight_regions, WeightRegions(g, board, options));

@@ -50,23 +50,33 @@ inline void Group(const Direct& d, const int8_t* in, const int8_t* w, int32_t ny
     return kPred ? vldrwq_z_s32(ptr, pred) : vld1q_s32(ptr);
   };
   const int32x4_t b = d.bias != nullptr ? load32(d.bias + oc) : vdupq_n_s32(0);
-  int32x4_t acc[N];
-  for (int j = 0; j < N; ++j) acc[j] = b;
+  // Named accumulators (an array stays in memory: GCC spills it every tap).
+  int32x4_t a0 = b, a1 = b, a2 = b, a3 = b;
   int32x4_t wsum = vdupq_n_s32(0);
   const int8_t* in_row = in + oc;
   const int8_t* w_row = w + oc;
-  const int32_t tap_x = d.tap_x, px_step = d.px_step, c = d.c;
+  const int32_t tap_x = d.tap_x, px1 = d.px_step, px2 = 2 * d.px_step, px3 = 3 * d.px_step;
+  const int32_t c = d.c;
+  auto tap = [&](const int8_t* ip, const int8_t* wp) {
+    const int32x4_t wv = load8(wp);
+    wsum = vaddq_s32(wsum, wv);
+    a0 = vaddq_s32(a0, vmulq_s32(load8(ip), wv));
+    if constexpr (N > 1) a1 = vaddq_s32(a1, vmulq_s32(load8(ip + px1), wv));
+    if constexpr (N > 2) a2 = vaddq_s32(a2, vmulq_s32(load8(ip + px2), wv));
+    if constexpr (N > 3) a3 = vaddq_s32(a3, vmulq_s32(load8(ip + px3), wv));
+  };
   for (int32_t ky = 0; ky < ny; ++ky, in_row += d.tap_y, w_row += d.w_row) {
+    if (nx == 3) {  // 3 columns (3x3 kernels, the common case) unrolled
+      tap(in_row, w_row);
+      tap(in_row + tap_x, w_row + c);
+      tap(in_row + 2 * tap_x, w_row + 2 * c);
+      continue;
+    }
     const int8_t* ip = in_row;
     const int8_t* wp = w_row;
-    for (int32_t kx = 0; kx < nx; ++kx, ip += tap_x, wp += c) {
-      const int32x4_t wv = load8(wp);
-      wsum = vaddq_s32(wsum, wv);
-      for (int j = 0; j < N; ++j) {
-        acc[j] = vaddq_s32(acc[j], vmulq_s32(load8(ip + j * px_step), wv));
-      }
-    }
+    for (int32_t kx = 0; kx < nx; ++kx, ip += tap_x, wp += c) tap(ip, wp);
   }
+  const int32x4_t acc[4] = {a0, a1, a2, a3};
   const int32x4_t mult = load32(d.multiplier + oc);
   const int32x4_t shift = load32(d.shift + oc);
   const int32x4_t vmin = vdupq_n_s32(d.act_min), vmax = vdupq_n_s32(d.act_max);
