@@ -126,16 +126,59 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     }
     isa = options.kernels;
   }
-  TF_ASSIGN_OR_RETURN(detail::Encoded e, detail::EncodeOps(g, isa, options.min_ram, options.stream_pixels));
-  TF_RETURN_IF_ERROR(ApplyPlacements(g, board, options, e));
-  TF_ASSIGN_OR_RETURN(auto weight_regions, WeightRegions(g, board, options));
-
-  plan::GraphSpec spec;
-  spec.tensors = e.tensors;
-  for (const detail::EncodedOp& op : e.ops) spec.ops.push_back(op.spec);
   const std::vector<plan::Region> regions = plan::RamRegions(board, options.reserve);
-  auto planned = plan::PlanGraph(spec, regions, options.plan);
+  // Encodes with `kernels` (per IR op: a variant instead of PickKernel's) into `e`.
+  auto encode = [&](const std::map<size_t, const rt::KernelInfo*>& kernels,
+                    detail::Encoded& e) -> Status {
+    TF_ASSIGN_OR_RETURN(e, detail::EncodeOps(g, isa, options.min_ram, options.stream_pixels,
+                                             kernels));
+    return ApplyPlacements(g, board, options, e);
+  };
+  auto plan_of = [&](const detail::Encoded& e) {
+    plan::GraphSpec spec;
+    spec.tensors = e.tensors;
+    for (const detail::EncodedOp& op : e.ops) spec.ops.push_back(op.spec);
+    return plan::PlanGraph(spec, regions, options.plan);
+  };
+  detail::Encoded e;
+  std::map<size_t, const rt::KernelInfo*> kernels;
+  TF_RETURN_IF_ERROR(encode(kernels, e));
+  auto planned = plan_of(e);
   TF_RETURN_IF_ERROR_PREFIX(planned, g.name + " on " + board.name);
+  // The kernel per op by RAM (docs/decisions.md 58): every op with scratch that has another
+  // variant of the same instruction set with less scratch (s8_dwconv__mve_direct: none)
+  // takes it if that lowers the plan's total bytes; then each of them, in program order,
+  // goes back to the fastest (PickKernel's) where that leaves the total unchanged. So the
+  // lean variants stay only where their scratch would be live at the peak. (One op at a time
+  // would not do: ops of the same size tie at the peak.)
+  if (options.kernels_by_ram) {
+    std::map<size_t, const rt::KernelInfo*> lean;
+    for (const detail::EncodedOp& op : e.ops) {
+      if (op.spec.scratch_bytes == 0) continue;
+      const std::vector<const rt::KernelInfo*> alts = detail::SameIsaVariants(*op.kernel);
+      if (!alts.empty()) lean[op.ir_op] = alts.front();
+    }
+    // Replans with `tried`; keeps it when the total is below `bound` (at most, if `equal`).
+    auto take = [&](const std::map<size_t, const rt::KernelInfo*>& tried, int64_t bound,
+                    bool equal) {
+      detail::Encoded e2;
+      if (!encode(tried, e2).ok()) return false;
+      auto p2 = plan_of(e2);
+      if (!p2 || p2->total_bytes > bound || (!equal && p2->total_bytes == bound)) return false;
+      kernels = tried;
+      e = std::move(e2);
+      planned = std::move(p2);
+      return true;
+    };
+    if (!lean.empty() && take(lean, planned->total_bytes, false)) {
+      for (const auto& [ir_op, alt] : lean) {
+        auto tried = kernels;
+        tried.erase(ir_op);
+        take(tried, planned->total_bytes, true);
+      }
+    }
+  }
+  TF_ASSIGN_OR_RETURN(auto weight_regions, WeightRegions(g, board, options));
   out.plan = std::move(*planned);
   const plan::MemoryPlan& mp = out.plan;
 

@@ -38,6 +38,10 @@ struct EmitOptions {
   // --stream-pixels: with min_ram, the fewest output pixels per kernel call of a streamed op
   // (0: by kernel class, detail::StreamMinPixels; docs/decisions.md 54).
   int32_t stream_pixels = 0;
+  // The kernel per op by RAM (docs/decisions.md 58): where an op's scratch is live at the
+  // plan's peak, another variant of the same instruction set with less scratch if that
+  // lowers the plan's total; elsewhere the fastest.
+  bool kernels_by_ram = false;
   // --kernels: the kernel variants' instruction-set class, "auto" (the board's) or one the
   // board can run: ref (portable), scalar, dsp, mve (docs/boards.md).
   std::string kernels = "auto";

@@ -158,8 +158,17 @@ void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream,
 
 int32_t StreamMinPixels(rt::Isa isa) { return isa == rt::Isa::kRef ? 1 : kFastStreamPixels; }
 
+std::vector<const rt::KernelInfo*> SameIsaVariants(const rt::KernelInfo& k) {
+  std::vector<const rt::KernelInfo*> out;
+  for (const rt::KernelInfo& v : rt::kKernels) {
+    if (v.op == k.op && v.isa == k.isa && v.id != k.id) out.push_back(&v);
+  }
+  return out;
+}
+
 Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bool stream,
-                            int32_t stream_pixels) {
+                            int32_t stream_pixels,
+                            const std::map<size_t, const rt::KernelInfo*>& kernels) {
   if (g.kind != ir::GraphKind::kInt8) {
     return Error("the graph is not lowered (kind " + std::string(ir::GraphKindName(g.kind)) +
                  "); compile lowers qdq graphs first");
@@ -201,7 +210,9 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
     eo.ir_op = k;
     eo.spec.name = op.name;
     auto kernel = [&](rt::OpKind kind) -> Status {
-      eo.kernel = PickKernel(kind, isa_class);
+      const auto chosen = kernels.find(k);
+      eo.kernel = chosen != kernels.end() && chosen->second->op == kind ? chosen->second
+                                                                         : PickKernel(kind, isa_class);
       if (eo.kernel == nullptr) return Error::Unsupported(OpLabel(g, k) + ": no kernel for it");
       return OkStatus();
     };

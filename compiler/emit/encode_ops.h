@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -54,8 +55,15 @@ const rt::KernelInfo* PickKernel(rt::OpKind op, const std::string& isa_class);
 // stream: offer conv, depthwise and pools to run in place by rows (--min-ram), calling the
 // kernel on at least `stream_pixels` output pixels at a time (0: StreamMinPixels of the
 // kernel's class).
+// `kernels`: per IR op index, the variant to use instead of PickKernel's (the emitter's
+// choice by RAM, docs/decisions.md 58); ops not listed get PickKernel's.
 Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bool stream,
-                            int32_t stream_pixels = 0);
+                            int32_t stream_pixels = 0,
+                            const std::map<size_t, const rt::KernelInfo*>& kernels = {});
+
+// The other variants of `k`'s operator with k's instruction set (kernels/<family>/*.inc), in
+// list order: what the emitter may take instead of k where k's scratch raises the plan's peak.
+std::vector<const rt::KernelInfo*> SameIsaVariants(const rt::KernelInfo& k);
 
 // The fewest output pixels per kernel call of a streamed op by default (docs/decisions.md
 // 54): 1 for the portable kernels (no per-call setup worth amortizing: the smallest plan),

@@ -55,6 +55,12 @@ void s8_dwconv__dsp(const s8_dwconv_params* params, const int8_t* input, const i
 // Cortex-M55 (Helium). scratch: s8_dwconv_mve_scratch_bytes(p) bytes, 16-byte aligned.
 void s8_dwconv__mve(const s8_dwconv_params* params, const int8_t* input, const int8_t* weights,
                     const int32_t* bias, int8_t* output, void* scratch);
+// Cortex-M55 (Helium), no scratch (may be null) and no per-call set-up: 4 channels by up to 4
+// output pixels along x straight from NHWC (depth multiplier 1; others run __ref). For
+// streamed calls at a plan's peak (docs/decisions.md 58).
+void s8_dwconv__mve_direct(const s8_dwconv_params* params, const int8_t* input,
+                           const int8_t* weights, const int32_t* bias, int8_t* output,
+                           void* scratch);
 }
 
 // s8_dwconv__mve's fast path (up to 16 taps, any stride / dilation / depth multiplier)

@@ -64,6 +64,18 @@ def test_zoo_peak_ram_and_bit_exact_runtime(name, cli, exported, tmp_path):
     print(f"{name}: default plan {fast['ram_bytes']} B, --min-ram {blocks['ram_bytes']} B, "
           f"--min-ram --kernels ref {summary['ram_bytes']} B")
     assert fast["ram_bytes"] >= blocks["ram_bytes"] >= summary["ram_bytes"]
+    # The kernel per op by RAM (docs/decisions.md 58): the depthwise convs whose plane
+    # scratch would be live at the peak take the variant without scratch, the others keep
+    # the fastest one.
+    kernels = [op["kernel"] for op in
+               json.loads((tmp_path / "blocks" / "report.json").read_text())["ops"]]
+    if name in ("ds_cnn", "mobilenet_v1_025"):
+        assert "s8_dwconv__mve_direct" in kernels, kernels
+    if name == "mobilenet_v1_025":
+        assert "s8_dwconv__mve" in kernels, kernels
+    fast_kernels = [op["kernel"] for op in
+                    json.loads((tmp_path / "fast" / "report.json").read_text())["ops"]]
+    assert "s8_dwconv__mve_direct" not in fast_kernels  # the default plan: the fastest
     for f in ("program.bin", "model.h", "model.cc", "report.json"):
         assert (tmp_path / "out" / f).exists(), f
     report = json.loads((tmp_path / "out" / "report.json").read_text())

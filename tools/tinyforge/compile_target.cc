@@ -89,6 +89,7 @@ int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
   options.weights_in = *weights;
   options.min_ram = args.min_ram;
   options.stream_pixels = args.stream_pixels;
+  options.kernels_by_ram = args.min_ram;
   options.kernels = args.kernels;
   auto e = emit::EmitProgram(lowered, options);
   if (!e.ok()) return Fail(e.error().WithPrefix(args.graph));

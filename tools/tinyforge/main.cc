@@ -113,8 +113,9 @@ int main(int argc, char** argv) {
   compile->add_flag("--min-ram", compile_args.min_ram,
                     "With --target: run convolutions and pools in place by blocks of output "
                     "rows through small line buffers: the least RAM, a kernel call per block "
-                    "(--kernels ref: per row, the smallest plan); default: whole-tensor calls "
-                    "(docs/memory-planning.md)");
+                    "(--kernels ref: per row, the smallest plan), and at the peak a kernel "
+                    "variant with less scratch (docs/decisions.md 58); default: whole-tensor "
+                    "calls, the fastest kernels (docs/memory-planning.md)");
   compile->add_option("--stream-pixels", compile_args.stream_pixels,
                       "With --min-ram: the fewest output pixels per kernel call of a streamed "
                       "op (default: 1 for the portable kernels, 16 for the fast ones; "
