@@ -179,7 +179,8 @@ def _avg_pool(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
 @_handles(aten.adaptive_avg_pool2d.default)
 def _adaptive_avg_pool(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     if _pair(a["output_size"]) != [1, 1]:
-        raise UnsupportedOpError(target_name(node), source_of(node), "only output size 1x1 is supported")
+        raise UnsupportedOpError(target_name(node), source_of(node),
+                                 "output sizes other than 1x1 need a 4-D (NCHW) input")
     rank = len(lw.shape(a["self"]))
     return "mean", [a["self"]], {"dims": [rank - 2, rank - 1], "keepdim": True}
 

@@ -3,6 +3,8 @@
 Runs on the captured ATen graph before the op-coverage check (export.py, step 2), so the
 rest of the exporter, the quantizer and the compiler see only conv2d / pools / reshapes:
 
+* ``adaptive_avg_pool2d`` to any output size but 1x1 becomes average pools, a nearest
+  upsample, or per-cell average pools and concats (``_adaptive_pool2d``).
 * ``conv1d`` / ``max_pool1d`` / ``avg_pool1d`` / ``adaptive_avg_pool1d`` on [N, C, L] become
   ``unsqueeze(2)`` -> the 2-D op on [N, C, 1, L] (weights [O, I/g, 1, K]) -> ``squeeze(2)``.
   A BatchNorm1d right after a conv1d is folded into it first. The squeezes then sink through
@@ -40,7 +42,10 @@ REWRITTEN = {
     **{op: "`conv2d` on [N, C, 1, L] (+ `reshape` views)" for op in CONV1D_OPS},
     aten.max_pool1d.default: "`max_pool2d` on [N, C, 1, L]",
     aten.avg_pool1d.default: "`avg_pool2d` on [N, C, 1, L]",
-    aten.adaptive_avg_pool1d.default: "`mean` on [N, C, 1, L] (output size 1)",
+    aten.adaptive_avg_pool1d.default: "as adaptive_avg_pool2d on [N, C, 1, L]",
+    aten.adaptive_avg_pool2d.default: "output 1x1: `mean`; else per axis `avg_pool2d` (in % out "
+                                      "== 0) / nearest `resize` (out % in == 0), other sizes "
+                                      "one `avg_pool2d` per output cell, `cat`",
     aten.conv_transpose2d.input: "`conv2d` over the stride phases, `reshape`, `transpose`, "
                                  "`slice` (groups 1, dilation 1)",
     aten.conv_transpose1d.default: "as conv_transpose2d on [N, C, 1, L]",
@@ -141,8 +146,6 @@ def _pool1d(gm: torch.fx.GraphModule, node: Node) -> bool:
     a = _bind(node)
     if _rank(a["self"]) != 3:
         return False
-    if node.target == aten.adaptive_avg_pool1d.default and _one(a["output_size"]) != 1:
-        return False  # (the coverage check names it; adaptive pooling is to 1 only)
     x4 = _call(gm, node, aten.unsqueeze.default, a["self"], 2)
     if node.target == aten.adaptive_avg_pool1d.default:
         y4 = _call(gm, node, aten.adaptive_avg_pool2d.default, x4, [1, _one(a["output_size"])])
@@ -157,6 +160,51 @@ def _pool1d(gm: torch.fx.GraphModule, node: Node) -> bool:
             y4 = _call(gm, node, aten.avg_pool2d.default, x4, [1, k], [1, s], pad,
                        bool(a["ceil_mode"]), bool(a["count_include_pad"]))
     node.replace_all_uses_with(_call(gm, node, aten.squeeze.dim, y4, 2))
+    gm.graph.erase_node(node)
+    return True
+
+
+def _adaptive_pool2d(gm: torch.fx.GraphModule, node: Node) -> bool:
+    """adaptive_avg_pool2d to an output other than 1x1 (1x1 is the handler's mean), by
+    PyTorch's bins (start floor(i * in / out), end ceil((i + 1) * in / out)): per axis the
+    same size is nothing, in % out == 0 an average pool of in / out, out % in == 0 a nearest
+    upsample (each bin one element); with any other axis, one average pool per output cell
+    over its bin, the cells concatenated. Every piece shares the input's quantization, as
+    the adaptive pool does."""
+    a = _bind(node)
+    x = a["self"]
+    if _rank(x) != 4:
+        return False
+    h, w = (int(d) for d in x.meta["val"].shape[2:])
+    out = list(a["output_size"])
+    oh, ow = (h if out[0] is None else int(out[0])), (w if out[1] is None else int(out[1]))
+    if (oh, ow) == (1, 1) or min(oh, ow) < 1:
+        return False
+    if all(i % o == 0 or o % i == 0 for i, o in ((h, oh), (w, ow))):
+        y = x
+        kh, kw = (h // oh if h % oh == 0 else 1), (w // ow if w % ow == 0 else 1)
+        if (kh, kw) != (1, 1):
+            y = _call(gm, node, aten.avg_pool2d.default, y, [kh, kw], [kh, kw], [0, 0])
+        if (oh, ow) != (h // kh, w // kw):
+            y = _call(gm, node, aten.upsample_nearest2d.vec, y, [oh, ow], None)
+    else:
+        def bins(n: int, o: int) -> list[tuple[int, int]]:
+            return [(i * n // o, -(-(i + 1) * n // o)) for i in range(o)]
+
+        rows = []
+        for hs, he in bins(h, oh):
+            band = _call(gm, node, aten.slice.Tensor, x, 2, hs, he)
+            cells = []
+            for ws, we in bins(w, ow):
+                cell = _call(gm, node, aten.slice.Tensor, band, 3, ws, we)
+                if (he - hs, we - ws) != (1, 1):
+                    k = [he - hs, we - ws]
+                    cell = _call(gm, node, aten.avg_pool2d.default, cell, k, k, [0, 0])
+                cells.append(cell)
+            rows.append(_call(gm, node, aten.cat.default, cells, 3) if len(cells) > 1
+                        else cells[0])
+        y = _call(gm, node, aten.cat.default, rows, 2) if len(rows) > 1 else rows[0]
+    node.replace_all_uses_with(y)
     gm.graph.erase_node(node)
     return True
 
@@ -303,6 +351,9 @@ def rewrite_convs(gm: torch.fx.GraphModule, example: tuple[torch.Tensor, ...]) -
             count += _pool1d(gm, node)
         elif node.target == aten.conv_transpose2d.input:
             count += _conv_transpose(gm, node)
+    for node in list(gm.graph.nodes):  # (after the 1-D pools: theirs are 2-D now)
+        if node.op == "call_function" and node.target == aten.adaptive_avg_pool2d.default:
+            count += _adaptive_pool2d(gm, node)
     if count == 0:
         return 0
     while _sink_squeezes(gm):

@@ -1,4 +1,5 @@
-"""Graph clean-up before quantization: drop no-ops, fold BatchNorm into conv2d/linear.
+"""Graph clean-up before quantization: drop no-ops, fold BatchNorm into conv2d/linear (or
+run it as a per-channel affine where nothing can take it).
 
 Both passes work on the GraphModule returned by ``torch.export.export(...).module()``
 (ATen ops, parameters as ``get_attr`` nodes) and edit it in place. The user's model is never
@@ -99,7 +100,7 @@ def _bn_error(bn: Node, why: str) -> UnsupportedOpError:
     return UnsupportedOpError(
         target_name(bn),
         source_of(bn),
-        f"BatchNorm must directly follow a conv or linear to be folded into it ({why})",
+        f"BatchNorm cannot run at inference: {why}",
     )
 
 
@@ -117,17 +118,56 @@ def new_const(gm: torch.fx.GraphModule, before: Node, stem: str, value: torch.Te
     return node
 
 
-def batchnorm_problem(bn: Node) -> UnsupportedOpError | None:
-    """Why this BatchNorm cannot be folded into the op before it, or None."""
+def _foldable(bn: Node) -> bool:
+    """True if the op before ``bn`` is a conv / linear whose output only ``bn`` reads."""
     producer = bn.args[0]
-    if not isinstance(producer, Node) or producer.target not in _CONV_OPS | _LINEAR_OPS:
-        what = target_name(producer) if isinstance(producer, Node) else "a graph input"
-        return _bn_error(bn, f"its input comes from {what}")
-    if len(producer.users) != 1:
-        return _bn_error(bn, "the conv/linear output has other users too")
+    return (isinstance(producer, Node) and producer.target in _CONV_OPS | _LINEAR_OPS
+            and len(producer.users) == 1)
+
+
+def batchnorm_problem(bn: Node) -> UnsupportedOpError | None:
+    """Why this BatchNorm can be neither folded into the op before it nor run as a
+    per-channel affine (a depthwise 1x1 conv), or None."""
     if bn.target == aten.batch_norm.default and bn.args[5]:
-        return _bn_error(bn, "BatchNorm is in training mode")
+        return _bn_error(bn, "it is in training mode (call model.eval())")
+    val = bn.args[0].meta.get("val") if isinstance(bn.args[0], Node) else None
+    if not _foldable(bn) and not (isinstance(val, torch.Tensor) and 2 <= val.dim() <= 4):
+        return _bn_error(bn, "a BatchNorm not after a conv / linear needs a 2-D, 3-D or 4-D "
+                             "input")
     return None
+
+
+def _replace_bn(gm: torch.fx.GraphModule, bn: Node, result: Node) -> None:
+    if bn.target == aten.batch_norm.default:
+        bn.replace_all_uses_with(result)
+    else:  # the legit op returns a tuple; only getitem(bn, 0) may be used
+        for user in list(bn.users):
+            if user.target is not operator.getitem or user.args[1] != 0:
+                raise _bn_error(bn, "BatchNorm statistics outputs are used")
+            user.replace_all_uses_with(result)
+            gm.graph.erase_node(user)
+    gm.graph.erase_node(bn)
+
+
+def _affine_one(gm: torch.fx.GraphModule, bn: Node, scale: torch.Tensor,
+                shift: torch.Tensor) -> None:
+    """A BatchNorm that does not follow a conv / linear (DenseNet's after a concat, one on
+    the input): x * scale + shift per channel (dim 1) as a depthwise 1x1 conv2d, one int8
+    requantization like the folded form; 2-D / 3-D inputs get trailing unit dims."""
+    from .conv_rewrite import _call  # noqa: PLC0415 (conv_rewrite imports this module)
+
+    x = bn.args[0]
+    rank = x.meta["val"].dim()
+    channels = scale.shape[0]
+    w = new_const(gm, bn, "_tf_bn_affine_weight", scale.reshape(channels, 1, 1, 1))
+    b = new_const(gm, bn, "_tf_bn_affine_bias", shift)
+    x4 = x
+    for _ in range(4 - rank):
+        x4 = _call(gm, bn, aten.unsqueeze.default, x4, -1)
+    y = _call(gm, bn, aten.conv2d.default, x4, w, b, [1, 1], [0, 0], [1, 1], channels)
+    for _ in range(4 - rank):
+        y = _call(gm, bn, aten.squeeze.dim, y, -1)
+    _replace_bn(gm, bn, y)
 
 
 def fold_one(gm: torch.fx.GraphModule, bn: Node) -> None:
@@ -140,22 +180,27 @@ def fold_one(gm: torch.fx.GraphModule, bn: Node) -> None:
     # _native_batch_norm_legit_no_training(x, w, b, mean, var, momentum, eps)
     eps = bn.args[7] if bn.target == aten.batch_norm.default else bn.args[6]
     bn_w, bn_b, mean, var = (_get_attr(gm, a) for a in bn.args[1:5])
-    weight = _get_attr(gm, producer.args[1])
-    bias = _get_attr(gm, producer.args[2]) if len(producer.args) > 2 else None
-    assert weight is not None and mean is not None and var is not None
+    if mean is None or var is None:
+        raise _bn_error(bn, "its running statistics are not constants")
     channels = mean.shape[0]
     if bn_w is None:
-        bn_w = torch.ones(channels, dtype=weight.dtype)
+        bn_w = torch.ones(channels, dtype=mean.dtype)
     if bn_b is None:
-        bn_b = torch.zeros(channels, dtype=weight.dtype)
+        bn_b = torch.zeros(channels, dtype=mean.dtype)
+    out_rank = producer.meta["val"].dim() if "val" in producer.meta else 2
+    if not _foldable(bn) or (producer.target in _LINEAR_OPS and out_rank != 2):
+        # (BatchNorm1d after a linear with a 3-D output normalises dim 1, not the features)
+        scale = bn_w / torch.sqrt(var + eps)
+        _affine_one(gm, bn, scale, bn_b - mean * scale)
+        return
+    weight = _get_attr(gm, producer.args[1])
+    bias = _get_attr(gm, producer.args[2]) if len(producer.args) > 2 else None
+    assert weight is not None
 
     if producer.target in _CONV_OPS:
         new_w, new_b = fuse_conv_bn_weights(weight, bias, mean, var, eps, bn_w, bn_b,
                                             transpose=producer.target in CONV_TRANSPOSE_OPS)
     else:
-        out_rank = producer.meta["val"].dim() if "val" in producer.meta else 2
-        if out_rank != 2:
-            raise _bn_error(bn, "BatchNorm1d after a linear with a 3-D output normalises dim 1")
         new_w, new_b = fuse_linear_bn_weights(weight, bias, mean, var, eps, bn_w, bn_b)
 
     w_node = new_const(gm, producer, "_tf_folded_weight", new_w)
@@ -163,23 +208,15 @@ def fold_one(gm: torch.fx.GraphModule, bn: Node) -> None:
     args = list(producer.args) + [None] * max(0, 3 - len(producer.args))
     args[1], args[2] = w_node, b_node
     producer.args = tuple(args)
-
-    if bn.target == aten.batch_norm.default:
-        bn.replace_all_uses_with(producer)
-    else:  # the legit op returns a tuple; only getitem(bn, 0) may be used
-        for user in list(bn.users):
-            if user.target is not operator.getitem or user.args[1] != 0:
-                raise _bn_error(bn, "BatchNorm statistics outputs are used")
-            user.replace_all_uses_with(producer)
-            gm.graph.erase_node(user)
-    gm.graph.erase_node(bn)
+    _replace_bn(gm, bn, producer)
 
 
 def fold_batchnorm(gm: torch.fx.GraphModule) -> int:
-    """Fold every BatchNorm into the conv2d/linear that feeds it; return how many.
+    """Fold every BatchNorm into the conv2d/linear that feeds it, or make it a per-channel
+    affine (a depthwise 1x1 conv2d) where no such op feeds it alone; return how many.
 
-    Raises UnsupportedOpError (naming the op and its source line) for a BatchNorm whose
-    input is not the sole use of a conv2d/linear output.
+    Raises UnsupportedOpError (naming the op and its source line) for a BatchNorm in
+    training mode or whose statistics are not constants.
     """
     count = 0
     for node in list(gm.graph.nodes):

@@ -50,7 +50,11 @@ def pytorch_rows() -> list[tuple[str, str]]:
     from . import attention, aten_ops, conv_rewrite, fold, matmul_ops, recurrent, tile
 
     rows = []
+    rewritten = {**conv_rewrite.REWRITTEN, **matmul_ops.REWRITTEN, **recurrent.REWRITTEN,
+                 **attention.REWRITTEN, **tile.REWRITTEN}
     for op, fn in aten_ops.HANDLERS.items():
+        if op in rewritten:
+            continue  # (a rewrite before lowering decides what it becomes; its row says)
         # The table-lookup activations share one handler; their op is in UNARY_FN_TARGETS.
         unary = aten_ops.UNARY_FN_TARGETS.get(op)
         emitted = [unary] if unary else _emitted_ops(fn)
@@ -60,11 +64,11 @@ def pytorch_rows() -> list[tuple[str, str]]:
             emitted = [f"{kind}` fn=`{float_fn}"]  # float32
         rows.append((str(op), ", ".join(f"`{e}`" for e in emitted) or
                      f"(see `aten_ops.{fn.__name__}`)"))
-    for op, what in {**conv_rewrite.REWRITTEN, **matmul_ops.REWRITTEN,
-                     **recurrent.REWRITTEN, **attention.REWRITTEN, **tile.REWRITTEN}.items():
+    for op, what in rewritten.items():
         rows.append((str(op), what))
     for op in fold.BATCH_NORM_OPS:
-        rows.append((str(op), "folded into the conv / linear before it"))
+        rows.append((str(op), "folded into the conv / linear before it; elsewhere a per-channel "
+                                "affine: a depthwise 1x1 `conv2d`"))
     for op in fold.NOOP_OPS:
         rows.append((str(op), "nothing (an alias of its input)"))
     return sorted(rows)

@@ -61,7 +61,7 @@ class BNAfterAdd(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         y = self.conv(x) + x
-        return self.bn(y)  # BN-LINE
+        return self.bn(y)
 
 
 class BNSharedConv(nn.Module):
@@ -72,7 +72,61 @@ class BNSharedConv(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         y = self.conv(x)
-        return self.bn(y) + y  # BN-LINE
+        return self.bn(y) + y
+
+
+class BNAfterCat(nn.Module):
+    """DenseNet's layer: BatchNorm over the concatenated features, then ReLU and a conv."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(2, 3, 3, padding=1)
+        self.bn = nn.BatchNorm2d(5)
+        self.out = nn.Conv2d(5, 4, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.out(torch.relu(self.bn(torch.cat([x, self.conv(x)], 1))))
+
+
+class BN1dOnInput(nn.Module):
+    """BatchNorm1d on the graph input, [N, C] and [N, C, L] (normalising dim 1)."""
+
+    def __init__(self, rank: int) -> None:
+        super().__init__()
+        self.bn = nn.BatchNorm1d(2)
+        self.rank = rank
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x.flatten(1).reshape(1, 2, -1) if self.rank == 3 else x.flatten(1)[:, :2]
+        return self.bn(x) * 2.0
+
+
+@pytest.mark.parametrize("make", [BNAfterAdd, BNSharedConv, BNAfterCat, lambda: BN1dOnInput(2),
+                                  lambda: BN1dOnInput(3)],
+                         ids=["after_add", "shared_conv", "after_cat", "bn1d_2d", "bn1d_3d"])
+def test_batchnorm_not_after_a_conv_is_a_depthwise_affine(make) -> None:
+    """Where no conv / linear feeds it alone, a BatchNorm becomes x * scale + shift per
+    channel: a depthwise 1x1 conv2d, equal to the module in float."""
+    model = make().eval()
+    randomize_batchnorm(model)
+    x = torch.randn(1, 2, 4, 4)
+    res = tinyforge.export(model, x)
+    types = [op["type"] for op in res.graph["ops"]]
+    assert "batch_norm" not in types
+    bn = next(m for m in model.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm))
+    assert any(op["type"] == "conv2d" and op["attrs"].get("groups") == bn.num_features
+               for op in res.graph["ops"]), types
+    torch.testing.assert_close(res.reference(x), model(x), rtol=1e-5, atol=1e-5)
+
+
+class BNTraining(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.bn = nn.BatchNorm2d(2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        m, v = self.bn.running_mean, self.bn.running_var
+        return torch.nn.functional.batch_norm(x, m, v, training=True)  # BN-LINE
 
 
 def _line(cls: type, marker: str) -> int:
@@ -80,10 +134,9 @@ def _line(cls: type, marker: str) -> int:
     return start + next(i for i, text in enumerate(lines) if marker in text)
 
 
-@pytest.mark.parametrize("cls", [BNAfterAdd, BNSharedConv])
-def test_unfoldable_batchnorm_is_an_error(cls: type) -> None:
+def test_training_mode_batchnorm_is_an_error() -> None:
     with pytest.raises(tinyforge.UnsupportedOpError) as e:
-        tinyforge.export(cls(), torch.randn(1, 2, 4, 4))
+        tinyforge.export(BNTraining(), torch.randn(1, 2, 4, 4))
     msg = str(e.value)
-    assert "aten.batch_norm.default" in msg and "conv or linear" in msg
-    assert f"test_fold.py:{_line(cls, 'BN-LINE')}" in msg
+    assert "batch_norm" in msg and "training mode" in msg
+    assert f"test_fold.py:{_line(BNTraining, 'BN-LINE')}" in msg

@@ -224,9 +224,22 @@ int Compare(const CompareArgs& args) {
   // another dtype or quantization). A tensor with neither a reference nor a producer (a
   // program input quantized from the reference's float, a second output) is ours.
   std::vector<int> producer(program.tensors.size(), -1);
+  // Tensors the program stores in another element order than the reference under the same
+  // shape: a flatten of NHWC data into a qfc (the layout pass permutes the qfc's weight
+  // columns instead) and reshapes of it. Not compared; fed alone from their producers.
+  std::vector<bool> reordered(program.tensors.size(), false);
   for (size_t i = 0; i < program.ops.size(); ++i) {
-    const ir::TensorId out0 = program.ops[i].outputs[0];
+    const ir::Op& op = program.ops[i];
+    const ir::TensorId out0 = op.outputs[0];
     producer[static_cast<size_t>(out0)] = static_cast<int>(i);
+    if (op.type != ir::OpType::kReshape) continue;
+    const ir::TensorId x = op.inputs[0];
+    const ir::Shape& xs = program.tensor(x).shape;  // NHWC when stored so
+    const bool nhwc = passes::TensorLayout(program, edge, x) == ir::Layout::kNHWC;
+    reordered[static_cast<size_t>(out0)] =
+        reordered[static_cast<size_t>(x)] ||
+        (nhwc && xs.size() == 4 && xs[3] > 1 && xs[1] * xs[2] > 1 &&
+         passes::TensorLayout(program, edge, out0) != ir::Layout::kNHWC);
   }
   std::map<ir::TensorId, std::optional<exec::HostTensor>> fed_memo;
   std::function<Expected<std::optional<exec::HostTensor>>(ir::TensorId)> fed =
@@ -235,7 +248,7 @@ int Compare(const CompareArgs& args) {
     if (d.is_constant()) return std::optional<exec::HostTensor>(exec::HostTensor());
     if (auto m = fed_memo.find(t); m != fed_memo.end()) return m->second;
     std::optional<exec::HostTensor> v;
-    if (auto ref = refs->find(d.name); ref != refs->end()) {
+    if (auto ref = refs->find(d.name); ref != refs->end() && !reordered[static_cast<size_t>(t)]) {
       if (ref->second.value.dtype() == d.dtype && ref->second.quant == d.quant) {
         v = ToProgram(ref->second.value, program, edge, t);
       }
@@ -273,6 +286,7 @@ int Compare(const CompareArgs& args) {
       it = refs->find(desc.name.substr(0, desc.name.size() - 2));
     }
     if (it == refs->end() || !(*ours).tensors[static_cast<size_t>(t)]) continue;
+    if (reordered[static_cast<size_t>(t)]) continue;
     const bool nhwc = passes::TensorLayout(program, edge, t) == ir::Layout::kNHWC;
     if (!SameOrder(it->second.value.shape(), desc.shape, nhwc)) continue;
     const std::vector<double> s = Real(*(*ours).tensors[static_cast<size_t>(t)], desc.quant, nhwc);
