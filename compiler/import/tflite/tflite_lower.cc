@@ -62,6 +62,7 @@ constexpr OpEntry kOps[] = {
     {op::kRsqrt, 2, LowerLut},
     {op::kSum, 2, LowerMean},
     {op::kReduceMax, 3, LowerMean},
+    {op::kReduceProd, 2, LowerReduceProd},
     {op::kPrelu, 1, LowerPrelu},
     {op::kGather, 7, LowerGather},
     {op::kTile, 3, LowerTile},

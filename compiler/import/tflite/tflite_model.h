@@ -85,6 +85,7 @@ inline constexpr int32_t kArgMax = 56;
 inline constexpr int32_t kArgMin = 79;
 inline constexpr int32_t kSum = 74;
 inline constexpr int32_t kReduceMax = 82;
+inline constexpr int32_t kReduceProd = 81;
 inline constexpr int32_t kTransposeConv = 67;
 inline constexpr int32_t kDepthToSpace = 5;
 inline constexpr int32_t kResizeBilinear = 23;
