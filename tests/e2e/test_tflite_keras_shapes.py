@@ -12,6 +12,10 @@ converted by TF's converter to int8 .tflite, where the Keras-applications / Tiny
     -> REDUCE_PROD -> PACK (folded), but leaves the [batch * steps, features] view's dims
     unknown in the file: refused with one line that says to save with a fixed batch.
 
+  * a dilated causal Conv1D (a TCN block): with a fixed batch the converter writes a
+    dilated CONV_2D (compared), with a dynamic one SPACE_TO_BATCH_ND -> CONV_2D ->
+    BATCH_TO_SPACE_ND, refused naming the fix.
+
 Each is compared op by op with TF's interpreter (BUILTIN_REF) on two seeded inputs.
 """
 from __future__ import annotations
@@ -37,6 +41,12 @@ def _transpose_conv(batch):
 def _dense_3d(batch):
     x = tf.keras.Input((12, 6), batch_size=batch)
     return tf.keras.Model(x, layers.GlobalAveragePooling1D()(layers.Dense(8, activation="relu")(x)))
+
+
+def _tcn(batch):
+    x = tf.keras.Input((32, 4), batch_size=batch)
+    h = layers.Conv1D(8, 3, padding="causal", dilation_rate=2, activation="relu")(x)
+    return tf.keras.Model(x, layers.Add()([h, layers.Conv1D(8, 1)(x)]))
 
 
 def _write(build, name, tmp_path):
@@ -76,3 +86,15 @@ def test_dense_on_3d_input(cli, tmp_path):
     assert proc.returncode == 2, proc
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "batch_size=1" in lines[0] and "RESHAPE" in lines[0], proc.stderr
+
+
+def test_dilated_causal_conv1d(cli, tmp_path):
+    data, path = _write(lambda: _tcn(1), "tcn", tmp_path)
+    for k, r in oracle.op_by_op(cli, data, path, [45, 46], tmp_path):
+        assert not r.failures, f"input {k}:\n" + "\n".join(r.failures)
+    data, path = _write(lambda: _tcn(None), "tcn_dyn", tmp_path)
+    assert "SPACE_TO_BATCH_ND" in _ops(data)
+    proc = run_cli(cli, "inspect", path, check=False)
+    assert proc.returncode == 2, proc
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "SPACE_TO_BATCH_ND" in lines[0] and "batch_size=1" in lines[0]
