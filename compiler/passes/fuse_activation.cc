@@ -85,6 +85,9 @@ Status RequantizeAsTable(ir::Graph& g, TensorNames& names, ir::Op& op) {
                       RequantizedTable(g, names, op, std::move(identity), op.name + ".table"));
   op.type = ir::OpType::kQLut;
   op.attrs = ir::NoAttrs{};
+  // (x, table): a requantize the .tflite importer wrote carries its multiplier and shift
+  // as inputs 1 and 2, now folded into the table (dce drops them)
+  op.inputs.resize(1);
   op.inputs.push_back(t);
   return OkStatus();
 }

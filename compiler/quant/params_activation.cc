@@ -7,6 +7,7 @@
 
 #include "quant/kernel_params.h"
 #include "quant/params_check.h"
+#include "support/text.h"
 
 namespace tinyforge::quant {
 namespace {
@@ -67,7 +68,13 @@ Expected<s8_softmax_params> MakeSoftmaxParams(std::span<const int32_t> dims, flo
                            static_cast<double>(1 << (31 - kScaledDiffIntegerBits)),
                        max_real_multiplier);
   auto m = QuantizeMultiplierGreaterThanOne(real);
-  if (!m) return Error{"softmax: beta * input scale too small: " + m.error().message()};
+  // TFLite's and TFLite Micro's Prepare stop the program here (TFLITE_CHECK_GT); in practice
+  // an untrained model's vanishing logits (input scale below 2^-26 / beta).
+  if (!m) {
+    return Error{"softmax: beta * input scale too small (input scale " +
+                 FormatFloat(input.scale) + "; TFLite's kernels abort on it too): " +
+                 m.error().message()};
+  }
 
   s8_softmax_params p{};
   p.rows = static_cast<int32_t>(rows);

@@ -14,6 +14,7 @@
 #include "kernels/tanh/tanh.h"
 #include "quant/kernel_params.h"
 #include "quant/params_check.h"
+#include "support/text.h"
 
 namespace tinyforge::quant {
 namespace {
@@ -109,7 +110,9 @@ Expected<LutTable> HardSwishTable(TensorQuant input, TensorQuant output) {
                  "output multiplier exponent <= 0)"};
   }
   if (out_m.shift < -15 || relu_m.shift < -15 || relu_m.shift > 16) {
-    return Error{"hard_swish: input / output scale ratio out of the int16 arithmetic's range"};
+    return Error{"hard_swish: input / output scale ratio out of the int16 arithmetic's range "
+                 "(input scale " + FormatFloat(input.scale) + ", output scale " +
+                 FormatFloat(output.scale) + ")"};
   }
   const int16_t out_m16 = DownScale16(out_m.multiplier);
   const int16_t relu_m16 = DownScale16(relu_m.multiplier);

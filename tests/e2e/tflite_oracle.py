@@ -2,11 +2,13 @@
 for .tflite models, and the op-by-op comparison used against it.
 
 TF's interpreter differs from TensorFlow Lite Micro (tinyforge's target numerics) in one
-documented place for the ops the importer accepts: it requantizes FULLY_CONNECTED with single
-rounding, TFLM with double rounding (kernels/README.md). A FULLY_CONNECTED output may
-therefore differ by exactly such a tie; every differing element must be proven to be one
-(tests/kernels/tflite_cases.fc_rounding_divergence), and the tensors computed from it are
-then not compared (they legitimately inherit the difference). Every other difference fails.
+documented place for the ops the importer accepts: it requantizes FULLY_CONNECTED (and, seen
+in the Keras-applications trial, TRANSPOSE_CONV) with single rounding, TFLM with double
+rounding (kernels/README.md). Such an
+output may therefore differ by exactly such a tie; every differing element must be proven to
+be one (tests/kernels/tflite_cases.fc_rounding_divergence /
+transpose_conv_rounding_divergence), and the tensors computed from it are then not compared
+(they legitimately inherit the difference). Every other difference fails.
 """
 from __future__ import annotations
 
@@ -137,7 +139,7 @@ def tf_run(model_bytes: bytes, inputs: list[np.ndarray]):
 @dataclasses.dataclass
 class Comparison:
     compared: int = 0           # op outputs compared element for element
-    fc_ties: int = 0            # FULLY_CONNECTED elements off by a proven rounding tie
+    fc_ties: int = 0            # FULLY_CONNECTED / TRANSPOSE_CONV elements off by a proven tie
     skipped: int = 0            # op outputs downstream of such a tie (not comparable)
     merged: int = 0             # ops the importer merged into a neighbour (no output of theirs)
     failures: list = dataclasses.field(default_factory=list)
@@ -163,7 +165,9 @@ def compare_ops(model_bytes: bytes, interp, ours: dict[int, np.ndarray]) -> Comp
                 tainted.update(int(t) for t in op.outputs)
             continue
         if out not in ours:  # merged into a neighbour at import (Keras' UpSampling2D as
-            r.merged += 1    # RESHAPE -> TILE -> RESHAPE): compared at the group's output
+            r.merged += 1    # RESHAPE -> TILE -> RESHAPE): compared at the group's output,
+            if any(int(t) in tainted for t in op.inputs if int(t) >= 0):
+                tainted.add(out)  # which inherits a tie upstream of the group
             continue
         want = interp.get_tensor(out)
         got = ours[out].reshape(want.shape)
@@ -174,12 +178,14 @@ def compare_ops(model_bytes: bytes, interp, ours: dict[int, np.ndarray]) -> Comp
             tainted.add(out)
             r.skipped += 1
             continue
-        if name == "FULLY_CONNECTED":
+        if name in ("FULLY_CONNECTED", "TRANSPOSE_CONV"):
             case = {"inputs": [None if int(t) < 0 else tflite_cases._tensor(interp, details, int(t))
                                for t in op.inputs],
                     "outputs": [tflite_cases._tensor(interp, details, out)],
                     "options": tflite_cases._options(op)}
-            n, unexplained = tflite_cases.fc_rounding_divergence(case, got.ravel().tolist())
+            prove = (tflite_cases.fc_rounding_divergence if name == "FULLY_CONNECTED"
+                     else tflite_cases.transpose_conv_rounding_divergence)
+            n, unexplained = prove(case, got.ravel().tolist())
             if not unexplained:
                 r.compared += 1
                 r.fc_ties += n

@@ -477,6 +477,61 @@ def _single_rounding(x: int, m: int, s: int) -> int:
     return (x * m + (1 << (shift - 1))) >> shift
 
 
+def transpose_conv_rounding_divergence(case: dict, ours: list[int]) -> tuple[int, list[int]]:
+    """fc_rounding_divergence for TRANSPOSE_CONV (inputs: output_shape, OHWI filter, NHWC
+    input, optional bias): TF's interpreter requantizes it with single rounding too, TFLM
+    with double. Returns (number of differing elements, flat indices NOT explained by it)."""
+    import math
+    _, w, inp, b = (case["inputs"] + [None])[:4]
+    out = case["outputs"][0]
+    opts = case["options"]
+    sh, sw = opts.get("stride_h", 1), opts.get("stride_w", 1)
+    x = np.asarray(inp["data"], np.int64).reshape(inp["shape"]) - inp["zero_point"][0]
+    wt = np.asarray(w["data"], np.int64).reshape(w["shape"])
+    n, oh, ow, oc = out["shape"]
+    _, kh, kw, _ = w["shape"]
+    _, ih, iw, _ = inp["shape"]
+
+    def pad(o, s, k):  # TFLite's ComputePaddingHeightWidth on the output size
+        out_size = (o + s - 1) // s if opts.get("padding") == "SAME" else (o - k + s) // s
+        return max(((out_size - 1) * s + k - o) // 2, 0)
+    ph, pw = pad(oh, sh, kh), pad(ow, sw, kw)
+    acc = np.zeros((n, oh, ow, oc), np.int64)
+    for iy in range(ih):
+        for ix in range(iw):
+            for fy in range(kh):
+                for fx in range(kw):
+                    oy, ox = iy * sh - ph + fy, ix * sw - pw + fx
+                    if 0 <= oy < oh and 0 <= ox < ow:
+                        acc[:, oy, ox, :] += x[:, iy, ix, :] @ wt[:, fy, fx, :].T
+    if b is not None:
+        acc = acc + np.asarray(b["data"], np.int64)
+    s_in, s_out = np.float32(inp["scale"][0]), np.float32(out["scale"][0])
+    zo = out["zero_point"][0]
+    lo, hi = -128, 127
+    act = opts.get("activation", "NONE")
+    if act in ("RELU", "RELU6"):
+        lo = max(lo, zo)
+    if act == "RELU6":
+        v = float(np.float32(6.0) / s_out)
+        hi = min(hi, zo + int(math.copysign(math.floor(abs(v) + 0.5), v)))
+    want = np.asarray(out["data"]).reshape(-1)
+    got = np.asarray(ours).reshape(-1)
+    flat = acc.reshape(-1)
+    diff = np.flatnonzero(got != want)
+    unexplained = []
+    for i in diff:
+        c = int(i % oc)
+        ws = np.float32(w["scale"][c if len(w["scale"]) > 1 else 0])
+        m, sft = _quantize_multiplier(float(s_in) * float(ws) / float(s_out))
+        a = int(flat[i])
+        y_double = min(hi, max(lo, _double_rounding(a, m, sft) + zo))
+        y_single = min(hi, max(lo, _single_rounding(a, m, sft) + zo))
+        if not (want[i] == y_single and got[i] == y_double and y_single != y_double):
+            unexplained.append(int(i))
+    return len(diff), unexplained
+
+
 def fc_rounding_divergence(case: dict, ours: list[int]) -> tuple[int, list[int]]:
     """Returns (number of elements where ours != the interpreter, indices of those NOT
     explained by single vs double rounding)."""

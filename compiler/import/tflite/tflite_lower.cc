@@ -62,6 +62,7 @@ constexpr OpEntry kOps[] = {
     {op::kRsqrt, 2, LowerLut},
     {op::kSum, 2, LowerMean},
     {op::kReduceMax, 3, LowerMean},
+    {op::kReduceProd, 2, LowerReduceProd},
     {op::kPrelu, 1, LowerPrelu},
     {op::kGather, 7, LowerGather},
     {op::kTile, 3, LowerTile},
@@ -220,7 +221,18 @@ Expected<ir::Graph> LowerTfliteModel(const TfliteModel& file) {
   for (size_t k = 0; k < m.ops.size(); ++k) {
     if (!entry_of(m.ops[k].code)) {
       l.Begin(k);
-      return l.Fail("unsupported operator (the importer handles " + SupportedList() + ")")
+      // TF's converter writes a dilated convolution as SPACE_TO_BATCH_ND -> CONV_2D ->
+      // BATCH_TO_SPACE_ND only when the batch is dynamic (a fixed batch gets one dilated
+      // CONV_2D): say so first, it is the fix.
+      const int32_t code = m.ops[k].code;
+      const std::string hint =
+          code == op::kSpaceToBatchNd || code == op::kBatchToSpaceNd
+              ? "a dilated convolution saved with a dynamic batch; save the model with a fixed "
+                "batch (tf.keras.Input(..., batch_size=1)) and the converter writes a dilated "
+                "CONV_2D; "
+              : "";
+      return l.Fail("unsupported operator (" + hint + "the importer handles " + SupportedList() +
+                    ")")
           .WithKind(ErrorKind::kUnsupported);
     }
   }

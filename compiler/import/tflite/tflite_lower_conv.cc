@@ -156,8 +156,13 @@ Status LowerTransposeConv(Lowering& l) {
   TF_RETURN_IF_ERROR(l.ExpectRank(x, "inputs[2]", 4));
   TF_RETURN_IF_ERROR(l.ExpectAct(y, "outputs[0]"));
   TF_RETURN_IF_ERROR(l.ExpectRank(y, "outputs[0]", 4));
-  TF_RETURN_IF_ERROR(l.ExpectConstant(shape_t, "inputs[0]"));
-  if (const std::vector<int64_t> want = IntValues(*shape_t); want != Shape64(y->shape)) {
+  // output_shape: a constant, or computed from SHAPE (a dynamic batch, folded for batch 1)
+  const auto known_shape = l.KnownInts(l.InIndex(0));
+  if (!known_shape) {
+    TF_RETURN_IF_ERROR(l.ExpectConstant(shape_t, "inputs[0]"));
+    return l.Fail("inputs[0]: output_shape type " + TfTypeName(shape_t->type) + ", expected INT32");
+  }
+  if (const std::vector<int64_t> want = *known_shape; want != Shape64(y->shape)) {
     std::vector<int32_t> shown;
     for (int64_t v : want) shown.push_back(static_cast<int32_t>(v));
     return l.Fail("inputs[0]: output_shape " + ShapeText(shown) +

@@ -50,12 +50,29 @@ Status LowerReshape(Lowering& l) {
   const bool squeeze = l.op().code == op::kSqueeze;
   TF_RETURN_IF_ERROR(l.ExpectOptions(squeeze ? Options::SqueezeOptions : Options::ReshapeOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(1, squeeze ? 1 : 2, 1));
+  if (FoldsInts(l)) return FoldIntOp(l);
   const TfTensor& x = *l.In(0);
   const TfTensor& y = *l.Out(0);
   TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
   TF_RETURN_IF_ERROR(l.ExpectAct(&y, "outputs[0]"));
   TF_RETURN_IF_ERROR(l.ExpectSameQuant(&y, "outputs[0]", &x, "inputs[0]",
                                        "a reshape only reinterprets the bytes"));
+  // A target computed from SHAPE (dynamic batch) that disagrees with the output tensor: the
+  // converter left a dim other than the batch unknown until run time and wrote 1 for it in
+  // `shape` (Keras' UpSampling2D or a Dense on a 3-D input, saved with batch None); the
+  // tensors after it carry such placeholders too, so the graph cannot be read for batch 1.
+  if (const TfTensor* s = l.In(1); !squeeze && s && !s->is_constant()) {
+    if (auto spec = l.KnownInts(l.InIndex(1))) {
+      auto want = ResolveShape(l, *spec, x.num_elements(), "inputs[1]");
+      if (want && *want != y.shape) {
+        return l.Fail("outputs[0]: shape " + ShapeText(y.shape) + " in the file, but the shape "
+                      "computed for batch 1 is " + ShapeText(*want) + ": the converter left a "
+                      "dim other than the batch unknown until run time; save the model with a "
+                      "fixed batch (tf.keras.Input(..., batch_size=1))")
+            .WithKind(ErrorKind::kUnsupported);
+      }
+    }
+  }
   if (y.num_elements() != x.num_elements()) {
     return l.Fail("outputs[0]: shape " + ShapeText(y.shape) + " has " +
                   std::to_string(y.num_elements()) + " elements, the input " +
@@ -161,6 +178,7 @@ Status LowerPad(Lowering& l) {
 }
 
 Status LowerConcatenation(Lowering& l) {
+  if (FoldsInts(l)) return FoldIntOp(l);
   TF_RETURN_IF_ERROR(l.ExpectOptions(Options::ConcatenationOptions, false));
   const size_t n = l.op().inputs.size();
   TF_RETURN_IF_ERROR(l.ExpectCounts(1, std::max<size_t>(n, 1), 1));

@@ -160,6 +160,12 @@ Status LowerPack(Lowering& l);
 Status LowerUnpack(Lowering& l);
 Status LowerExpandDims(Lowering& l);
 Status LowerShape(Lowering& l);
+// The INT32 shape arithmetic of a dynamic batch (CONCATENATION, GATHER, REDUCE_PROD,
+// RESHAPE, EXPAND_DIMS with an INT32 output): folded for batch 1, no op. FoldsInts: the
+// op writes one INT32 tensor.
+bool FoldsInts(const Lowering& l);
+Status FoldIntOp(Lowering& l);
+Status LowerReduceProd(Lowering& l);
 // tflite_lower_resize.cc
 Status LowerResize(Lowering& l);        // RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR
 Status LowerDepthSpace(Lowering& l);    // DEPTH_TO_SPACE, SPACE_TO_DEPTH: reshape + transpose

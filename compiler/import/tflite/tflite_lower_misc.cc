@@ -364,6 +364,7 @@ Status LowerPrelu(Lowering& l) {
 // GATHER of int8 values along `axis` by INT32 indices (a constant or an input), batch_dims
 // 0: the `gather` op, y quantized as x (TFLite's GATHER copies the int8 values).
 Status LowerGather(Lowering& l) {
+  if (FoldsInts(l)) return FoldIntOp(l);
   TF_RETURN_IF_ERROR(l.ExpectOptions(Options::GatherOptions, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
   const TfTensor& x = *l.In(0);

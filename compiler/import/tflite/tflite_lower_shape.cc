@@ -1,9 +1,10 @@
 // Data movement with a runtime kernel (TRANSPOSE, SLICE, STRIDED_SLICE, SPLIT, SPLIT_V,
 // PACK, UNPACK: IR transpose, slice, qconcat and reshape views; EXPAND_DIMS: a reshape view)
 // and the shape arithmetic of graphs saved with a dynamic batch: SHAPE of a tensor, and
-// STRIDED_SLICE / PACK on the integers it gives, are computed here for batch 1 (every
-// TFLite tensor's `shape` has the batch resolved to 1) and leave no op; the RESHAPE they
-// feed reads the folded target.
+// STRIDED_SLICE / PACK / CONCATENATION / GATHER / REDUCE_PROD / RESHAPE / EXPAND_DIMS on the
+// integers it gives, are computed here for batch 1 (every TFLite tensor's `shape` has the
+// batch resolved to 1) and leave no op; the RESHAPE / TRANSPOSE_CONV they feed reads the
+// folded value.
 #include <algorithm>
 
 #include "import/tflite/tflite_lower_internal.h"
@@ -301,6 +302,7 @@ Status LowerUnpack(Lowering& l) {
 }
 
 Status LowerExpandDims(Lowering& l) {
+  if (FoldsInts(l)) return FoldIntOp(l);
   TF_ASSIGN_OR_RETURN(const TfTensor* in, ExpectMoveWithInts(l, Options::ExpandDimsOptions, "EXPAND_DIMS"));
   const TfTensor& x = *in;
   TF_ASSIGN_OR_RETURN(std::vector<int64_t> axis_v, Ints(l, 1, "axis"));
@@ -356,6 +358,81 @@ Status LowerTile(Lowering& l) {
     cur = next;
   }
   return OkStatus();
+}
+
+bool FoldsInts(const Lowering& l) {
+  const TfTensor* y = l.op().outputs.empty() ? nullptr : l.Out(0);
+  if (!y || !IsInt(*y) || l.op().outputs.size() != 1) return false;
+  for (size_t i = 0; i < l.op().inputs.size(); ++i) {
+    if (l.InIndex(i) >= 0 && !l.KnownInts(l.InIndex(i))) return false;
+  }
+  return true;
+}
+
+// The shape arithmetic Keras writes around a Dense on a 3-D input and a dynamic batch
+// (SHAPE -> GATHER -> REDUCE_PROD -> PACK / CONCATENATION -> RESHAPE) and around
+// UpSampling1D / Conv1DTranspose (SHAPE -> STRIDED_SLICE -> RESHAPE -> CONCATENATION):
+// every input a constant or already folded, the result computed here (no op).
+Status FoldIntOp(Lowering& l) {
+  std::vector<std::vector<int64_t>> in;
+  for (size_t i = 0; i < l.op().inputs.size(); ++i) {
+    if (l.InIndex(i) < 0) continue;
+    auto v = l.KnownInts(l.InIndex(i));
+    if (!v || !IsInt(*l.In(i))) {
+      return l.Fail("inputs[" + std::to_string(i) + "]: an INT32 " + l.op().name() +
+                    " needs constant integers (or ones computed from SHAPE)");
+    }
+    in.push_back(std::move(*v));
+  }
+  const TfTensor& y = *l.Out(0);
+  std::vector<int64_t> out;
+  switch (l.op().code) {
+    case op::kConcatenation:  // 1-D vectors (or scalars) joined
+      if (y.shape.size() > 1) return l.Fail("outputs[0]: an INT32 CONCATENATION must be 1-D");
+      for (const auto& v : in) out.insert(out.end(), v.begin(), v.end());
+      break;
+    case op::kGather:  // a 1-D vector indexed
+      if (in.size() != 2 || l.In(0)->shape.size() != 1) {
+        return l.Fail("inputs[0]: an INT32 GATHER must index a 1-D vector");
+      }
+      for (int64_t i : in[1]) {
+        const int64_t n = static_cast<int64_t>(in[0].size());
+        if (i < -n || i >= n) return l.Fail("inputs[1]: index " + std::to_string(i) + " out of range");
+        out.push_back(in[0][static_cast<size_t>(i < 0 ? i + n : i)]);
+      }
+      break;
+    case op::kReduceProd: {  // a 1-D vector's product
+      if (in.size() != 2 || l.In(0)->shape.size() != 1) {
+        return l.Fail("inputs[0]: an INT32 REDUCE_PROD must reduce a 1-D vector");
+      }
+      int64_t p = 1;
+      for (int64_t v : in[0]) p *= v;
+      out.push_back(p);
+      break;
+    }
+    default:  // RESHAPE, SQUEEZE, EXPAND_DIMS: the same values
+      out = in[0];
+      break;
+  }
+  int64_t n = 1;
+  for (int32_t d : y.shape) n *= d;
+  if (static_cast<int64_t>(out.size()) != n) {
+    return l.Fail("outputs[0]: " + std::to_string(out.size()) + " values for shape " +
+                  ShapeText(y.shape));
+  }
+  l.SetKnownInts(l.op().outputs[0], std::move(out));
+  return OkStatus();
+}
+
+Status LowerReduceProd(Lowering& l) {
+  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::ReducerOptions, true));
+  TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
+  if (!FoldsInts(l)) {
+    return l.Fail("only the INT32 shape arithmetic of a dynamic batch is supported (constant "
+                  "or SHAPE-computed integers; no int8 REDUCE_PROD kernel)")
+        .WithKind(ErrorKind::kUnsupported);
+  }
+  return FoldIntOp(l);
 }
 
 Status LowerShape(Lowering& l) {
