@@ -59,7 +59,14 @@ const rt::KernelInfo* PickKernel(rt::OpKind op, const std::string& isa_class);
 // choice by RAM, docs/decisions.md 58); ops not listed get PickKernel's.
 Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bool stream,
                             int32_t stream_pixels = 0,
-                            const std::map<size_t, const rt::KernelInfo*>& kernels = {});
+                            const std::map<size_t, const rt::KernelInfo*>& kernels = {},
+                            bool optimize_size = false);
+
+// --optimize size (docs/decisions.md 59): per op of `e` (encoded with the fastest kernels),
+// the portable variant (__ref, the least code) where the op does little of the model's
+// work: at most 1/64 of the program's MACs, counting an op without MACs by the bytes of
+// activations it reads. The heavy ops keep the fast variant with its smallest paths.
+std::map<size_t, const rt::KernelInfo*> SizeKernels(const ir::Graph& g, const Encoded& e);
 
 // The other variants of `k`'s operator with k's instruction set (kernels/<family>/*.inc), in
 // list order: what the emitter may take instead of k where k's scratch raises the plan's peak.

@@ -16,6 +16,10 @@
 #include "kernels/common/isa.h"
 #include "kernels/common/paths.h"
 #include "tests/kernels/variants/variant_harness.h"
+#if TF_HAVE_MVE
+#include "kernels/conv/mve_conv.h"
+#include "kernels/dwconv/mve_dwconv.h"
+#endif
 
 #ifndef TFV_ARENA_BYTES
 #define TFV_ARENA_BYTES (256 * 1024)
@@ -50,12 +54,51 @@ P ParamsOf(void (*)(const P*, A...));
 #define TFV_ENTRY_mve(op, symbol, scratch)
 #endif
 
+#if TF_HAVE_MVE
+// `compile --optimize size`'s forms of two __mve variants (docs/decisions.md 59): what their
+// dispatchers run when the firmware links only the small paths (this table links every path,
+// so the dispatchers would take the fast ones): conv's 2 x 2-block drivers for the common
+// modes, depthwise's general path for every shape.
+int32_t ScratchOf(const char* symbol, const void* params);
+void ConvMveSize(const s8_conv_params* params, const int8_t* input, const int8_t* weights,
+                 const int32_t* bias, int8_t* output, void* scratch) {
+  using namespace tinyforge::conv_mve;
+  const int mode = s8_conv_mve_mode(*params);
+  if (mode == tinyforge::rq::kRqDoubleNeg) {
+    s8_conv__mve__doubleneg_small(params, input, weights, bias, output, scratch);
+  } else if (mode == tinyforge::rq::kRqSingleNeg) {
+    s8_conv__mve__singleneg_small(params, input, weights, bias, output, scratch);
+  } else {
+    s8_conv__mve(params, input, weights, bias, output, scratch);
+  }
+}
+void DwconvMveSize(const s8_dwconv_params* params, const int8_t* input, const int8_t* weights,
+                   const int32_t* bias, int8_t* output, void*) {
+  tinyforge::dwconv_mve::s8_dwconv__mve__general(*params, input, weights, bias, output);
+}
+#endif
+
 const VariantInfo kVariants[] = {
 #define TF_KERNEL_ALL(op, symbol, isa, scratch) TFV_ENTRY_##isa(op, symbol, scratch)
 #include "tinyforge/all_kernels.inc"
 #undef TF_KERNEL_ALL
+#if TF_HAVE_MVE
+    {"conv", "s8_conv__mve__size", "mve", reinterpret_cast<void (*)()>(&ConvMveSize),
+     [](const void* p) { return ScratchOf("s8_conv__mve", p); }},
+    {"dwconv", "s8_dwconv__mve__size", "mve", reinterpret_cast<void (*)()>(&DwconvMveSize),
+     [](const void*) { return int32_t{0}; }},
+#endif
 };
 constexpr int32_t kNumVariants = static_cast<int32_t>(sizeof(kVariants) / sizeof(kVariants[0]));
+
+#if TF_HAVE_MVE
+int32_t ScratchOf(const char* symbol, const void* params) {
+  for (const VariantInfo& v : kVariants) {
+    if (std::strcmp(v.symbol, symbol) == 0) return v.scratch_bytes(params);
+  }
+  return 0;
+}
+#endif
 
 }  // namespace
 }  // namespace tfv
