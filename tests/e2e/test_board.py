@@ -261,7 +261,7 @@ def test_unlinked_kernel_paths_fall_back_to_the_same_result(graphs, tmp_path):
 
 def test_optimize_size_same_outputs_less_code(graphs, tmp_path, cli):
     """`compile --optimize size` (docs/decisions.md 59): the DS-CNN's light ops (pool, FC,
-    softmax) take __ref, the depthwise convs the general path instead of the plane path;
+    softmax) take __ref, the convs the small 2 x 2-block driver instead of the full one;
     the outputs equal the default build's bit for bit, on the host and on the an547, and the
     firmware's runtime + kernels are smaller."""
     board = "an547"
@@ -273,9 +273,10 @@ def test_optimize_size_same_outputs_less_code(graphs, tmp_path, cli):
     kernels = {op["kernel"] for op in rz["ops"]}
     assert {"s8_avgpool__ref", "s8_fc__ref", "s8_softmax__ref"} <= kernels, kernels
     assert {"s8_conv__mve", "s8_dwconv__mve"} <= kernels, kernels
-    assert "s8_dwconv__mve__plane" in rs["kernel_paths"], rs["kernel_paths"]
-    assert "s8_dwconv__mve__plane" not in rz["kernel_paths"], rz["kernel_paths"]
-    assert "s8_dwconv__mve__general" in rz["kernel_paths"], rz["kernel_paths"]
+    assert "s8_conv__mve__singleneg" in rs["kernel_paths"], rs["kernel_paths"]
+    assert "s8_conv__mve__singleneg_small" not in rs["kernel_paths"], rs["kernel_paths"]
+    assert "s8_conv__mve__singleneg" not in rz["kernel_paths"], rz["kernel_paths"]
+    assert "s8_conv__mve__singleneg_small" in rz["kernel_paths"], rz["kernel_paths"]
     x = tfboard.random_inputs(speed, seed=3)
     np.save(tmp_path / "x.npy", x[0])
     host = []

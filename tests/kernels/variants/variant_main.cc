@@ -16,10 +16,6 @@
 #include "kernels/common/isa.h"
 #include "kernels/common/paths.h"
 #include "tests/kernels/variants/variant_harness.h"
-#if TF_HAVE_MVE
-#include "kernels/conv/mve_conv.h"
-#include "kernels/dwconv/mve_dwconv.h"
-#endif
 
 #ifndef TFV_ARENA_BYTES
 #define TFV_ARENA_BYTES (256 * 1024)
@@ -55,27 +51,12 @@ P ParamsOf(void (*)(const P*, A...));
 #endif
 
 #if TF_HAVE_MVE
-// `compile --optimize size`'s forms of two __mve variants (docs/decisions.md 59): what their
-// dispatchers run when the firmware links only the small paths (this table links every path,
-// so the dispatchers would take the fast ones): conv's 2 x 2-block drivers for the common
-// modes, depthwise's general path for every shape.
+// `compile --optimize size`'s form of s8_conv__mve (docs/decisions.md 59): what its
+// dispatcher runs when the firmware links only the small paths (this table links every path,
+// so the dispatcher would take the fast ones): the 2 x 2-block drivers of the common modes.
 int32_t ScratchOf(const char* symbol, const void* params);
 void ConvMveSize(const s8_conv_params* params, const int8_t* input, const int8_t* weights,
-                 const int32_t* bias, int8_t* output, void* scratch) {
-  using namespace tinyforge::conv_mve;
-  const int mode = s8_conv_mve_mode(*params);
-  if (mode == tinyforge::rq::kRqDoubleNeg) {
-    s8_conv__mve__doubleneg_small(params, input, weights, bias, output, scratch);
-  } else if (mode == tinyforge::rq::kRqSingleNeg) {
-    s8_conv__mve__singleneg_small(params, input, weights, bias, output, scratch);
-  } else {
-    s8_conv__mve(params, input, weights, bias, output, scratch);
-  }
-}
-void DwconvMveSize(const s8_dwconv_params* params, const int8_t* input, const int8_t* weights,
-                   const int32_t* bias, int8_t* output, void*) {
-  tinyforge::dwconv_mve::s8_dwconv__mve__general(*params, input, weights, bias, output);
-}
+                 const int32_t* bias, int8_t* output, void* scratch);  // below the path list
 #endif
 
 const VariantInfo kVariants[] = {
@@ -85,8 +66,6 @@ const VariantInfo kVariants[] = {
 #if TF_HAVE_MVE
     {"conv", "s8_conv__mve__size", "mve", reinterpret_cast<void (*)()>(&ConvMveSize),
      [](const void* p) { return ScratchOf("s8_conv__mve", p); }},
-    {"dwconv", "s8_dwconv__mve__size", "mve", reinterpret_cast<void (*)()>(&DwconvMveSize),
-     [](const void*) { return int32_t{0}; }},
 #endif
 };
 constexpr int32_t kNumVariants = static_cast<int32_t>(sizeof(kVariants) / sizeof(kVariants[0]));
@@ -111,6 +90,29 @@ int32_t ScratchOf(const char* symbol, const void* params) {
 #undef TF_KERNEL_PATH_ALL
 #undef TF_KERNEL_ALL
 
+#if TF_HAVE_MVE
+// (The path list above declared the paths as void(); they have the kernel's signature.)
+namespace tfv {
+namespace {
+void ConvMveSize(const s8_conv_params* params, const int8_t* input, const int8_t* weights,
+                 const int32_t* bias, int8_t* output, void* scratch) {
+  using Fn = void (*)(const s8_conv_params*, const int8_t*, const int8_t*, const int32_t*,
+                      int8_t*, void*);
+  const int mode = s8_conv_mve_mode(*params);
+  if (mode == tinyforge::rq::kRqDoubleNeg) {
+    reinterpret_cast<Fn>(&s8_conv__mve__doubleneg_small)(params, input, weights, bias, output,
+                                                         scratch);
+  } else if (mode == tinyforge::rq::kRqSingleNeg) {
+    reinterpret_cast<Fn>(&s8_conv__mve__singleneg_small)(params, input, weights, bias, output,
+                                                         scratch);
+  } else {
+    s8_conv__mve(params, input, weights, bias, output, scratch);
+  }
+}
+}  // namespace
+}  // namespace tfv
+#endif
+
 namespace tfv {
 namespace {
 
@@ -124,6 +126,7 @@ const VariantName kAllVariants[] = {
 #define TF_KERNEL_ALL(op, symbol, isa, scratch) {#op, #symbol, #isa},
 #include "tinyforge/all_kernels.inc"
 #undef TF_KERNEL_ALL
+    {"conv", "s8_conv__mve__size", "mve"},  // kVariants' --optimize size form
 };
 
 // --- arena with canaries ---------------------------------------------------------------
