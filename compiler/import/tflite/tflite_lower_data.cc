@@ -327,9 +327,9 @@ Status LowerDequantize(Lowering& l) {
   TF_RETURN_IF_ERROR(l.ExpectOutputShape(x.shape));
   if (!IsGraphOutput(l.model(), l.op().outputs[0]) &&
       !ReadByFloatOp(l.model(), l.op().outputs[0])) {
-    return l.Fail("outputs[0]: DEQUANTIZE is supported only on a graph output or before a "
+    return l.Fail("outputs[0]: DEQUANTIZE is supported only on a graph output, before a "
                   "float op this importer runs in float32 (EXP, LOG, SQRT, SIN, COS, "
-                  "ABS, NEG, POW, ATAN2)");
+                  "ABS, NEG, POW, ATAN2), or before data movement that ends in QUANTIZE");
   }
   l.AddOp(ir::OpType::kDequantize, {l.Tensor(l.InIndex(0))}, {l.Tensor(l.op().outputs[0])},
           ir::NoAttrs{});
