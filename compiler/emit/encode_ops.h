@@ -63,9 +63,10 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
                             bool optimize_size = false);
 
 // --optimize size (docs/decisions.md 59): per op of `e` (encoded with the fastest kernels),
-// the portable variant (__ref, the least code) where the op does little of the model's
-// work: at most 1/64 of the program's MACs, counting an op without MACs by the bytes of
-// activations it reads. The heavy ops keep the fast variant with its smallest paths.
+// the portable variant (__ref, the least code) for every op of the lightest operator kinds,
+// as long as their work adds up to at most 1/64 of the program's MACs (an op's work: its
+// MACs, or 4 per byte of activations it reads where that is more). The other ops keep the fast variant with
+// its smallest paths.
 std::map<size_t, const rt::KernelInfo*> SizeKernels(const ir::Graph& g, const Encoded& e);
 
 // The other variants of `k`'s operator with k's instruction set (kernels/<family>/*.inc), in
