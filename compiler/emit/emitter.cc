@@ -126,12 +126,16 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     }
     isa = options.kernels;
   }
+  if (options.optimize != "speed" && options.optimize != "size") {
+    return Error("--optimize: '" + options.optimize + "' is not speed or size");
+  }
+  const bool size = options.optimize == "size";
   const std::vector<plan::Region> regions = plan::RamRegions(board, options.reserve);
   // Encodes with `kernels` (per IR op: a variant instead of PickKernel's) into `e`.
   auto encode = [&](const std::map<size_t, const rt::KernelInfo*>& kernels,
                     detail::Encoded& e) -> Status {
     TF_ASSIGN_OR_RETURN(e, detail::EncodeOps(g, isa, options.min_ram, options.stream_pixels,
-                                             kernels));
+                                             kernels, size));
     return ApplyPlacements(g, board, options, e);
   };
   auto plan_of = [&](const detail::Encoded& e) {
@@ -143,6 +147,10 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   detail::Encoded e;
   std::map<size_t, const rt::KernelInfo*> kernels;
   TF_RETURN_IF_ERROR(encode(kernels, e));
+  if (size) {  // the light ops take __ref (detail::SizeKernels)
+    kernels = detail::SizeKernels(g, e);
+    if (!kernels.empty()) TF_RETURN_IF_ERROR(encode(kernels, e));
+  }
   auto planned = plan_of(e);
   TF_RETURN_IF_ERROR_PREFIX(planned, g.name + " on " + board.name);
   // The kernel per op by RAM (docs/decisions.md 58): every op with scratch that has another
@@ -152,12 +160,14 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   // lean variants stay only where their scratch would be live at the peak. (One op at a time
   // would not do: ops of the same size tie at the peak.)
   if (options.kernels_by_ram) {
-    std::map<size_t, const rt::KernelInfo*> lean;
+    std::map<size_t, const rt::KernelInfo*> lean_ops;  // beside --optimize size's choices
     for (const detail::EncodedOp& op : e.ops) {
-      if (op.spec.scratch_bytes == 0) continue;
+      if (op.spec.scratch_bytes == 0 || kernels.count(op.ir_op)) continue;
       const std::vector<const rt::KernelInfo*> alts = detail::SameIsaVariants(*op.kernel);
-      if (!alts.empty()) lean[op.ir_op] = alts.front();
+      if (!alts.empty()) lean_ops[op.ir_op] = alts.front();
     }
+    auto lean = kernels;
+    lean.insert(lean_ops.begin(), lean_ops.end());
     // Replans with `tried`; keeps it when the total is below `bound` (at most, if `equal`).
     auto take = [&](const std::map<size_t, const rt::KernelInfo*>& tried, int64_t bound,
                     bool equal) {
@@ -170,8 +180,8 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
       planned = std::move(p2);
       return true;
     };
-    if (!lean.empty() && take(lean, planned->total_bytes, false)) {
-      for (const auto& [ir_op, alt] : lean) {
+    if (!lean_ops.empty() && take(lean, planned->total_bytes, false)) {
+      for (const auto& [ir_op, alt] : lean_ops) {
         auto tried = kernels;
         tried.erase(ir_op);
         take(tried, planned->total_bytes, true);

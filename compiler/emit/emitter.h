@@ -45,6 +45,9 @@ struct EmitOptions {
   // --kernels: the kernel variants' instruction-set class, "auto" (the board's) or one the
   // board can run: ref (portable), scalar, dsp, mve (docs/boards.md).
   std::string kernels = "auto";
+  // --optimize: "speed" (the fastest kernels and paths) or "size" (the least kernel code:
+  // __ref for ops doing little of the work, the smallest paths; docs/decisions.md 59).
+  std::string optimize = "speed";
 };
 
 // One op of the program, for reports.

@@ -28,6 +28,9 @@ class Encoder {
  public:
   Encoder(const ir::Graph& g, Encoded& e) : g_(g), e_(e), const_of_(g.tensors.size(), -1) {}
 
+  // --optimize size: kernels' paths linked on demand are the smallest that run each call.
+  bool optimize_size = false;
+
   int Act(ir::TensorId t) const { return e_.plan_tensor[static_cast<size_t>(t)]; }
   Operand ActOp(ir::TensorId t) const { return {Operand::kActivation, Act(t)}; }
   // An op input that may be an activation or a constant.
@@ -104,13 +107,14 @@ int32_t RowsFor(int32_t pixels, int32_t pixels_per_row) {
 // with the quantization arrays bound (paths read them).
 template <rt::OpKind kOp, class P, class AddPath>
 void AddStreamCalls(const P& p, const P& bound, const rt::StreamGeometry& rows, int32_t least,
-                    EncodedOp& eo, AddPath& add_path) {
+                    EncodedOp& eo, AddPath& add_path, bool optimize_size) {
   for (int32_t k : plan::StreamBlockSizes(rows.units, least)) {
     const rt::StreamGeometry g = rt::StreamBlocks(rows, k);
     for (int32_t u : {0, g.units - 1}) {
       eo.spec.scratch_bytes = std::max(
           eo.spec.scratch_bytes, rt::ScratchBytes<kOp>(eo.kernel->id, rt::StreamUnitParams(p, g, u)));
-      rt::ForEachPath<kOp>(eo.kernel->id, rt::StreamUnitParams(bound, g, u), add_path);
+      rt::ForEachPath<kOp>(eo.kernel->id, rt::StreamUnitParams(bound, g, u), add_path,
+                            optimize_size);
     }
   }
 }
@@ -138,22 +142,59 @@ void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream,
     if (std::find(eo.paths.begin(), eo.paths.end(), symbol) == eo.paths.end())
       eo.paths.push_back(symbol);
   };
-  rt::ForEachPath<kOp>(eo.kernel->id, bound, add_path);
+  rt::ForEachPath<kOp>(eo.kernel->id, bound, add_path, enc.optimize_size);
   if constexpr (kOp == rt::OpKind::kConv || kOp == rt::OpKind::kDwconv) {
     auto row = p;
     row.out_h = 1;
     auto bound_row = bound;
     bound_row.out_h = 1;
-    rt::ForEachPath<kOp>(eo.kernel->id, bound_row, add_path);
+    rt::ForEachPath<kOp>(eo.kernel->id, bound_row, add_path, enc.optimize_size);
     eo.spec.scratch_bytes =
         std::max(eo.spec.scratch_bytes, rt::ScratchBytes<kOp>(eo.kernel->id, row));
     if (stream && p.batches == 1) {  // in place, by output rows
       eo.spec.in_place = plan::InPlace::kStream;
       eo.spec.stream_options = {rt::ConvRows(p)};
       eo.spec.stream_min_rows = {RowsFor(stream_pixels, p.out_w)};
-      AddStreamCalls<kOp>(p, bound, rt::ConvRows(p), eo.spec.stream_min_rows[0], eo, add_path);
+      AddStreamCalls<kOp>(p, bound, rt::ConvRows(p), eo.spec.stream_min_rows[0], eo, add_path,
+                          enc.optimize_size);
     }
   }
+}
+
+std::map<size_t, const rt::KernelInfo*> SizeKernels(const ir::Graph& g, const Encoded& e) {
+  int64_t total_macs = 0;
+  for (const EncodedOp& op : e.ops) total_macs += op.spec.macs;
+  // Work per operator kind (a family's fast kernel leaves the image only when none of its
+  // ops keeps it), over the ops with a fast kernel: MACs, or 4 per byte of activations read
+  // where that is more (elementwise ops, pools).
+  std::map<rt::OpKind, int64_t> work;
+  for (const EncodedOp& op : e.ops) {
+    if (op.kernel->isa == rt::Isa::kRef) continue;
+    int64_t bytes = 0;  // activations read
+    for (ir::TensorId t : g.ops[op.ir_op].inputs) {
+      if (t >= 0 && !g.tensor(t).is_constant()) bytes += g.tensor(t).num_bytes();
+    }
+    work[op.kernel->op] += std::max(op.spec.macs, 4 * bytes);
+  }
+  // The lightest kinds first, while their work adds up to at most 1/64 of the program's
+  // MACs. Measured __ref costs on the M55: ~30 instructions per MAC, 6 per byte read for
+  // avgpool, 66 for add (hence 4 units a byte): about half an instruction more per MAC of
+  // the model at most, where the fast build takes 0.2 to 0.4.
+  std::vector<std::pair<int64_t, rt::OpKind>> kinds;
+  for (const auto& [kind, w] : work) kinds.push_back({w, kind});
+  std::stable_sort(kinds.begin(), kinds.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::map<size_t, const rt::KernelInfo*> out;
+  int64_t sum = 0;
+  for (const auto& [w, kind] : kinds) {
+    sum += w;
+    if (sum * 64 > total_macs) break;
+    const rt::KernelInfo* ref = PickKernel(kind, "ref");
+    for (const EncodedOp& op : e.ops) {
+      if (op.kernel->op == kind && ref != nullptr && op.kernel != ref) out[op.ir_op] = ref;
+    }
+  }
+  return out;
 }
 
 int32_t StreamMinPixels(rt::Isa isa) { return isa == rt::Isa::kRef ? 1 : kFastStreamPixels; }
@@ -168,7 +209,8 @@ std::vector<const rt::KernelInfo*> SameIsaVariants(const rt::KernelInfo& k) {
 
 Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bool stream,
                             int32_t stream_pixels,
-                            const std::map<size_t, const rt::KernelInfo*>& kernels) {
+                            const std::map<size_t, const rt::KernelInfo*>& kernels,
+                            bool optimize_size) {
   if (g.kind != ir::GraphKind::kInt8) {
     return Error("the graph is not lowered (kind " + std::string(ir::GraphKindName(g.kind)) +
                  "); compile lowers qdq graphs first");
@@ -203,6 +245,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
   }
 
   Encoder enc(g, e);
+  enc.optimize_size = optimize_size;
   for (size_t k = 0; k < g.ops.size(); ++k) {
     const ir::Op& op = g.ops[k];
     if (op.type == OpType::kReshape) continue;
@@ -253,7 +296,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
               eo.paths.push_back(symbol);
           };
           AddStreamCalls<rt::OpKind::kConv>(px, bound_px, rt::ConvRows(px), pixels(), eo,
-                                            add_path);
+                                            add_path, enc.optimize_size);
         }
         break;
       }

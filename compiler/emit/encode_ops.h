@@ -59,7 +59,15 @@ const rt::KernelInfo* PickKernel(rt::OpKind op, const std::string& isa_class);
 // choice by RAM, docs/decisions.md 58); ops not listed get PickKernel's.
 Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bool stream,
                             int32_t stream_pixels = 0,
-                            const std::map<size_t, const rt::KernelInfo*>& kernels = {});
+                            const std::map<size_t, const rt::KernelInfo*>& kernels = {},
+                            bool optimize_size = false);
+
+// --optimize size (docs/decisions.md 59): per op of `e` (encoded with the fastest kernels),
+// the portable variant (__ref, the least code) for every op of the lightest operator kinds,
+// as long as their work adds up to at most 1/64 of the program's MACs (an op's work: its
+// MACs, or 4 per byte of activations it reads where that is more). The other ops keep the fast variant with
+// its smallest paths.
+std::map<size_t, const rt::KernelInfo*> SizeKernels(const ir::Graph& g, const Encoded& e);
 
 // The other variants of `k`'s operator with k's instruction set (kernels/<family>/*.inc), in
 // list order: what the emitter may take instead of k where k's scratch raises the plan's peak.

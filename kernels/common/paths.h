@@ -9,7 +9,9 @@
 //     (TF_KERNEL_PATH_LINK lines, tinyforge/kernel_table.h), from the TF_KERNEL_PATH lines of
 //     the family's .inc, each a predicate on the op's parameter struct `p`:
 //         TF_KERNEL_PATH(op, variant symbol, path symbol, isa, predicate)
-//     evaluated for the whole-tensor and the row-by-row parameters;
+//     evaluated for the whole-tensor and the row-by-row parameters; a predicate may also
+//     read `optimize_size` (`compile --optimize size`: the smallest paths that run the
+//     call, e.g. conv's 2 x 2-block drivers; docs/decisions.md 59);
 //   - tables of everything (the variant tests): every path of every compiled variant.
 // A path that is not linked reads as a null address; the dispatcher then takes a slower
 // path of the same variant or the family's __ref: always the same result (every path is

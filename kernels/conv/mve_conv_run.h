@@ -295,7 +295,9 @@ inline const int8_t* Column(const Geometry& g, int32_t b, int32_t oy, int32_t ox
 constexpr int32_t kMaxPatchPixels = 12;
 constexpr int32_t kDirectPixels = 24;
 
-template <int kMode>
+// kSmall (`--optimize size`'s paths, s8_conv__mve_small.cc): 2 x 2 blocks (mve::Tile) only,
+// none of the K <= 64 rows, Tile23 or 3-row patch copies: about a third of the code.
+template <int kMode, bool kSmall = false>
 void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* output,
          int8_t* patches, int32_t* packed_space) {
   const s8_conv_params& p = *g.p;
@@ -304,7 +306,7 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
   // K <= 64 with the common requantization modes: input-stationary rows (mve_gemm.h).
   int32_t* packed = nullptr;
   bool four = false;  // K <= 16: 4 pixels x 1 channel per step (SmallK4Rows)
-  if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingleNeg) {
+  if constexpr (!kSmall && (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingleNeg)) {
     if (k <= 16 && total >= 4) {
       four = true;
       packed = packed_space;
@@ -316,7 +318,7 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
   }
   // Tile23 (K > 16, even out_c, common modes): the per-pair table, once per call.
   bool tile23 = false;
-  if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingleNeg) {
+  if constexpr (!kSmall && (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingleNeg)) {
     if (packed == nullptr && (p.out_c & 1) == 0 && k > 16) {
       tile23 = true;
       PairTable(bias, p.multiplier, p.shift, p.out_c, packed_space);
@@ -382,7 +384,7 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
           // This and the next interior pixels of the output row (at most the tile's rest).
           run = ox_hi - ox < np - i ? ox_hi - ox : np - i;
           const int8_t* src = g.input + b * batch_bytes + (y0 * p.in_w + x0) * p.in_c;
-          if (wide && p.k_h == 3) {
+          if (!kSmall && wide && p.k_h == 3) {
             CopyPatchesWide3(patches + i * k, src, row_bytes, src_stride, x_step, run);
           } else if (wide) {
             CopyPatchesWide(patches + i * k, src, row_bytes, src_stride, p.k_h, x_step, run);
@@ -405,7 +407,11 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
         }
       }
     }
-    if (four) {
+    if (kSmall) {
+      mve::Tile<kMode>(cols, np, weights, k, bias, p.multiplier, p.shift, 1, p.out_c,
+                       p.output_offset, p.act_min, p.act_max, output + n * p.out_c, pr,
+                       p.rounding);
+    } else if (four) {
       const int32_t done = mve::SmallK4Rows<kMode>(cols, np, weights, k, packed, p.out_c,
                                                    p.output_offset, p.act_min, p.act_max,
                                                    output + n * p.out_c);
@@ -420,7 +426,7 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
                              output + n * p.out_c);
     } else {
       int32_t done = 0;
-      if constexpr (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingleNeg) {
+      if constexpr (!kSmall && (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingleNeg)) {
         if (tile23) {
           done = Tile23<kMode>(cols, np, weights, k, packed_space, p.out_c, p.output_offset,
                                p.act_min, p.act_max, output + n * p.out_c);
@@ -436,7 +442,7 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
 }
 
 // The kernel for one requantization mode (the dispatcher chose it): effective bias, then Run.
-template <int kMode>
+template <int kMode, bool kSmall = false>
 inline void Conv(const s8_conv_params* params, const int8_t* input, const int8_t* weights,
                  const int32_t* bias, int8_t* output, void* scratch) {
   const s8_conv_params& p = *params;
@@ -457,7 +463,7 @@ inline void Conv(const s8_conv_params* params, const int8_t* input, const int8_t
     mve::EffectiveBias(bias, weights, g.k, p.out_c, p.input_offset, ebias);
     b = ebias;
   }
-  Run<kMode>(g, weights, b, output, cols, packed);
+  Run<kMode, kSmall>(g, weights, b, output, cols, packed);
 }
 
 }  // namespace

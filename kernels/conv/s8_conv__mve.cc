@@ -44,10 +44,12 @@ extern "C" void s8_conv__mve(const s8_conv_params* params, const int8_t* input,
   // over rq_mode.h's numbering.
   const int mode = s8_conv_mve_mode(*params);
   auto* path = s8_conv__mve__perelement;  // kRqSingle
-  if (mode == rq::kRqDoubleNeg) {
-    path = s8_conv__mve__doubleneg;
+  if (mode == rq::kRqDoubleNeg) {  // the full driver, else --optimize size's
+    path = s8_conv__mve__doubleneg != nullptr ? s8_conv__mve__doubleneg
+                                              : s8_conv__mve__doubleneg_small;
   } else if (mode == rq::kRqSingleNeg) {
-    path = s8_conv__mve__singleneg;
+    path = s8_conv__mve__singleneg != nullptr ? s8_conv__mve__singleneg
+                                              : s8_conv__mve__singleneg_small;
   } else if (mode == rq::kRqDoubleNonPos) {
     path = s8_conv__mve__doublenonpos;
   } else if (mode == rq::kRqDouble) {

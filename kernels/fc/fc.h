@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "kernels/common/rounding.h"
+#include "kernels/common/rq_mode.h"
 
 struct s8_fc_params {
   int32_t batches;        // > 0
@@ -31,6 +32,12 @@ struct s8_fc_params {
   // kernels/common/rounding.h. Zero-initialized structs get TFLM's double rounding.
   int32_t rounding;
 };
+
+// s8_fc__mve's requantization mode of a call (rq_mode.h): kRqDoubleNeg runs in the
+// dispatcher, kRqSingleNeg and the rest in paths linked on demand (fc.inc).
+inline int s8_fc_mve_mode(const s8_fc_params& p) {
+  return tinyforge::rq::ChooseMode(p.shift, p.per_channel ? p.out_features : 1, p.rounding);
+}
 
 extern "C" {
 // scratch: unused by __ref (may be null).

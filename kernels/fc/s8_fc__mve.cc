@@ -1,102 +1,22 @@
 // FULLY_CONNECTED for Cortex-M55 (Helium/MVE). Bit-identical to s8_fc__ref.
 //
-// The GEMV/GEMM core of kernels/common/gemm/mve_gemm.h: one input row against 4 weight rows per
-// block (each loaded input vector feeds 4 VMLADAVAs), or 2 rows x 2 outputs when there are
-// several batches. A non-zero input offset (or a null bias) enters through a per-output bias
-// (bias + input_offset * sum(w)) computed once per call in scratch (fc.inc).
+// The GEMV/GEMM core of kernels/common/gemm/mve_gemm.h (mve_fc_run.h): one input row against
+// 4 weight rows per block (each loaded input vector feeds 4 VMLADAVAs), or 2 rows x 2 outputs
+// when there are several batches. A non-zero input offset (or a null bias) enters through a
+// per-output bias (bias + input_offset * sum(w)) computed once per call in scratch (fc.inc).
+// Double rounding with every shift <= -1 (TFLite's models) runs here; the other modes are
+// paths linked on demand (kernels/common/paths.h, fc.inc: s8_fc__mve_singleneg.cc,
+// s8_fc__mve_perelement.cc); a call whose path is not linked runs s8_fc__ref.
 #include "kernels/fc/fc.h"
 #include "kernels/common/isa.h"
 
 #if TF_HAVE_MVE
 
-#include "kernels/common/gemm/mve_gemm.h"
-
-namespace {
-
-namespace mve = tinyforge::mve;
-
-template <int kMode>
-void Run(const s8_fc_params& p, const int8_t* input, const int8_t* weights, const int32_t* bias,
-         int8_t* output) {
-  const int32_t k = p.in_features;
-  const int32_t n_out = p.out_features;
-  const int32_t qs = p.per_channel ? 1 : 0;
-  if (p.batches >= 2) {  // 2 rows x 2 outputs per block, output pairs outside
-    const mve::Preds pr = mve::MakePreds();
-    const int8_t* rows[16];
-    for (int32_t b = 0; b < p.batches; b += 16) {
-      const int32_t np = p.batches - b < 16 ? p.batches - b : 16;
-      for (int32_t i = 0; i < np; ++i) rows[i] = input + (b + i) * k;
-      mve::Tile<kMode>(rows, np, weights, k, bias, p.multiplier, p.shift, qs, n_out,
-                       p.output_offset, p.act_min, p.act_max, output + b * n_out, pr,
-                       p.rounding);
-    }
-    return;
-  }
-  // One row: 1 row x 4 outputs per block.
-  mve::Out4<kMode> o;
-  o.mult = p.multiplier;
-  o.shift = p.shift;
-  o.output_offset = p.output_offset;
-  o.act_min = p.act_min;
-  o.act_max = p.act_max;
-  o.rounding = p.rounding;
-  const uint32x4_t o_off = mve::Lanes4u(0, 1, 2, 3);
-  const uint32x4_t q_off = mve::Lanes4u(0, 1, 2, 3);
-  if constexpr (kMode != mve::kRqPerElement) {
-    if (!p.per_channel) {
-      o.m = vdupq_n_s32(p.multiplier[0]);
-      o.s = vdupq_n_s32(p.shift[0]);
-    }
-  }
-  const int8_t* w = weights;
-  int32_t i = 0;
-  for (; i + 3 < n_out; i += 4, w += 4 * k) {
-    if (p.per_channel) {
-      o.q[0] = i;
-      o.q[1] = i + 1;
-      o.q[2] = i + 2;
-      o.q[3] = i + 3;
-      if constexpr (kMode != mve::kRqPerElement) {
-        o.m = vldrwq_s32(p.multiplier + i);
-        o.s = vldrwq_s32(p.shift + i);
-      }
-    } else {
-      o.q[0] = o.q[1] = o.q[2] = o.q[3] = 0;
-    }
-    o.Store(mve::Dot1x4(input, w, w + k, w + 2 * k, w + 3 * k, k, bias[i], bias[i + 1],
-                        bias[i + 2], bias[i + 3]),
-            output + i, o_off);
-  }
-  const int32_t rem = n_out - i;
-  if (rem > 0) {
-    // Lanes past the end repeat the last row (and its quantization); they are not stored.
-    const int32_t j1 = rem > 1 ? 1 : 0, j2 = rem > 2 ? 2 : j1;
-    const int8_t* w1 = w + j1 * k;
-    const int8_t* w2 = w + j2 * k;
-    o.q[0] = i * qs;
-    o.q[1] = (i + j1) * qs;
-    o.q[2] = o.q[3] = (i + j2) * qs;
-    if constexpr (kMode != mve::kRqPerElement) {
-      const uint32x4_t qo = vaddq_n_u32(
-          mve::Lanes4u(0, static_cast<uint32_t>(j1), static_cast<uint32_t>(j2),
-                       static_cast<uint32_t>(j2)),
-          static_cast<uint32_t>(i));
-      const uint32x4_t qv = p.per_channel ? qo : vdupq_n_u32(0);
-      o.m = vldrwq_gather_shifted_offset_s32(p.multiplier, qv);
-      o.s = vldrwq_gather_shifted_offset_s32(p.shift, qv);
-    }
-    (void)q_off;
-    o.StoreP(mve::Dot1x4(input, w, w1, w2, w2, k, bias[i], bias[i + j1], bias[i + j2],
-                         bias[i + j2]),
-             output + i, o_off, (1u << rem) - 1u, vctp32q(static_cast<uint32_t>(rem)));
-  }
-}
-
-}  // namespace
+#include "kernels/fc/mve_fc_run.h"
 
 extern "C" void s8_fc__mve(const s8_fc_params* params, const int8_t* input, const int8_t* weights,
                            const int32_t* bias, int8_t* output, void* scratch) {
+  namespace mve = tinyforge::mve;
   const s8_fc_params& p = *params;
   const int32_t* b = bias;
   if (bias == nullptr || p.input_offset != 0) {
@@ -105,17 +25,18 @@ extern "C" void s8_fc__mve(const s8_fc_params* params, const int8_t* input, cons
     mve::EffectiveBias(bias, weights, p.in_features, p.out_features, p.input_offset, ebias);
     b = ebias;
   }
-  switch (mve::ChooseMode(p.shift, p.per_channel ? p.out_features : 1, p.rounding)) {
-    case mve::kRqDoubleNeg:
-      Run<mve::kRqDoubleNeg>(p, input, weights, b, output);
-      break;
-    case mve::kRqSingleNeg:
-      Run<mve::kRqSingleNeg>(p, input, weights, b, output);
-      break;
-    default:  // rare (some scale >= 0.5): per-element requantization, either rounding
-      Run<mve::kRqPerElement>(p, input, weights, b, output);
-      break;
+  const int mode = s8_fc_mve_mode(p);
+  if (mode == mve::kRqDoubleNeg) {
+    tinyforge::fc_mve::Run<mve::kRqDoubleNeg>(p, input, weights, b, output);
+    return;
   }
+  // rare (some scale >= 0.5): per-element requantization, either rounding
+  auto* path = mode == mve::kRqSingleNeg ? s8_fc__mve__singleneg : s8_fc__mve__perelement;
+  if (path == nullptr) {
+    s8_fc__ref(params, input, weights, bias, output, nullptr);
+    return;
+  }
+  path(params, input, weights, b, output);
 }
 
 #endif  // TF_HAVE_MVE

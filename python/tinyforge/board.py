@@ -86,7 +86,8 @@ def _parser() -> argparse.ArgumentParser:
                        help=f"seconds for the QEMU run (default {RUN_TIMEOUT:g})")
         s.add_argument("--json", action="store_true", help="print JSON")
         for opt, h in (("--io", "as compile --io"), ("--layout", "as compile --layout"),
-                       ("--rounding", "as compile --rounding")):
+                       ("--rounding", "as compile --rounding"),
+                       ("--optimize", "as compile --optimize: speed or size")):
             s.add_argument(opt, help=h)
         if name == "profile":
             s.add_argument("--trace", help="a device trace (tinyforge/tf_trace.h buffer) to "
@@ -103,7 +104,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    compile_args = [x for opt in ("io", "layout", "rounding") if getattr(args, opt)
+    compile_args = [x for opt in ("io", "layout", "rounding", "optimize") if getattr(args, opt)
                     for x in (f"--{opt}", getattr(args, opt))]
     try:
         if args.cmd == "profile" and (args.trace or args.program):

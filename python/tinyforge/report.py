@@ -182,14 +182,12 @@ def _parser() -> argparse.ArgumentParser:
 def add_compile_options(p: argparse.ArgumentParser) -> None:
     """The `compile --target` options a command that compiles a graph file passes on."""
     for opt, h in (("--memory", "as compile --memory"), ("--kernels", "as compile --kernels"),
-                   ("--rounding", "as compile --rounding")):
-        p.add_argument(opt, help=h)
-    p.add_argument("--min-ram", action="store_true", help="as compile --min-ram")
+XX, action="store_true", help="as compile --min-ram")
 
 
 def compile_options(args: argparse.Namespace) -> list[str]:
     """The arguments `add_compile_options` parsed, for `tinyforge compile`."""
-    out = [x for opt in ("memory", "kernels", "rounding") if getattr(args, opt)
+    out = [x for opt in ("memory", "kernels", "rounding", "optimize") if getattr(args, opt)
            for x in (f"--{opt}", getattr(args, opt))]
     return out + (["--min-ram"] if args.min_ram else [])
 

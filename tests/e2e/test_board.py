@@ -257,3 +257,37 @@ def test_unlinked_kernel_paths_fall_back_to_the_same_result(graphs, tmp_path):
     slow, fast = tfboard.profile(bare, board, x), tfboard.profile(full.dir, board, x)
     assert slow["insns_per_inference"] > fast["insns_per_inference"]
     assert slow["flash"]["kernels"] < fast["flash"]["kernels"], (slow["flash"], fast["flash"])
+
+
+def test_optimize_size_same_outputs_less_code(graphs, tmp_path, cli):
+    """`compile --optimize size` (docs/decisions.md 59): the DS-CNN's light ops (pool, FC)
+    take __ref, the convs the small 2 x 2-block driver instead of the full one;
+    the outputs equal the default build's bit for bit, on the host and on the an547, and the
+    firmware's runtime + kernels are smaller."""
+    board = "an547"
+    speed = tfboard.compile_for_board(graphs["ds_cnn"], board, tmp_path / "speed")
+    size = tfboard.compile_for_board(graphs["ds_cnn"], board, tmp_path / "size",
+                                     ["--optimize", "size"])
+    rs = json.loads((speed.dir / "report.json").read_text())
+    rz = json.loads((size.dir / "report.json").read_text())
+    kernels = {op["kernel"] for op in rz["ops"]}
+    assert {"s8_avgpool__ref", "s8_fc__ref"} <= kernels, kernels
+    assert {"s8_conv__mve", "s8_dwconv__mve"} <= kernels, kernels
+    assert "s8_conv__mve__singleneg" in rs["kernel_paths"], rs["kernel_paths"]
+    assert "s8_conv__mve__singleneg_small" not in rs["kernel_paths"], rs["kernel_paths"]
+    assert "s8_conv__mve__singleneg" not in rz["kernel_paths"], rz["kernel_paths"]
+    assert "s8_conv__mve__singleneg_small" in rz["kernel_paths"], rz["kernel_paths"]
+    x = tfboard.random_inputs(speed, seed=3)
+    np.save(tmp_path / "x.npy", x[0])
+    host = []
+    for c in (speed, size):
+        run_cli(cli, "run", c.dir / "program.bin", "-i", tmp_path / "x.npy", "-o",
+                tmp_path / "y.npy")
+        host.append(np.load(tmp_path / "y.npy"))
+    assert np.array_equal(host[0], host[1])
+    fast, small = tfboard.profile(speed.dir, board, x), tfboard.profile(size.dir, board, x)
+    o = tfboard.run_model(size.dir, board, x)
+    assert o.bit_exact, o.mismatch
+    assert np.array_equal(o.outputs[0], host[0])
+    code = [p["flash"]["runtime"] + p["flash"]["kernels"] for p in (fast, small)]
+    assert code[1] < code[0], code

@@ -59,6 +59,15 @@ def test_does_not_fit_exits_2(cli, tiny, tmp_path):
     assert "does not fit: region 'bram' needs" in _one_line_error(proc)
 
 
+@pytest.mark.parametrize("value", ["fast", "", "Size"])
+def test_bad_optimize_value_exits_2(cli, tiny, tmp_path, value):
+    """`--optimize` takes speed or size (docs/decisions.md 59): anything else is one line."""
+    proc = run_cli(cli, "compile", tiny, "--target", "an547", "--optimize", value, "-o",
+                   tmp_path / "out", check=False)
+    assert proc.returncode == EXIT_INVALID, proc.stderr
+    assert f"--optimize: '{value}' is not speed or size" in _one_line_error(proc)
+
+
 def _npy(descr: str, shape: str, data: bytes) -> bytes:
     header = "{'descr': " + repr(descr) + ", 'fortran_order': False, 'shape': " + shape + ", }"
     header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"

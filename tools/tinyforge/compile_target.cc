@@ -91,6 +91,7 @@ int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
   options.stream_pixels = args.stream_pixels;
   options.kernels_by_ram = args.min_ram;
   options.kernels = args.kernels;
+  options.optimize = args.optimize;
   auto e = emit::EmitProgram(lowered, options);
   if (!e.ok()) return Fail(e.error().WithPrefix(args.graph));
   if (args.json) {

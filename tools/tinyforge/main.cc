@@ -127,6 +127,10 @@ int main(int argc, char** argv) {
   compile->add_option("--kernels", compile_args.kernels,
                       "With --target: kernel variants, auto (the board's fastest: mve, dsp or "
                       "scalar) or ref / scalar / dsp / mve (up to what the board runs)");
+  compile->add_option("--optimize", compile_args.optimize,
+                      "With --target: speed (default: the fastest kernels) or size (the least "
+                      "kernel code: portable kernels for ops doing little of the work, the "
+                      "smallest fast paths for the rest; docs/decisions.md 59)");
 
   CompareArgs compare_args;
   CLI::App* compare = app.add_subcommand(

@@ -105,8 +105,11 @@ constexpr int64_t ScratchBytes(uint32_t id, [[maybe_unused]] const P& p) {
 // The paths linked on demand (kernels/common/paths.h) that kernel `id` takes for
 // parameters `p` (the .inc's TF_KERNEL_PATH predicates): calls f(path symbol) for each. The
 // compiler lists them in the generated model.cc, so the firmware links those and no other.
+// `optimize_size` (the predicates read it): `--optimize size`, the smallest paths that run
+// the call rather than the fastest.
 template <OpKind kOp, class P, class F>
-void ForEachPath(uint32_t id, [[maybe_unused]] const P& p, [[maybe_unused]] F&& f) {
+void ForEachPath(uint32_t id, [[maybe_unused]] const P& p, [[maybe_unused]] F&& f,
+                 [[maybe_unused]] bool optimize_size = false) {
 #define TF_KERNEL_ALL(op, symbol, isa, scratch)
 #define TF_KERNEL_PATH_ALL(op, kernel, path, isa, pred)               \
   if constexpr (static_cast<OpKind>(kernel_list_detail::op) == kOp) { \

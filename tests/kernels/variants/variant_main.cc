@@ -50,12 +50,34 @@ P ParamsOf(void (*)(const P*, A...));
 #define TFV_ENTRY_mve(op, symbol, scratch)
 #endif
 
+#if TF_HAVE_MVE
+// `compile --optimize size`'s form of s8_conv__mve (docs/decisions.md 59): what its
+// dispatcher runs when the firmware links only the small paths (this table links every path,
+// so the dispatcher would take the fast ones): the 2 x 2-block drivers of the common modes.
+int32_t ScratchOf(const char* symbol, const void* params);
+void ConvMveSize(const s8_conv_params* params, const int8_t* input, const int8_t* weights,
+                 const int32_t* bias, int8_t* output, void* scratch);  // below the path list
+#endif
+
 const VariantInfo kVariants[] = {
 #define TF_KERNEL_ALL(op, symbol, isa, scratch) TFV_ENTRY_##isa(op, symbol, scratch)
 #include "tinyforge/all_kernels.inc"
 #undef TF_KERNEL_ALL
+#if TF_HAVE_MVE
+    {"conv", "s8_conv__mve__size", "mve", reinterpret_cast<void (*)()>(&ConvMveSize),
+     [](const void* p) { return ScratchOf("s8_conv__mve", p); }},
+#endif
 };
 constexpr int32_t kNumVariants = static_cast<int32_t>(sizeof(kVariants) / sizeof(kVariants[0]));
+
+#if TF_HAVE_MVE
+int32_t ScratchOf(const char* symbol, const void* params) {
+  for (const VariantInfo& v : kVariants) {
+    if (std::strcmp(v.symbol, symbol) == 0) return v.scratch_bytes(params);
+  }
+  return 0;
+}
+#endif
 
 }  // namespace
 }  // namespace tfv
@@ -67,6 +89,29 @@ constexpr int32_t kNumVariants = static_cast<int32_t>(sizeof(kVariants) / sizeof
 #include "tinyforge/all_kernels.inc"
 #undef TF_KERNEL_PATH_ALL
 #undef TF_KERNEL_ALL
+
+#if TF_HAVE_MVE
+// (The path list above declared the paths as void(); they have the kernel's signature.)
+namespace tfv {
+namespace {
+void ConvMveSize(const s8_conv_params* params, const int8_t* input, const int8_t* weights,
+                 const int32_t* bias, int8_t* output, void* scratch) {
+  using Fn = void (*)(const s8_conv_params*, const int8_t*, const int8_t*, const int32_t*,
+                      int8_t*, void*);
+  const int mode = s8_conv_mve_mode(*params);
+  if (mode == tinyforge::rq::kRqDoubleNeg) {
+    reinterpret_cast<Fn>(&s8_conv__mve__doubleneg_small)(params, input, weights, bias, output,
+                                                         scratch);
+  } else if (mode == tinyforge::rq::kRqSingleNeg) {
+    reinterpret_cast<Fn>(&s8_conv__mve__singleneg_small)(params, input, weights, bias, output,
+                                                         scratch);
+  } else {
+    s8_conv__mve(params, input, weights, bias, output, scratch);
+  }
+}
+}  // namespace
+}  // namespace tfv
+#endif
 
 namespace tfv {
 namespace {
@@ -81,6 +126,7 @@ const VariantName kAllVariants[] = {
 #define TF_KERNEL_ALL(op, symbol, isa, scratch) {#op, #symbol, #isa},
 #include "tinyforge/all_kernels.inc"
 #undef TF_KERNEL_ALL
+    {"conv", "s8_conv__mve__size", "mve"},  // kVariants' --optimize size form
 };
 
 // --- arena with canaries ---------------------------------------------------------------

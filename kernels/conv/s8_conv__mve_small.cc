@@ -1,0 +1,24 @@
+// s8_conv__mve's small drivers (`--optimize size`, docs/decisions.md 59): double rounding
+// with every shift <= -1, and single rounding with every shift <= -1, through 2 x 2 blocks
+// only (mve_conv_run.h, kSmall). Paths linked on demand (kernels/common/paths.h, conv.inc),
+// taken by s8_conv__mve.cc when the mode's full driver is not linked.
+#include "kernels/common/isa.h"
+#include "kernels/conv/conv.h"
+
+#if TF_HAVE_MVE
+
+#include "kernels/conv/mve_conv_run.h"
+
+extern "C" void s8_conv__mve__doubleneg_small(const s8_conv_params* params, const int8_t* input,
+                                              const int8_t* weights, const int32_t* bias,
+                                              int8_t* output, void* scratch) {
+  Conv<mve::kRqDoubleNeg, true>(params, input, weights, bias, output, scratch);
+}
+
+extern "C" void s8_conv__mve__singleneg_small(const s8_conv_params* params, const int8_t* input,
+                                              const int8_t* weights, const int32_t* bias,
+                                              int8_t* output, void* scratch) {
+  Conv<mve::kRqSingleNeg, true>(params, input, weights, bias, output, scratch);
+}
+
+#endif  // TF_HAVE_MVE
