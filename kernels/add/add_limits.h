@@ -5,6 +5,7 @@
 #define TINYFORGE_KERNELS_ADD_ADD_LIMITS_H_
 
 #include "kernels/add/add.h"
+#include "kernels/add/add_linear.h"
 #include "kernels/common/limits.h"
 
 inline const char* s8_add_check(const s8_add_params& p) {
@@ -19,6 +20,16 @@ inline const char* s8_add_check(const s8_add_params& p) {
   TF_CHECK_RANGE(p, output_shift, TF_LIMIT_SHIFT_MIN, 0);
   TF_CHECK_INT8(p, output_offset);
   TF_CHECK_CLAMP(p);
+  // The linear form (kernels/add/add_linear.h): its sum stays inside int32. Its equality
+  // with the op's arithmetic is the compiler's exhaustive check, not re-proved here.
+  static_assert(tinyforge::add_linear::kMaxShift == 24 &&
+                    tinyforge::add_linear::kMaxCoef == 4194303 &&
+                    tinyforge::add_linear::kMaxGamma == 1073741823,
+                "the bounds below");
+  TF_CHECK_RANGE(p, lin_shift, 0, 24);
+  TF_CHECK_RANGE(p, lin_alpha, -4194303, 4194303);
+  TF_CHECK_RANGE(p, lin_beta, -4194303, 4194303);
+  TF_CHECK_RANGE(p, lin_gamma, -1073741823, 1073741823);
   return nullptr;
 }
 
@@ -34,6 +45,7 @@ inline const char* s8_squared_difference_check(const s8_add_params& p) {
   TF_CHECK_SHIFT(p, output_shift);
   TF_CHECK_INT8(p, output_offset);
   TF_CHECK_CLAMP(p);
+  TF_CHECK_RANGE(p, lin_shift, 0, 0);  // no linear form
   return nullptr;
 }
 
