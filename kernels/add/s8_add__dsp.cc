@@ -228,6 +228,37 @@ __attribute__((noinline)) void LinRow(const s8_add_params& pp, const int8_t* in1
     return kClamp ? fx::Clamp(y, lo, hi) : y;
   };
   int32_t i = 0;
+  if (kShift != 0 && !kClamp && n >= 4) {
+    // 4 elements per pass, pointers post-incremented: 26 instructions (element i is read
+    // before it is stored: in place is fine).
+    int32_t passes = n >> 2;
+    const int8_t* a = in1;
+    const int8_t* b = in2;
+    int8_t* o = out;
+    int32_t t0, t1, u0, u1;
+#define TFD_LIN_PAIR                                   \
+  "ldrsb %[t0], [%[a]], #1\n\t"                        \
+  "ldrsb %[u0], [%[b]], #1\n\t"                        \
+  "ldrsb %[t1], [%[a]], #1\n\t"                        \
+  "ldrsb %[u1], [%[b]], #1\n\t"                        \
+  "mla %[t0], %[t0], %[al], %[g]\n\t"                  \
+  "mla %[t1], %[t1], %[al], %[g]\n\t"                  \
+  "mla %[t0], %[u0], %[be], %[t0]\n\t"                 \
+  "mla %[t1], %[u1], %[be], %[t1]\n\t"                 \
+  "ssat %[t0], #8, %[t0], asr %[sh]\n\t"               \
+  "ssat %[t1], #8, %[t1], asr %[sh]\n\t"               \
+  "strb %[t0], [%[o]], #1\n\t"                         \
+  "strb %[t1], [%[o]], #1\n\t"
+    __asm__ volatile("1:\n\t" TFD_LIN_PAIR TFD_LIN_PAIR
+                     "subs %[n], %[n], #1\n\t"
+                     "bne 1b\n"
+                     : [a] "+r"(a), [b] "+r"(b), [o] "+r"(o), [n] "+r"(passes),
+                       [t0] "=&r"(t0), [t1] "=&r"(t1), [u0] "=&r"(u0), [u1] "=&r"(u1)
+                     : [al] "r"(alpha), [be] "r"(beta), [g] "r"(gamma), [sh] "i"(kShift)
+                     : "cc", "memory");
+#undef TFD_LIN_PAIR
+    i = n & ~3;
+  }
   for (; i + 2 <= n; i += 2) {  // in place: both pairs read before the stores
     const int32_t y0 = one(in1[i], in2[i]);
     const int32_t y1 = one(in1[i + 1], in2[i + 1]);
