@@ -210,8 +210,9 @@ namespace {
 
 // The linear form the compiler proved exact (s8_add_params::lin_*, kernels/add/add_linear.h):
 // per element two sign-extending loads, two MLAs, SSAT with the shift (an immediate: one
-// loop per shift 20..24, the shifts the compiler picks when the larger input scale is at
-// most 4 times the output's; others shift by register), the store.
+// loop per shift 20..24, the shifts the compiler picks when the larger real input-to-output
+// ratio is in [1/4, 2); others, and clamps narrower than int8, shift by register), the
+// store.
 template <int kShift, bool kClamp>
 __attribute__((noinline)) void LinRow(const s8_add_params& pp, const int8_t* in1,
                                       const int8_t* in2, int8_t* out, int32_t n) {
@@ -271,6 +272,9 @@ __attribute__((noinline)) void LinRow(const s8_add_params& pp, const int8_t* in1
 template <bool kClamp>
 void LinDispatch(const s8_add_params& p, const int8_t* in1, const int8_t* in2, int8_t* out,
                  int32_t n) {
+  // A clamp narrower than int8 (rare: PT2E's ReLU outputs have zero point -128) shifts by
+  // register: one loop instead of five.
+  if (kClamp) return LinRow<0, true>(p, in1, in2, out, n);
   switch (p.lin_shift) {
     case 20: return LinRow<20, kClamp>(p, in1, in2, out, n);
     case 21: return LinRow<21, kClamp>(p, in1, in2, out, n);
