@@ -53,6 +53,29 @@ constexpr int32_t Evaluate(const s8_add_params& p, int32_t x1, int32_t x2) {
   return tinyforge::fx::Clamp(t >> p.lin_shift, p.act_min, p.act_max);
 }
 
+// The load-time spot check of a program's form (the runtime validator): 64 pairs, the four
+// corners and 60 spread by a fixed linear congruential sequence. Not a proof (that is the
+// compiler's search); it refuses a form whose words were changed, as the other consistency
+// checks do (docs/program-format.md). True when they all match (or there is no form).
+template <bool kSub>
+constexpr bool SpotCheck(const s8_add_params& p) {
+  if (p.lin_shift == 0) return true;
+  uint32_t state = 0x2545F491u;
+  for (int32_t k = 0; k < 64; ++k) {
+    int32_t x1 = 0, x2 = 0;
+    if (k < 4) {
+      x1 = (k & 1) != 0 ? 127 : -128;
+      x2 = (k & 2) != 0 ? 127 : -128;
+    } else {
+      state = state * 1664525u + 1013904223u;
+      x1 = static_cast<int32_t>((state >> 24) & 0xFF) - 128;
+      x2 = static_cast<int32_t>((state >> 16) & 0xFF) - 128;
+    }
+    if (Evaluate(p, x1, x2) != Element<kSub>(p, x1, x2)) return false;
+  }
+  return true;
+}
+
 namespace detail {
 
 constexpr double Pow2(int e) {

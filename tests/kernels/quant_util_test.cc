@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kernels/add/add_limits.h"
 #include "kernels/add/add_linear.h"
 #include "quant/kernel_params.h"
 #include "quant/quant_util.h"
@@ -177,7 +178,8 @@ TEST(KernelParams, AddMultipliers) {
 // seeded random scales and zero points (both roundings, with and without a ReLU clamp), the
 // search finds a form for nearly every op, and every form it returns reproduces the
 // reference element function on all 65,536 pairs (checked here independently of the
-// search's own interval arithmetic); gamma moved by half an output step breaks it.
+// search's own interval arithmetic); gamma moved by half an output step breaks it, and the
+// runtime validator's spot check (add_limits.h) refuses the moved form.
 TEST(KernelParams, AddLinearForm) {
   namespace al = tinyforge::add_linear;
   const int32_t dims[] = {1, 4};
@@ -220,6 +222,10 @@ TEST(KernelParams, AddLinearForm) {
     }
     EXPECT_EQ(mismatches, 0) << "case " << c;
     if (worse_differs) ++off_by_one_broke;
+    // The runtime validator's spot check accepts the form and refuses the moved one.
+    const auto check = sub ? s8_sub_check : s8_add_check;
+    EXPECT_EQ(check(*p), nullptr) << "case " << c;
+    EXPECT_NE(check(worse), nullptr) << "case " << c;
   }
   EXPECT_GE(found, total * 9 / 10) << found << " of " << total;
   EXPECT_EQ(off_by_one_broke, found);
