@@ -5,6 +5,7 @@
 
 #include "benchmarks/kernels/bench_harness.h"
 #include "kernels/common/isa.h"
+#include "kernels/common/paths.h"
 #include "tf_print.h"
 
 #ifndef TFB_ARENA_BYTES
@@ -44,6 +45,21 @@ const tfv::VariantInfo kVariants[] = {
 #include "tinyforge/all_kernels.inc"
 #undef TF_KERNEL_ALL
 };
+
+}  // namespace
+}  // namespace tfb
+
+// Every path linked on demand (kernels/common/paths.h) of the variants above: without these
+// strong references the weak paths read as null and each variant measures its fallback
+// (s8_dwconv__mve ran as __ref here before).
+#define TF_KERNEL_ALL(op, symbol, isa, scratch)
+#define TF_KERNEL_PATH_ALL(op, kernel, path, isa, pred) TF_KERNEL_PATH_LINK(isa, path)
+#include "tinyforge/all_kernels.inc"
+#undef TF_KERNEL_PATH_ALL
+#undef TF_KERNEL_ALL
+
+namespace tfb {
+namespace {
 
 alignas(16) uint8_t g_arena[TFB_ARENA_BYTES];
 int32_t g_used = 0;

@@ -360,6 +360,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
               kernel(op.type == OpType::kQAdd ? rt::OpKind::kAdd : rt::OpKind::kSub));
           auto p = quant::AddParams(g, op);
           TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+          quant::FindAddLinearForm(&*p, op.type == OpType::kQSub);
           eo.params = EncodeParams(*p);
         } else if (op.type == OpType::kQSquaredDifference) {
           TF_RETURN_IF_ERROR(kernel(rt::OpKind::kSquaredDifference));

@@ -204,6 +204,11 @@ Expected<s8_add_params> MakeAddParams(std::span<const int32_t> dims1,
                                       TensorQuant input2, TensorQuant output,
                                       Activation activation);
 
+// ADD / SUB with the other fields final: the linear form of kernels/add/add_linear.h in
+// p->lin_* when an exhaustive check over all 65,536 input pairs proves it equal to the
+// reference arithmetic (false, the fields 0, otherwise). A few milliseconds per op.
+bool FindAddLinearForm(s8_add_params* p, bool sub);
+
 // TFLM squared_difference.cc PrepareQuantized (int8): left_shift 7; twice_max as for ADD;
 // input multipliers s_k / twice_max (SmallerThanOneExp), output multiplier
 // twice_max^2 / (2^14 * s_out) (QuantizeMultiplier, may exceed 1); full int8 output range.

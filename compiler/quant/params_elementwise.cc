@@ -4,6 +4,9 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
+
+#include "kernels/add/add_linear.h"
 
 #include "quant/kernel_params.h"
 #include "quant/params_check.h"
@@ -85,6 +88,12 @@ Expected<s8_add_params> MakeAddParams(std::span<const int32_t> dims1,
   p.act_min = range->min, p.act_max = range->max;
   TF_QUANT_TRY_CHECK(detail::CheckKernelParams(kOp, s8_add_check(p)));
   return p;
+}
+
+bool FindAddLinearForm(s8_add_params* p, bool sub) {
+  std::vector<int8_t> table(65536);
+  return sub ? add_linear::FindLinear<true>(p, table.data())
+             : add_linear::FindLinear<false>(p, table.data());
 }
 
 Expected<s8_mul_params> MakeMulParams(std::span<const int32_t> dims1,

@@ -37,6 +37,12 @@ struct s8_add_params {
   // Requantization rounding: TF_ROUNDING_DOUBLE (0, TFLite Micro) or TF_ROUNDING_SINGLE (1),
   // kernels/common/rounding.h. Zero-initialized structs get TFLM's double rounding.
   int32_t rounding;
+  // ADD / SUB only: a linear form the compiler proved equal to the output above for all
+  // 65,536 input pairs (kernels/add/add_linear.h), or lin_shift 0 (none; __ref never uses it):
+  //   y = clamp((x1 * lin_alpha + x2 * lin_beta + lin_gamma) >> lin_shift, act_min, act_max)
+  // with |lin_alpha|, |lin_beta| < 2^22, |lin_gamma| < 2^30 (the sum fits int32), shift
+  // in [1, 24]. SQUARED_DIFFERENCE: all four 0.
+  int32_t lin_alpha, lin_beta, lin_gamma, lin_shift;
 };
 
 extern "C" {

@@ -207,10 +207,109 @@ inline bool TryHalf(const s8_add_params& p, const int8_t* in1, const int8_t* in2
 }  // namespace
 
 namespace {
+
+// The linear form the compiler proved exact (s8_add_params::lin_*, kernels/add/add_linear.h):
+// per element two sign-extending loads, two MLAs, SSAT with the shift (an immediate: one
+// loop per shift 20..24, the shifts the compiler picks when the larger real input-to-output
+// ratio is in [1/4, 2); others, and clamps narrower than int8, shift by register), the
+// store.
+template <int kShift, bool kClamp>
+__attribute__((noinline)) void LinRow(const s8_add_params& pp, const int8_t* in1,
+                                      const int8_t* in2, int8_t* out, int32_t n) {
+  const int32_t alpha = pp.lin_alpha, beta = pp.lin_beta, gamma = pp.lin_gamma;
+  const int32_t lo = pp.act_min, hi = pp.act_max, sh = pp.lin_shift;
+  const auto one = [&](int32_t x1, int32_t x2) {
+    const int32_t t = Mla(x2, beta, Mla(x1, alpha, gamma));
+    int32_t y;
+    if (kShift != 0) {
+      __asm__("ssat %0, #8, %1, asr %2" : "=r"(y) : "r"(t), "i"(kShift));
+    } else {
+      y = __ssat(t >> sh, 8);
+    }
+    return kClamp ? fx::Clamp(y, lo, hi) : y;
+  };
+  int32_t i = 0;
+  if (kShift != 0 && !kClamp && n >= 4) {
+    // 4 elements per pass, pointers post-incremented: 26 instructions (element i is read
+    // before it is stored: in place is fine).
+    int32_t passes = n >> 2;
+    const int8_t* a = in1;
+    const int8_t* b = in2;
+    int8_t* o = out;
+    int32_t t0, t1, u0, u1;
+#define TFD_LIN_PAIR                                   \
+  "ldrsb %[t0], [%[a]], #1\n\t"                        \
+  "ldrsb %[u0], [%[b]], #1\n\t"                        \
+  "ldrsb %[t1], [%[a]], #1\n\t"                        \
+  "ldrsb %[u1], [%[b]], #1\n\t"                        \
+  "mla %[t0], %[t0], %[al], %[g]\n\t"                  \
+  "mla %[t1], %[t1], %[al], %[g]\n\t"                  \
+  "mla %[t0], %[u0], %[be], %[t0]\n\t"                 \
+  "mla %[t1], %[u1], %[be], %[t1]\n\t"                 \
+  "ssat %[t0], #8, %[t0], asr %[sh]\n\t"               \
+  "ssat %[t1], #8, %[t1], asr %[sh]\n\t"               \
+  "strb %[t0], [%[o]], #1\n\t"                         \
+  "strb %[t1], [%[o]], #1\n\t"
+    __asm__ volatile("1:\n\t" TFD_LIN_PAIR TFD_LIN_PAIR
+                     "subs %[n], %[n], #1\n\t"
+                     "bne 1b\n"
+                     : [a] "+r"(a), [b] "+r"(b), [o] "+r"(o), [n] "+r"(passes),
+                       [t0] "=&r"(t0), [t1] "=&r"(t1), [u0] "=&r"(u0), [u1] "=&r"(u1)
+                     : [al] "r"(alpha), [be] "r"(beta), [g] "r"(gamma), [sh] "i"(kShift)
+                     : "cc", "memory");
+#undef TFD_LIN_PAIR
+    i = n & ~3;
+  }
+  for (; i + 2 <= n; i += 2) {  // in place: both pairs read before the stores
+    const int32_t y0 = one(in1[i], in2[i]);
+    const int32_t y1 = one(in1[i + 1], in2[i + 1]);
+    out[i] = static_cast<int8_t>(y0);
+    out[i + 1] = static_cast<int8_t>(y1);
+  }
+  if (i < n) out[i] = static_cast<int8_t>(one(in1[i], in2[i]));
+}
+
+template <bool kClamp>
+void LinDispatch(const s8_add_params& p, const int8_t* in1, const int8_t* in2, int8_t* out,
+                 int32_t n) {
+  // A clamp narrower than int8 (rare: PT2E's ReLU outputs have zero point -128) shifts by
+  // register: one loop instead of five.
+  if (kClamp) return LinRow<0, true>(p, in1, in2, out, n);
+  switch (p.lin_shift) {
+    case 20: return LinRow<20, kClamp>(p, in1, in2, out, n);
+    case 21: return LinRow<21, kClamp>(p, in1, in2, out, n);
+    case 22: return LinRow<22, kClamp>(p, in1, in2, out, n);
+    case 23: return LinRow<23, kClamp>(p, in1, in2, out, n);
+    case 24: return LinRow<24, kClamp>(p, in1, in2, out, n);
+    default: return LinRow<0, kClamp>(p, in1, in2, out, n);
+  }
+}
+
+// True when the linear form ran the op (plain elementwise, or broadcast element by element).
+inline bool TryLin(const s8_add_params& p, const int8_t* in1, const int8_t* in2, int8_t* out) {
+  if (p.lin_shift == 0) return false;
+  const bool clamp = p.act_min > -128 || p.act_max < 127;
+  const auto [total, plain] = tinyforge::kernels::Extent(p.shape);
+  if (plain) {
+    (clamp ? LinDispatch<true> : LinDispatch<false>)(p, in1, in2, out, total);
+    return true;
+  }
+  const int32_t alpha = p.lin_alpha, beta = p.lin_beta, gamma = p.lin_gamma, sh = p.lin_shift;
+  tinyforge::kernels::ForEachBroadcast(p.shape, [&](int32_t i1, int32_t i2, int32_t o) {
+    const int32_t t = Mla(in2[i2], beta, Mla(in1[i1], alpha, gamma));
+    out[o] = static_cast<int8_t>(fx::Clamp(t >> sh, p.act_min, p.act_max));
+  });
+  return true;
+}
+
+}  // namespace
+
+namespace {
 template <bool kSub>
 void Dispatch(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
               int8_t* output) {
   const s8_add_params& p = *params;
+  if (TryLin(p, input1, input2, output)) return;
   // The doubled / quadrupled operands must fit: |(x + offset) << left_shift| < 2^28.
   if (p.left_shift > 20 || p.input1_shift > 0 || p.input2_shift > 0 || p.output_shift > 0) {
     (kSub ? s8_sub__ref : s8_add__ref)(params, input1, input2, output);

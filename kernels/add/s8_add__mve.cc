@@ -7,8 +7,9 @@
 //                    from zero (VRSHL rounds ties up: subtract 1 from negative values first);
 //   single rounding: shift <= -1: VRSHL(VQDMULH(x, m), shift) (exact: 2^(30 - shift) is a
 //                    multiple of 2^31); shift == 0: VQRDMULH (= (x * m + 2^30) >> 31).
-// Elementwise adds of >= 1024 elements look each input's rescaled value up in a 256-entry
-// table (LutRow). The innermost broadcast dimension is vectorized when both inputs are contiguous or
+// Parameters with the compiler's linear form (lin_shift != 0) run it (LinRow: 2 instructions
+// per element). Otherwise: elementwise adds of >= 1024 elements look each input's rescaled
+// value up in a 256-entry table (LutRow). The innermost broadcast dimension is vectorized when both inputs are contiguous or
 // broadcast (stride 1 or 0) along it; other layouts run element by element.
 #include "kernels/add/add.h"
 #include "kernels/common/isa.h"
@@ -202,6 +203,58 @@ inline bool MakeHalf(const s8_add_params& p, bool h_is_1, HalfConsts* k) {
   return true;
 }
 
+// The linear form the compiler proved exact (s8_add_params::lin_*, kernels/add/add_linear.h):
+// per 4 elements two widening loads, t = x1 * alpha + gamma (VMLAS), t += x2 * beta (VMLA),
+// sat32(t << (24 - shift)) >> 24 = the int8-saturated floor(t / 2^shift) (VQSHL by register,
+// VSHR #24), the store and the loop: 8 instructions (10 with a narrower clamp), tail
+// predicated. ADD and SUB alike (SUB's beta is negative).
+template <bool kClamp>
+__attribute__((noinline)) void LinRow(const s8_add_params& p, const int8_t* in1,
+                                      const int8_t* in2, int8_t* out, int32_t n) {
+  const int32x4_t va = vdupq_n_s32(p.lin_alpha);
+  const int32x4_t mn = vdupq_n_s32(p.act_min), mx = vdupq_n_s32(p.act_max);
+  const int32_t beta = p.lin_beta, gamma = p.lin_gamma, sh = 24 - p.lin_shift;
+#define TFM_LIN_LOOP(CLAMP)                                                               \
+  __asm__ volatile(                                                                       \
+      "dlstp.32 lr, %[n]\n"                                                               \
+      "1:\n\t"                                                                            \
+      "vldrb.s32 q0, [%[a]], #4\n\t"                                                      \
+      "vldrb.s32 q1, [%[b]], #4\n\t"                                                      \
+      "vmlas.s32 q0, %q[va], %[g]\n\t"                                                    \
+      "vmla.s32 q0, q1, %[be]\n\t"                                                        \
+      "vqshl.s32 q0, %[sh]\n\t"                                                           \
+      "vshr.s32 q0, q0, #24\n\t" CLAMP                                                    \
+      "vstrb.32 q0, [%[o]], #4\n\t"                                                       \
+      "letp lr, 1b\n"                                                                     \
+      : [a] "+l"(in1), [b] "+l"(in2), [o] "+l"(out)                                       \
+      : [n] "r"(n), [va] "w"(va), [g] "r"(gamma), [be] "r"(beta), [sh] "r"(sh),           \
+        [mn] "w"(mn), [mx] "w"(mx)                                                        \
+      : "q0", "q1", "lr", "memory")
+  if (kClamp) {
+    TFM_LIN_LOOP("vmax.s32 q0, q0, %q[mn]\n\t"
+                 "vmin.s32 q0, q0, %q[mx]\n\t");
+  } else {
+    TFM_LIN_LOOP("");
+  }
+#undef TFM_LIN_LOOP
+}
+
+// The linear form on broadcast rows (stride 1 or 0 per input).
+inline void LinRowStrided(const s8_add_params& p, const int8_t* in1, int32_t st1,
+                          const int8_t* in2, int32_t st2, int8_t* out, int32_t n) {
+  const int32x4_t va = vdupq_n_s32(p.lin_alpha);
+  const int32x4_t mn = vdupq_n_s32(p.act_min), mx = vdupq_n_s32(p.act_max);
+  const int32x4_t b1 = vdupq_n_s32(in1[0]), b2 = vdupq_n_s32(in2[0]);
+  for (int32_t i = 0; i < n; i += 4) {
+    const mve_pred16_t pr = vctp32q(static_cast<uint32_t>(n - i));
+    const int32x4_t x1 = st1 == 0 ? b1 : vldrbq_z_s32(in1 + i, pr);
+    const int32x4_t x2 = st2 == 0 ? b2 : vldrbq_z_s32(in2 + i, pr);
+    int32x4_t t = vmlaq_n_s32(vmlasq_n_s32(x1, va, p.lin_gamma), x2, p.lin_beta);
+    t = vshrq_n_s32(vqshlq_r_s32(t, 24 - p.lin_shift), 24);
+    vstrbq_p_s32(out + i, vminq_s32(vmaxq_s32(t, mn), mx), pr);
+  }
+}
+
 // n elements; stride 1 or 0 (broadcast) per input.
 template <bool kSingle, bool kSub>
 __attribute__((noinline)) void Row(const AddConsts& k, const int8_t* in1, int32_t st1, const int8_t* in2, int32_t st2,
@@ -225,6 +278,25 @@ __attribute__((noinline)) void Row(const AddConsts& k, const int8_t* in1, int32_
     const int32x4_t x2 = st2 == 0 ? b2 : vldrbq_z_s32(in2 + i, p);
     vstrbq_p_s32(out + i, (AddLanes<kSingle, kSub>)(k, x1, x2), p);
   }
+}
+
+// True when the linear form ran the op (plain, or rows of stride 1 or 0).
+inline bool TryLin(const s8_add_params& p, const int8_t* input1, const int8_t* input2,
+                   int8_t* output) {
+  if (p.lin_shift == 0) return false;
+  const s8_broadcast_shape& s = p.shape;
+  const auto [total, plain] = tinyforge::kernels::Extent(s);
+  if (plain) {
+    const bool clamp = p.act_min > -128 || p.act_max < 127;
+    (clamp ? LinRow<true> : LinRow<false>)(p, input1, input2, output, total);
+    return true;
+  }
+  const int32_t st1 = s.in1_strides[5], st2 = s.in2_strides[5];
+  if (!((st1 == 0 || st1 == 1) && (st2 == 0 || st2 == 1))) return false;
+  tinyforge::kernels::ForEachBroadcastRow(s, [&](int32_t a, int32_t b, int32_t o, int32_t n) {
+    LinRowStrided(p, input1 + a, st1, input2 + b, st2, output + o, n);
+  });
+  return true;
 }
 
 template <bool kSingle, bool kSub>
@@ -286,6 +358,7 @@ void Run(const s8_add_params& p, const int8_t* input1, const int8_t* input2, int
 
 extern "C" void s8_add__mve(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
                             int8_t* output) {
+  if (TryLin(*params, input1, input2, output)) return;
   if (params->rounding == TF_ROUNDING_SINGLE) {
     Run<true, false>(*params, input1, input2, output);
   } else {
@@ -296,6 +369,7 @@ extern "C" void s8_add__mve(const s8_add_params* params, const int8_t* input1, c
 // SUB: the same stages with input 2's rescaled value subtracted (TFLite Micro's SUB).
 extern "C" void s8_sub__mve(const s8_add_params* params, const int8_t* input1, const int8_t* input2,
                             int8_t* output) {
+  if (TryLin(*params, input1, input2, output)) return;
   if (params->rounding == TF_ROUNDING_SINGLE) {
     Run<true, true>(*params, input1, input2, output);
   } else {

@@ -1,5 +1,6 @@
 // Portable reference ADD, SUB and SQUARED_DIFFERENCE (the oracles for every other variant).
 #include "kernels/add/add.h"
+#include "kernels/add/add_linear.h"
 #include "kernels/common/broadcast.h"
 #include "kernels/common/fixed_point.h"
 
@@ -16,13 +17,7 @@ inline int32_t Rescale(const s8_add_params& p, int32_t offset, int8_t x, int32_t
 template <bool kSub>
 void AddOrSub(const s8_add_params& p, const int8_t* input1, const int8_t* input2, int8_t* output) {
   tinyforge::kernels::ForEachBroadcast(p.shape, [&](int32_t i1, int32_t i2, int32_t o) {
-    const int32_t a = Rescale(p, p.input1_offset, input1[i1], p.input1_multiplier, p.input1_shift);
-    const int32_t b = Rescale(p, p.input2_offset, input2[i2], p.input2_multiplier, p.input2_shift);
-    const int32_t sum = kSub ? a - b : a + b;
-    const int32_t y = fx::RequantizeSmallerThanOne(sum, p.output_multiplier, p.output_shift,
-                                                   p.rounding) +
-                      p.output_offset;
-    output[o] = static_cast<int8_t>(fx::Clamp(y, p.act_min, p.act_max));
+    output[o] = tinyforge::add_linear::Element<kSub>(p, input1[i1], input2[i2]);
   });
 }
 

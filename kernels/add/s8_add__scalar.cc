@@ -197,13 +197,39 @@ void Dispatch(const s8_add_params* params, const int8_t* input1, const int8_t* i
 }
 }  // namespace
 
+namespace {
+
+// The linear form the compiler proved exact (s8_add_params::lin_*, kernels/add/add_linear.h):
+// two multiply-accumulates, a shift and the clamp per element. True when it ran the op.
+bool TryLin(const s8_add_params& p, const int8_t* in1, const int8_t* in2, int8_t* out) {
+  if (p.lin_shift == 0) return false;
+  const int32_t alpha = p.lin_alpha, beta = p.lin_beta, gamma = p.lin_gamma, sh = p.lin_shift;
+  const int32_t lo = p.act_min, hi = p.act_max;
+  const auto one = [=](int32_t x1, int32_t x2) {
+    return static_cast<int8_t>(fx::Clamp((x1 * alpha + x2 * beta + gamma) >> sh, lo, hi));
+  };
+  const auto [total, plain] = tinyforge::kernels::Extent(p.shape);
+  if (plain) {
+    for (int32_t i = 0; i < total; ++i) out[i] = one(in1[i], in2[i]);
+    return true;
+  }
+  tinyforge::kernels::ForEachBroadcast(p.shape, [&](int32_t i1, int32_t i2, int32_t o) {
+    out[o] = one(in1[i1], in2[i2]);
+  });
+  return true;
+}
+
+}  // namespace
+
 extern "C" void s8_add__scalar(const s8_add_params* params, const int8_t* input1,
                                const int8_t* input2, int8_t* output) {
+  if (TryLin(*params, input1, input2, output)) return;
   Dispatch<false>(params, input1, input2, output);
 }
 
 // SUB: the same stages with input 2's rescaled value subtracted (TFLite Micro's SUB).
 extern "C" void s8_sub__scalar(const s8_add_params* params, const int8_t* input1,
                                const int8_t* input2, int8_t* output) {
+  if (TryLin(*params, input1, input2, output)) return;
   Dispatch<true>(params, input1, input2, output);
 }

@@ -5,7 +5,7 @@
 namespace tinyforge::rt::ops {
 
 Status Validate_sub(const OpContext& op) {
-  return ValidateBinary<OpKind::kSub, s8_add_params>(op, s8_add_check);
+  return ValidateBinary<OpKind::kSub, s8_add_params>(op, s8_sub_check);
 }
 
 Status Run_sub(const OpContext& op) { return RunBinary<s8_add_params>(op); }

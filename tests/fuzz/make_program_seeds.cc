@@ -105,7 +105,11 @@ int main(int argc, char** argv) {
                      0,
                      -128,
                      127,
-                     TF_ROUNDING_SINGLE};
+                     TF_ROUNDING_SINGLE,
+                     0,
+                     0,
+                     0,
+                     0};
     s.p.ops.push_back({rt::KernelId("s8_add__ref"), {a, m, a}, emit::EncodeParams(ad)});
     s8_mean_params mn{1, 4, 2, 0, 0, 1 << 30, -1, TF_ROUNDING_SINGLE};
     const int32_t o = s.A(fmt::kInt8, 128, 2);

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "kernels/add/add_limits.h"
+#include "kernels/add/add_linear.h"
 #include "quant/kernel_params.h"
 #include "quant/quant_util.h"
 
@@ -170,6 +172,63 @@ TEST(KernelParams, AddMultipliers) {
   EXPECT_EQ(p->output_shift, -18);
   EXPECT_EQ(p->shape.out_dims[5], 3);
   EXPECT_EQ(p->shape.in1_strides[3], 6);
+}
+
+// The linear form of ADD / SUB (kernels/add/add_linear.h): on TFLite-style parameters from
+// seeded random scales and zero points (both roundings, with and without a ReLU clamp), the
+// search finds a form for nearly every op, and every form it returns reproduces the
+// reference element function on all 65,536 pairs (checked here independently of the
+// search's own interval arithmetic); gamma moved by half an output step breaks it, and the
+// runtime validator's spot check (add_limits.h) refuses the moved form.
+TEST(KernelParams, AddLinearForm) {
+  namespace al = tinyforge::add_linear;
+  const int32_t dims[] = {1, 4};
+  uint64_t state = 0x9E3779B97F4A7C15ull;
+  const auto next = [&state] {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return static_cast<double>(state % 1000000) / 1000000.0;
+  };
+  int found = 0, total = 0, off_by_one_broke = 0;
+  for (int c = 0; c < 48; ++c) {
+    const float s1 = static_cast<float>(0.005 + 0.1 * next());
+    const float s2 = static_cast<float>(0.005 + 0.1 * next());
+    const float so = static_cast<float>((s1 > s2 ? s1 : s2) * (0.6 + 2.0 * next()));
+    const int32_t z1 = static_cast<int32_t>(next() * 60) - 30;
+    const int32_t z2 = static_cast<int32_t>(next() * 60) - 30;
+    const int32_t zo = static_cast<int32_t>(next() * 60) - 30;
+    const bool sub = c % 4 == 3;
+    auto p = q::MakeAddParams(dims, dims, {s1, z1}, {s2, z2}, {so, zo},
+                              c % 5 == 2 ? q::Activation::kRelu : q::Activation::kNone);
+    ASSERT_TRUE(p.ok()) << p.error().message();
+    p->rounding = c % 2 == 0 ? TF_ROUNDING_SINGLE : TF_ROUNDING_DOUBLE;
+    ++total;
+    if (!q::FindAddLinearForm(&*p, sub)) {
+      EXPECT_EQ(p->lin_shift, 0);
+      continue;
+    }
+    ++found;
+    EXPECT_GE(p->lin_shift, 1);
+    EXPECT_LE(p->lin_shift, al::kMaxShift);
+    int mismatches = 0;
+    s8_add_params worse = *p;
+    worse.lin_gamma += 1 << (p->lin_shift - 1);
+    bool worse_differs = false;
+    for (int32_t x1 = -128; x1 < 128; ++x1) {
+      for (int32_t x2 = -128; x2 < 128; ++x2) {
+        const int32_t want = sub ? al::Element<true>(*p, x1, x2) : al::Element<false>(*p, x1, x2);
+        if (al::Evaluate(*p, x1, x2) != want) ++mismatches;
+        if (al::Evaluate(worse, x1, x2) != want) worse_differs = true;
+      }
+    }
+    EXPECT_EQ(mismatches, 0) << "case " << c;
+    if (worse_differs) ++off_by_one_broke;
+    // The runtime validator's spot check accepts the form and refuses the moved one.
+    const auto check = sub ? s8_sub_check : s8_add_check;
+    EXPECT_EQ(check(*p), nullptr) << "case " << c;
+    EXPECT_NE(check(worse), nullptr) << "case " << c;
+  }
+  EXPECT_GE(found, total * 9 / 10) << found << " of " << total;
+  EXPECT_EQ(off_by_one_broke, found);
 }
 
 TEST(KernelParams, BroadcastShape) {

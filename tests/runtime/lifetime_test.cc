@@ -49,7 +49,7 @@ struct Chain {
     b.Op(KernelId("s8_logistic__ref"), {a, bt}, emit::EncodeParams(kLogistic));
     s8_add_params add{{{1, 1, 1, 1, 1, 4}, {0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 1}},
                       5, -3, 20, 1 << 30, -1, 1288490189, -2, 1 << 30, -17, 3, -128, 127,
-                      TF_ROUNDING_DOUBLE};  // the program's rounding: the FC's
+                      TF_ROUNDING_DOUBLE, 0, 0, 0, 0};  // the program's rounding: the FC's
     b.Op(KernelId("s8_add__ref"), {a, bt, c}, emit::EncodeParams(add));
     b.Input(in, {1, 8});
     b.Output(c, {1, 4});

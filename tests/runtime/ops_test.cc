@@ -384,7 +384,7 @@ TEST(Ops, AddMulPreluInPlaceAndBroadcast) {
     std::vector<int8_t> want(n);
     std::vector<int32_t> params;
     if (add) {
-      s8_add_params p{shape, 5, -3, 20, 1 << 30, -1, 1288490189, -2, 1 << 30, -17, 3, -128, 127, TF_ROUNDING_SINGLE};
+      s8_add_params p{shape, 5, -3, 20, 1 << 30, -1, 1288490189, -2, 1 << 30, -17, 3, -128, 127, TF_ROUNDING_SINGLE, 0, 0, 0, 0};
       s8_add__ref(&p, a.data(), c.data(), want.data());
       params = emit::EncodeParams(p);
     } else if (prelu) {  // x in place; c the slopes (per row of 8 when broadcast)

@@ -180,6 +180,10 @@ constexpr void VisitParams(s8_add_params& p, V& v) {
   v(p.act_min);
   v(p.act_max);
   v(p.rounding);
+  v(p.lin_alpha);
+  v(p.lin_beta);
+  v(p.lin_gamma);
+  v(p.lin_shift);
 }
 template <class V>
 constexpr void VisitParams(s8_mul_params& p, V& v) {

@@ -16,8 +16,9 @@ namespace tinyforge::rt::fmt {
 #endif
 
 inline constexpr uint8_t kMagic[4] = {'T', 'F', 'P', 'G'};
-// Incompatible changes (2: in-place partners; 3: tensor quantization, program rounding).
-inline constexpr uint16_t kVersionMajor = 4;
+// Incompatible changes (2: in-place partners; 3: tensor quantization, program rounding;
+// 4: PARTIAL / BETA flags, stream rows; 5: ADD / SUB's linear form).
+inline constexpr uint16_t kVersionMajor = 5;
 inline constexpr uint16_t kVersionMinor = 0;  // compatible additions (ignored by readers)
 
 // Alignment of the image, of every section, segment and constant tensor, and of arenas.

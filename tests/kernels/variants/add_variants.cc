@@ -2,6 +2,7 @@
 // (the same parameters and cases; squared_difference with its own shift ranges). Shapes: bcast_cases.h.
 #include <cstdio>
 
+#include "kernels/add/add_linear.h"
 #include "tests/kernels/variants/bcast_cases.h"
 
 namespace {
@@ -42,6 +43,29 @@ s8_add_params MakeParams(tfv::Context& ctx, const tfv::bcast::Shapes& c) {
   return p;
 }
 
+// ADD / SUB cases with the compiler's linear form (lin_*): about 1 random case in 12 and a
+// third of the edge cases (each kind, both passes). The output scale is moved so the larger
+// real input-to-output ratio lies in [1/4, 2) (TFLite's adds: the output range covers the
+// inputs'), then the compiler's own search (kernels/add/add_linear.h) fills the form when it
+// proves it exact; the variants must then match __ref through it.
+bool LinearCase(tfv::Context& ctx) {
+  return ctx.Edge() ? (ctx.EdgeIndex() / tfv::bcast::kNumKinds) % 3 == 0 : ctx.rng.Chance(8);
+}
+
+template <bool kSub>
+void WithLinearForm(s8_add_params* p) {
+  static int8_t table[65536];
+  const double a1 = static_cast<double>(p->input1_multiplier) * (1 << p->left_shift) /
+                    2147483648.0 / static_cast<double>(int64_t{1} << -p->input1_shift);
+  const double a2 = static_cast<double>(p->input2_multiplier) * (1 << p->left_shift) /
+                    2147483648.0 / static_cast<double>(int64_t{1} << -p->input2_shift);
+  double big = (a1 > a2 ? a1 : a2) * p->output_multiplier / 2147483648.0 /
+               static_cast<double>(int64_t{1} << -p->output_shift);
+  while (big >= 2 && p->output_shift > -31) --p->output_shift, big /= 2;
+  while (big < 0.25 && p->output_shift < 0) ++p->output_shift, big *= 2;
+  tinyforge::add_linear::FindLinear<kSub>(p, table);
+}
+
 bool AddOrSub(tfv::Context& ctx,
               void (*ref)(const s8_add_params*, const int8_t*, const int8_t*, int8_t*)) {
   const tfv::bcast::Shapes c = tfv::bcast::AnyShapes(ctx);
@@ -51,14 +75,22 @@ bool AddOrSub(tfv::Context& ctx,
     // an output multiplier of either magnitude.
     p.left_shift = ctx.rng.Chance(85) ? 7 : ctx.rng.Range(0, 7);
     tfv::RandomMultiplier(ctx.rng, &p.output_multiplier, &p.output_shift);
+  } else if (LinearCase(ctx)) {
+    if (ref == &s8_sub__ref) {
+      WithLinearForm<true>(&p);
+    } else {
+      WithLinearForm<false>(&p);
+    }
   }
-  char quant[200];
+  char quant[260];
   snprintf(quant, sizeof quant,
-           "off %d,%d,%d ls %d m1 %d s1 %d m2 %d s2 %d mo %d so %d act [%d,%d] rounding %d",
+           "off %d,%d,%d ls %d m1 %d s1 %d m2 %d s2 %d mo %d so %d act [%d,%d] rounding %d "
+           "lin %d,%d,%d >> %d",
            (int)p.input1_offset, (int)p.input2_offset, (int)p.output_offset, (int)p.left_shift,
            (int)p.input1_multiplier, (int)p.input1_shift, (int)p.input2_multiplier,
            (int)p.input2_shift, (int)p.output_multiplier, (int)p.output_shift, (int)p.act_min,
-           (int)p.act_max, (int)p.rounding);
+           (int)p.act_max, (int)p.rounding, (int)p.lin_alpha, (int)p.lin_beta,
+           (int)p.lin_gamma, (int)p.lin_shift);
   tfv::bcast::ShapeParams(ctx, p.shape, c.in_place, quant);
   return tfv::bcast::RunAndCompare(ctx, c, p, ref);
 }
