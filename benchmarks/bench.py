@@ -218,9 +218,11 @@ Made by `{command}` on {date}.
 # notes are written by hand (a breakdown by symbol from the linker map) and kept.
 BREADTH_HEAD = "## Breadth: everyday architectures"
 FLASH_HEAD = "## Flash notes"
+# Hand-written (models tried outside the repository); kept when the other sections are redone.
+TRIED_HEAD = "## Tried models (not in the repository)"
 SEQUENCE_HEAD = "## Sequence models"
 FLOAT_HEAD = "## Float models"
-SECTION_HEADS = [FLASH_HEAD, BREADTH_HEAD, SEQUENCE_HEAD, FLOAT_HEAD, COMPILE_HEAD]
+SECTION_HEADS = [FLASH_HEAD, BREADTH_HEAD, TRIED_HEAD, SEQUENCE_HEAD, FLOAT_HEAD, COMPILE_HEAD]
 FLOAT_TEXT = """{head}
 
 The four zoo models exported without calibration run as float32 programs (float input and
