@@ -182,7 +182,10 @@ def _parser() -> argparse.ArgumentParser:
 def add_compile_options(p: argparse.ArgumentParser) -> None:
     """The `compile --target` options a command that compiles a graph file passes on."""
     for opt, h in (("--memory", "as compile --memory"), ("--kernels", "as compile --kernels"),
-XX, action="store_true", help="as compile --min-ram")
+                   ("--rounding", "as compile --rounding"),
+                   ("--optimize", "as compile --optimize (speed or size)")):
+        p.add_argument(opt, help=h)
+    p.add_argument("--min-ram", action="store_true", help="as compile --min-ram")
 
 
 def compile_options(args: argparse.Namespace) -> list[str]:
