@@ -152,9 +152,22 @@ void FoldFloatMovement(TfliteModel& m) {
   const auto is_float = [&](int32_t t) {
     return m.tensors[static_cast<size_t>(t)].type == static_cast<int8_t>(TfType::kFloat32);
   };
-  const auto is_output = [&](int32_t t) {
-    return std::find(m.outputs.begin(), m.outputs.end(), t) != m.outputs.end();
-  };
+  // Who reads each tensor (op, input slot), built once: an island is grown by following
+  // readers, so the fold costs the islands' size, not the model's per island tensor.
+  std::vector<std::vector<std::pair<size_t, size_t>>> readers(m.tensors.size());
+  for (size_t k = 0; k < m.ops.size(); ++k) {
+    for (size_t j = 0; j < m.ops[k].inputs.size(); ++j) {
+      const int32_t t = m.ops[k].inputs[j];
+      if (t >= 0 && static_cast<size_t>(t) < m.tensors.size()) {
+        readers[static_cast<size_t>(t)].emplace_back(k, j);
+      }
+    }
+  }
+  std::vector<bool> is_output(m.tensors.size(), false);
+  for (int32_t t : m.outputs) {
+    if (t >= 0 && static_cast<size_t>(t) < m.tensors.size()) is_output[static_cast<size_t>(t)] = true;
+  }
+  std::vector<bool> is_mover(m.ops.size(), false);
   for (size_t d = 0; d < m.ops.size(); ++d) {
     const TfOp& dq = m.ops[d];
     if (dq.code != op::kDequantize || dq.inputs.size() != 1 || dq.outputs.size() != 1) {
@@ -172,25 +185,25 @@ void FoldFloatMovement(TfliteModel& m) {
     bool ok = true;
     for (size_t i = 0; ok && i < island.size(); ++i) {
       const int32_t t = island[i];
-      if (is_output(t)) ok = false;
-      for (size_t k = 0; ok && k < m.ops.size(); ++k) {
+      if (is_output[static_cast<size_t>(t)]) ok = false;
+      for (const auto& [k, j] : readers[static_cast<size_t>(t)]) {
+        if (!ok) break;
         const TfOp& o = m.ops[k];
-        for (size_t j = 0; ok && j < o.inputs.size(); ++j) {
-          if (o.inputs[j] != t) continue;
-          if (o.code == op::kQuantize && o.outputs.size() == 1 && !is_float(o.outputs[0])) {
-            quantizes.push_back(k);
-          } else if (DataInput(o) == static_cast<int>(j) && std::all_of(
-                         o.outputs.begin(), o.outputs.end(), is_float)) {
-            if (std::find(movers.begin(), movers.end(), k) == movers.end()) {
-              movers.push_back(k);
-              island.insert(island.end(), o.outputs.begin(), o.outputs.end());
-            }
-          } else {
-            ok = false;
+        if (o.code == op::kQuantize && o.outputs.size() == 1 && !is_float(o.outputs[0])) {
+          quantizes.push_back(k);
+        } else if (DataInput(o) == static_cast<int>(j) && std::all_of(
+                       o.outputs.begin(), o.outputs.end(), is_float)) {
+          if (!is_mover[k]) {
+            is_mover[k] = true;
+            movers.push_back(k);
+            island.insert(island.end(), o.outputs.begin(), o.outputs.end());
           }
+        } else {
+          ok = false;
         }
       }
     }
+    for (size_t k : movers) is_mover[k] = false;
     if (!ok || movers.empty()) continue;
     for (int32_t t : island) {
       TfTensor& f = m.tensors[static_cast<size_t>(t)];
@@ -198,8 +211,8 @@ void FoldFloatMovement(TfliteModel& m) {
       f.quant = x.quant;
     }
     for (size_t k : quantizes) m.ops[k].via_float = true;
-    for (TfOp& o : m.ops) {
-      for (int32_t& in : o.inputs) in = in == dq.outputs[0] ? dq.inputs[0] : in;
+    for (const auto& [k, j] : readers[static_cast<size_t>(dq.outputs[0])]) {
+      m.ops[k].inputs[j] = dq.inputs[0];
     }
     m.ops[d].folded = true;
   }
