@@ -61,6 +61,16 @@ TFLM_FLASH_NO_MODEL = {
     "m55": {"kws": 73_610, "vww": 73_620, "ic": 67_581, "ad": 26_113},
     "m4": {"kws": 85_206, "vww": 85_216, "ic": 80_077, "ad": 33_489},
 }
+# ExecuTorch 1.5.1's Cortex-M backend on the zoo versions of the four models, float input and
+# output (../shared/anchors/README.md): instructions; on the M55 its whole RAM (planned arena +
+# method allocator + temp + stack + static) and its code without the model built -Os without
+# logging (runtime, operators, CMSIS-NN, C library, runner, startup).
+ET_INSNS = {
+    "m55": {"kws": 1_809_985, "vww": 6_517_166, "ic": 4_819_966, "ad": 153_591},
+    "m4": {"kws": 8_483_822, "vww": 26_057_247, "ic": 30_009_528, "ad": 618_698},
+}
+ET_RAM_M55 = {"kws": 39_372, "vww": 171_984, "ic": 66_064, "ad": 12_938}
+ET_CODE_M55 = {"kws": 54_030, "vww": 52_048, "ic": 46_455, "ad": 37_331}
 # Our op types -> TFLite's, for the per-op-type ratios.
 OP_TYPE = {"qconv2d": "CONV_2D", "qdwconv2d": "DEPTHWISE_CONV_2D", "qfc": "FULLY_CONNECTED",
            "qavgpool2d": "AVERAGE_POOL_2D", "qmaxpool2d": "MAX_POOL_2D", "qadd": "ADD",
@@ -220,9 +230,10 @@ BREADTH_HEAD = "## Breadth: everyday architectures"
 FLASH_HEAD = "## Flash notes"
 # Hand-written (models tried outside the repository); kept when the other sections are redone.
 TRIED_HEAD = "## Tried models (not in the repository)"
+MODES_HEAD = "## Plans and builds side by side (M55 and M4)"
 SEQUENCE_HEAD = "## Sequence models"
 FLOAT_HEAD = "## Float models"
-SECTION_HEADS = [FLASH_HEAD, BREADTH_HEAD, TRIED_HEAD, SEQUENCE_HEAD, FLOAT_HEAD, COMPILE_HEAD]
+SECTION_HEADS = [MODES_HEAD, FLASH_HEAD, BREADTH_HEAD, TRIED_HEAD, SEQUENCE_HEAD, FLOAT_HEAD, COMPILE_HEAD]
 FLOAT_TEXT = """{head}
 
 The four zoo models exported without calibration run as float32 programs (float input and
@@ -261,6 +272,69 @@ def float_table(tfboard, tmp: Path, boards: list[str], names: list[str]) -> str:
                 f"| {n} | {b} ({p['float']['cpu']}) | {g(fi)} | {g(qi)} | {ratio(fi, qi, 1)} | "
                 f"{g(p['float']['ram']['arena_total'])} | {g(p['int8']['ram']['arena_total'])} | "
                 f"{g(p['float']['flash'].get('total'))} | {g(p['int8']['flash'].get('total'))} |")
+    return "\n".join(lines)
+
+
+MODES_BOARDS = ["an547", "an386"]
+MODES_TEXT = """{head}
+
+Each model as `tinyforge compile --target B` builds it by default (whole tensors, the
+fastest kernels, `--optimize speed`) beside the other plans and builds, one inference each
+under QEMU with the instruction-count plugin (made by `{command}` on {date}); every run's
+outputs are checked equal to the host runtime's. RAM = planned arena (all regions) + the
+measured stack high-water; code = runtime + kernels + other (C library, startup, the test
+firmware's I/O), without the model's program and weights.
+- **`--min-ram`**: the smallest plan with the board's fast kernels (in place by blocks of
+  rows, the kernel per op chosen by RAM among the same instruction set: docs/decisions.md
+  54, 58); the ratio is its instructions over the default's (the issue-17 bar for "at
+  speed" is 1.10x).
+- **smallest (ref)**: `--min-ram --kernels ref`'s arena, the least RAM (portable kernels).
+- **`--optimize size`**: lightest ops on `__ref`, small conv drivers (decision 59); ratio
+  to TFLite Micro + CMSIS-NN's instructions.
+- **TFLM** and **ExecuTorch**: ../shared/anchors/README.md, same emulator. ExecuTorch was
+  measured on the zoo models (float input and output), so its figures stand on the `zoo-*`
+  rows; its RAM counts arena, method allocator, temp, stack and static data, its code is
+  the -Os build without logging (M55 only).
+
+{table}
+"""
+
+
+def modes_table(tfboard, paths: dict[str, Path], defaults: dict[str, dict], tmp: Path) -> str:
+    """Default plan, --min-ram at speed, smallest plan, --optimize size, TFLM and ExecuTorch
+    per model on MODES_BOARDS. `defaults`: profiles already made ("model@board"), reused."""
+
+    def ram(p):
+        return p["ram"]["arena_total"] + (p["ram"]["stack"] or 0)
+
+    def code(p):
+        fl = p["flash"]
+        return fl.get("runtime", 0) + fl.get("kernels", 0) + fl.get("other", 0)
+
+    lines = ["| model | board | default: insns | RAM | code | `--min-ram`: insns | RAM | "
+             "smallest (ref) arena | `--optimize size`: insns | vs TFLM | code | "
+             "TFLM insns | arena | ExecuTorch insns | ours / ET | RAM | code (-Os) |",
+             "|" + "---|" * 17]
+    for b in MODES_BOARDS:
+        ab = ANCHOR_BOARD.get(b)
+        for n, path in paths.items():
+            base = n.removeprefix("zoo-")
+            print(f"bench: {n} plans and builds on {b}", file=sys.stderr, flush=True)
+            d = defaults.get(f"{n}@{b}") or tfboard.profile(str(path), b)
+            smallest = d.get("min_ram_plan") or min_ram_plan(tfboard, path, b, tmp)
+            mr = tfboard.profile(str(path), b, compile_args=["--min-ram"])
+            sz = tfboard.profile(str(path), b, compile_args=["--optimize", "size"])
+            di, mi, si = (x["insns_per_inference"] for x in (d, mr, sz))
+            tflm = TFLM_INSNS.get(ab, {}).get(base)
+            et = ET_INSNS.get(ab, {}).get(base) if n.startswith("zoo-") else None
+            m55 = ab == "m55" and n.startswith("zoo-")
+            lines.append(
+                f"| {n} | {b} | {g(di)} | {g(ram(d))} | {g(code(d))} | {g(mi)} "
+                f"({ratio(mi, di)}) | {g(ram(mr))} | {g(smallest)} | {g(si)} | "
+                f"{ratio(si, tflm)} | {g(code(sz))} | {g(tflm)} | "
+                f"{g(TFLM_ARENA.get(ab, {}).get(base))} | {g(et)} | {ratio(di, et)} | "
+                f"{g(ET_RAM_M55.get(base) if m55 else None)} | "
+                f"{g(ET_CODE_M55.get(base) if m55 else None)} |")
     return "\n".join(lines)
 
 
@@ -406,6 +480,9 @@ def main() -> int:
                     "and an386)")
     ap.add_argument("--float", action="store_true",
                     help="only the float-models section (zoo models as float32 vs int8)")
+    ap.add_argument("--modes", action="store_true",
+                    help="only the plans-and-builds section (default, --min-ram, "
+                    "--optimize size, TFLM and ExecuTorch on an547 and an386)")
     ap.add_argument("--compile-time", action="store_true",
                     help="only the compile-time section (synthetic chains of 10^3..10^5 ops)")
     args = ap.parse_args()
@@ -441,7 +518,7 @@ def main() -> int:
                 date=datetime.date.today().isoformat()))
         return 0
     for names, label, flag, head, text in sections:
-        others = [f for *_, f, _, _ in sections if f != flag] + ["compile_time"]
+        others = [f for *_, f, _, _ in sections if f != flag] + ["compile_time", "modes"]
         if any(getattr(args, f) for f in others):
             continue
         written[head] = family_section(names, label, flag, head, text)
@@ -449,6 +526,41 @@ def main() -> int:
             if args.write:
                 write_section(head, written[head])
             return 0
+
+    boards = [b for b in args.boards.split(",") if b]
+    names = [m for m in args.models.split(",") if m]
+    for n in names:
+        if n not in MODELS:
+            ap.error(f"unknown model {n!r} (known: {', '.join(MODELS)})")
+
+    def model_paths(tmp: Path) -> dict[str, Path]:
+        paths = {}
+        for n in names:
+            kind, what = MODELS[n]
+            if kind == "tflite":
+                paths[n] = MLPERF / what
+                if not paths[n].exists():
+                    print(f"bench: {paths[n]} not found; skipping {n}", file=sys.stderr)
+                    del paths[n]
+            else:
+                paths[n] = export_zoo(what, tmp)
+        return paths
+
+    def modes_section(tmp: Path, paths, defaults, command: str) -> str:
+        table = modes_table(tfboard, paths, defaults, tmp)
+        print(table)
+        return MODES_TEXT.format(head=MODES_HEAD, command=command, table=table,
+                                 date=datetime.date.today().isoformat())
+
+    if args.modes:
+        with tempfile.TemporaryDirectory(prefix="tf-bench-modes-") as tmpname:
+            tmp = Path(tmpname)
+            section = modes_section(tmp, model_paths(tmp), {},
+                                    f".venv/bin/python benchmarks/bench.py --modes "
+                                    f"--models {args.models} --write")
+        if args.write:
+            write_section(MODES_HEAD, section)
+        return 0
 
     with tempfile.TemporaryDirectory(prefix="tf-bench-ct-") as tmpname:
         compile_table = compile_time_table(tfboard.find_cli(), Path(tmpname))
@@ -461,25 +573,15 @@ def main() -> int:
                   file=sys.stderr)
         return 0
 
-    boards = [b for b in args.boards.split(",") if b]
-    names = [m for m in args.models.split(",") if m]
-    for n in names:
-        if n not in MODELS:
-            ap.error(f"unknown model {n!r} (known: {', '.join(MODELS)})")
     per_op = anchor_per_op_type()
     rows, profiles, t0 = [], {}, time.time()
+    cmd = "make bench  # = .venv/bin/python benchmarks/bench.py --write"
+    if args.boards != ",".join(BOARDS) or args.models != ",".join(MODELS):
+        cmd = f".venv/bin/python benchmarks/bench.py --boards {args.boards} " \
+              f"--models {args.models} --write"
     with tempfile.TemporaryDirectory(prefix="tf-bench-") as tmpname:
         tmp = Path(tmpname)
-        paths = {}
-        for n in names:
-            kind, what = MODELS[n]
-            if kind == "tflite":
-                paths[n] = MLPERF / what
-                if not paths[n].exists():
-                    print(f"bench: {paths[n]} not found; skipping {n}", file=sys.stderr)
-                    del paths[n]
-            else:
-                paths[n] = export_zoo(what, tmp)
+        paths = model_paths(tmp)
         for b in boards:
             for n, path in paths.items():
                 print(f"bench: {n} on {b}", file=sys.stderr, flush=True)
@@ -487,6 +589,7 @@ def main() -> int:
                 p["min_ram_plan"] = min_ram_plan(tfboard, path, b, tmp)
                 profiles[f"{n}@{b}"] = p
                 rows.append((n, b, p))
+        written[MODES_HEAD] = modes_section(tmp, paths, profiles, cmd)
     took = time.time() - t0
 
     head = ("| model | board | instructions / inference | insns / MAC | vs TFLM+CMSIS-NN | "
@@ -538,10 +641,6 @@ def main() -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(profiles, indent=1))
     if args.write:
-        cmd = "make bench  # = .venv/bin/python benchmarks/bench.py --write"
-        if args.boards != ",".join(BOARDS) or args.models != ",".join(MODELS):
-            cmd = f".venv/bin/python benchmarks/bench.py --boards {args.boards} " \
-                  f"--models {args.models} --write"
         flash_notes = read_section(FLASH_HEAD)
         float_section = read_section(FLOAT_HEAD)  # made by --float only: kept
         (ROOT / "benchmarks" / "RESULTS.md").write_text(RESULTS.format(
