@@ -66,34 +66,15 @@ extern "C" void f32_conv__mve(const f32_conv_params* params, const float* x, con
   }
   using namespace tinyforge::kernels::f32;
   const float lo = FlushBits(p.act_min), hi = FlushBits(p.act_max);
-  for (int32_t b = 0; b < p.batches; ++b) {
-    for (int32_t oy = 0; oy < p.out_h; ++oy) {
-      const int32_t iy0 = oy * p.stride_h - p.pad_top;
-      int32_t ky0, ky1;
-      TapRange(iy0, p.k_h, p.dilation_h, p.in_h, &ky0, &ky1);
-      for (int32_t ox = 0; ox < p.out_w; ++ox) {
-        const int32_t ix0 = ox * p.stride_w - p.pad_left;
-        int32_t kx0, kx1;
-        TapRange(ix0, p.k_w, 1, p.in_w, &kx0, &kx1);
-        const int32_t run = (kx1 - kx0) * p.in_c;
-        const float* x_row0 =
-            x + ((b * p.in_h + iy0 + ky0 * p.dilation_h) * p.in_w + ix0 + kx0) * p.in_c;
-        float* yp = y + ((b * p.out_h + oy) * p.out_w + ox) * p.out_c;
-        int32_t oc = 0;
-        for (; oc + 12 <= p.out_c; oc += 12) {
-          PixelBlock<3>(p, x_row0, w, oc, 12, ky0, ky1, kx0, run, bias, lo, hi, yp);
-        }
-        const int32_t n = p.out_c - oc;
-        if (n > 8) {
-          PixelBlock<3>(p, x_row0, w, oc, n, ky0, ky1, kx0, run, bias, lo, hi, yp);
-        } else if (n > 4) {
-          PixelBlock<2>(p, x_row0, w, oc, n, ky0, ky1, kx0, run, bias, lo, hi, yp);
-        } else if (n > 0) {
-          PixelBlock<1>(p, x_row0, w, oc, n, ky0, ky1, kx0, run, bias, lo, hi, yp);
-        }
-      }
-    }
-  }
+  ForEachWindow<true>(p, [&](const Window& win) TF_F32_INLINE {  // dilation_w is 1
+    const int32_t run = (win.kx1 - win.kx0) * p.in_c;
+    const float* x_row0 = x + FirstTapPixel<true>(p, win) * p.in_c;
+    float* yp = y + OutPixel(p, win) * p.out_c;
+    mve::Blocks<3>(p.out_c, [&](auto nv, int32_t oc, int32_t n) __attribute__((always_inline)) {
+      PixelBlock<decltype(nv)::kCount>(p, x_row0, w, oc, n, win.ky0, win.ky1, win.kx0, run,
+                                       bias, lo, hi, yp);
+    });
+  });
 }
 
 #else

@@ -38,28 +38,18 @@ extern "C" TF_F32_NO_VECTORIZE void f32_conv__scalar(const f32_conv_params* para
   using namespace tinyforge::kernels::f32;
   const StandardFpscr mode;
   const float lo = FlushBits(p.act_min), hi = FlushBits(p.act_max);
-  for (int32_t b = 0; b < p.batches; ++b) {
-    for (int32_t oy = 0; oy < p.out_h; ++oy) {
-      const int32_t iy0 = oy * p.stride_h - p.pad_top;
-      int32_t ky0, ky1;
-      TapRange(iy0, p.k_h, p.dilation_h, p.in_h, &ky0, &ky1);
-      for (int32_t ox = 0; ox < p.out_w; ++ox) {
-        const int32_t ix0 = ox * p.stride_w - p.pad_left;
-        int32_t kx0, kx1;
-        TapRange(ix0, p.k_w, 1, p.in_w, &kx0, &kx1);
-        const int32_t run = (kx1 - kx0) * p.in_c;
-        float* yp = y + ((b * p.out_h + oy) * p.out_w + ox) * p.out_c;
-        for (int32_t oc = 0; oc < p.out_c; ++oc) {
-          float acc = 0.0f;
-          for (int32_t ky = ky0; ky < ky1; ++ky) {
-            const int32_t iy = iy0 + ky * p.dilation_h;
-            acc = DotInOrder(acc, x + ((b * p.in_h + iy) * p.in_w + ix0 + kx0) * p.in_c,
-                             w + ((oc * p.k_h + ky) * p.k_w + kx0) * p.in_c, run);
-          }
-          acc = Add(acc, bias[oc]);
-          yp[oc] = Clamp(acc, lo, hi);
-        }
+  ForEachWindow<true>(p, [&](const Window& win) TF_F32_INLINE {  // dilation_w is 1
+    const int32_t run = (win.kx1 - win.kx0) * p.in_c;
+    float* yp = y + OutPixel(p, win) * p.out_c;
+    for (int32_t oc = 0; oc < p.out_c; ++oc) {
+      float acc = 0.0f;
+      for (int32_t ky = win.ky0; ky < win.ky1; ++ky) {
+        const int32_t iy = win.iy0 + ky * p.dilation_h;
+        acc = DotInOrder(acc, x + ((win.b * p.in_h + iy) * p.in_w + win.ix0 + win.kx0) * p.in_c,
+                         w + ((oc * p.k_h + ky) * p.k_w + win.kx0) * p.in_c, run);
       }
+      acc = Add(acc, bias[oc]);
+      yp[oc] = Clamp(acc, lo, hi);
     }
-  }
+  });
 }

@@ -62,41 +62,15 @@ extern "C" void f32_dwconv__mve(const f32_conv_params* params, const float* x, c
   using namespace tinyforge::kernels::f32;
   const float lo = FlushBits(p.act_min), hi = FlushBits(p.act_max);
   const int32_t c = p.in_c;
-  for (int32_t b = 0; b < p.batches; ++b) {
-    for (int32_t oy = 0; oy < p.out_h; ++oy) {
-      const int32_t iy0 = oy * p.stride_h - p.pad_top;
-      int32_t ky0, ky1;
-      TapRange(iy0, p.k_h, p.dilation_h, p.in_h, &ky0, &ky1);
-      for (int32_t ox = 0; ox < p.out_w; ++ox) {
-        const int32_t ix0 = ox * p.stride_w - p.pad_left;
-        int32_t kx0, kx1;
-        TapRange(ix0, p.k_w, p.dilation_w, p.in_w, &kx0, &kx1);
-        const float* x_tap0 =
-            x + ((b * p.in_h + iy0 + ky0 * p.dilation_h) * p.in_w + ix0 + kx0 * p.dilation_w) * c;
-        const float* w_tap0 = w + (ky0 * p.k_w + kx0) * c;
-        float* yp = y + ((b * p.out_h + oy) * p.out_w + ox) * c;
-        int32_t ch = 0;
-        for (; ch + 16 <= c; ch += 16) {
-          PixelBlock<4>(p, x_tap0 + ch, w_tap0 + ch, 16, ky0, ky1, kx0, kx1, bias + ch, lo, hi,
-                        yp + ch);
-        }
-        const int32_t n = c - ch;
-        if (n > 12) {
-          PixelBlock<4>(p, x_tap0 + ch, w_tap0 + ch, n, ky0, ky1, kx0, kx1, bias + ch, lo, hi,
-                        yp + ch);
-        } else if (n > 8) {
-          PixelBlock<3>(p, x_tap0 + ch, w_tap0 + ch, n, ky0, ky1, kx0, kx1, bias + ch, lo, hi,
-                        yp + ch);
-        } else if (n > 4) {
-          PixelBlock<2>(p, x_tap0 + ch, w_tap0 + ch, n, ky0, ky1, kx0, kx1, bias + ch, lo, hi,
-                        yp + ch);
-        } else if (n > 0) {
-          PixelBlock<1>(p, x_tap0 + ch, w_tap0 + ch, n, ky0, ky1, kx0, kx1, bias + ch, lo, hi,
-                        yp + ch);
-        }
-      }
-    }
-  }
+  ForEachWindow(p, [&](const Window& win) TF_F32_INLINE {
+    const float* x_tap0 = x + FirstTapPixel(p, win) * c;
+    const float* w_tap0 = w + (win.ky0 * p.k_w + win.kx0) * c;
+    float* yp = y + OutPixel(p, win) * c;
+    mve::Blocks<4>(c, [&](auto nv, int32_t ch, int32_t n) __attribute__((always_inline)) {
+      PixelBlock<decltype(nv)::kCount>(p, x_tap0 + ch, w_tap0 + ch, n, win.ky0, win.ky1, win.kx0,
+                                       win.kx1, bias + ch, lo, hi, yp + ch);
+    });
+  });
 }
 
 #else

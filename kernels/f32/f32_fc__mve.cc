@@ -51,16 +51,10 @@ extern "C" void f32_fc__mve(const f32_fc_params* params, const float* x, const f
   for (int32_t b = 0; b < p.batches; ++b) {
     const float* xb = x + b * p.in_features;
     float* yb = y + b * p.out_features;
-    int32_t o = 0;
-    for (; o + 12 <= p.out_features; o += 12) OutputBlock<3>(p, xb, w, o, 12, bias, lo, hi, yb);
-    const int32_t n = p.out_features - o;
-    if (n > 8) {
-      OutputBlock<3>(p, xb, w, o, n, bias, lo, hi, yb);
-    } else if (n > 4) {
-      OutputBlock<2>(p, xb, w, o, n, bias, lo, hi, yb);
-    } else if (n > 0) {
-      OutputBlock<1>(p, xb, w, o, n, bias, lo, hi, yb);
-    }
+    mve::Blocks<3>(p.out_features,
+                   [&](auto nv, int32_t o, int32_t n) __attribute__((always_inline)) {
+      OutputBlock<decltype(nv)::kCount>(p, xb, w, o, n, bias, lo, hi, yb);
+    });
   }
 }
 

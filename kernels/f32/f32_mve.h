@@ -57,6 +57,33 @@ inline void FinishStore(float32x4_t acc, const float* bias, float lo, float hi, 
   vstrwq_p_f32(y, v, pred);
 }
 
+// The number of vectors of a block, as a type: Blocks passes Vectors<NV>{} to its callback.
+template <int NV>
+struct Vectors {
+  static constexpr int kCount = NV;
+};
+
+template <int NV, class F>
+__attribute__((always_inline)) inline void TailBlock(int32_t at, int32_t n, F& block) {
+  if constexpr (NV >= 1) {
+    if (n > 4 * (NV - 1)) {
+      block(Vectors<NV>{}, at, n);
+    } else {
+      TailBlock<NV - 1>(at, n, block);
+    }
+  }
+}
+
+// Outputs [0, total) in blocks of MAXV vectors (4 * MAXV lanes), then the rest in one block
+// of the fewest vectors that hold it: block(Vectors<NV>{}, first, n) with n in
+// (4 * (NV - 1), 4 * NV].
+template <int MAXV, class F>
+__attribute__((always_inline)) inline void Blocks(int32_t total, F&& block) {
+  int32_t at = 0;
+  for (; at + 4 * MAXV <= total; at += 4 * MAXV) block(Vectors<MAXV>{}, at, 4 * MAXV);
+  TailBlock<MAXV>(at, total - at, block);
+}
+
 }  // namespace tinyforge::kernels::f32::mve
 
 #endif  // TINYFORGE_KERNELS_F32_F32_MVE_H_
