@@ -10,6 +10,9 @@
 """
 from __future__ import annotations
 
+import re
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -234,11 +237,11 @@ def test_int8_elu_matches_tf_interpreter(converted, cli, tmp_path):
     assert compared > 1000
 
 
-def test_float_split_between_dequantize_and_quantize(converted, cli, tmp_path):
-    """TF's converter sometimes leaves an LSTM's gate SPLIT in float (DEQUANTIZE, SPLIT,
-    QUANTIZE per output; it varies from run to run). The `lstm_unrolled` model's first SPLIT
-    made so on purpose, each QUANTIZE to a new scale and zero point, must run in int8 with
-    the dequantize-then-quantize table and match TF's interpreter op by op."""
+def _float_split_model(converted, absent_input: bool = False) -> tuple[bytes, int]:
+    """The `lstm_unrolled` model with its first int8 SPLIT made float: DEQUANTIZE -> SPLIT ->
+    a QUANTIZE per output, each to a new scale and zero point (as TF's converter leaves it in
+    about one conversion of five). `absent_input`: the DEQUANTIZE reads tensor -1. Returns
+    the file and the SPLIT's number of outputs."""
     import flatbuffers  # noqa: PLC0415
 
     data, _ = converted(next(s for s in SPECS if s.name == "lstm_unrolled"))
@@ -260,7 +263,7 @@ def test_float_split_between_dequantize_and_quantize(converted, cli, tmp_path):
             return False
         ts = [int(op.inputs[1]), *(int(t) for t in op.outputs)]
         return (all(graph.tensors[t].type == int8 and graph.tensors[t].quantization
-                        and graph.tensors[t].quantization.scale is not None for t in ts))
+                    and graph.tensors[t].quantization.scale is not None for t in ts))
 
     at = next(i for i, op in enumerate(graph.operators) if int8_split(op))
     split = graph.operators[at]
@@ -289,19 +292,37 @@ def test_float_split_between_dequantize_and_quantize(converted, cli, tmp_path):
         q.zeroPoint = [int(q.zeroPoint[0]) + 3 * k - 4]
         quantizes.append(op("QUANTIZE", ft, t))
     graph.operators[at + 1:at + 1] = quantizes
-    graph.operators.insert(at, op("DEQUANTIZE", x, fx))
+    graph.operators.insert(at, op("DEQUANTIZE", -1 if absent_input else x, fx))
     b = flatbuffers.Builder(1 << 16)
     b.Finish(model.Pack(b), file_identifier=b"TFL3")
-    data = bytes(b.Output())
+    return bytes(b.Output()), len(outs)
+
+
+def test_float_split_between_dequantize_and_quantize(converted, cli, tmp_path):
+    """A float SPLIT between DEQUANTIZE and QUANTIZEs (_float_split_model) runs in int8 with
+    the dequantize-then-quantize table and matches TF's interpreter op by op."""
+    data, n_outs = _float_split_model(converted)
     path = tmp_path / "float_split.tflite"
     path.write_bytes(data)
     ops = [o["type"] for o in inspect_json(cli, path)["ops"]]
-    assert ops.count("qlut") >= len(outs)
+    assert ops.count("qlut") >= n_outs
     compared = 0
     for k, r in _op_by_op(cli, data, path, 300, tmp_path):
         assert not r.failures, f"input {k}:\n" + "\n".join(r.failures)
         compared += r.compared
     assert compared > 100
+
+
+def test_float_island_with_an_absent_input_is_refused(converted, cli, tmp_path):
+    """The island fold must not read an absent DEQUANTIZE input (-1): one line, exit 2."""
+    data, _ = _float_split_model(converted, absent_input=True)
+    path = tmp_path / "absent.tflite"
+    path.write_bytes(data)
+    proc = subprocess.run([cli, "inspect", str(path)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert re.fullmatch(rf"error: {re.escape(str(path))}: op #\d+ \(DEQUANTIZE\): inputs\[0\]: "
+                        r"required input is omitted \(-1\)\n", proc.stderr), proc.stderr
 
 
 @pytest.mark.skipif(not available(), reason="../shared MLPerf Tiny goldens missing")

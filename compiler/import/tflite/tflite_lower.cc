@@ -170,7 +170,8 @@ void FoldFloatMovement(TfliteModel& m) {
   std::vector<bool> is_mover(m.ops.size(), false);
   for (size_t d = 0; d < m.ops.size(); ++d) {
     const TfOp& dq = m.ops[d];
-    if (dq.code != op::kDequantize || dq.inputs.size() != 1 || dq.outputs.size() != 1) {
+    if (dq.code != op::kDequantize || dq.inputs.size() != 1 || dq.outputs.size() != 1 ||
+        dq.inputs[0] < 0) {  // an absent input (-1) is left for the op checks to name
       continue;
     }
     const TfTensor& x = m.tensors[static_cast<size_t>(dq.inputs[0])];
