@@ -242,6 +242,11 @@ def _graph_output_index(m):
     m.subgraphs[0].outputs[0] = 12345
 
 
+def _graph_output_twice(m):  # found by the fuzzer: the IR verifier named it, not the importer
+    out = int(m.subgraphs[0].outputs[0])
+    m.subgraphs[0].outputs = [out, out]
+
+
 FIELD_CASES = [
     ("nan_scale", _set_nan_scale, r"tensor #\d+ .*quantization\.scale\[0\]: must be finite and "
                                   r"> 0, got nan"),
@@ -291,6 +296,8 @@ FIELD_CASES = [
     ("softmax_output_scale", _softmax_scale,
      r"op #\d+ \(SOFTMAX\): softmax: int8 output must have scale 1/256 and zero point -128"),
     ("graph_output_index", _graph_output_index, r"subgraph: outputs\[0\]: tensor index 12345"),
+    ("graph_output_twice", _graph_output_twice,
+     r"subgraph: outputs\[1\]: tensor #\d+ .* is listed twice"),
 ]
 
 

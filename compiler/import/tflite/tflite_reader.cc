@@ -293,8 +293,13 @@ class Reader {
     }
     if (m_.outputs.empty()) return Fail("subgraph: outputs: the model has no outputs");
     for (size_t i = 0; i < m_.outputs.size(); ++i) {
-      TF_RETURN_IF_ERROR(
-          CheckIndex(m_.outputs[i], "subgraph: outputs[" + std::to_string(i) + "]: "));
+      const std::string where = "subgraph: outputs[" + std::to_string(i) + "]: ";
+      TF_RETURN_IF_ERROR(CheckIndex(m_.outputs[i], where));
+      for (size_t j = 0; j < i; ++j) {
+        if (m_.outputs[j] == m_.outputs[i]) {
+          return Fail(where + TensorLabel(m_, m_.outputs[i]) + " is listed twice");
+        }
+      }
     }
     return OkStatus();
   }
