@@ -106,11 +106,13 @@ def random_inputs(compiled: CompiledModel, seed: int = 0) -> list[np.ndarray]:
 
 # ---- running -----------------------------------------------------------------------------
 def _firmware(elf: Path, board: str, args: list[str], cwd: Path, *, timeout: float,
-              ops: list[dict] | None = None):
-    """Runs the firmware (per-op events on); BoardError unless it exited 0."""
+              ops: list[dict] | None = None, memory: bool = False):
+    """Runs the firmware (per-op events on; with `memory`, data bytes per memory region);
+    BoardError unless it exited 0."""
     step(f"run on {board} ({board_json(board)['qemu']['machine']}, QEMU)")
     try:
-        r = qemu.run(elf, board=board, args=args, timeout=timeout, events=True, cwd=cwd)
+        r = qemu.run(elf, board=board, args=args, timeout=timeout, events=True, cwd=cwd,
+                     memory=memory)
     except qemu.RunError as e:
         raise BoardError(str(e), e.kind) from None
     if r.timed_out:
@@ -348,7 +350,7 @@ def profile(model, board: str, inputs=None, *, seed: int = 0, timeout: float = R
                              ErrorKind.INVALID_INPUT)
         (tmp / "in.bin").write_bytes(b"".join(a[0].tobytes() for a in arrays))
         r = _firmware(elf, board, ["in.bin", "out.bin", "profile"], tmp, timeout=timeout,
-                      ops=compiled.report["ops"])
+                      ops=compiled.report["ops"], memory=True)
         if r.perf is None:
             raise BoardError("no instruction counts: the QEMU plugin is not built "
                              "(cmake -S targets/qemu -B build/qemu-plugin && "
@@ -369,6 +371,12 @@ def profile(model, board: str, inputs=None, *, seed: int = 0, timeout: float = R
         stack = int(m.group(1)) if m else None
         regions = {reg["name"]: reg["used"] for reg in compiled.report["regions"] if reg["used"]}
         flash = flash_split(Path(str(elf) + ".map"), board, elf)
+        # Data bytes read / written during one inference (TF_PERF region 0), per board
+        # memory region, in the board's order ("other": no region, e.g. a peripheral).
+        order = [m["name"] for m in board_json(board)["memory"]] + ["other"]
+        mem = r.perf.memory.get(0, {})
+        reads = {k: mem[k].read for k in order if k in mem and mem[k].read}
+        writes = {k: mem[k].write for k in order if k in mem and mem[k].write}
         return {
             "schema": "tinyforge.profile/1",
             "measure": "instructions",
@@ -382,6 +390,7 @@ def profile(model, board: str, inputs=None, *, seed: int = 0, timeout: float = R
             "ram": {"arena": regions, "arena_total": sum(regions.values()), "stack": stack,
                     "total": sum(regions.values()) + (stack or 0)},
             "flash": flash,
+            "reads": reads, "writes": writes,
             "plugin_mode": r.perf.mode,
         }
 
@@ -430,6 +439,10 @@ def profile_text(p: dict) -> str:
     arena = ", ".join(f"{k} {_g(v)}" for k, v in ram["arena"].items()) or "none"
     out.append(f"RAM: arena {arena} (planned); stack high-water {_g(ram['stack'])} "
                f"(of {_g(p['stack']['size'])}); total {_g(ram['total'])} bytes")
+    if p.get("reads"):
+        out.append("data read per inference: " + ", ".join(
+            f"{k} {_g(v)}" for k, v in p["reads"].items()) + " bytes; written: " + (", ".join(
+                f"{k} {_g(v)}" for k, v in p.get("writes", {}).items()) or "none"))
     f = p["flash"]
     if f is not None:
         out.append(f"flash: {_g(f['total'])} bytes = runtime {_g(f['runtime'])} + kernels "

@@ -171,6 +171,7 @@ def test_profile_repeats_exactly(graphs, cli, tmp_path):
     assert [o["insns"] for o in a["ops"]] == [o["insns"] for o in b["ops"]]
     assert a["insns_per_inference"] == b["insns_per_inference"]
     assert a["stack"] == b["stack"] and a["flash"] == b["flash"]
+    assert a["reads"] == b["reads"] and a["writes"] == b["writes"]
     report = tfboard.compile_for_board(graphs["ds_cnn"], "an547", tmp_path / "c").report
     assert [o["name"] for o in a["ops"]] == [o["name"] for o in report["ops"]]
     assert [o["kernel"] for o in a["ops"]] == [o["kernel"] for o in report["ops"]]
@@ -189,6 +190,23 @@ def test_profile_repeats_exactly(graphs, cli, tmp_path):
     assert [o["insns"] for o in c["ops"]] == [o["insns"] for o in a["ops"]]
     text = _board_cli(cli, "profile", graphs["ds_cnn"], "--board", "an547").stdout
     assert "instructions per inference" in text and "flash:" in text
+    assert "data read per inference: " in text
+
+
+@pytest.mark.parametrize("name", ["ds_cnn", "fc_autoencoder"])
+def test_profile_reads_every_weight(graphs, name, tmp_path):
+    """The plugin's data bytes per memory region (profile()["reads"]): every op reads each of
+    its constants (weights, bias, requantization tables) at least once per inference, from
+    the board's weights region (QSPI flash on the an547), so that region's bytes read are at
+    least the sum of the ops' constant bytes. Nothing runs from an address in no region."""
+    p = tfboard.profile(graphs[name], "an547")
+    report = tfboard.compile_for_board(graphs[name], "an547", tmp_path / "c").report
+    weights = sum(o["constant_bytes"] for o in report["ops"])
+    assert weights > 0
+    assert p["reads"]["qspi"] >= weights, (p["reads"], weights)
+    assert "other" not in p["reads"] and "other" not in p["writes"]
+    # The activations live in DTCM: the ops write there, and only there.
+    assert set(p["writes"]) == {"dtcm"}
 
 
 def test_dump_comparison_names_first_differing_op(graphs, tmp_path):
