@@ -370,6 +370,9 @@ def profile(model, board: str, inputs=None, *, seed: int = 0, timeout: float = R
         m = re.search(r"run stack (\d+) bytes, stack (\d+) bytes", r.stdout)
         stack = int(m.group(1)) if m else None
         regions = {reg["name"]: reg["used"] for reg in compiled.report["regions"] if reg["used"]}
+        # Constants copied into RAM at init (compile --hot-constants), per region.
+        consts = {reg["name"]: reg["constants"] for reg in compiled.report["regions"]
+                  if reg.get("constants")}
         flash = flash_split(Path(str(elf) + ".map"), board, elf)
         # Data bytes read / written during one inference (TF_PERF region 0), per board
         # memory region, in the board's order ("other": no region, e.g. a peripheral).
@@ -388,7 +391,8 @@ def profile(model, board: str, inputs=None, *, seed: int = 0, timeout: float = R
             "macs": sum(op["macs"] for op in ops),
             "stack": {"high_water": stack, "size": int(m.group(2)) if m else None},
             "ram": {"arena": regions, "arena_total": sum(regions.values()), "stack": stack,
-                    "total": sum(regions.values()) + (stack or 0)},
+                    "constants": consts,
+                    "total": sum(regions.values()) + sum(consts.values()) + (stack or 0)},
             "flash": flash,
             "reads": reads, "writes": writes,
             "plugin_mode": r.perf.mode,
@@ -437,7 +441,9 @@ def profile_text(p: dict) -> str:
                    f"instructions per inference: {_g(total)}")
     ram = p["ram"]
     arena = ", ".join(f"{k} {_g(v)}" for k, v in ram["arena"].items()) or "none"
-    out.append(f"RAM: arena {arena} (planned); stack high-water {_g(ram['stack'])} "
+    consts = "".join(f"; constants {k} {_g(v)} (copied at init)"
+                     for k, v in ram.get("constants", {}).items())
+    out.append(f"RAM: arena {arena} (planned){consts}; stack high-water {_g(ram['stack'])} "
                f"(of {_g(p['stack']['size'])}); total {_g(ram['total'])} bytes")
     if p.get("reads"):
         out.append("data read per inference: " + ", ".join(

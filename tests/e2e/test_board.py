@@ -209,6 +209,26 @@ def test_profile_reads_every_weight(graphs, name, tmp_path):
     assert set(p["writes"]) == {"dtcm"}
 
 
+def test_hot_constants_move_the_reads(graphs):
+    """compile --hot-constants auto: on the an547 every constant of ds_cnn fits DTCM next to
+    the activations; tf_model_init copies them there, so the inference reads nothing from
+    QSPI any more: the same bytes are read (and the same instructions run), from DTCM. On
+    the an505 (ISRAM 32 KiB) only the hottest fit: two segments, one copied; both boards
+    stay bit-exact with the host runtime."""
+    hot = ["--hot-constants", "auto"]
+    before = tfboard.profile(graphs["ds_cnn"], "an547")
+    after = tfboard.profile(graphs["ds_cnn"], "an547", compile_args=hot)
+    assert before["reads"]["qspi"] > 0 and "qspi" not in after["reads"]
+    assert sum(after["reads"].values()) == sum(before["reads"].values())
+    assert after["reads"]["dtcm"] == before["reads"]["dtcm"] + before["reads"]["qspi"]
+    assert after["insns_per_inference"] == before["insns_per_inference"]
+    moved = after["ram"]["constants"]["dtcm"]
+    assert moved > 0 and after["ram"]["total"] == before["ram"]["total"] + moved
+    for board, seed in (("an547", 4), ("an505", 5)):
+        o = tfboard.run_model(graphs["ds_cnn"], board, seed=seed, compile_args=hot)
+        assert o.bit_exact, (board, o.mismatch)
+
+
 def test_dump_comparison_names_first_differing_op(graphs, tmp_path):
     o = tfboard.run_model(graphs["resnet8"], "an386", seed=3)
     assert o.bit_exact
