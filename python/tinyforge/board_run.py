@@ -355,7 +355,8 @@ def profile(model, board: str, inputs=None, *, seed: int = 0, timeout: float = R
             raise BoardError("no instruction counts: the QEMU plugin is not built "
                              "(cmake -S targets/qemu -B build/qemu-plugin && "
                              "cmake --build build/qemu-plugin; targets/README.md)")
-        events = [e.insns for e in r.perf.events if e.region == 1]
+        op_events = [e for e in r.perf.events if e.region == 1]
+        events = [e.insns for e in op_events]
         ops = compiled.report["ops"]
         if len(events) != len(ops) or r.perf.errors:
             raise BoardError(f"profile: {len(events)} op events for {len(ops)} ops "
@@ -367,6 +368,8 @@ def profile(model, board: str, inputs=None, *, seed: int = 0, timeout: float = R
                          "kernel": op["kernel"], "macs": op["macs"], "insns": n,
                          "insns_per_mac": round(n / op["macs"], 3) if op["macs"] else None,
                          "share": round(n / total, 4) if total else None})
+        for row, e in zip(rows, op_events):
+            row["reads"] = e.reads  # data bytes the op read, per memory region
         m = re.search(r"run stack (\d+) bytes, stack (\d+) bytes", r.stdout)
         stack = int(m.group(1)) if m else None
         regions = {reg["name"]: reg["used"] for reg in compiled.report["regions"] if reg["used"]}

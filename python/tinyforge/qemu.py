@@ -74,6 +74,8 @@ class Event:
     call: int
     insns: int
     start: int  # instructions executed before the call began
+    # With memory=True: the call's data bytes read per memory region (those read from).
+    reads: dict[str, int] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass
@@ -188,8 +190,10 @@ def parse_perf(text: str) -> PerfReport:
             report.regions[int(f["region"])] = Region(int(f["calls"]), int(f["insns"]),
                                                       int(f["min"]), int(f["max"]))
         elif kind == "event":
+            reads = {name: int(n) for name, n in (item.rsplit(":", 1) for item in
+                                                  f["reads"].split(","))} if "reads" in f else {}
             report.events.append(Event(int(f["region"]), int(f["call"]), int(f["insns"]),
-                                       int(f["start"])))
+                                       int(f["start"]), reads))
         elif kind == "open":
             report.open[int(f["region"])] = int(f["insns"])
         elif kind == "error":

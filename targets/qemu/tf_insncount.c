@@ -31,6 +31,8 @@
  *   tf-perf total insns=<n>
  *   tf-perf region=<id> calls=<n> insns=<sum> min=<n> max=<n>
  *   tf-perf event region=<id> call=<k> insns=<n> start=<n>     (events=on)
+ *                  [reads=<name>:<bytes>,...]   with range=: the call's data bytes read per
+ *                  range (the ranges it read from)
  *   tf-perf open region=<id> insns=<n> start=<n>    begun, not ended when the guest stopped
  *   tf-perf error region=<id> kind=<end-without-begin|begin-while-open> count=<n>
  *   tf-perf error kind=events-dropped count=<n>
@@ -52,17 +54,20 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = TF_QEMU_PLUGIN_API;
 #define TF_REGIONS 32
 #define TF_BEGIN_HINT 0x80
 #define TF_END_HINT 0xA0
+#define TF_RANGES 16
 
 typedef struct {
   uint64_t calls, insns, min, max;
   uint64_t start; /* instructions before the open call's BEGIN */
   int open;
   uint64_t end_without_begin, begin_while_open;
+  uint64_t read_at_begin[TF_RANGES + 1]; /* with range=: bytes read per range before it */
 } region;
 
 typedef struct {
   uint8_t id;
   uint64_t call, insns, start;
+  size_t reads; /* with range=: index of the call's bytes read per range in g_event_reads */
 } event;
 
 static region g_regions[TF_REGIONS];
@@ -72,9 +77,9 @@ static event* g_events;
 static size_t g_n_events, g_cap_events, g_max_events = 1000000;
 static uint64_t g_events_dropped;
 static FILE* g_out;
+static uint64_t* g_event_reads; /* (ranges + 1) per event, with range= and events=on */
 
 /* ---- data memory accesses per region and address range (range= arguments) ------------ */
-#define TF_RANGES 16
 typedef struct {
   char name[32];
   uint64_t base, size;
@@ -186,7 +191,8 @@ static int insn_bytes32(struct qemu_plugin_insn* insn, uint8_t b[4]) {
 #define UD_AFTER_SHIFT 16
 #define UD_AFTER_MAX 0x7FFFu
 
-static void record_event(unsigned id, uint64_t call, uint64_t insns, uint64_t start) {
+static void record_event(unsigned id, uint64_t call, uint64_t insns, uint64_t start,
+                         const uint64_t* reads) {
   if (g_n_events >= g_max_events) {
     ++g_events_dropped;
     return;
@@ -199,6 +205,14 @@ static void record_event(unsigned id, uint64_t call, uint64_t insns, uint64_t st
       return;
     }
     g_events = grown;
+    if (g_n_ranges) {
+      uint64_t* more = realloc(g_event_reads, cap * (g_n_ranges + 1) * sizeof *more);
+      if (!more) {
+        ++g_events_dropped;
+        return;
+      }
+      g_event_reads = more;
+    }
     g_cap_events = cap;
   }
   event* e = &g_events[g_n_events++];
@@ -206,6 +220,8 @@ static void record_event(unsigned id, uint64_t call, uint64_t insns, uint64_t st
   e->call = call;
   e->insns = insns;
   e->start = start;
+  e->reads = (g_n_events - 1) * (g_n_ranges + 1);
+  if (g_n_ranges) memcpy(&g_event_reads[e->reads], reads, (g_n_ranges + 1) * sizeof *reads);
 }
 
 static void on_marker(unsigned int vcpu, void* userdata) {
@@ -224,6 +240,7 @@ static void on_marker(unsigned int vcpu, void* userdata) {
     r->open = 1;
     g_open_mask |= 1u << id;
     r->start = before + 1; /* the BEGIN marker itself is not part of the region */
+    for (unsigned k = 0; k < g_n_ranges + 1 && g_n_ranges; ++k) r->read_at_begin[k] = g_mem[id][k].read;
     return;
   }
   if (!r->open) {
@@ -233,7 +250,12 @@ static void on_marker(unsigned int vcpu, void* userdata) {
   const uint64_t n = before - r->start;
   if (r->calls == 0 || n < r->min) r->min = n;
   if (n > r->max) r->max = n;
-  if (g_events_on) record_event(id, r->calls, n, r->start);
+  if (g_events_on) {
+    uint64_t reads[TF_RANGES + 1] = {0};
+    for (unsigned k = 0; k < g_n_ranges + 1 && g_n_ranges; ++k)
+      reads[k] = g_mem[id][k].read - r->read_at_begin[k];
+    record_event(id, r->calls, n, r->start, reads);
+  }
   r->insns += n;
   ++r->calls;
   r->open = 0;
@@ -264,7 +286,7 @@ static void on_tb_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
 
 /* ---- report -------------------------------------------------------------------------- */
 __attribute__((format(printf, 1, 2))) static void emit(const char* fmt, ...) {
-  char line[256];
+  char line[1024];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(line, sizeof line, fmt, ap);
@@ -292,8 +314,20 @@ static void on_exit_report(qemu_plugin_id_t id, void* userdata) {
   }
   for (size_t k = 0; k < g_n_events; ++k) {
     const event* e = &g_events[k];
-    emit("tf-perf event region=%u call=%" PRIu64 " insns=%" PRIu64 " start=%" PRIu64 "\n",
-         (unsigned)e->id, e->call, e->insns, e->start);
+    char reads[600] = "";
+    if (g_n_ranges) { /* " reads=NAME:BYTES,..." over the ranges read from */
+      size_t used = 0;
+      for (unsigned r = 0; r <= g_n_ranges; ++r) {
+        const uint64_t n = g_event_reads[e->reads + r];
+        if (!n) continue;
+        used += (size_t)snprintf(reads + used, sizeof reads - used, "%s%s:%" PRIu64,
+                                 used ? "," : " reads=",
+                                 r < g_n_ranges ? g_ranges[r].name : "other", n);
+        if (used >= sizeof reads) break; /* 17 ranges of < 32 + 21 characters fit */
+      }
+    }
+    emit("tf-perf event region=%u call=%" PRIu64 " insns=%" PRIu64 " start=%" PRIu64 "%s\n",
+         (unsigned)e->id, e->call, e->insns, e->start, reads);
   }
   for (unsigned i = 0; i < TF_REGIONS; ++i) {
     const region* r = &g_regions[i];
@@ -326,6 +360,8 @@ static void on_exit_report(qemu_plugin_id_t id, void* userdata) {
   }
   free(g_events);
   g_events = NULL;
+  free(g_event_reads);
+  g_event_reads = NULL;
   counter_free();
 }
 

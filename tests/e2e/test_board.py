@@ -204,6 +204,10 @@ def test_profile_reads_every_weight(graphs, name, tmp_path):
     weights = sum(o["constant_bytes"] for o in report["ops"])
     assert weights > 0
     assert p["reads"]["qspi"] >= weights, (p["reads"], weights)
+    # Op by op (the per-call counts of region 1): each op reads all of its own constants.
+    for row, op in zip(p["ops"], report["ops"]):
+        assert row["reads"].get("qspi", 0) >= op["constant_bytes"], (row, op)
+    assert sum(row["reads"].get("qspi", 0) for row in p["ops"]) <= p["reads"]["qspi"]
     assert "other" not in p["reads"] and "other" not in p["writes"]
     # The activations live in DTCM: the ops write there, and only there.
     assert set(p["writes"]) == {"dtcm"}

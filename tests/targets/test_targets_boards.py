@@ -202,6 +202,12 @@ def test_data_bytes_per_memory_region(board, firmware_builds, plugin):
     assert sum(c.read for name, c in dot.items() if name != data) <= 64  # literal pool
     # The pure loops (regions 0..4) touch no data memory at all.
     assert not any(rid in r.perf.memory for rid in range(5))
+    # With events, each call carries its own bytes read per range.
+    ev = runner.run(fw.elf("perf_loop"), timeout=20, plugin=plugin, memory=True, events=True)
+    assert ev.perf.memory == r.perf.memory
+    calls = {e.region: e for e in ev.perf.events}
+    assert calls[5].reads == {name: c.read for name, c in dot.items() if c.read}
+    assert all(e.reads == {} for e in ev.perf.events if e.region == 2)
 
 
 # ---- runner and build behaviour: one board is enough --------------------------------------
