@@ -84,7 +84,8 @@ Status CheckConstantsFit(const target::Board& board, const Program& p, uint32_t 
     // RAM was checked against the room the activation plan leaves (ChooseHotConstants).
     const target::MemoryRegion* m = board.Find(s.region);
     const bool ram = m != nullptr && m->purpose == "ram";
-    need[ram ? board.weights_region : s.region] += AlignUp(static_cast<int64_t>(s.bytes.size()), 16);
+    need[ram ? board.weights_region : s.region] +=
+        AlignUp(static_cast<int64_t>(s.bytes.size()), 16);
   }
   for (auto& [region, bytes] : need) {
     const target::MemoryRegion* m = board.Find(region);
@@ -142,8 +143,8 @@ Expected<HotConstants> ChooseHotConstants(const ir::Graph& g, const target::Boar
     }
   }
   if (o.hot_constants != "auto" && chosen < 0) {
-    return Error("--hot-constants " + o.hot_constants + ": not off, auto or a RAM region of board " +
-                 board.name);
+    return Error("--hot-constants " + o.hot_constants +
+                 ": not off, auto or a RAM region of board " + board.name);
   }
   if (chosen < 0) return hot;  // auto, and no RAM region faster than the weights' has room
   const int64_t room = free_in(static_cast<size_t>(chosen));
@@ -161,7 +162,8 @@ Expected<HotConstants> ChooseHotConstants(const ir::Graph& g, const target::Boar
     for (const Operand& od : eo.operands) {
       if (od.kind == Operand::kConstant) {
         c.constants.push_back(od.index);
-        const_bytes += static_cast<int64_t>(e.constants[static_cast<size_t>(od.index)].bytes.size());
+        const_bytes +=
+            static_cast<int64_t>(e.constants[static_cast<size_t>(od.index)].bytes.size());
       } else if (od.kind == Operand::kActivation) {
         act_bytes += e.tensors[static_cast<size_t>(od.index)].bytes;
       }

@@ -66,7 +66,8 @@ ModelSources GenerateModelSources(const Emitted& e, std::string c_name,
   h << " * Flash: " << e.layout.head_size << " bytes of program (.rodata)";
   for (size_t s = 0; s < e.layout.segments.size(); ++s) {
     h << ", " << e.layout.segments[s].second << " bytes of constants in "
-      << (in_ram(s) ? e.board.weights_region + " (image of the copy in " + p.segments[s].region + ")"
+      << (in_ram(s) ? e.board.weights_region + " (image of the copy in " +
+                          p.segments[s].region + ")"
                     : p.segments[s].region);
   }
   h << "\n";

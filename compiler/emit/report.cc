@@ -105,7 +105,8 @@ json Summary(const Emitted& e) {
   for (size_t s = 0; s < e.layout.segments.size(); ++s) {
     json seg = {{"region", e.program.segments[s].region}, {"bytes", e.layout.segments[s].second}};
     // A segment read in RAM: its image is in the weights region, copied at init.
-    if (s < e.segment_in_ram.size() && e.segment_in_ram[s]) seg["image_in"] = e.board.weights_region;
+    if (s < e.segment_in_ram.size() && e.segment_in_ram[s])
+      seg["image_in"] = e.board.weights_region;
     flash["segments"].push_back(seg);
   }
   j["flash"] = flash;
@@ -193,7 +194,8 @@ std::string SummaryText(const Emitted& e) {
   for (size_t i = 0; i < e.layout.segments.size(); ++i) {
     s << ", constants " << Grouped(e.layout.segments[i].second) << " in "
       << (i < e.segment_in_ram.size() && e.segment_in_ram[i]
-              ? e.board.weights_region + " (image of the copy in " + e.program.segments[i].region + ")"
+              ? e.board.weights_region + " (image of the copy in " +
+                    e.program.segments[i].region + ")"
               : e.program.segments[i].region);
   }
   s << "\nkernels:";

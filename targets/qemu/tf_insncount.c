@@ -99,7 +99,8 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
   uint32_t open = g_open_mask;
   if (!open) return;
   unsigned r = 0;
-  while (r < g_n_ranges && (vaddr < g_ranges[r].base || vaddr - g_ranges[r].base >= g_ranges[r].size))
+  while (r < g_n_ranges &&
+         (vaddr < g_ranges[r].base || vaddr - g_ranges[r].base >= g_ranges[r].size))
     ++r;
   const uint64_t bytes = 1ull << qemu_plugin_mem_size_shift(info);
   const int store = qemu_plugin_mem_is_store(info);
@@ -240,7 +241,8 @@ static void on_marker(unsigned int vcpu, void* userdata) {
     r->open = 1;
     g_open_mask |= 1u << id;
     r->start = before + 1; /* the BEGIN marker itself is not part of the region */
-    for (unsigned k = 0; k < g_n_ranges + 1 && g_n_ranges; ++k) r->read_at_begin[k] = g_mem[id][k].read;
+    for (unsigned k = 0; k < g_n_ranges + 1 && g_n_ranges; ++k)
+      r->read_at_begin[k] = g_mem[id][k].read;
     return;
   }
   if (!r->open) {
