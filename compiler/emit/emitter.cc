@@ -80,7 +80,12 @@ Status CheckConstantsFit(const target::Board& board, const Program& p, uint32_t 
                          const std::string& model) {
   std::map<std::string, int64_t> need;
   for (const ProgramSegment& s : p.segments) {
-    need[s.region] += AlignUp(static_cast<int64_t>(s.bytes.size()), 16);
+    // A segment in a RAM region (--hot-constants) has its image in the weights region; its
+    // RAM was checked against the room the activation plan leaves (ChooseHotConstants).
+    const target::MemoryRegion* m = board.Find(s.region);
+    const bool ram = m != nullptr && m->purpose == "ram";
+    need[ram ? board.weights_region : s.region] +=
+        AlignUp(static_cast<int64_t>(s.bytes.size()), 16);
   }
   for (auto& [region, bytes] : need) {
     const target::MemoryRegion* m = board.Find(region);
@@ -99,6 +104,89 @@ Status CheckConstantsFit(const target::Board& board, const Program& p, uint32_t 
                  "OP=REGION)");
   }
   return OkStatus();
+}
+
+// --hot-constants: the RAM region that gets a copy of the hottest constants, and which.
+struct HotConstants {
+  std::string region;           // empty: none
+  std::vector<bool> constants;  // per detail::Encoded constant: copied to `region`
+  int64_t bytes = 0;            // the segment's bytes (each constant padded to 16)
+};
+
+// Heat of an op's constants: the uses per inference of each constant byte, estimated as the
+// op's MACs per constant byte (a convolution's weight is used once per output pixel, a fully
+// connected layer's once), or for ops without MACs (table lookups) the activation bytes
+// per constant byte. Ops hotter than others go first; each takes the room left in the
+// region after the activation plan if all its (not yet chosen) constants fit, else it is
+// skipped (first fit by heat).
+Expected<HotConstants> ChooseHotConstants(const ir::Graph& g, const target::Board& board,
+                                          const EmitOptions& o,
+                                          const std::vector<plan::Region>& regions,
+                                          const plan::MemoryPlan& mp, const detail::Encoded& e,
+                                          const std::map<std::string, std::string>& pinned) {
+  HotConstants hot;
+  hot.constants.assign(e.constants.size(), false);
+  if (o.hot_constants == "off") return hot;
+  const target::MemoryRegion* weights = board.Find(board.weights_region);
+  const int weights_rank = weights != nullptr ? weights->speed_rank : 1 << 30;
+  int chosen = -1;
+  auto free_in = [&](size_t r) {
+    return regions[r].capacity - AlignUp(mp.regions[r].used, 16);
+  };
+  for (size_t r = 0; r < regions.size(); ++r) {
+    if (o.hot_constants == "auto") {
+      if (regions[r].speed_rank >= weights_rank || free_in(r) <= 0) continue;
+      if (chosen < 0 || regions[r].speed_rank < regions[static_cast<size_t>(chosen)].speed_rank)
+        chosen = static_cast<int>(r);
+    } else if (regions[r].name == o.hot_constants) {
+      chosen = static_cast<int>(r);
+    }
+  }
+  if (o.hot_constants != "auto" && chosen < 0) {
+    return Error("--hot-constants " + o.hot_constants +
+                 ": not off, auto or a RAM region of board " + board.name);
+  }
+  if (chosen < 0) return hot;  // auto, and no RAM region faster than the weights' has room
+  const int64_t room = free_in(static_cast<size_t>(chosen));
+  struct Candidate {
+    double heat;
+    size_t op;  // index into e.ops
+    std::vector<int> constants;
+  };
+  std::vector<Candidate> candidates;
+  for (size_t k = 0; k < e.ops.size(); ++k) {
+    const detail::EncodedOp& eo = e.ops[k];
+    if (pinned.count(g.ops[eo.ir_op].name)) continue;  // --weights-in keeps its region
+    Candidate c{0.0, k, {}};
+    int64_t const_bytes = 0, act_bytes = 0;
+    for (const Operand& od : eo.operands) {
+      if (od.kind == Operand::kConstant) {
+        c.constants.push_back(od.index);
+        const_bytes +=
+            static_cast<int64_t>(e.constants[static_cast<size_t>(od.index)].bytes.size());
+      } else if (od.kind == Operand::kActivation) {
+        act_bytes += e.tensors[static_cast<size_t>(od.index)].bytes;
+      }
+    }
+    if (const_bytes == 0) continue;
+    c.heat = static_cast<double>(std::max<int64_t>(eo.spec.macs, act_bytes)) /
+             static_cast<double>(const_bytes);
+    candidates.push_back(std::move(c));
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.heat > b.heat; });
+  for (const Candidate& c : candidates) {
+    int64_t need = 0;
+    for (int i : c.constants) {
+      if (!hot.constants[static_cast<size_t>(i)])
+        need += AlignUp(static_cast<int64_t>(e.constants[static_cast<size_t>(i)].bytes.size()), 16);
+    }
+    if (hot.bytes + need > room) continue;
+    for (int i : c.constants) hot.constants[static_cast<size_t>(i)] = true;
+    hot.bytes += need;
+  }
+  if (hot.bytes > 0) hot.region = regions[static_cast<size_t>(chosen)].name;
+  return hot;
 }
 
 }  // namespace
@@ -191,6 +279,8 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   TF_ASSIGN_OR_RETURN(auto weight_regions, WeightRegions(g, board, options));
   out.plan = std::move(*planned);
   const plan::MemoryPlan& mp = out.plan;
+  TF_ASSIGN_OR_RETURN(const HotConstants hot,
+                      ChooseHotConstants(g, board, options, regions, mp, e, weight_regions));
 
   // Regions the program uses, in the board's order.
   Program& p = out.program;
@@ -239,9 +329,11 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     }
     p.segments.push_back({region, {}});
     out.segment_regions.push_back(region);
+    out.segment_in_ram.push_back(region == hot.region);
     return static_cast<uint32_t>(p.segments.size() - 1);
   };
-  segment_of(board.weights_region);
+  // With hot constants, segments come in order of first use (all of them may be hot).
+  if (hot.region.empty()) segment_of(board.weights_region);
   std::vector<int32_t> const_tensor(e.constants.size(), -1);
 
   // Ops in the planned order.
@@ -250,7 +342,7 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     const ir::Op& irop = g.ops[eo.ir_op];
     const plan::StreamChoice& stream = mp.streams[static_cast<size_t>(k)];
     const auto wr = weight_regions.find(irop.name);
-    const uint32_t seg = segment_of(wr != weight_regions.end() ? wr->second : board.weights_region);
+    const std::string& op_region = wr != weight_regions.end() ? wr->second : board.weights_region;
     ProgramOp rec;
     EmittedOp info;
     rec.kernel_id = eo.kernel->id;
@@ -278,11 +370,14 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
           break;
         case Operand::kConstant: {
           int32_t& t = const_tensor[static_cast<size_t>(o.index)];
+          const bool in_ram = hot.constants[static_cast<size_t>(o.index)];
           if (t < 0) {
             const detail::Constant& c = e.constants[static_cast<size_t>(o.index)];
-            t = p.AddConstant(seg, c.dtype, c.bytes);
+            t = p.AddConstant(segment_of(in_ram ? hot.region : op_region), c.dtype, c.bytes);
           }
           rec.operands.push_back(t);
+          info.constants_region =
+              p.segments[p.tensors[static_cast<size_t>(t)].location & 0x7f].region;
           info.constant_bytes +=
               static_cast<int64_t>(e.constants[static_cast<size_t>(o.index)].bytes.size());
           break;
@@ -373,6 +468,9 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   TF_ASSIGN_OR_RETURN(out.image, WriteProgram(p));
   TF_ASSIGN_OR_RETURN(out.layout, ReadImageLayout(out.image));
   TF_RETURN_IF_ERROR(CheckConstantsFit(board, p, out.layout.head_size, g.name));
+  for (size_t s = 0; s < out.segment_in_ram.size(); ++s) {
+    if (out.segment_in_ram[s]) out.ram_constant_bytes += out.layout.segments[s].second;
+  }
   return out;
 }
 

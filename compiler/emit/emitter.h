@@ -48,6 +48,11 @@ struct EmitOptions {
   // --optimize: "speed" (the fastest kernels and paths) or "size" (the least kernel code:
   // __ref for ops doing little of the work, the smallest paths; docs/decisions.md 59).
   std::string optimize = "speed";
+  // --hot-constants: "off", "auto" (the fastest RAM region faster than the weights region)
+  // or a RAM region: the hottest ops' constants (MACs per constant byte) that fit the room
+  // the activation plan leaves there go to a segment copied into that region at init; the
+  // flash keeps the image (docs/memory-planning.md, docs/decisions.md 65).
+  std::string hot_constants = "off";
 };
 
 // One op of the program, for reports.
@@ -66,6 +71,7 @@ struct EmittedOp {
   // twice), constants read (weights, bias, tables); scratch and line buffers not counted.
   int64_t activation_bytes = 0;
   int64_t constant_bytes = 0;
+  std::string constants_region;  // where the op's constants are read (a RAM region: hot)
 };
 
 // A path linked on demand (kernels/common/paths.h) of a kernel the program uses.
@@ -94,6 +100,10 @@ struct Emitted {
   std::vector<const rt::KernelInfo*> kernels;  // distinct kernels, first use order
   std::vector<EmittedPath> paths;              // their paths linked on demand the ops take
   std::vector<std::string> segment_regions;    // memory region of each segment
+  // Per segment: true if its region is a RAM region (--hot-constants): tf_model_init copies
+  // it there from its image in the board's weights region.
+  std::vector<bool> segment_in_ram;
+  int64_t ram_constant_bytes = 0;  // bytes of those segments (RAM, beside the plan's)
   std::string model_name;                      // the graph's name
 };
 

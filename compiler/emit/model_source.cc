@@ -52,12 +52,23 @@ ModelSources GenerateModelSources(const Emitted& e, std::string c_name,
     << e.board.isa_class << "): model " << e.model_name << ". Do not edit.\n"
     << " *\n *   static tf_model m;\n *   tf_model_init(&m, &tf_model_" << c_name
     << ");   then tf_model_input / tf_model_run / tf_model_output (tinyforge/tf_model.h)\n *\n";
+  auto in_ram = [&](size_t s) { return s < e.segment_in_ram.size() && e.segment_in_ram[s]; };
   for (const ProgramRegion& r : p.regions) {
     h << " * RAM:   " << r.size << " bytes in " << r.name << " (.tf_arena." << r.name << ")\n";
   }
+  for (size_t s = 0; s < e.layout.segments.size(); ++s) {
+    if (in_ram(s)) {
+      h << " * RAM:   " << e.layout.segments[s].second << " bytes of constants in "
+        << p.segments[s].region << " (.tf_arena." << p.segments[s].region
+        << "), copied from flash by tf_model_init\n";
+    }
+  }
   h << " * Flash: " << e.layout.head_size << " bytes of program (.rodata)";
   for (size_t s = 0; s < e.layout.segments.size(); ++s) {
-    h << ", " << e.layout.segments[s].second << " bytes of constants in " << p.segments[s].region;
+    h << ", " << e.layout.segments[s].second << " bytes of constants in "
+      << (in_ram(s) ? e.board.weights_region + " (image of the copy in " +
+                          p.segments[s].region + ")"
+                    : p.segments[s].region);
   }
   h << "\n";
   int in = 0, outn = 0;
@@ -105,6 +116,16 @@ ModelSources GenerateModelSources(const Emitted& e, std::string c_name,
   for (size_t s = 0; s < e.layout.segments.size(); ++s) {
     const auto [off, size] = e.layout.segments[s];
     const std::string& region = p.segments[s].region;
+    if (in_ram(s)) {  // --hot-constants: the image in flash, the copy tf_model_init makes
+      c << "// Constant segment " << s << ": " << size << " bytes read in " << region
+        << ", copied there at init from\n// this image in " << e.board.weights_region
+        << " (--hot-constants).\nTF_WEIGHTS_SECTION const uint8_t kSegment" << s << "Image["
+        << size << "] = {";
+      Array(c, e.image.data() + off, size);
+      c << "};\nTF_ARENA_SECTION(" << region << ") uint8_t kSegment" << s << "[" << size
+        << "];\n\n";
+      continue;
+    }
     c << "// Constant segment " << s << ": " << size << " bytes in " << region << ".\n"
       << (region == e.board.weights_region ? std::string("TF_WEIGHTS_SECTION")
                                            : "TF_CONST_SECTION(" + region + ")")
@@ -117,9 +138,14 @@ ModelSources GenerateModelSources(const Emitted& e, std::string c_name,
   }
   c << "\nconst tf_segment kSegments[] = {\n";
   for (size_t s = 0; s < e.layout.segments.size(); ++s) {
-    c << "    {kSegment" << s << ", sizeof(kSegment" << s << ")},\n";
+    if (in_ram(s)) {
+      c << "    {kSegment" << s << "Image, sizeof(kSegment" << s << "Image), kSegment" << s
+        << "},\n";
+    } else {
+      c << "    {kSegment" << s << ", sizeof(kSegment" << s << "), nullptr},\n";
+    }
   }
-  if (e.layout.segments.empty()) c << "    {nullptr, 0},\n";
+  if (e.layout.segments.empty()) c << "    {nullptr, 0, nullptr},\n";
   c << "};\nconst tf_arena kArenas[] = {\n";
   for (const ProgramRegion& r : p.regions) {
     c << "    {g_arena_" << r.name << ", sizeof(g_arena_" << r.name << ")},\n";

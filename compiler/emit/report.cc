@@ -45,6 +45,16 @@ int64_t StateBytes(const Emitted& e) {
   return n;
 }
 
+// Bytes of constants copied into RAM region `name` at init (--hot-constants).
+int64_t RamConstants(const Emitted& e, const std::string& name) {
+  int64_t n = 0;
+  for (size_t s = 0; s < e.layout.segments.size(); ++s) {
+    if (s < e.segment_in_ram.size() && e.segment_in_ram[s] && e.program.segments[s].region == name)
+      n += e.layout.segments[s].second;
+  }
+  return n;
+}
+
 int64_t FlashConstants(const Emitted& e) {
   int64_t n = 0;
   for (const auto& s : e.layout.segments) n += s.second;
@@ -64,6 +74,7 @@ json Summary(const Emitted& e) {
               {"used", u.used},
               {"capacity", u.capacity},
               {"speed_rank", m ? m->speed_rank : 0}};
+    if (const int64_t c = RamConstants(e, u.name)) r["constants"] = c;  // beside `used`
     if (u.used > 0) {
       r["peak_op"] = StepName(e, u.peak_step);
       r["peak_step"] = u.peak_step;
@@ -71,7 +82,9 @@ json Summary(const Emitted& e) {
     }
     j["regions"].push_back(r);
   }
-  j["ram_bytes"] = e.plan.total_bytes;
+  // The plan's bytes, and the constants copied into RAM at init (--hot-constants).
+  j["ram_bytes"] = e.plan.total_bytes + e.ram_constant_bytes;
+  j["ram_constant_bytes"] = e.ram_constant_bytes;
   if (const plan::RegionUsage* p = PeakRegion(e)) {
     j["peak"] = {{"bytes", p->used},
                  {"region", p->name},
@@ -90,8 +103,11 @@ json Summary(const Emitted& e) {
                 {"total", e.layout.head_size + FlashConstants(e)},
                 {"segments", json::array()}};
   for (size_t s = 0; s < e.layout.segments.size(); ++s) {
-    flash["segments"].push_back(
-        {{"region", e.program.segments[s].region}, {"bytes", e.layout.segments[s].second}});
+    json seg = {{"region", e.program.segments[s].region}, {"bytes", e.layout.segments[s].second}};
+    // A segment read in RAM: its image is in the weights region, copied at init.
+    if (s < e.segment_in_ram.size() && e.segment_in_ram[s])
+      seg["image_in"] = e.board.weights_region;
+    flash["segments"].push_back(seg);
   }
   j["flash"] = flash;
   j["kernels"] = json::array();
@@ -119,6 +135,7 @@ json Report(const Emitted& e) {
               {"macs", op.macs},
               {"activation_bytes", op.activation_bytes},
               {"constant_bytes", op.constant_bytes},
+              {"constants_region", op.constants_region},
               {"scratch_bytes", op.scratch_bytes}};
     if (op.streamed) {
       o["in_place"] = op.pixels ? "stream-pixels" : "stream-rows";
@@ -158,6 +175,16 @@ std::string SummaryText(const Emitted& e) {
       << "buffers); set by op '" << StepName(e, p->peak_step) << "' (#" << p->peak_step << ") with "
       << Grouped(p->live_at_peak) << " bytes live in " << p->name << "\n";
   }
+  if (e.ram_constant_bytes > 0) {
+    for (size_t i = 0; i < e.layout.segments.size(); ++i) {
+      if (i < e.segment_in_ram.size() && e.segment_in_ram[i]) {
+        s << "hot constants " << Grouped(e.layout.segments[i].second) << " bytes in "
+          << e.program.segments[i].region << " (copied from " << e.board.weights_region
+          << " at init; RAM total " << Grouped(e.plan.total_bytes + e.ram_constant_bytes)
+          << " bytes)\n";
+      }
+    }
+  }
   if (!e.program.state.empty()) {
     s << "state " << Grouped(StateBytes(e)) << " bytes kept across runs (" << e.program.state.size()
       << " input/output pair" << (e.program.state.size() > 1 ? "s" : "") << ", in the RAM above)\n";
@@ -166,7 +193,10 @@ std::string SummaryText(const Emitted& e) {
     << Grouped(e.layout.head_size);
   for (size_t i = 0; i < e.layout.segments.size(); ++i) {
     s << ", constants " << Grouped(e.layout.segments[i].second) << " in "
-      << e.program.segments[i].region;
+      << (i < e.segment_in_ram.size() && e.segment_in_ram[i]
+              ? e.board.weights_region + " (image of the copy in " +
+                    e.program.segments[i].region + ")"
+              : e.program.segments[i].region);
   }
   s << "\nkernels:";
   for (const rt::KernelInfo* k : e.kernels) s << " " << k->symbol;

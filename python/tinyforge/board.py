@@ -87,7 +87,9 @@ def _parser() -> argparse.ArgumentParser:
         s.add_argument("--json", action="store_true", help="print JSON")
         for opt, h in (("--io", "as compile --io"), ("--layout", "as compile --layout"),
                        ("--rounding", "as compile --rounding"),
-                       ("--optimize", "as compile --optimize: speed or size")):
+                       ("--optimize", "as compile --optimize: speed or size"),
+                       ("--hot-constants", "as compile --hot-constants: off, auto or a RAM "
+                                           "region")):
             s.add_argument(opt, help=h)
         if name == "profile":
             s.add_argument("--trace", help="a device trace (tinyforge/tf_trace.h buffer) to "
@@ -104,8 +106,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    compile_args = [x for opt in ("io", "layout", "rounding", "optimize") if getattr(args, opt)
-                    for x in (f"--{opt}", getattr(args, opt))]
+    compile_args = [x for opt in ("io", "layout", "rounding", "optimize", "hot_constants")
+                    if getattr(args, opt)
+                    for x in (f"--{opt.replace('_', '-')}", getattr(args, opt))]
     try:
         if args.cmd == "profile" and (args.trace or args.program):
             if not (args.trace and args.program) or args.model or args.board:

@@ -106,11 +106,13 @@ def random_inputs(compiled: CompiledModel, seed: int = 0) -> list[np.ndarray]:
 
 # ---- running -----------------------------------------------------------------------------
 def _firmware(elf: Path, board: str, args: list[str], cwd: Path, *, timeout: float,
-              ops: list[dict] | None = None):
-    """Runs the firmware (per-op events on); BoardError unless it exited 0."""
+              ops: list[dict] | None = None, memory: bool = False):
+    """Runs the firmware (per-op events on; with `memory`, data bytes per memory region);
+    BoardError unless it exited 0."""
     step(f"run on {board} ({board_json(board)['qemu']['machine']}, QEMU)")
     try:
-        r = qemu.run(elf, board=board, args=args, timeout=timeout, events=True, cwd=cwd)
+        r = qemu.run(elf, board=board, args=args, timeout=timeout, events=True, cwd=cwd,
+                     memory=memory)
     except qemu.RunError as e:
         raise BoardError(str(e), e.kind) from None
     if r.timed_out:
@@ -348,12 +350,13 @@ def profile(model, board: str, inputs=None, *, seed: int = 0, timeout: float = R
                              ErrorKind.INVALID_INPUT)
         (tmp / "in.bin").write_bytes(b"".join(a[0].tobytes() for a in arrays))
         r = _firmware(elf, board, ["in.bin", "out.bin", "profile"], tmp, timeout=timeout,
-                      ops=compiled.report["ops"])
+                      ops=compiled.report["ops"], memory=True)
         if r.perf is None:
             raise BoardError("no instruction counts: the QEMU plugin is not built "
                              "(cmake -S targets/qemu -B build/qemu-plugin && "
                              "cmake --build build/qemu-plugin; targets/README.md)")
-        events = [e.insns for e in r.perf.events if e.region == 1]
+        op_events = [e for e in r.perf.events if e.region == 1]
+        events = [e.insns for e in op_events]
         ops = compiled.report["ops"]
         if len(events) != len(ops) or r.perf.errors:
             raise BoardError(f"profile: {len(events)} op events for {len(ops)} ops "
@@ -365,10 +368,21 @@ def profile(model, board: str, inputs=None, *, seed: int = 0, timeout: float = R
                          "kernel": op["kernel"], "macs": op["macs"], "insns": n,
                          "insns_per_mac": round(n / op["macs"], 3) if op["macs"] else None,
                          "share": round(n / total, 4) if total else None})
+        for row, e in zip(rows, op_events):
+            row["reads"] = e.reads  # data bytes the op read, per memory region
         m = re.search(r"run stack (\d+) bytes, stack (\d+) bytes", r.stdout)
         stack = int(m.group(1)) if m else None
         regions = {reg["name"]: reg["used"] for reg in compiled.report["regions"] if reg["used"]}
+        # Constants copied into RAM at init (compile --hot-constants), per region.
+        consts = {reg["name"]: reg["constants"] for reg in compiled.report["regions"]
+                  if reg.get("constants")}
         flash = flash_split(Path(str(elf) + ".map"), board, elf)
+        # Data bytes read / written during one inference (TF_PERF region 0), per board
+        # memory region, in the board's order ("other": no region, e.g. a peripheral).
+        order = [m["name"] for m in board_json(board)["memory"]] + ["other"]
+        mem = r.perf.memory.get(0, {})
+        reads = {k: mem[k].read for k in order if k in mem and mem[k].read}
+        writes = {k: mem[k].write for k in order if k in mem and mem[k].write}
         return {
             "schema": "tinyforge.profile/1",
             "measure": "instructions",
@@ -380,8 +394,10 @@ def profile(model, board: str, inputs=None, *, seed: int = 0, timeout: float = R
             "macs": sum(op["macs"] for op in ops),
             "stack": {"high_water": stack, "size": int(m.group(2)) if m else None},
             "ram": {"arena": regions, "arena_total": sum(regions.values()), "stack": stack,
-                    "total": sum(regions.values()) + (stack or 0)},
+                    "constants": consts,
+                    "total": sum(regions.values()) + sum(consts.values()) + (stack or 0)},
             "flash": flash,
+            "reads": reads, "writes": writes,
             "plugin_mode": r.perf.mode,
         }
 
@@ -428,8 +444,14 @@ def profile_text(p: dict) -> str:
                    f"instructions per inference: {_g(total)}")
     ram = p["ram"]
     arena = ", ".join(f"{k} {_g(v)}" for k, v in ram["arena"].items()) or "none"
-    out.append(f"RAM: arena {arena} (planned); stack high-water {_g(ram['stack'])} "
+    consts = "".join(f"; constants {k} {_g(v)} (copied at init)"
+                     for k, v in ram.get("constants", {}).items())
+    out.append(f"RAM: arena {arena} (planned){consts}; stack high-water {_g(ram['stack'])} "
                f"(of {_g(p['stack']['size'])}); total {_g(ram['total'])} bytes")
+    if p.get("reads"):
+        out.append("data read per inference: " + ", ".join(
+            f"{k} {_g(v)}" for k, v in p["reads"].items()) + " bytes; written: " + (", ".join(
+                f"{k} {_g(v)}" for k, v in p.get("writes", {}).items()) or "none"))
     f = p["flash"]
     if f is not None:
         out.append(f"flash: {_g(f['total'])} bytes = runtime {_g(f['runtime'])} + kernels "

@@ -1,7 +1,7 @@
 """Run tinyforge firmware on a QEMU board and collect what it did.
 
     targets/qemu/run.py [--board BOARD] FIRMWARE.elf [-- ARG ...] [--timeout S] [--plugin PATH | --no-plugin]
-           [--mode tb|insn] [--events] [--json] [--qemu PATH] [--no-icount] [--cwd DIR]
+           [--mode tb|insn] [--events] [--memory] [--json] [--qemu PATH] [--no-icount] [--cwd DIR]
 
 Starts qemu-system-arm for the board (machine from its board.json, read by board_catalog) with
 semihosting (the firmware's printf, exit status, host files and ARGs), deterministic
@@ -74,6 +74,16 @@ class Event:
     call: int
     insns: int
     start: int  # instructions executed before the call began
+    # With memory=True: the call's data bytes read per memory region (those read from).
+    reads: dict[str, int] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass
+class MemCount:
+    read: int  # bytes loaded
+    write: int  # bytes stored
+    loads: int  # load accesses (a VLDRB.8 of 16 bytes is one: QEMU reports it per element
+    stores: int  # or per access, so only the byte counts compare across instruction sets)
 
 
 @dataclasses.dataclass
@@ -86,6 +96,9 @@ class PerfReport:
     open: dict[int, int]  # region -> instructions since its BEGIN, for regions never ended
     errors: list[str]  # unbalanced markers, dropped events
     complete: bool  # False if QEMU died before the plugin wrote its last line
+    # With run(..., memory=True): per region id, per board memory region (and "other" for
+    # addresses in none), the data bytes read and written while the region was open.
+    memory: dict[int, dict[str, MemCount]] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass
@@ -177,15 +190,25 @@ def parse_perf(text: str) -> PerfReport:
             report.regions[int(f["region"])] = Region(int(f["calls"]), int(f["insns"]),
                                                       int(f["min"]), int(f["max"]))
         elif kind == "event":
+            reads = {name: int(n) for name, n in (item.rsplit(":", 1) for item in
+                                                  f["reads"].split(","))} if "reads" in f else {}
             report.events.append(Event(int(f["region"]), int(f["call"]), int(f["insns"]),
-                                       int(f["start"])))
+                                       int(f["start"]), reads))
         elif kind == "open":
             report.open[int(f["region"])] = int(f["insns"])
         elif kind == "error":
             report.errors.append(line[len("tf-perf error "):])
+        elif kind == "mem":
+            report.memory.setdefault(int(f["region"]), {})[f["range"]] = MemCount(
+                int(f["read"]), int(f["write"]), int(f["loads"]), int(f["stores"]))
         elif kind == "end":
             report.complete = True
     return report
+
+
+def memory_ranges(board: dict) -> list[str]:
+    """The plugin's range= arguments for a board: its memory regions (board.json memory[])."""
+    return [f"range={m['name']}:{m['base']}:{m['size']}" for m in board["memory"]]
 
 
 def qemu_command(qemu: str, machine: str, elf: Path, args: list[str], *, icount: bool,
@@ -204,8 +227,10 @@ def qemu_command(qemu: str, machine: str, elf: Path, args: list[str], *, icount:
 def run(elf: str | os.PathLike, board: str | None = None, args: list[str] | tuple = (),
         timeout: float = 20.0, plugin: str | os.PathLike | None = "auto", mode: str = "tb",
         events: bool = False, icount: bool = True, qemu: str | None = None,
-        cwd: str | os.PathLike | None = None) -> RunResult:
+        cwd: str | os.PathLike | None = None, memory: bool = False) -> RunResult:
     """Runs `elf` on its board. plugin: a path, "auto" (find_plugin(); none is fine) or None.
+    memory: also count the data bytes read and written per board memory region while each
+    region is open (perf.memory; a callback per access: slower).
     Raises RunError if the run cannot start; a firmware failure is a result, not an error."""
     elf = Path(elf).resolve()
     if not elf.is_file():
@@ -216,7 +241,8 @@ def run(elf: str | os.PathLike, board: str | None = None, args: list[str] | tupl
         raise RunError(f"{elf}: no .tf_board_id section; pass --board")
     if recorded is not None and recorded != board:
         raise RunError(f"{elf} was built for {recorded}, not {board}")
-    machine = load_board(board)["qemu"]["machine"]
+    board_desc = load_board(board)
+    machine = board_desc["qemu"]["machine"]
     qemu = qemu or os.environ.get("TINYFORGE_QEMU") or "qemu-system-arm"
     if shutil.which(qemu) is None:
         raise RunError(f"{qemu}: not found (Debian: apt-get install qemu-system-arm)", ErrorKind.IO)
@@ -232,6 +258,8 @@ def run(elf: str | os.PathLike, board: str | None = None, args: list[str] | tupl
         report_path = Path(tmp) / "perf.txt"
         plugin_args = [f"out={_qemu_opt(str(report_path))}", f"mode={mode}",
                        f"events={'on' if events else 'off'}"]
+        if memory:
+            plugin_args += memory_ranges(board_desc)
         cmd = qemu_command(qemu, machine, elf, list(args), icount=icount,
                            plugin=Path(plugin).resolve() if plugin else None,
                            plugin_args=plugin_args)
@@ -273,6 +301,9 @@ def _summary(r: RunResult) -> str:
         for rid, reg in sorted(r.perf.regions.items()):
             lines.append(f"run.py: region {rid}: calls={reg.calls} insns={reg.insns} "
                          f"min={reg.min} max={reg.max}")
+        for rid, ranges in sorted(r.perf.memory.items()):
+            lines.append(f"run.py: region {rid} data bytes read/written: " + ", ".join(
+                f"{name} {c.read}/{c.write}" for name, c in ranges.items()))
         for rid, n in sorted(r.perf.open.items()):
             lines.append(f"run.py: region {rid}: still open, {n} insns since BEGIN")
         lines += [f"run.py: marker error: {e}" for e in r.perf.errors]
@@ -291,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mode", choices=("tb", "insn"), default="tb",
                    help="plugin counting mode (default tb; insn is exact around device I/O)")
     p.add_argument("--events", action="store_true", help="report every call of every region")
+    p.add_argument("--memory", action="store_true",
+                   help="count data bytes read/written per memory region in each region")
     p.add_argument("--no-icount", action="store_true", help="real-time clock (not deterministic)")
     p.add_argument("--qemu", help="qemu-system-arm to use")
     p.add_argument("--cwd", help="QEMU's working directory: relative host paths start here")
@@ -299,7 +332,8 @@ def main(argv: list[str] | None = None) -> int:
     plugin = None if a.no_plugin else (a.plugin or "auto")
     try:
         r = run(a.elf, board=a.board, args=a.args, timeout=a.timeout, plugin=plugin,
-                mode=a.mode, events=a.events, icount=not a.no_icount, qemu=a.qemu, cwd=a.cwd)
+                mode=a.mode, events=a.events, icount=not a.no_icount, qemu=a.qemu, cwd=a.cwd,
+                memory=a.memory)
     except RunError as e:
         print(f"run.py: error: {e}", file=sys.stderr)
         return e.exit_code

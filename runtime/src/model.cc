@@ -234,6 +234,11 @@ Status Model::BindSegments(const tf_model_def& def) {
       if (def.segments[s].size != size) return Status::kBadSegment;
       if (!Aligned(def.segments[s].data, fmt::kAlign)) return Status::kMisaligned;
       data = def.segments[s].data;
+      if (def.segments[s].ram != nullptr) {  // hot constants: copied to RAM, checked there
+        if (!Aligned(def.segments[s].ram, fmt::kAlign)) return Status::kMisaligned;
+        __builtin_memcpy(def.segments[s].ram, data, size);
+        data = def.segments[s].ram;
+      }
     } else {
       if (uint64_t{offset} + size > image_size_) return Status::kTruncated;
       data = image_ + offset;

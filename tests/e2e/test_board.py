@@ -171,6 +171,7 @@ def test_profile_repeats_exactly(graphs, cli, tmp_path):
     assert [o["insns"] for o in a["ops"]] == [o["insns"] for o in b["ops"]]
     assert a["insns_per_inference"] == b["insns_per_inference"]
     assert a["stack"] == b["stack"] and a["flash"] == b["flash"]
+    assert a["reads"] == b["reads"] and a["writes"] == b["writes"]
     report = tfboard.compile_for_board(graphs["ds_cnn"], "an547", tmp_path / "c").report
     assert [o["name"] for o in a["ops"]] == [o["name"] for o in report["ops"]]
     assert [o["kernel"] for o in a["ops"]] == [o["kernel"] for o in report["ops"]]
@@ -189,6 +190,47 @@ def test_profile_repeats_exactly(graphs, cli, tmp_path):
     assert [o["insns"] for o in c["ops"]] == [o["insns"] for o in a["ops"]]
     text = _board_cli(cli, "profile", graphs["ds_cnn"], "--board", "an547").stdout
     assert "instructions per inference" in text and "flash:" in text
+    assert "data read per inference: " in text
+
+
+@pytest.mark.parametrize("name", ["ds_cnn", "fc_autoencoder"])
+def test_profile_reads_every_weight(graphs, name, tmp_path):
+    """The plugin's data bytes per memory region (profile()["reads"]): every op reads each of
+    its constants (weights, bias, requantization tables) at least once per inference, from
+    the board's weights region (QSPI flash on the an547), so that region's bytes read are at
+    least the sum of the ops' constant bytes. Nothing runs from an address in no region."""
+    p = tfboard.profile(graphs[name], "an547")
+    report = tfboard.compile_for_board(graphs[name], "an547", tmp_path / "c").report
+    weights = sum(o["constant_bytes"] for o in report["ops"])
+    assert weights > 0
+    assert p["reads"]["qspi"] >= weights, (p["reads"], weights)
+    # Op by op (the per-call counts of region 1): each op reads all of its own constants.
+    for row, op in zip(p["ops"], report["ops"]):
+        assert row["reads"].get("qspi", 0) >= op["constant_bytes"], (row, op)
+    assert sum(row["reads"].get("qspi", 0) for row in p["ops"]) <= p["reads"]["qspi"]
+    assert "other" not in p["reads"] and "other" not in p["writes"]
+    # The activations live in DTCM: the ops write there, and only there.
+    assert set(p["writes"]) == {"dtcm"}
+
+
+def test_hot_constants_move_the_reads(graphs):
+    """compile --hot-constants auto: on the an547 every constant of ds_cnn fits DTCM next to
+    the activations; tf_model_init copies them there, so the inference reads nothing from
+    QSPI any more: the same bytes are read (and the same instructions run), from DTCM. On
+    the an505 (ISRAM 32 KiB) only the hottest fit: two segments, one copied; both boards
+    stay bit-exact with the host runtime."""
+    hot = ["--hot-constants", "auto"]
+    before = tfboard.profile(graphs["ds_cnn"], "an547")
+    after = tfboard.profile(graphs["ds_cnn"], "an547", compile_args=hot)
+    assert before["reads"]["qspi"] > 0 and "qspi" not in after["reads"]
+    assert sum(after["reads"].values()) == sum(before["reads"].values())
+    assert after["reads"]["dtcm"] == before["reads"]["dtcm"] + before["reads"]["qspi"]
+    assert after["insns_per_inference"] == before["insns_per_inference"]
+    moved = after["ram"]["constants"]["dtcm"]
+    assert moved > 0 and after["ram"]["total"] == before["ram"]["total"] + moved
+    for board, seed in (("an547", 4), ("an505", 5)):
+        o = tfboard.run_model(graphs["ds_cnn"], board, seed=seed, compile_args=hot)
+        assert o.bit_exact, (board, o.mismatch)
 
 
 def test_dump_comparison_names_first_differing_op(graphs, tmp_path):

@@ -155,6 +155,55 @@ def test_placement_options(cli, exported, tmp_path):
     assert "s8_dwconv" not in source and "s8_softmax" not in source
 
 
+def test_hot_constants_fill_the_room_hottest_first(cli, exported, tmp_path):
+    """--hot-constants auto on the an505 (ISRAM 32 KiB, fastest; weights in SSRAM1): the
+    constants of the ops with the most MACs per constant byte go to ISRAM, within the room
+    the activation plan leaves there, until no other op's constants fit; they count in
+    ram_bytes and keep their image in flash; program.bin runs the same on the host."""
+    g = exported["ds_cnn"]
+
+    def an505(out, *extra):
+        return json.loads(run_cli(cli, "compile", g, "--target", "an505", "-o", tmp_path / out,
+                                  "--json", *extra).stdout)
+
+    off = an505("off")
+    hot = an505("hot", "--hot-constants", "auto")
+    assert off["ram_constant_bytes"] == 0 and "constants" not in str(off["regions"])
+    isram = {r["name"]: r for r in hot["regions"]}["isram"]
+    room = isram["capacity"] - (isram["used"] + 15) // 16 * 16
+    moved = hot["ram_constant_bytes"]
+    assert 0 < moved <= room and isram["constants"] == moved
+    assert hot["ram_bytes"] == off["ram_bytes"] + moved
+    segs = hot["flash"]["segments"]
+    assert [s.get("image_in") for s in segs if s["region"] == "isram"] == ["ssram1"]
+    # The image stays in flash: the same constants (one more segment: its 32-byte record in
+    # the program head, at most 15 bytes of padding).
+    assert hot["flash"]["program"] == off["flash"]["program"] + 32
+    assert 0 <= hot["flash"]["constants"] - off["flash"]["constants"] <= 15
+    report = json.loads((tmp_path / "hot" / "report.json").read_text())
+    pad = lambda n: (n + 15) // 16 * 16  # noqa: E731
+    ops = [o for o in report["ops"] if o["constant_bytes"]]
+    heat = {o["name"]: o["macs"] / o["constant_bytes"] for o in ops}
+    chosen = [o for o in ops if o["constants_region"] == "isram"]
+    left = [o for o in ops if o["constants_region"] != "isram"]
+    assert chosen and left  # 32 KiB holds some, not all
+    # First fit by heat: every op left out is either colder than all chosen ones or did not
+    # fit; and none of those left out would fit the room that remains now.
+    assert all(pad(o["constant_bytes"]) > room - moved for o in left)
+    assert max(heat[o["name"]] for o in chosen) >= max(heat[o["name"]] for o in left)
+    x = np.random.default_rng(7).integers(-128, 128, size=(1, 49, 10, 1), dtype=np.int8)
+    np.save(tmp_path / "x.npy", x)
+    for d in ("off", "hot"):
+        run_cli(cli, "run", tmp_path / d / "program.bin", "-i", tmp_path / "x.npy",
+                "-o", tmp_path / f"{d}.npy")
+    assert np.array_equal(np.load(tmp_path / "off.npy"), np.load(tmp_path / "hot.npy"))
+    source = (tmp_path / "hot" / "model.cc").read_text()
+    assert "TF_ARENA_SECTION(isram) uint8_t kSegment" in source and "Image, sizeof(" in source
+    proc = run_cli(cli, "compile", g, "--target", "an505", "--hot-constants", "ssram1",
+                   "-o", tmp_path / "bad", check=False)
+    assert proc.returncode == 2 and "not off, auto or a RAM region" in proc.stderr
+
+
 def test_does_not_fit_names_region_bytes_and_op(cli, exported, tmp_path):
     # The MPS2 AN385's block RAM holds 16 KiB; the VWW input alone is 27 KiB.
     proc = run_cli(cli, "compile", exported["mobilenet_v1_025"], "--target", "an385",

@@ -263,7 +263,7 @@ TEST(Loader, ExternalSegmentsAreBoundAndChecked) {
   // The head alone as the program array, the constants in an array of their own.
   testing::Aligned seg(size);
   std::memcpy(seg.data(), image.data() + off, size);
-  tf_segment segments[] = {{seg.data(), size}};
+  tf_segment segments[] = {{seg.data(), size, nullptr}};
   Loaded l(std::span<const uint8_t>(image.data(), off), testing::RegionSizes(b.p));
   EXPECT_EQ(l.status, Status::kTruncated);  // no segment array given yet
   l.def.segments = segments;
@@ -272,6 +272,34 @@ TEST(Loader, ExternalSegmentsAreBoundAndChecked) {
   EXPECT_EQ(l.model.Run(), Status::kOk);
   seg.data()[5] ^= 1;
   EXPECT_EQ(l.model.Init(l.def), Status::kBadSegment);
+}
+
+TEST(Loader, SegmentCopiedToRamIsReadThere) {
+  // --hot-constants: tf_segment.ram set, init copies the segment there and binds the copy
+  // (the constants' tensors point into it; the CRC is checked on the copy).
+  const Builder b = SmallProgram();
+  const std::vector<uint8_t> image = b.Image();
+  auto layout = emit::ReadImageLayout(image);
+  ASSERT_TRUE(layout.ok());
+  const auto [off, size] = layout->segments[0];
+  testing::Aligned seg(size), ram(size + 16);
+  std::memcpy(seg.data(), image.data() + off, size);
+  std::memset(ram.data(), 0xA5, size + 16);
+  tf_segment segments[] = {{seg.data(), size, ram.data()}};
+  Loaded l(std::span<const uint8_t>(image.data(), off), testing::RegionSizes(b.p));
+  l.def.segments = segments;
+  l.def.num_segments = 1;
+  ASSERT_EQ(l.model.Init(l.def), Status::kOk);
+  EXPECT_EQ(std::memcmp(ram.data(), seg.data(), size), 0);
+  EXPECT_EQ(ram.data()[size], 0xA5);  // exactly `size` bytes written
+  EXPECT_EQ(l.model.Run(), Status::kOk);
+  // The flash image is not read after init: corrupting it changes nothing until re-init.
+  seg.data()[5] ^= 1;
+  EXPECT_EQ(l.model.Run(), Status::kOk);
+  EXPECT_EQ(l.model.Init(l.def), Status::kBadSegment);
+  seg.data()[5] ^= 1;
+  segments[0].ram = ram.data() + 8;  // misaligned copy
+  EXPECT_EQ(l.model.Init(l.def), Status::kMisaligned);
 }
 
 struct ProfileLog {

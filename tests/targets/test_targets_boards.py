@@ -184,6 +184,32 @@ def test_instruction_counts_exact_and_deterministic(board, firmware_builds, plug
     assert exact.perf.regions == regions  # both modes agree on marked regions
 
 
+@per_board
+def test_data_bytes_per_memory_region(board, firmware_builds, plugin):
+    """memory=True: the plugin counts data bytes per board memory region while a region is
+    open. Region 5 is Dot(g_a, g_b, 256): it loads each of the 512 bytes of g_a and g_b
+    (.bss, in the layout.data region) at least once, and little else (the call's stack
+    traffic, in the same region); instruction counts are unchanged by the counting."""
+    fw = firmware_builds(board)
+    plain = runner.run(fw.elf("perf_loop"), timeout=20, plugin=plugin)
+    r = runner.run(fw.elf("perf_loop"), timeout=20, plugin=plugin, memory=True)
+    assert r.exit_code == 0 and r.perf.complete, r.stdout + r.stderr
+    assert r.perf.regions == plain.perf.regions and plain.perf.memory == {}
+    data = board_json(board)["layout"]["data"]
+    dot = r.perf.memory[5]
+    assert set(dot) <= {m["name"] for m in board_json(board)["memory"]}  # no "other"
+    assert 512 <= dot[data].read <= 512 + 64, dot
+    assert sum(c.read for name, c in dot.items() if name != data) <= 64  # literal pool
+    # The pure loops (regions 0..4) touch no data memory at all.
+    assert not any(rid in r.perf.memory for rid in range(5))
+    # With events, each call carries its own bytes read per range.
+    ev = runner.run(fw.elf("perf_loop"), timeout=20, plugin=plugin, memory=True, events=True)
+    assert ev.perf.memory == r.perf.memory
+    calls = {e.region: e for e in ev.perf.events}
+    assert calls[5].reads == {name: c.read for name, c in dot.items() if c.read}
+    assert all(e.reads == {} for e in ev.perf.events if e.region == 2)
+
+
 # ---- runner and build behaviour: one board is enough --------------------------------------
 
 def test_hang_is_stopped_by_the_timeout(firmware_builds, plugin):

@@ -108,6 +108,7 @@ struct CompileArgs {
   int stream_pixels = 0;                // --stream-pixels: fewest output pixels per call
   std::string kernels = "auto";         // --kernels: auto | ref | scalar | dsp | mve
   std::string optimize = "speed";       // --optimize: speed | size
+  std::string hot_constants = "off";    // --hot-constants: off | auto | REGION
   bool no_float = false;                // --no-float: float fallback ops are an error
   std::string name;  // --name: C name of the model (tf_model_<name>); default from the graph
 };

@@ -92,6 +92,7 @@ int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
   options.kernels_by_ram = args.min_ram;
   options.kernels = args.kernels;
   options.optimize = args.optimize;
+  options.hot_constants = args.hot_constants;
   auto e = emit::EmitProgram(lowered, options);
   if (!e.ok()) return Fail(e.error().WithPrefix(args.graph));
   if (args.json) {

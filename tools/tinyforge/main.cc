@@ -131,6 +131,10 @@ int main(int argc, char** argv) {
                       "With --target: speed (default: the fastest kernels) or size (the least "
                       "kernel code: portable kernels for ops doing little of the work, the "
                       "smallest fast paths for the rest; docs/decisions.md 59)");
+  compile->add_option("--hot-constants", compile_args.hot_constants,
+                      "With --target: off (default), auto or a RAM region: copy the hottest "
+                      "constants (MACs per byte) into the fastest RAM region's room left by "
+                      "the activations at init (docs/memory-planning.md)");
 
   CompareArgs compare_args;
   CLI::App* compare = app.add_subcommand(

@@ -66,6 +66,10 @@ typedef struct tf_arena {
 typedef struct tf_segment {
   const uint8_t* data; /* 16-byte aligned; NULL: the segment is inside the program array */
   uint32_t size;
+  /* NULL, or a RAM buffer of `size` bytes (16-byte aligned) that tf_model_init copies the
+   * segment into; the program then reads its constants there (compile --hot-constants:
+   * the hottest weights in fast RAM, their image in flash). */
+  uint8_t* ram;
 } tf_segment;
 
 struct tf_kernel_entry; /* C++ (tinyforge/runtime.h); model.cc builds the table */
