@@ -94,3 +94,28 @@ def test_matches_tf_interpreter(name, cli, tmp_path):
             assert np.array_equal(ours[j].reshape(want.shape), want), (name, k, j)
     # A board program too (the data-movement kernels, not only the host executor).
     run_cli(cli, "compile", path, "--target", "an547", "-o", tmp_path / "an547")
+
+
+def test_int8_pack_output_without_quantization_is_refused(cli, tmp_path):
+    """An int8 PACK whose output has no quantization parameters: one line naming the op and
+    field, exit 2 (tflite_fuzz found the importer reading absent parameters there)."""
+    import flatbuffers  # noqa: PLC0415
+
+    def pack_inside():
+        x = inp((4, 3, 5))
+        h = layers.Conv2D(5, 1)(x)
+        st = _lambda(lambda t: tf.stack(tf.unstack(t, axis=2)[::-1], axis=2))(h)
+        return tf.keras.Model(x, layers.Conv2D(2, 1)(st))
+
+    model = oracle.parse(_convert(pack_inside))
+    graph = model.subgraphs[0]
+    at = next(i for i, op in enumerate(graph.operators) if oracle.op_name(model, op) == "PACK")
+    graph.tensors[int(graph.operators[at].outputs[0])].quantization = None
+    b = flatbuffers.Builder(1 << 14)
+    b.Finish(model.Pack(b), file_identifier=b"TFL3")
+    path = tmp_path / "pack_no_quant.tflite"
+    path.write_bytes(bytes(b.Output()))
+    proc = run_cli(cli, "inspect", path, check=False)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip() == (f"error: {path}: op #{at} (PACK): outputs[0]: int8 tensor "
+                                   "without quantization parameters"), proc.stderr

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include "import/tflite/tflite_import.h"
 #include "import/tflite/tflite_lower_internal.h"
@@ -382,6 +383,13 @@ Status Lowering::ExpectActivation(std::initializer_list<TfActivation> allowed) c
 
 Status Lowering::ExpectSameQuant(const TfTensor* a, const std::string& field_a, const TfTensor* b,
                                  const std::string& field_b, const std::string& why) const {
+  // Either side may not have been checked as an activation yet (a PACK's output): no
+  // quantization is its own error, not a read of absent parameters (found by tflite_fuzz).
+  for (const auto& [t, field] : {std::pair{a, &field_a}, std::pair{b, &field_b}}) {
+    if (!t->quant || t->quant->scale.empty() || t->quant->zero_point.empty()) {
+      return Fail(*field + ": int8 tensor without quantization parameters");
+    }
+  }
   if (a->quant->scale[0] == b->quant->scale[0] &&
       a->quant->zero_point[0] == b->quant->zero_point[0]) {
     return OkStatus();
