@@ -21,8 +21,8 @@ StreamGeometry Rows(const s8_conv_params& p, int32_t k_h) {
 }
 }  // namespace
 
-Status Validate(const OpContext& op, const s8_conv_params& p, KernelSize k, int64_t weight_bytes,
-                ScratchFn scratch_of) {
+Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind, KernelSize k,
+                int64_t weight_bytes) {
   using abi::kConvOperands;
   TF_RT_TRY(ExpectRounding(op, p));
   bool unpadded = true;
@@ -48,15 +48,15 @@ Status Validate(const OpContext& op, const s8_conv_params& p, KernelSize k, int6
   for (int32_t slot : slots1) {
     if (op.has(slot)) TF_RT_TRY(Disjoint(op.tensor(slot), out));
   }
-  int64_t scratch = scratch_of(op.kernel_id(), p);
+  int64_t scratch = op.entry().scratch(&p, kind);
   if (op.streamed()) {
     if (p.batches != 1) return Status::kBadParams;
     const StreamGeometry g = StreamedGeometry(op, Rows(p, p.*k.h));
     TF_RT_TRY(ExpectLineBuffer(op, kConvOperands, g.out_unit_bytes, in, out));
     // Unit calls see out_h = the unit's rows (the last may have fewer) and a cut input.
     for (int32_t i = 0; i < 2; ++i) {  // the first unit, the last (maybe partial) unit
-      const int64_t unit_scratch =
-          scratch_of(op.kernel_id(), StreamUnitParams(p, g, i == 0 ? 0 : g.units - 1));
+      const s8_conv_params unit = StreamUnitParams(p, g, i == 0 ? 0 : g.units - 1);
+      const int64_t unit_scratch = op.entry().scratch(&unit, kind);
       scratch = scratch > unit_scratch ? scratch : unit_scratch;
     }
     const int32_t slots2[] = {abi::kConvWeights, abi::kConvBias, abi::kConvMultiplier,
@@ -110,9 +110,6 @@ Status Run(const OpContext& op, int32_t s8_conv_params::*k_h) {
 }  // namespace conv_common
 
 namespace {
-int64_t ConvScratch(uint32_t id, const s8_conv_params& p) {
-  return ScratchBytes<OpKind::kConv>(id, p);
-}
 // Flattened: the check's texts (the compiler's messages) fold away.
 [[gnu::flatten]] Status CheckConv(const s8_conv_params& p) { return CheckParams(s8_conv_check(p)); }
 }  // namespace
@@ -121,8 +118,8 @@ Status Validate_conv(const OpContext& op) {
   s8_conv_params p{};
   TF_RT_TRY(conv_common::Decode(op, &p));
   TF_RT_TRY(CheckConv(p));
-  return conv_common::Validate(op, p, conv_common::kConvKernel,
-                               Product(p.out_c, p.k_h, p.k_w, p.filter_in_c), &ConvScratch);
+  return conv_common::Validate(op, p, OpKind::kConv, conv_common::kConvKernel,
+                               Product(p.out_c, p.k_h, p.k_w, p.filter_in_c));
 }
 
 Status Run_conv(const OpContext& op) { return conv_common::Run(op, conv_common::kConvKernel.h); }

@@ -83,17 +83,14 @@ inline s8_dwconv_params AsDwconv(const s8_conv_params& c) {
   return d;
 }
 
-// Scratch bytes kernel `id` of the family needs for parameters `p` (conv layout; < 0: `id` is
-// no kernel of the family): ScratchBytes of the family's own struct.
-using ScratchFn = int64_t (*)(uint32_t id, const s8_conv_params& p);
-
 // Counts and decodes the op record into *p (conv layout).
 Status Decode(const OpContext& op, s8_conv_params* p);
 
-// Validate_conv / Validate_dwconv after Decode and the family's parameter check:
-// `weight_bytes` is its weight tensor's size (negative when it overflows).
-TF_RT_COLD Status Validate(const OpContext& op, const s8_conv_params& p, KernelSize k,
-                           int64_t weight_bytes, ScratchFn scratch);
+// Validate_conv / Validate_dwconv after Decode and the family's parameter check: `kind` is
+// the family's operator (the kernel's scratch reads p as its struct), `weight_bytes` its
+// weight tensor's size (negative when it overflows).
+TF_RT_COLD Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind,
+                           KernelSize k, int64_t weight_bytes);
 
 // Run_conv / Run_dwconv: the whole tensor in one call, or unit by unit when streamed.
 // `k_h`: where the family's kernel height is.

@@ -7,9 +7,6 @@
 namespace tinyforge::rt::ops {
 
 namespace {
-int64_t DwconvScratch(uint32_t id, const s8_conv_params& p) {
-  return ScratchBytes<OpKind::kDwconv>(id, conv_common::AsDwconv(p));
-}
 // Flattened: the check's texts (the compiler's messages) fold away.
 [[gnu::flatten]] Status CheckDwconv(const s8_dwconv_params& p) {
   return CheckParams(s8_dwconv_check(p));
@@ -21,8 +18,8 @@ Status Validate_dwconv(const OpContext& op) {
   TF_RT_TRY(conv_common::Decode(op, &c));
   const s8_dwconv_params p = conv_common::AsDwconv(c);
   TF_RT_TRY(CheckDwconv(p));
-  return conv_common::Validate(op, c, conv_common::kDwconvKernel, Product(p.k_h, p.k_w, p.out_c),
-                               &DwconvScratch);
+  return conv_common::Validate(op, c, OpKind::kDwconv, conv_common::kDwconvKernel,
+                               Product(p.k_h, p.k_w, p.out_c));
 }
 
 Status Run_dwconv(const OpContext& op) {

@@ -33,6 +33,14 @@ inline int64_t Product(int64_t a, int64_t b, R... rest) {
   return Product(a * b, rest...);
 }
 
+// Scratch bytes the op's kernel needs for parameters `p` of operator kKind, or -1 when the
+// kernel is not one of kKind's: ScratchBytes (tinyforge/kernel_ids.h) of the kernel's id, from
+// its table entry, which links that kernel's scratch expression alone.
+template <OpKind kKind, class P>
+inline int64_t KernelScratch(const OpContext& op, const P& p) {
+  return op.entry().scratch(&p, kKind);
+}
+
 // Operand `slot` is present, has `dtype` and exactly `bytes` bytes; `writable` (outputs,
 // scratch) also requires it to be in an arena rather than a constant segment.
 inline Status Expect(const OpContext& op, int32_t slot, uint8_t dtype, int64_t bytes,
@@ -180,7 +188,7 @@ Status DecodeWhole(const OpContext& op, int32_t operands, const char* (*check)(c
   abi::DecodeParams(op, p);
   TF_RT_TRY(CheckParams(check(*p)));
   if constexpr (HasRounding<P>::value) TF_RT_TRY(ExpectRounding(op, *p));
-  if (ScratchBytes<kKind>(op.kernel_id(), *p) != 0) return Status::kUnknownKernel;
+  if (KernelScratch<kKind>(op, *p) != 0) return Status::kUnknownKernel;
   return Status::kOk;
 }
 
