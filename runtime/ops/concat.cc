@@ -36,7 +36,7 @@ Status Validate_concat(const OpContext& op) {
   TF_RT_TRY(
       ExpectCounts(op, p.num_inputs + 1,
                    abi::ParamCount<s8_concat_params>() + p.num_inputs * abi::kConcatInputWords));
-  if (KernelScratch<OpKind::kConcat>(op, p) != 0) return Status::kUnknownKernel;
+  if (ScratchBytes<OpKind::kConcat>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
   int64_t row = 0;
   for (int32_t k = 0; k < p.num_inputs; ++k) {
     const s8_concat_input in = ReadInput(op, k);

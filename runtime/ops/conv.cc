@@ -19,6 +19,14 @@ StreamGeometry Rows(const s8_conv_params& p, int32_t k_h) {
   return WindowRows(p.in_h, p.in_w * p.in_c, p.out_h, p.out_w * p.out_c, p.stride_h, p.pad_top,
                     k_h, p.dilation_h);
 }
+// The scratch the op's kernel needs for p, given to it as the family's own struct.
+int64_t KernelScratchOf(const OpContext& op, OpKind kind, const s8_conv_params& p) {
+  if (kind == OpKind::kDwconv) {
+    const s8_dwconv_params d = AsDwconv(p);
+    return KernelScratch<OpKind::kDwconv>(op, d);
+  }
+  return KernelScratch<OpKind::kConv>(op, p);
+}
 }  // namespace
 
 Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind, KernelSize k,
@@ -48,7 +56,7 @@ Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind, Kerne
   for (int32_t slot : slots1) {
     if (op.has(slot)) TF_RT_TRY(Disjoint(op.tensor(slot), out));
   }
-  int64_t scratch = op.entry().scratch(&p, kind);
+  int64_t scratch = KernelScratchOf(op, kind, p);
   if (op.streamed()) {
     if (p.batches != 1) return Status::kBadParams;
     const StreamGeometry g = StreamedGeometry(op, Rows(p, p.*k.h));
@@ -56,7 +64,7 @@ Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind, Kerne
     // Unit calls see out_h = the unit's rows (the last may have fewer) and a cut input.
     for (int32_t i = 0; i < 2; ++i) {  // the first unit, the last (maybe partial) unit
       const s8_conv_params unit = StreamUnitParams(p, g, i == 0 ? 0 : g.units - 1);
-      const int64_t unit_scratch = op.entry().scratch(&unit, kind);
+      const int64_t unit_scratch = KernelScratchOf(op, kind, unit);
       scratch = scratch > unit_scratch ? scratch : unit_scratch;
     }
     const int32_t slots2[] = {abi::kConvWeights, abi::kConvBias, abi::kConvMultiplier,
@@ -79,32 +87,53 @@ Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind, Kerne
   return Status::kOk;
 }
 
-Status Run(const OpContext& op, int32_t s8_conv_params::*k_h) {
-  // The kernel's own struct type for a dwconv op (same layout; conv_common.h).
-  using KernelFn =
-      void (*)(const s8_conv_params*, const int8_t*, const int8_t*, const int32_t*, int8_t*, void*);
+namespace {
+using ConvFn = void (*)(const s8_conv_params*, const int8_t*, const int8_t*, const int32_t*,
+                        int8_t*, void*);
+using DwconvFn = void (*)(const s8_dwconv_params*, const int8_t*, const int8_t*, const int32_t*,
+                          int8_t*, void*);
+
+// Calls the op's kernel through its own function type (a dwconv kernel reads p as its struct,
+// the same layout: see conv_common.h).
+struct Kernel {
+  void (*fn)();
+  bool depthwise;
+  const int8_t* weights;
+  const int32_t* bias;
+  void* scratch;
+  void operator()(const s8_conv_params& p, const uint8_t* in, uint8_t* out) const {
+    const int8_t* x = reinterpret_cast<const int8_t*>(in);
+    int8_t* y = reinterpret_cast<int8_t*>(out);
+    if (depthwise) {
+      reinterpret_cast<DwconvFn>(fn)(reinterpret_cast<const s8_dwconv_params*>(&p), x, weights,
+                                     bias, y, scratch);
+    } else {
+      reinterpret_cast<ConvFn>(fn)(&p, x, weights, bias, y, scratch);
+    }
+  }
+};
+}  // namespace
+
+Status Run(const OpContext& op, OpKind kind) {
   s8_conv_params p{};
   abi::DecodeParams(op, &p);
   const TensorRef in = op.tensor(abi::kConvIn), out = op.tensor(abi::kConvOut);
   p.multiplier = reinterpret_cast<const int32_t*>(op.tensor(abi::kConvMultiplier).data);
   p.shift = reinterpret_cast<const int32_t*>(op.tensor(abi::kConvShift).data);
-  const int8_t* weights = reinterpret_cast<const int8_t*>(op.tensor(abi::kConvWeights).data);
-  const int32_t* bias = op.has(abi::kConvBias)
-                            ? reinterpret_cast<const int32_t*>(op.tensor(abi::kConvBias).data)
-                            : nullptr;
-  void* scratch = op.has(abi::kConvScratch) ? op.tensor(abi::kConvScratch).data : nullptr;
-  const KernelFn kernel = reinterpret_cast<KernelFn>(op.entry().kernel);
+  const bool depthwise = kind == OpKind::kDwconv;
+  const Kernel kernel{
+      op.entry().kernel, depthwise,
+      reinterpret_cast<const int8_t*>(op.tensor(abi::kConvWeights).data),
+      op.has(abi::kConvBias) ? reinterpret_cast<const int32_t*>(op.tensor(abi::kConvBias).data)
+                             : nullptr,
+      op.has(abi::kConvScratch) ? op.tensor(abi::kConvScratch).data : nullptr};
   if (!op.streamed()) {
-    kernel(&p, reinterpret_cast<const int8_t*>(in.data), weights, bias,
-           reinterpret_cast<int8_t*>(out.data), scratch);
+    kernel(p, in.data, out.data);
     return Status::kOk;
   }
-  return RunStreamed(p, StreamedGeometry(op, Rows(p, p.*k_h)), in, out,
-                     op.tensor(abi::kConvOperands),
-                     [&](const s8_conv_params& row, const uint8_t* row_in, uint8_t* row_out) {
-                       kernel(&row, reinterpret_cast<const int8_t*>(row_in), weights, bias,
-                              reinterpret_cast<int8_t*>(row_out), scratch);
-                     });
+  const int32_t k_h = p.*(depthwise ? kDwconvKernel : kConvKernel).h;
+  return RunStreamed(p, StreamedGeometry(op, Rows(p, k_h)), in, out,
+                     op.tensor(abi::kConvOperands), kernel);
 }
 
 }  // namespace conv_common
@@ -122,6 +151,6 @@ Status Validate_conv(const OpContext& op) {
                                Product(p.out_c, p.k_h, p.k_w, p.filter_in_c));
 }
 
-Status Run_conv(const OpContext& op) { return conv_common::Run(op, conv_common::kConvKernel.h); }
+Status Run_conv(const OpContext& op) { return conv_common::Run(op, OpKind::kConv); }
 
 }  // namespace tinyforge::rt::ops

@@ -92,9 +92,8 @@ Status Decode(const OpContext& op, s8_conv_params* p);
 TF_RT_COLD Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind,
                            KernelSize k, int64_t weight_bytes);
 
-// Run_conv / Run_dwconv: the whole tensor in one call, or unit by unit when streamed.
-// `k_h`: where the family's kernel height is.
-Status Run(const OpContext& op, int32_t s8_conv_params::*k_h);
+// Run_conv / Run_dwconv (`kind`): the whole tensor in one call, or unit by unit when streamed.
+Status Run(const OpContext& op, OpKind kind);
 
 }  // namespace tinyforge::rt::ops::conv_common
 

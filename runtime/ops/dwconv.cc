@@ -22,8 +22,6 @@ Status Validate_dwconv(const OpContext& op) {
                                Product(p.k_h, p.k_w, p.out_c));
 }
 
-Status Run_dwconv(const OpContext& op) {
-  return conv_common::Run(op, conv_common::kDwconvKernel.h);
-}
+Status Run_dwconv(const OpContext& op) { return conv_common::Run(op, OpKind::kDwconv); }
 
 }  // namespace tinyforge::rt::ops

@@ -34,7 +34,7 @@ Status Validate_fc(const OpContext& op) {
   for (int32_t slot : slots1) {
     if (op.has(slot)) TF_RT_TRY(Disjoint(op.tensor(slot), out));
   }
-  const int64_t scratch = KernelScratch<OpKind::kFc>(op, p);
+  const int64_t scratch = ScratchBytes<OpKind::kFc>(op.kernel_id(), p);
   if (scratch < 0) return Status::kUnknownKernel;
   if (op.has(abi::kConvScratch)) {
     const TensorRef s = op.tensor(abi::kConvScratch);

@@ -17,7 +17,7 @@ Status ValidatePool(const OpContext& op) {
   TF_RT_TRY(CheckParams(s8_pool_check(p)));
   bool unpadded = true;
   TF_RT_TRY(CheckPoolWindows(op, p, &unpadded));
-  if (KernelScratch<kOp>(op, p) != 0) return Status::kUnknownKernel;
+  if (ScratchBytes<kOp>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
   TF_RT_TRY(Expect(op, abi::kPoolIn, fmt::kInt8, Product(p.batches, p.in_h, p.in_w, p.channels)));
   TF_RT_TRY(Expect(op, abi::kPoolOut, fmt::kInt8, Product(p.batches, p.out_h, p.out_w, p.channels),
                    true));

@@ -7,13 +7,14 @@
 
 namespace tinyforge::rt::kernel_scratch {
 
-#define TF_KERNEL_ALL(op, symbol, isa, scratch)                           \
-  int64_t symbol(const void* params, OpKind kind) {                      \
-    constexpr OpKind kOp = static_cast<OpKind>(kernel_list_detail::op);  \
-    if (kind != kOp) return -1;                                          \
-    abi::ParamsOf<kOp>::type p;                                          \
-    __builtin_memcpy(&p, params, sizeof p);                              \
-    return ScratchBytes<kOp>(KernelId(#symbol), p);                      \
+// `params` is a struct of operator `kind` (the glue passes its own), read as such once the
+// kind is the kernel's.
+#define TF_KERNEL_ALL(op, symbol, isa, scratch)                                      \
+  int64_t symbol(const void* params, OpKind kind) {                                 \
+    constexpr OpKind kOp = static_cast<OpKind>(kernel_list_detail::op);             \
+    if (kind != kOp) return -1;                                                     \
+    return ScratchBytes<kOp>(KernelId(#symbol),                                     \
+                             *static_cast<const abi::ParamsOf<kOp>::type*>(params)); \
   }
 #include "tinyforge/all_kernels.inc"
 #undef TF_KERNEL_ALL
