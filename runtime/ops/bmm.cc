@@ -23,7 +23,7 @@ Status Validate_bmm(const OpContext& op) {
   TF_RT_TRY(Disjoint(lhs, out));
   TF_RT_TRY(Disjoint(rhs, out));
   const TensorRef others[] = {lhs, rhs, out};
-  return ExpectScratch(op, abi::kBmmScratch, ScratchBytes<OpKind::kBmm>(op.kernel_id(), p),
+  return ExpectScratch(op, abi::kBmmScratch, KernelScratch<OpKind::kBmm>(op, p),
                        others);
 }
 

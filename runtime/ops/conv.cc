@@ -1,20 +1,156 @@
 // CONV_2D op glue: validates the op record at init, rebuilds s8_conv_params on the stack
 // and calls the kernel (whole tensor, or row by row through a line buffer when streamed).
-// What it shares with DEPTHWISE_CONV_2D is in conv_common.h.
+// Also defines what it shares with DEPTHWISE_CONV_2D (conv_common.h), once for the two.
 #include "conv_common.h"
 #include "kernels/conv/conv_limits.h"
 
 namespace tinyforge::rt::ops {
 
-Status Validate_conv(const OpContext& op) {
+namespace conv_common {
+
+Status Decode(const OpContext& op, s8_conv_params* p) {
   TF_RT_TRY(ExpectCounts(op, abi::kConvOperands, abi::ParamCount<s8_conv_params>()));
-  s8_conv_params p{};
-  abi::DecodeParams(op, &p);
-  return conv_common::Validate<OpKind::kConv>(
-      op, p, s8_conv_check(p),
-      [](const s8_conv_params& q) { return Product(q.out_c, q.k_h, q.k_w, q.filter_in_c); });
+  abi::DecodeParams(op, p);
+  return Status::kOk;
 }
 
-Status Run_conv(const OpContext& op) { return conv_common::Run<s8_conv_params>(op); }
+namespace {
+StreamGeometry Rows(const s8_conv_params& p, int32_t k_h) {
+  return WindowRows(p.in_h, p.in_w * p.in_c, p.out_h, p.out_w * p.out_c, p.stride_h, p.pad_top,
+                    k_h, p.dilation_h);
+}
+// The scratch the op's kernel needs for p, given to it as the family's own struct.
+int64_t KernelScratchOf(const OpContext& op, OpKind kind, const s8_conv_params& p) {
+  if (kind == OpKind::kDwconv) {
+    const s8_dwconv_params d = AsDwconv(p);
+    return KernelScratch<OpKind::kDwconv>(op, d);
+  }
+  return KernelScratch<OpKind::kConv>(op, p);
+}
+}  // namespace
+
+Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind, KernelSize k,
+                int64_t weight_bytes) {
+  using abi::kConvOperands;
+  TF_RT_TRY(ExpectRounding(op, p));
+  bool unpadded = true;
+  TF_RT_TRY(CheckWindows(op, {p.in_h, p.out_h, p.*k.h, p.stride_h, p.dilation_h, p.pad_top},
+                         {p.in_w, p.out_w, p.*k.w, p.stride_w, p.dilation_w, p.pad_left}, true,
+                         &unpadded));
+  TF_RT_TRY(Expect(op, abi::kConvIn, fmt::kInt8, Product(p.batches, p.in_h, p.in_w, p.in_c)));
+  TF_RT_TRY(Expect(op, abi::kConvWeights, fmt::kInt8, weight_bytes));
+  if (op.has(abi::kConvBias)) {
+    TF_RT_TRY(Expect(op, abi::kConvBias, fmt::kInt32, Product(p.out_c, 4)));
+  }
+  TF_RT_TRY(Expect(op, abi::kConvMultiplier, fmt::kInt32, Product(p.out_c, 4)));
+  TF_RT_TRY(Expect(op, abi::kConvShift, fmt::kInt32, Product(p.out_c, 4)));
+  TF_RT_TRY(ExpectValues(op, abi::kConvShift, TF_LIMIT_SHIFT_MIN, TF_LIMIT_SHIFT_MAX));
+  TF_RT_TRY(
+      Expect(op, abi::kConvOut, fmt::kInt8, Product(p.batches, p.out_h, p.out_w, p.out_c), true));
+  TF_RT_TRY(ExpectInputOffset(op, abi::kConvIn, p.input_offset, unpadded));
+  TF_RT_TRY(ExpectZeroPoint(op, abi::kConvOut, p.output_offset));
+  TF_RT_TRY(ExpectClamp(op, abi::kConvOut, p.act_min, p.act_max));
+  const TensorRef in = op.tensor(abi::kConvIn), out = op.tensor(abi::kConvOut);
+  const int32_t slots1[] = {abi::kConvWeights, abi::kConvBias, abi::kConvMultiplier,
+                            abi::kConvShift};
+  for (int32_t slot : slots1) {
+    if (op.has(slot)) TF_RT_TRY(Disjoint(op.tensor(slot), out));
+  }
+  int64_t scratch = KernelScratchOf(op, kind, p);
+  if (op.streamed()) {
+    if (p.batches != 1) return Status::kBadParams;
+    const StreamGeometry g = StreamedGeometry(op, Rows(p, p.*k.h));
+    TF_RT_TRY(ExpectLineBuffer(op, kConvOperands, g.out_unit_bytes, in, out));
+    // Unit calls see out_h = the unit's rows (the last may have fewer) and a cut input.
+    for (int32_t i = 0; i < 2; ++i) {  // the first unit, the last (maybe partial) unit
+      const s8_conv_params unit = StreamUnitParams(p, g, i == 0 ? 0 : g.units - 1);
+      const int64_t unit_scratch = KernelScratchOf(op, kind, unit);
+      scratch = scratch > unit_scratch ? scratch : unit_scratch;
+    }
+    const int32_t slots2[] = {abi::kConvWeights, abi::kConvBias, abi::kConvMultiplier,
+                              abi::kConvShift, abi::kConvScratch};
+    for (int32_t slot : slots2) {
+      if (op.has(slot)) TF_RT_TRY(Disjoint(op.tensor(slot), op.tensor(kConvOperands)));
+    }
+  } else {
+    TF_RT_TRY(Disjoint(in, out));
+  }
+  if (scratch < 0) return Status::kUnknownKernel;  // the id is not a kernel of this family
+  if (op.has(abi::kConvScratch)) {
+    const TensorRef s = op.tensor(abi::kConvScratch);
+    if (!s.in_arena() || int64_t{s.size} < scratch) return Status::kBadParams;
+    TF_RT_TRY(Disjoint(s, in));
+    TF_RT_TRY(Disjoint(s, out));
+  } else if (scratch > 0) {
+    return Status::kBadParams;
+  }
+  return Status::kOk;
+}
+
+namespace {
+using ConvFn = void (*)(const s8_conv_params*, const int8_t*, const int8_t*, const int32_t*,
+                        int8_t*, void*);
+using DwconvFn = void (*)(const s8_dwconv_params*, const int8_t*, const int8_t*, const int32_t*,
+                          int8_t*, void*);
+
+// Calls the op's kernel through its own function type (a dwconv kernel reads p as its struct,
+// the same layout: see conv_common.h).
+struct Kernel {
+  void (*fn)();
+  bool depthwise;
+  const int8_t* weights;
+  const int32_t* bias;
+  void* scratch;
+  void operator()(const s8_conv_params& p, const uint8_t* in, uint8_t* out) const {
+    const int8_t* x = reinterpret_cast<const int8_t*>(in);
+    int8_t* y = reinterpret_cast<int8_t*>(out);
+    if (depthwise) {
+      reinterpret_cast<DwconvFn>(fn)(reinterpret_cast<const s8_dwconv_params*>(&p), x, weights,
+                                     bias, y, scratch);
+    } else {
+      reinterpret_cast<ConvFn>(fn)(&p, x, weights, bias, y, scratch);
+    }
+  }
+};
+}  // namespace
+
+Status Run(const OpContext& op, OpKind kind) {
+  s8_conv_params p{};
+  abi::DecodeParams(op, &p);
+  const TensorRef in = op.tensor(abi::kConvIn), out = op.tensor(abi::kConvOut);
+  p.multiplier = reinterpret_cast<const int32_t*>(op.tensor(abi::kConvMultiplier).data);
+  p.shift = reinterpret_cast<const int32_t*>(op.tensor(abi::kConvShift).data);
+  const bool depthwise = kind == OpKind::kDwconv;
+  const Kernel kernel{
+      op.entry().kernel, depthwise,
+      reinterpret_cast<const int8_t*>(op.tensor(abi::kConvWeights).data),
+      op.has(abi::kConvBias) ? reinterpret_cast<const int32_t*>(op.tensor(abi::kConvBias).data)
+                             : nullptr,
+      op.has(abi::kConvScratch) ? op.tensor(abi::kConvScratch).data : nullptr};
+  if (!op.streamed()) {
+    kernel(p, in.data, out.data);
+    return Status::kOk;
+  }
+  const int32_t k_h = p.*(depthwise ? kDwconvKernel : kConvKernel).h;
+  return RunStreamed(p, StreamedGeometry(op, Rows(p, k_h)), in, out,
+                     op.tensor(abi::kConvOperands), kernel);
+}
+
+}  // namespace conv_common
+
+namespace {
+// Flattened: the check's texts (the compiler's messages) fold away.
+[[gnu::flatten]] Status CheckConv(const s8_conv_params& p) { return CheckParams(s8_conv_check(p)); }
+}  // namespace
+
+Status Validate_conv(const OpContext& op) {
+  s8_conv_params p{};
+  TF_RT_TRY(conv_common::Decode(op, &p));
+  TF_RT_TRY(CheckConv(p));
+  return conv_common::Validate(op, p, OpKind::kConv, conv_common::kConvKernel,
+                               Product(p.out_c, p.k_h, p.k_w, p.filter_in_c));
+}
+
+Status Run_conv(const OpContext& op) { return conv_common::Run(op, OpKind::kConv); }
 
 }  // namespace tinyforge::rt::ops

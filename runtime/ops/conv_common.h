@@ -1,99 +1,99 @@
-// Op glue shared by CONV_2D and DEPTHWISE_CONV_2D: the two parameter structs have the same
-// geometry, quantization and streaming fields, so validation and execution differ only in
-// the family's parameter check (s8_conv_check / s8_dwconv_check) and its weight tensor's size.
+// Op glue shared by CONV_2D and DEPTHWISE_CONV_2D. The two parameter structs have one layout
+// (asserted below): the same fields at the same places but for words 7..9 (conv: k_h, k_w,
+// filter_in_c; dwconv: depth_multiplier, k_h, k_w), and the op records hold the same words in
+// that order. So both families' glue decodes the record into an s8_conv_params by position
+// and runs one validation and one streamed-call loop (defined once, in conv.cc), told where
+// the kernel size is; the family's parameter check, weight size and scratch size are its own
+// (docs/decisions.md 64: one instantiation for the two families, not two).
 #ifndef TINYFORGE_RUNTIME_OPS_CONV_COMMON_H_
 #define TINYFORGE_RUNTIME_OPS_CONV_COMMON_H_
+
+#include <cstddef>
 
 #include "op_util.h"
 
 namespace tinyforge::rt::ops::conv_common {
 
-template <class P>
-using KernelFn = void (*)(const P*, const int8_t*, const int8_t*, const int32_t*, int8_t*, void*);
+// Where a family's kernel size lies in the conv layout: conv's own k_h / k_w, or dwconv's
+// (words 8 and 9, conv's k_w and filter_in_c).
+struct KernelSize {
+  int32_t s8_conv_params::*h;
+  int32_t s8_conv_params::*w;
+};
+inline constexpr KernelSize kConvKernel{&s8_conv_params::k_h, &s8_conv_params::k_w};
+inline constexpr KernelSize kDwconvKernel{&s8_conv_params::k_w, &s8_conv_params::filter_in_c};
 
-// The checks both families share, after the family's parameter check `why` (nullptr: in
-// range); `weights(p)` gives its weight tensor's element count (called on checked dims only).
-template <OpKind kOp, class P, class Weights>
-Status Validate(const OpContext& op, const P& p, const char* why, Weights weights) {
-  using abi::kConvOperands;
-  TF_RT_TRY(CheckParams(why));
-  TF_RT_TRY(ExpectRounding(op, p));
-  bool unpadded = true;
-  TF_RT_TRY(CheckConvWindows(op, p, &unpadded));
-  TF_RT_TRY(Expect(op, abi::kConvIn, fmt::kInt8, Product(p.batches, p.in_h, p.in_w, p.in_c)));
-  TF_RT_TRY(Expect(op, abi::kConvWeights, fmt::kInt8, weights(p)));
-  if (op.has(abi::kConvBias)) {
-    TF_RT_TRY(Expect(op, abi::kConvBias, fmt::kInt32, Product(p.out_c, 4)));
-  }
-  TF_RT_TRY(Expect(op, abi::kConvMultiplier, fmt::kInt32, Product(p.out_c, 4)));
-  TF_RT_TRY(Expect(op, abi::kConvShift, fmt::kInt32, Product(p.out_c, 4)));
-  TF_RT_TRY(ExpectValues(op, abi::kConvShift, TF_LIMIT_SHIFT_MIN, TF_LIMIT_SHIFT_MAX));
-  TF_RT_TRY(
-      Expect(op, abi::kConvOut, fmt::kInt8, Product(p.batches, p.out_h, p.out_w, p.out_c), true));
-  TF_RT_TRY(ExpectInputOffset(op, abi::kConvIn, p.input_offset, unpadded));
-  TF_RT_TRY(ExpectZeroPoint(op, abi::kConvOut, p.output_offset));
-  TF_RT_TRY(ExpectClamp(op, abi::kConvOut, p.act_min, p.act_max));
-  const TensorRef in = op.tensor(abi::kConvIn), out = op.tensor(abi::kConvOut);
-  const int32_t slots1[] = {abi::kConvWeights, abi::kConvBias, abi::kConvMultiplier,
-                            abi::kConvShift};
-  for (int32_t slot : slots1) {
-    if (op.has(slot)) TF_RT_TRY(Disjoint(op.tensor(slot), out));
-  }
-  int64_t scratch = ScratchBytes<kOp>(op.kernel_id(), p);
-  if (op.streamed()) {
-    if (p.batches != 1) return Status::kBadParams;
-    const StreamGeometry g = StreamedGeometry(op, ConvRows(p));
-    TF_RT_TRY(ExpectLineBuffer(op, kConvOperands, g.out_unit_bytes, in, out));
-    // Unit calls see out_h = the unit's rows (the last may have fewer) and a cut input.
-    for (int32_t i = 0; i < 2; ++i) {  // the first unit, the last (maybe partial) unit
-      const int64_t unit_scratch =
-          ScratchBytes<kOp>(op.kernel_id(), StreamUnitParams(p, g, i == 0 ? 0 : g.units - 1));
-      scratch = scratch > unit_scratch ? scratch : unit_scratch;
-    }
-    const int32_t slots2[] = {abi::kConvWeights, abi::kConvBias, abi::kConvMultiplier,
-                              abi::kConvShift, abi::kConvScratch};
-    for (int32_t slot : slots2) {
-      if (op.has(slot)) TF_RT_TRY(Disjoint(op.tensor(slot), op.tensor(kConvOperands)));
-    }
-  } else {
-    TF_RT_TRY(Disjoint(in, out));
-  }
-  if (scratch < 0) return Status::kUnknownKernel;  // the id is not a kernel of this family
-  if (op.has(abi::kConvScratch)) {
-    const TensorRef s = op.tensor(abi::kConvScratch);
-    if (!s.in_arena() || int64_t{s.size} < scratch) return Status::kBadParams;
-    TF_RT_TRY(Disjoint(s, in));
-    TF_RT_TRY(Disjoint(s, out));
-  } else if (scratch > 0) {
-    return Status::kBadParams;
-  }
-  return Status::kOk;
+#define TF_CONV_SAME_PLACE(a, b) \
+  static_assert(offsetof(s8_conv_params, a) == offsetof(s8_dwconv_params, b), #a " vs " #b)
+TF_CONV_SAME_PLACE(batches, batches);
+TF_CONV_SAME_PLACE(in_h, in_h);
+TF_CONV_SAME_PLACE(in_w, in_w);
+TF_CONV_SAME_PLACE(in_c, in_c);
+TF_CONV_SAME_PLACE(out_h, out_h);
+TF_CONV_SAME_PLACE(out_w, out_w);
+TF_CONV_SAME_PLACE(out_c, out_c);
+TF_CONV_SAME_PLACE(k_h, depth_multiplier);
+TF_CONV_SAME_PLACE(k_w, k_h);
+TF_CONV_SAME_PLACE(filter_in_c, k_w);
+TF_CONV_SAME_PLACE(stride_h, stride_h);
+TF_CONV_SAME_PLACE(stride_w, stride_w);
+TF_CONV_SAME_PLACE(dilation_h, dilation_h);
+TF_CONV_SAME_PLACE(dilation_w, dilation_w);
+TF_CONV_SAME_PLACE(pad_top, pad_top);
+TF_CONV_SAME_PLACE(pad_left, pad_left);
+TF_CONV_SAME_PLACE(input_offset, input_offset);
+TF_CONV_SAME_PLACE(output_offset, output_offset);
+TF_CONV_SAME_PLACE(multiplier, multiplier);
+TF_CONV_SAME_PLACE(shift, shift);
+TF_CONV_SAME_PLACE(act_min, act_min);
+TF_CONV_SAME_PLACE(act_max, act_max);
+TF_CONV_SAME_PLACE(rounding, rounding);
+#undef TF_CONV_SAME_PLACE
+static_assert(sizeof(s8_conv_params) == sizeof(s8_dwconv_params));
+
+// The op records: word i of a dwconv record lands, decoded as conv, where the dwconv struct
+// has it (the visitors of tinyforge/op_abi.h list the fields in struct order).
+namespace layout_check {
+struct Numbering {  // field i gets i
+  int32_t n = 0;
+  constexpr void operator()(int32_t& f) { f = n++; }
+};
+constexpr bool RecordsMatch() {
+  s8_conv_params c{};
+  s8_dwconv_params d{};
+  Numbering nc, nd;
+  abi::VisitParams(c, nc);
+  abi::VisitParams(d, nd);
+  return abi::ParamCount<s8_conv_params>() == abi::ParamCount<s8_dwconv_params>() &&
+         c.batches == d.batches && c.in_h == d.in_h && c.in_w == d.in_w && c.in_c == d.in_c &&
+         c.out_h == d.out_h && c.out_w == d.out_w && c.out_c == d.out_c &&
+         c.k_h == d.depth_multiplier && c.k_w == d.k_h && c.filter_in_c == d.k_w &&
+         c.stride_h == d.stride_h && c.stride_w == d.stride_w && c.dilation_h == d.dilation_h &&
+         c.dilation_w == d.dilation_w && c.pad_top == d.pad_top && c.pad_left == d.pad_left &&
+         c.input_offset == d.input_offset && c.output_offset == d.output_offset &&
+         c.act_min == d.act_min && c.act_max == d.act_max && c.rounding == d.rounding;
+}
+static_assert(RecordsMatch(), "conv and dwconv op records differ beyond words 7..9");
+}  // namespace layout_check
+
+// The dwconv parameters held in an s8_conv_params (decoded by position).
+inline s8_dwconv_params AsDwconv(const s8_conv_params& c) {
+  s8_dwconv_params d;
+  __builtin_memcpy(&d, &c, sizeof d);
+  return d;
 }
 
-template <class P>
-Status Run(const OpContext& op) {
-  P p{};
-  abi::DecodeParams(op, &p);
-  const TensorRef in = op.tensor(abi::kConvIn), out = op.tensor(abi::kConvOut);
-  p.multiplier = reinterpret_cast<const int32_t*>(op.tensor(abi::kConvMultiplier).data);
-  p.shift = reinterpret_cast<const int32_t*>(op.tensor(abi::kConvShift).data);
-  const int8_t* weights = reinterpret_cast<const int8_t*>(op.tensor(abi::kConvWeights).data);
-  const int32_t* bias = op.has(abi::kConvBias)
-                            ? reinterpret_cast<const int32_t*>(op.tensor(abi::kConvBias).data)
-                            : nullptr;
-  void* scratch = op.has(abi::kConvScratch) ? op.tensor(abi::kConvScratch).data : nullptr;
-  const KernelFn<P> kernel = reinterpret_cast<KernelFn<P>>(op.entry().kernel);
-  if (!op.streamed()) {
-    kernel(&p, reinterpret_cast<const int8_t*>(in.data), weights, bias,
-           reinterpret_cast<int8_t*>(out.data), scratch);
-    return Status::kOk;
-  }
-  return RunStreamed(p, StreamedGeometry(op, ConvRows(p)), in, out, op.tensor(abi::kConvOperands),
-                     [&](const P& row, const uint8_t* row_in, uint8_t* row_out) {
-                       kernel(&row, reinterpret_cast<const int8_t*>(row_in), weights, bias,
-                              reinterpret_cast<int8_t*>(row_out), scratch);
-                     });
-}
+// Counts and decodes the op record into *p (conv layout).
+Status Decode(const OpContext& op, s8_conv_params* p);
+
+// Validate_conv / Validate_dwconv after Decode and the family's parameter check: `kind` is
+// the family's operator (the kernel's scratch reads p as its struct), `weight_bytes` its
+// weight tensor's size (negative when it overflows).
+TF_RT_COLD Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind,
+                           KernelSize k, int64_t weight_bytes);
+
+// Run_conv / Run_dwconv (`kind`): the whole tensor in one call, or unit by unit when streamed.
+Status Run(const OpContext& op, OpKind kind);
 
 }  // namespace tinyforge::rt::ops::conv_common
 

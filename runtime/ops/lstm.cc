@@ -29,7 +29,7 @@ Status Validate_lstm(const OpContext& op) {
     TF_RT_TRY(Disjoint(op.tensor(slot), out));
   }
   const TensorRef others[] = {op.tensor(abi::kLstmIn), out};
-  const int64_t scratch = ScratchBytes<OpKind::kLstm>(op.kernel_id(), p);
+  const int64_t scratch = KernelScratch<OpKind::kLstm>(op, p);
   if (scratch <= 0 || !op.has(abi::kLstmScratch)) return Status::kBadParams;
   if ((reinterpret_cast<uintptr_t>(op.tensor(abi::kLstmScratch).data) & 3) != 0) {
     return Status::kBadParams;  // the kernel keeps int16 state in it

@@ -33,6 +33,17 @@ inline int64_t Product(int64_t a, int64_t b, R... rest) {
   return Product(a * b, rest...);
 }
 
+// Scratch bytes the op's kernel needs for parameters `p` of operator kKind, or -1 when the
+// kernel is not one of kKind's: ScratchBytes (tinyforge/kernel_ids.h) of the kernel's id, from
+// its table entry, which links that kernel's scratch expression alone. For the families whose
+// variants' expressions are of some size (conv, dwconv, softmax, bmm, lstm); where none needs
+// scratch (ScratchBytes(id, p) != 0 then checks that the id is the family's) or all are a
+// line of arithmetic (fc), ScratchBytes over the family measured as small or smaller.
+template <OpKind kKind, class P>
+inline int64_t KernelScratch(const OpContext& op, const P& p) {
+  return op.entry().scratch(&p, kKind);
+}
+
 // Operand `slot` is present, has `dtype` and exactly `bytes` bytes; `writable` (outputs,
 // scratch) also requires it to be in an arena rather than a constant segment.
 inline Status Expect(const OpContext& op, int32_t slot, uint8_t dtype, int64_t bytes,
@@ -243,9 +254,11 @@ inline StreamGeometry StreamedGeometry(const OpContext& op, const StreamGeometry
 // Executes a streamed op: `run_unit(p_unit, in_rows, out_rows)` runs the kernel for one unit
 // (StreamUnitParams) with the input cut to start at `in_rows`.
 // P is a params struct with in_h, out_h, stride_h, pad_top (conv, dwconv, pool).
+// Not inlined: inlined into conv's Run it took 200 bytes more than the two apart.
 template <class P, class RunUnit>
-Status RunStreamed(const P& p, const StreamGeometry& g, const TensorRef& in, const TensorRef& out,
-                   const TensorRef& ring, RunUnit&& run_unit) {
+[[gnu::noinline]] Status RunStreamed(const P& p, const StreamGeometry& g, const TensorRef& in,
+                                     const TensorRef& out, const TensorRef& ring,
+                                     RunUnit&& run_unit) {
   const int32_t slots = static_cast<int32_t>(ring.size / static_cast<uint32_t>(g.out_unit_bytes));
   const int64_t in_base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(in.data));
   const int64_t out_base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(out.data));

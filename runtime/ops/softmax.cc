@@ -40,7 +40,7 @@ Status Validate_softmax(const OpContext& op) {
   TF_RT_TRY(Disjoint(in, out));
   const TensorRef others[] = {in, out};
   return ExpectScratch(op, abi::kSoftmaxScratch,
-                       ScratchBytes<OpKind::kSoftmax>(op.kernel_id(), p), others);
+                       KernelScratch<OpKind::kSoftmax>(op, p), others);
 }
 
 Status Run_softmax(const OpContext& op) {

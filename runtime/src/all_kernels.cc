@@ -19,10 +19,11 @@ namespace tf_ref_of {
 }  // namespace tf_ref_of
 
 // An entry with `symbol`'s id that runs the portable kernel of the same operator.
-#define TF_KERNEL_ENTRY_AS_REF(op, symbol)                                            \
-  tf_kernel_entry {                                                                 \
-    ::tinyforge::rt::KernelId(#symbol), &::tinyforge::rt::ops::Validate_##op,       \
-        &::tinyforge::rt::ops::Run_##op, reinterpret_cast<void (*)()>(tf_ref_of::op) \
+#define TF_KERNEL_ENTRY_AS_REF(op, symbol)                                             \
+  tf_kernel_entry {                                                                  \
+    ::tinyforge::rt::KernelId(#symbol), &::tinyforge::rt::ops::Validate_##op,        \
+        &::tinyforge::rt::ops::Run_##op, reinterpret_cast<void (*)()>(tf_ref_of::op), \
+        &::tinyforge::rt::kernel_scratch::symbol                                     \
   }
 
 #define TF_RT_ENTRY_ref(op, symbol) TF_KERNEL_ENTRY(op, symbol),

@@ -375,7 +375,8 @@ Status Model::CheckKernelTable(const tf_model_def& def) const {
   if (def.num_kernels > 0 && def.kernels == nullptr) return Status::kBadKernelTable;
   for (uint32_t i = 0; i < def.num_kernels; ++i) {
     const KernelEntry& e = def.kernels[i];
-    if (e.validate == nullptr || e.run == nullptr || e.kernel == nullptr) {
+    if (e.validate == nullptr || e.run == nullptr || e.kernel == nullptr ||
+        e.scratch == nullptr) {
       return Status::kBadKernelTable;
     }
     for (uint32_t j = 0; j < i; ++j) {
@@ -386,8 +387,11 @@ Status Model::CheckKernelTable(const tf_model_def& def) const {
 }
 
 const KernelEntry* Model::FindEntry(uint32_t id) const {
-  for (uint32_t i = 0; i < num_kernels_; ++i) {
-    if (kernels_[i].id == id) return &kernels_[i];
+  // Counting down beside a pointer: Run() looks an entry up per op, and an index or end-pointer
+  // loop over the 20-byte entries cost GCC a trip-count division per lookup.
+  const KernelEntry* e = kernels_;
+  for (uint32_t n = num_kernels_; n != 0; --n, ++e) {
+    if (e->id == id) return e;
   }
   return nullptr;
 }

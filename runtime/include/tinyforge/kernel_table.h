@@ -27,10 +27,22 @@ namespace tinyforge::rt::ops {
 
 }  // namespace tinyforge::rt::ops
 
-#define TF_KERNEL_ENTRY(op, symbol)                                            \
-  tf_kernel_entry {                                                            \
-    ::tinyforge::rt::KernelId(#symbol), &::tinyforge::rt::ops::Validate_##op,  \
-        &::tinyforge::rt::ops::Run_##op, reinterpret_cast<void (*)()>(&symbol) \
+// Per kernel of every .inc: ScratchBytes (tinyforge/kernel_ids.h) of that kernel's id alone,
+// for a parameter struct of operator `op` given by address (-1 when `op` is not the kernel's
+// operator). Each entry of a kernel table points to its kernel's, so validation evaluates the
+// scratch expressions of the kernels a firmware lists, not those of every variant of their
+// families (runtime/src/kernel_scratch.cc; one function per section, unused ones discarded).
+namespace tinyforge::rt::kernel_scratch {
+#define TF_KERNEL_ALL(op, symbol, isa, scratch) int64_t symbol(const void* params, OpKind kind);
+#include "tinyforge/all_kernels.inc"
+#undef TF_KERNEL_ALL
+}  // namespace tinyforge::rt::kernel_scratch
+
+#define TF_KERNEL_ENTRY(op, symbol)                                             \
+  tf_kernel_entry {                                                             \
+    ::tinyforge::rt::KernelId(#symbol), &::tinyforge::rt::ops::Validate_##op,   \
+        &::tinyforge::rt::ops::Run_##op, reinterpret_cast<void (*)()>(&symbol), \
+        &::tinyforge::rt::kernel_scratch::symbol                                \
   }
 
 // Every kernel this build can run (the host's `tinyforge run` and the tests use it; it

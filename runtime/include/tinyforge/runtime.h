@@ -39,6 +39,10 @@ struct tf_kernel_entry {
   tinyforge::rt::Status (*validate)(const tinyforge::rt::OpContext& op);
   tinyforge::rt::Status (*run)(const tinyforge::rt::OpContext& op);
   void (*kernel)();
+  // Scratch bytes the kernel with this id needs for `params`, a parameter struct of operator
+  // `op`; -1 when `op` is not its operator (tinyforge::rt::kernel_scratch in
+  // tinyforge/kernel_table.h).
+  int64_t (*scratch)(const void* params, tinyforge::rt::OpKind op);
 };
 
 namespace tinyforge::rt {
