@@ -641,15 +641,15 @@ def main() -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(profiles, indent=1))
     if args.write:
-        flash_notes = read_section(FLASH_HEAD)
-        float_section = read_section(FLOAT_HEAD)  # made by --float only: kept
+        # Sections this run does not make (hand-written notes, --float's): kept as they are.
+        kept = {h: read_section(h) for h in SECTION_HEADS
+                if h not in written and h != COMPILE_HEAD}
         (ROOT / "benchmarks" / "RESULTS.md").write_text(RESULTS.format(
             date=datetime.date.today().isoformat(), command=cmd, table=table,
             ops_table=ops_table))
-        if flash_notes:
-            write_section(FLASH_HEAD, flash_notes)
-        if float_section:
-            write_section(FLOAT_HEAD, float_section)
+        for head, section in kept.items():
+            if section:
+                write_section(head, section)
         for head, section in written.items():
             write_section(head, section)
         write_compile_section(compile_table, cmd)
