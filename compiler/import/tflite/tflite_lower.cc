@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <utility>
 
 #include "import/tflite/tflite_import.h"
 #include "import/tflite/tflite_lower_internal.h"
@@ -337,12 +336,16 @@ Status Lowering::ExpectCounts(size_t min_in, size_t max_in, size_t outs) const {
   return OkStatus();
 }
 
+namespace {
+constexpr const char* kNoQuantization = ": int8 tensor without quantization parameters";
+}  // namespace
+
 Status Lowering::ExpectAct(const TfTensor* t, const std::string& field,
                            bool allow_constant) const {
   if (t->type != static_cast<int8_t>(TfType::kInt8)) {
     return Fail(field + ": type " + TfTypeName(t->type) + ", expected INT8");
   }
-  if (!t->quant) return Fail(field + ": int8 tensor without quantization parameters");
+  if (!t->quant) return Fail(field + kNoQuantization);
   if (t->quant->per_channel()) {
     return Fail(field + ": per-channel quantization on an activation (expected one scale)");
   }
@@ -383,13 +386,10 @@ Status Lowering::ExpectActivation(std::initializer_list<TfActivation> allowed) c
 
 Status Lowering::ExpectSameQuant(const TfTensor* a, const std::string& field_a, const TfTensor* b,
                                  const std::string& field_b, const std::string& why) const {
-  // Either side may not have been checked as an activation yet (a PACK's output): no
-  // quantization is its own error, not a read of absent parameters (found by tflite_fuzz).
-  for (const auto& [t, field] : {std::pair{a, &field_a}, std::pair{b, &field_b}}) {
-    if (!t->quant || t->quant->scale.empty() || t->quant->zero_point.empty()) {
-      return Fail(*field + ": int8 tensor without quantization parameters");
-    }
-  }
+  // Either side may not have been checked by ExpectAct yet (a PACK's output): no
+  // quantization is ExpectAct's error, not a read of absent parameters (found by tflite_fuzz).
+  if (!a->quant) return Fail(field_a + kNoQuantization);
+  if (!b->quant) return Fail(field_b + kNoQuantization);
   if (a->quant->scale[0] == b->quant->scale[0] &&
       a->quant->zero_point[0] == b->quant->zero_point[0]) {
     return OkStatus();
