@@ -35,6 +35,75 @@ struct Direct {
   const int32_t* shift;
 };
 
+#if defined(__GNUC__) && !defined(__clang__)
+// The rows of N (2 to 4) neighbouring pixels' 3-column windows, one group of 4 channels, in
+// registers (GCC 12 keeps the C++ form's pointers and accumulators partly on the stack:
+// about 3.4 instructions per MAC): per tap one weight load and its add to `wsum`, then per
+// pixel a load, VMUL and VADD; every pointer steps by a register (the steps are channel
+// counts, beyond VLDRB's 7-bit immediate; widening loads take low registers). `in` / `w`:
+// the first pixel's first valid tap / its weights, at channel 0 of the group; rows of
+// weights are 3 * c bytes apart.
+#define TF_DW_W                       \
+  "vldrb.s32 %q[qw], [%[w]]\n\t"       \
+  "add %[w], %[w], %[wc]\n\t"          \
+  "vadd.i32 %q[s], %q[s], %q[qw]\n\t"
+#define TF_DW_PX(j)                           \
+  "vldrb.s32 %q[qx], [%[p" #j "]]\n\t"         \
+  "add %[p" #j "], %[p" #j "], %[tx]\n\t"      \
+  "vmul.i32 %q[qx], %q[qx], %q[qw]\n\t"        \
+  "vadd.i32 %q[a" #j "], %q[a" #j "], %q[qx]\n\t"
+#define TF_DW_ROW(j) "add %[p" #j "], %[p" #j "], %[row]\n\t"
+#define TF_DW_LOOP(tap, rows) \
+  "wls lr, %[ny], 2f\n1:\n\t" tap tap tap rows "le lr, 1b\n2:\n"
+template <int N>
+inline void Taps3(const int8_t* in, const int8_t* w, int32_t ny, const struct Direct& d,
+                  int32x4_t& a0, int32x4_t& a1, int32x4_t& a2, int32x4_t& a3,
+                  int32x4_t& wsum) {
+  const int8_t* p0 = in;
+  const int8_t* p1 = in + d.px_step;
+  const int8_t* p2 = in + 2 * d.px_step;
+  const int8_t* p3 = in + 3 * d.px_step;
+  const int32_t tx = d.tap_x, wc = d.c, row = d.tap_y - 3 * d.tap_x;
+  int32x4_t qw, qx;
+  if constexpr (N == 4) {
+    __asm__ volatile(
+        TF_DW_LOOP(TF_DW_W TF_DW_PX(0) TF_DW_PX(1) TF_DW_PX(2) TF_DW_PX(3),
+                   TF_DW_ROW(0) TF_DW_ROW(1) TF_DW_ROW(2) TF_DW_ROW(3))
+        : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [a3] "+w"(a3), [s] "+w"(wsum),
+          [qw] "=&w"(qw), [qx] "=&w"(qx), [p0] "+l"(p0), [p1] "+l"(p1), [p2] "+l"(p2),
+          [p3] "+l"(p3), [w] "+l"(w)
+        : [ny] "r"(ny), [tx] "r"(tx), [wc] "r"(wc), [row] "r"(row)
+        : "lr", "memory");
+  } else if constexpr (N == 3) {
+    __asm__ volatile(
+        TF_DW_LOOP(TF_DW_W TF_DW_PX(0) TF_DW_PX(1) TF_DW_PX(2),
+                   TF_DW_ROW(0) TF_DW_ROW(1) TF_DW_ROW(2))
+        : [a0] "+w"(a0), [a1] "+w"(a1), [a2] "+w"(a2), [s] "+w"(wsum), [qw] "=&w"(qw),
+          [qx] "=&w"(qx), [p0] "+l"(p0), [p1] "+l"(p1), [p2] "+l"(p2), [w] "+l"(w)
+        : [ny] "r"(ny), [tx] "r"(tx), [wc] "r"(wc), [row] "r"(row)
+        : "lr", "memory");
+    (void)a3;
+    (void)p3;
+  } else {
+    static_assert(N == 2, "2 to 4 pixels");
+    __asm__ volatile(
+        TF_DW_LOOP(TF_DW_W TF_DW_PX(0) TF_DW_PX(1), TF_DW_ROW(0) TF_DW_ROW(1))
+        : [a0] "+w"(a0), [a1] "+w"(a1), [s] "+w"(wsum), [qw] "=&w"(qw), [qx] "=&w"(qx),
+          [p0] "+l"(p0), [p1] "+l"(p1), [w] "+l"(w)
+        : [ny] "r"(ny), [tx] "r"(tx), [wc] "r"(wc), [row] "r"(row)
+        : "lr", "memory");
+    (void)a2;
+    (void)a3;
+    (void)p2;
+    (void)p3;
+  }
+}
+#undef TF_DW_LOOP
+#undef TF_DW_ROW
+#undef TF_DW_PX
+#undef TF_DW_W
+#endif
+
 // One group of 4 channels (from `oc`) of N neighbouring output pixels along x whose windows
 // have the same valid taps, ny rows by nx columns: `in` is the first pixel's input at its
 // first valid tap (channel 0), `w` the weights of that tap, `out` the first pixel's output.
@@ -65,6 +134,14 @@ inline void Group(const Direct& d, const int8_t* in, const int8_t* w, int32_t ny
     if constexpr (N > 2) a2 = vaddq_s32(a2, vmulq_s32(load8(ip + px2), wv));
     if constexpr (N > 3) a3 = vaddq_s32(a3, vmulq_s32(load8(ip + px3), wv));
   };
+#if defined(__GNUC__) && !defined(__clang__)
+  if constexpr (N > 1 && !kPred) {
+    if (nx == 3 && d.w_row == 3 * c) {  // N pixels of a 3-column window: in registers
+      Taps3<N>(in_row, w_row, ny, d, a0, a1, a2, a3, wsum);
+      ny = 0;
+    }
+  }
+#endif
   for (int32_t ky = 0; ky < ny; ++ky, in_row += d.tap_y, w_row += d.w_row) {
     if (nx == 3) {  // 3 columns (3x3 kernels, the common case) unrolled
       tap(in_row, w_row);
