@@ -62,6 +62,7 @@ from .board_trace import profile_from_trace, read_trace  # noqa: F401
 from .board_run import (RUN_TIMEOUT, RunOutcome, _mismatch_text, _value_summary,  # noqa: F401
                         first_difference, profile, profile_text, random_inputs, run,
                         run_model)
+from .compile_options import add_compile_options, compile_options
 from .errors import EXIT_OK, BoardError, ErrorKind, TinyforgeError, exit_code  # noqa: F401
 from .paths import build_root, find_cli, repo_root  # noqa: F401
 
@@ -85,12 +86,7 @@ def _parser() -> argparse.ArgumentParser:
         s.add_argument("--timeout", type=float, default=RUN_TIMEOUT,
                        help=f"seconds for the QEMU run (default {RUN_TIMEOUT:g})")
         s.add_argument("--json", action="store_true", help="print JSON")
-        for opt, h in (("--io", "as compile --io"), ("--layout", "as compile --layout"),
-                       ("--rounding", "as compile --rounding"),
-                       ("--optimize", "as compile --optimize: speed or size"),
-                       ("--hot-constants", "as compile --hot-constants: off, auto or a RAM "
-                                           "region")):
-            s.add_argument(opt, help=h)
+        add_compile_options(s)
         if name == "profile":
             s.add_argument("--trace", help="a device trace (tinyforge/tf_trace.h buffer) to "
                                             "decode instead of running on QEMU; needs --program")
@@ -106,9 +102,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    compile_args = [x for opt in ("io", "layout", "rounding", "optimize", "hot_constants")
-                    if getattr(args, opt)
-                    for x in (f"--{opt.replace('_', '-')}", getattr(args, opt))]
+    compile_args = compile_options(args)
     try:
         if args.cmd == "profile" and (args.trace or args.program):
             if not (args.trace and args.program) or args.model or args.board:

@@ -28,6 +28,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .compile_options import add_compile_options, compile_options
 from .board_build import cli
 from .errors import EXIT_OK, ErrorKind, TinyforgeError, kind_of_exit
 
@@ -177,22 +178,6 @@ def _parser() -> argparse.ArgumentParser:
                                      "the same model and board: per-op instructions")
     add_compile_options(p)
     return p
-
-
-def add_compile_options(p: argparse.ArgumentParser) -> None:
-    """The `compile --target` options a command that compiles a graph file passes on."""
-    for opt, h in (("--memory", "as compile --memory"), ("--kernels", "as compile --kernels"),
-                   ("--rounding", "as compile --rounding"),
-                   ("--optimize", "as compile --optimize (speed or size)")):
-        p.add_argument(opt, help=h)
-    p.add_argument("--min-ram", action="store_true", help="as compile --min-ram")
-
-
-def compile_options(args: argparse.Namespace) -> list[str]:
-    """The arguments `add_compile_options` parsed, for `tinyforge compile`."""
-    out = [x for opt in ("memory", "kernels", "rounding", "optimize") if getattr(args, opt)
-           for x in (f"--{opt}", getattr(args, opt))]
-    return out + (["--min-ram"] if args.min_ram else [])
 
 
 def main(argv: list[str] | None = None) -> int:

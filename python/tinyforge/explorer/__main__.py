@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import EXIT_FAILURE, EXIT_OK, TinyforgeError
-from ..report import add_compile_options, compile_options
+from ..compile_options import add_compile_options, compile_options
 from .model import ADAPTER_ID, ExploreError, is_program, load_model, program_dir, read_profile
 
 EXTENSION = "tinyforge.explorer"  # Model Explorer imports tinyforge.explorer.main
