@@ -222,7 +222,7 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   // Encodes with `kernels` (per IR op: a variant instead of PickKernel's) into `e`.
   auto encode = [&](const std::map<size_t, const rt::KernelInfo*>& kernels,
                     detail::Encoded& e) -> Status {
-    TF_ASSIGN_OR_RETURN(e, detail::EncodeOps(g, isa, options.min_ram, options.stream_pixels,
+    TF_ASSIGN_OR_RETURN(e, detail::EncodeOps(g, isa, options.stream, options.stream_pixels,
                                              kernels, size));
     return ApplyPlacements(g, board, options, e);
   };

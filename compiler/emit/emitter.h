@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "emit/encode_ops.h"
 #include "emit/program_writer.h"
 #include "ir/graph.h"
 #include "plan/board_regions.h"
@@ -31,12 +32,16 @@ struct EmitOptions {
   std::vector<std::pair<std::string, std::string>> weights_in;
   plan::FirmwareReserve reserve;
   plan::PlanOptions plan;
-  // --min-ram: conv, depthwise and pools may run in place by output rows (1x1 convs by
-  // pixels) through a small line buffer: the smallest RAM, but each such op calls its kernel
-  // once per row. Off: whole-tensor kernel calls (fastest); aliasing is used either way.
-  bool min_ram = false;
-  // --stream-pixels: with min_ram, the fewest output pixels per kernel call of a streamed op
-  // (0: by kernel class, detail::StreamMinPixels; docs/decisions.md 54).
+  // Conv, depthwise and pools may run in place by blocks of output rows (1x1 convs by
+  // pixels) through a small line buffer (docs/memory-planning.md, docs/decisions.md 54, 71):
+  // kOff whole-tensor calls only (--speed-over-ram); kBudget (the CLI's default) only as
+  // finely as each kernel variant's listed per-call cost keeps the op within 10 % of its
+  // whole-tensor instructions (TF_KERNEL_STREAM lines; a variant without one does not
+  // stream); kMinRam (--min-ram) by the fewest pixels per call of the kernel's class
+  // (detail::StreamMinPixels). Aliasing is used either way.
+  StreamMode stream = StreamMode::kOff;
+  // --stream-pixels: the fewest output pixels per kernel call of a streamed op, overriding
+  // the mode's figure (0: the mode's).
   int32_t stream_pixels = 0;
   // The kernel per op by RAM (docs/decisions.md 58): where an op's scratch is live at the
   // plan's peak, another variant of the same instruction set with less scratch if that

@@ -199,6 +199,24 @@ std::map<size_t, const rt::KernelInfo*> SizeKernels(const ir::Graph& g, const En
 
 int32_t StreamMinPixels(rt::Isa isa) { return isa == rt::Isa::kRef ? 1 : kFastStreamPixels; }
 
+int32_t StreamBudgetPixels(const rt::KernelInfo& k) {
+  struct Entry {
+    const char* symbol;
+    int32_t pixels;
+  };
+  static constexpr Entry kListed[] = {
+#define TF_KERNEL_ALL(op, symbol, isa, scratch)
+#define TF_KERNEL_STREAM_ALL(symbol, pixels) {#symbol, pixels},
+#include "tinyforge/all_kernels.inc"
+#undef TF_KERNEL_STREAM_ALL
+#undef TF_KERNEL_ALL
+  };
+  for (const Entry& e : kListed) {
+    if (std::strcmp(e.symbol, k.symbol) == 0) return e.pixels;
+  }
+  return 0;
+}
+
 std::vector<const rt::KernelInfo*> SameIsaVariants(const rt::KernelInfo& k) {
   std::vector<const rt::KernelInfo*> out;
   for (const rt::KernelInfo& v : rt::kKernels) {
@@ -207,7 +225,7 @@ std::vector<const rt::KernelInfo*> SameIsaVariants(const rt::KernelInfo& k) {
   return out;
 }
 
-Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bool stream,
+Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, StreamMode mode,
                             int32_t stream_pixels,
                             const std::map<size_t, const rt::KernelInfo*>& kernels,
                             bool optimize_size) {
@@ -259,9 +277,13 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
       if (eo.kernel == nullptr) return Error::Unsupported(OpLabel(g, k) + ": no kernel for it");
       return OkStatus();
     };
-    // Fewest output pixels per call when streamed (after kernel() picked the kernel).
-    auto pixels = [&]() {
-      return stream_pixels > 0 ? stream_pixels : StreamMinPixels(eo.kernel->isa);
+    // Fewest output pixels per call when streamed (after kernel() picked the kernel); 0:
+    // the op does not stream.
+    auto pixels = [&]() -> int32_t {
+      if (mode == StreamMode::kOff) return 0;
+      if (stream_pixels > 0) return stream_pixels;
+      return mode == StreamMode::kMinRam ? StreamMinPixels(eo.kernel->isa)
+                                         : StreamBudgetPixels(*eo.kernel);
     };
     // The op's parameter record from a quant::*Params builder's result.
     auto params = [&](const auto& p) -> Status {
@@ -276,10 +298,10 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         auto kp = quant::ConvParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(kp, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kConv));
-        EncodeWeighted<rt::OpKind::kConv>(enc, op, *kp, stream, pixels(), eo);
+        EncodeWeighted<rt::OpKind::kConv>(enc, op, *kp, pixels() > 0, pixels(), eo);
         const s8_conv_params& p = kp->params;
         eo.spec.macs = Elements(g, y) * p.k_h * p.k_w * p.filter_in_c;
-        if (stream && p.batches == 1 && p.k_h == 1 && p.k_w == 1 && p.stride_h == 1 && p.stride_w == 1 &&
+        if (pixels() > 0 && p.batches == 1 && p.k_h == 1 && p.k_w == 1 && p.stride_h == 1 && p.stride_w == 1 &&
             p.pad_top == 0 && p.pad_left == 0 && p.out_h == p.in_h && p.out_w == p.in_w &&
             p.in_w > 1) {
           s8_conv_params px = p;  // the image as [H*W, 1]: one unit per pixel
@@ -304,7 +326,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         auto kp = quant::DwConvParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(kp, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kDwconv));
-        EncodeWeighted<rt::OpKind::kDwconv>(enc, op, *kp, stream, pixels(), eo);
+        EncodeWeighted<rt::OpKind::kDwconv>(enc, op, *kp, pixels() > 0, pixels(), eo);
         eo.spec.macs = Elements(g, y) * kp->params.k_h * kp->params.k_w;
         break;
       }
@@ -312,7 +334,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         auto kp = quant::FcParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(kp, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kFc));
-        EncodeWeighted<rt::OpKind::kFc>(enc, op, *kp, stream, pixels(), eo);
+        EncodeWeighted<rt::OpKind::kFc>(enc, op, *kp, false, 0, eo);
         eo.spec.macs =
             int64_t{kp->params.batches} * kp->params.in_features * kp->params.out_features;
         break;
@@ -337,7 +359,7 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         eo.params = EncodeParams(*p);
         eo.operands = {enc.ActOp(x), enc.ActOp(y)};
         eo.spec.macs = Elements(g, y) * p->filter_h * p->filter_w;
-        if (stream && p->batches == 1) {
+        if (pixels() > 0 && p->batches == 1) {
           eo.spec.in_place = plan::InPlace::kStream;
           eo.spec.stream_options = {rt::PoolRows(*p)};
           eo.spec.stream_min_rows = {RowsFor(pixels(), p->out_w)};

@@ -12,6 +12,13 @@
 #include "support/expected.h"
 #include "tinyforge/kernel_ids.h"
 
+namespace tinyforge::emit {
+
+// How conv, depthwise and pools may run in place by blocks of output rows (EmitOptions).
+enum class StreamMode { kOff, kBudget, kMinRam };
+
+}  // namespace tinyforge::emit
+
 namespace tinyforge::emit::detail {
 
 // An operand slot of an op record.
@@ -50,14 +57,14 @@ struct Encoded {
 // variant the .inc lists have, falling back towards __ref.
 const rt::KernelInfo* PickKernel(rt::OpKind op, const std::string& isa_class);
 
-// `stream`: offer the planner in-place execution by rows/pixels for conv, depthwise and
-// pools (less RAM, the kernel called once per row: slower). Aliasing is always offered.
-// stream: offer conv, depthwise and pools to run in place by rows (--min-ram), calling the
-// kernel on at least `stream_pixels` output pixels at a time (0: StreamMinPixels of the
-// kernel's class).
+// `stream`: whether conv, depthwise and pools are offered to the planner to run in place by
+// blocks of rows / pixels (EmitOptions::stream), calling the kernel on at least
+// `stream_pixels` output pixels at a time (0: the mode's figure: StreamMinPixels of the
+// kernel's class under kMinRam, StreamBudgetPixels of the variant under kBudget). Aliasing
+// is always offered.
 // `kernels`: per IR op index, the variant to use instead of PickKernel's (the emitter's
 // choice by RAM, docs/decisions.md 58); ops not listed get PickKernel's.
-Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bool stream,
+Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, StreamMode stream,
                             int32_t stream_pixels = 0,
                             const std::map<size_t, const rt::KernelInfo*>& kernels = {},
                             bool optimize_size = false);
@@ -77,6 +84,12 @@ std::vector<const rt::KernelInfo*> SameIsaVariants(const rt::KernelInfo& k);
 // 54): 1 for the portable kernels (no per-call setup worth amortizing: the smallest plan),
 // more for the fast variants, which pack weights or build per-channel tables per call.
 int32_t StreamMinPixels(rt::Isa isa);
+
+// The fewest output pixels per call that keep a streamed op of kernel variant `k` within
+// 10 % of its whole-tensor instructions: the TF_KERNEL_STREAM line of the variant's .inc
+// (measured by the kernel bench, docs/decisions.md 71); 0: none listed, the op does not
+// stream under StreamMode::kBudget.
+int32_t StreamBudgetPixels(const rt::KernelInfo& k);
 
 uint8_t ProgramDType(ir::DType d);
 

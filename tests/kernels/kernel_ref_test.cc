@@ -140,10 +140,12 @@ TEST(KernelLists, EveryListedVariantIsDeclaredAndLinked) {
   const Entry entries[] = {
 #define TF_KERNEL TF_KERNEL_ENTRY
 #define TF_KERNEL_PATH(op, kernel, path, isa, pred)
+#define TF_KERNEL_STREAM(symbol, pixels)
 #define TF_FAMILY(f) TF_FAMILY_PATH(f, inc)
 #include "kernels/families.def"
 #undef TF_KERNEL
 #undef TF_KERNEL_PATH
+#undef TF_KERNEL_STREAM
   };
 #undef TF_KERNEL_ENTRY
   const std::set<std::string> op_kinds = {

@@ -451,7 +451,7 @@ void FlipCampaign(bool min_ram) {
   ASSERT_TRUE(g.ok()) << g.error().message();
   emit::EmitOptions o;
   o.target = "an547";
-  o.min_ram = min_ram;
+  o.stream = min_ram ? emit::StreamMode::kMinRam : emit::StreamMode::kOff;
   auto e = emit::EmitProgram(*g, o);
   ASSERT_TRUE(e.ok()) << e.error().message();
   const std::vector<uint8_t>& image = e->image;

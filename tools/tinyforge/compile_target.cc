@@ -87,7 +87,9 @@ int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
   if (!weights.ok()) return Fail(weights.error());
   options.place = *place;
   options.weights_in = *weights;
-  options.min_ram = args.min_ram;
+  options.stream = args.min_ram          ? emit::StreamMode::kMinRam
+                   : args.speed_over_ram ? emit::StreamMode::kOff
+                                         : emit::StreamMode::kBudget;
   options.stream_pixels = args.stream_pixels;
   options.kernels_by_ram = args.min_ram;
   options.kernels = args.kernels;

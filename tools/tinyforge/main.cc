@@ -110,16 +110,21 @@ int main(int argc, char** argv) {
                     "Fail (exit 2) listing every op that would run in float32 instead of int8");
   compile->add_flag("--json", compile_args.json, "With --target: print the plan as JSON");
   compile->add_option("--rounding", compile_args.rounding, rounding_help);
-  compile->add_flag("--min-ram", compile_args.min_ram,
-                    "With --target: run convolutions and pools in place by blocks of output "
-                    "rows through small line buffers: the least RAM, a kernel call per block "
-                    "(--kernels ref: per row, the smallest plan), and at the peak a kernel "
-                    "variant with less scratch (docs/decisions.md 58); default: whole-tensor "
-                    "calls, the fastest kernels (docs/memory-planning.md)");
+  auto* min_ram = compile->add_flag(
+      "--min-ram", compile_args.min_ram,
+      "With --target: RAM over speed: run convolutions and pools in place by blocks of "
+      "output rows through small line buffers: the least RAM, a kernel call per block "
+      "(--kernels ref: per row, the smallest plan), and at the peak a kernel variant with "
+      "less scratch (docs/decisions.md 58). Default: in place by blocks only as finely as "
+      "keeps each op within 10 % of its whole-tensor instructions (decision 71)");
+  compile->add_flag("--speed-over-ram", compile_args.speed_over_ram,
+                    "With --target: whole-tensor kernel calls only (no op runs in place by "
+                    "rows; the most RAM)")
+      ->excludes(min_ram);
   compile->add_option("--stream-pixels", compile_args.stream_pixels,
-                      "With --min-ram: the fewest output pixels per kernel call of a streamed "
-                      "op (default: 1 for the portable kernels, 16 for the fast ones; "
-                      "docs/decisions.md 54)")
+                      "With --target: the fewest output pixels per kernel call of a streamed "
+                      "op (default: with --min-ram 1 for the portable kernels, 16 for the fast "
+                      "ones; otherwise each variant's listed figure; docs/decisions.md 54, 71)")
       ->check(CLI::Range(1, 1 << 20));
   compile->add_option("--name", compile_args.name,
                       "With --target: the model's C name in model.h/model.cc (tf_model_NAME; "
