@@ -33,6 +33,8 @@ void LayerNormCase(tfb::Bench& b, int32_t rows, int32_t depth, bool rms, bool pe
 }  // namespace
 
 TFB_CASE(layernorm, "layer_norm 16x64", "") { LayerNormCase(b, 16, 64, false, true); }
+TFB_CASE(layernorm, "layer_norm 32x64", "") { LayerNormCase(b, 32, 64, false, true); }
+TFB_CASE(layernorm, "layer_norm 32x64 no affine", "") { LayerNormCase(b, 32, 64, false, false); }
 TFB_CASE(layernorm, "layer_norm 4x256", "") { LayerNormCase(b, 4, 256, false, true); }
 TFB_CASE(layernorm, "layer_norm 2x768", "") { LayerNormCase(b, 2, 768, false, true); }
 TFB_CASE(layernorm, "layer_norm 4x256 no affine", "") { LayerNormCase(b, 4, 256, false, false); }

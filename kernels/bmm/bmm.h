@@ -44,6 +44,26 @@ constexpr int64_t s8_bmm_pack_bytes(const s8_bmm_params& p) {
   return ((a + 3) & ~int64_t{3}) + ((b + 3) & ~int64_t{3}) + 4;
 }
 
+// s8_bmm__mve's small-depth path (kernels/bmm/mve_bmm_small.h): depth <= 32, single
+// rounding, shift in [-24, -1], the int8 range as the clamp.
+constexpr bool s8_bmm_mve_small(const s8_bmm_params& p) {
+  return p.depth <= 32 && p.rounding == TF_ROUNDING_SINGLE && p.shift <= -1 && p.shift >= -24 &&
+         p.act_min == -128 && p.act_max == 127;
+}
+
+// s8_bmm__mve's scratch: the small-depth path's row copies (rhs [cols, 16 or 32] unless read
+// in place, column terms, lhs chunks of <= 64 rows of 16 or 32 bytes + a term), else the
+// canonical operand copies and the row and column terms (int32).
+constexpr int64_t s8_bmm_mve_scratch(const s8_bmm_params& p) {
+  if (s8_bmm_mve_small(p)) {
+    const int64_t kp = p.depth <= 16 ? 16 : 32;
+    const int64_t rhs = p.rhs_transposed && p.depth == kp ? 0 : int64_t{p.cols} * kp;
+    const int64_t chunk = p.rows < 64 ? p.rows : 64;
+    return rhs + 4 * int64_t{p.cols} + chunk * (kp + 4) + 4;
+  }
+  return s8_bmm_pack_bytes(p) + 4 * (int64_t{p.rows} + p.cols) + 4;
+}
+
 extern "C" {
 // scratch: unused by __ref (may be null).
 void s8_bmm__ref(const s8_bmm_params* params, const int8_t* lhs, const int8_t* rhs,

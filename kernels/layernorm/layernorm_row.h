@@ -48,15 +48,16 @@ inline int8_t Out(int32_t o, int32_t bias) {
 // (round(2^30 / sqrt((i + 16.5) / 16)), relative error < 1.6%) and two Newton steps
 // y <- y * (3 - w * y^2) / 2 (each squares the error: < 2e-7 after two; the result is never
 // above 2^30 / sqrt(w)). Every product is 32 x 32 -> 64 bits (UMULL).
-inline uint32_t RsqrtQ30(uint32_t w32) {
-  static constexpr uint32_t kGuess[48] = {
+inline constexpr uint32_t kRsqrtGuess[48] = {
       1057347856, 1026693558, 998559613, 972618566, 948599586, 926276469, 905458609, 885984104,
       867714429,  850530263,  834328203, 819018128, 804521086, 790767575, 777696137, 765252196,
       753387102,  742057327,  731223792, 720851298, 710908045, 701365222, 692196655, 683378504,
       674889000,  666708225,  658817909, 651201261, 643842818, 636728315, 629844563, 623179354,
       616721362,  610460069,  604385689, 598489102, 592761802, 587195840, 581783781, 576518662,
       571393950,  566403514,  561541591, 556802759, 552181909, 547674226, 543275165, 538980433};
-  uint32_t y = kGuess[(w32 >> 26) - 16];
+
+inline uint32_t RsqrtQ30(uint32_t w32) {
+  uint32_t y = kRsqrtGuess[(w32 >> 26) - 16];
   for (int i = 0; i < 2; ++i) {
     const auto y2 = static_cast<uint32_t>((uint64_t{y} * y) >> 30);     // Q30, <= 2^30
     const auto wy2 = static_cast<uint32_t>((uint64_t{w32} * y2) >> 30); // Q30, near 2^30
@@ -73,8 +74,12 @@ struct Row {
   int32_t shift;   // what is left of the output shift, in [-31, 31]; 0 on most rows
 };
 
-// sum and sumsq: sum of q and of q^2 over the row (raw int8 values); lsh = Headroom(depth).
-inline Row RowOf(const s8_layernorm_params& p, int32_t lsh, int32_t sum, int32_t sumsq) {
+// RowOf without the reciprocal square root: *w32 gets its argument (RsqrtQ30(*w32) is the
+// row's rsqrt), 0 when the row needs none (r.rsqrt stays 0). The MVE variant runs the
+// square roots of 4 rows at once.
+inline Row RowPrep(const s8_layernorm_params& p, int32_t lsh, int32_t sum, int32_t sumsq,
+                   uint32_t* w32_out) {
+  *w32_out = 0;
   const int32_t d = p.depth;
   const int32_t zp = p.input_zero_point;
   uint64_t m2;
@@ -104,8 +109,16 @@ inline Row RowOf(const s8_layernorm_params& p, int32_t lsh, int32_t sum, int32_t
   r.dl = d << (lsh - in_t);
   r.offset = p.rms ? zp * r.dl : sum * (int32_t{1} << (lsh - in_t));
   if (shift - in_t > 31) return r;  // |o| < 2^31 shifted right by >= 32 rounds to 0
-  r.rsqrt = static_cast<int32_t>(RsqrtQ30(w32));
+  *w32_out = w32;  // >= 2^30
   r.shift = shift - in_t < -31 ? -31 : shift - in_t;
+  return r;
+}
+
+// sum and sumsq: sum of q and of q^2 over the row (raw int8 values); lsh = Headroom(depth).
+inline Row RowOf(const s8_layernorm_params& p, int32_t lsh, int32_t sum, int32_t sumsq) {
+  uint32_t w32;
+  Row r = RowPrep(p, lsh, sum, sumsq, &w32);
+  if (w32 != 0) r.rsqrt = static_cast<int32_t>(RsqrtQ30(w32));
   return r;
 }
 

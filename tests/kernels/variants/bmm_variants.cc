@@ -9,10 +9,18 @@ const int32_t kEdgeDepth[] = {1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 64, 6
 const int32_t kEdgeRows[] = {1, 2, 3, 4, 5, 7, 8, 9};
 constexpr int32_t kNumEdgeDepth = sizeof(kEdgeDepth) / sizeof(kEdgeDepth[0]);
 constexpr int32_t kNumEdgeRows = sizeof(kEdgeRows) / sizeof(kEdgeRows[0]);
-// Edge kinds: the operand layouts (test names: kernel_variants.<symbol>.<kind>).
-const char* const kKindNames[4] = {"plain", "adj_y", "adj_x", "adj_xy_broadcast"};
-constexpr int32_t kEdgeCases = kNumEdgeDepth * 4;
-const char* EdgeKindName(int32_t e) { return kKindNames[e / kNumEdgeDepth]; }
+// Edge kinds: the operand layouts (test names: kernel_variants.<symbol>.<kind>); "attention":
+// single rounding, the int8 range as the clamp, shifts in [-24, -1] (s8_bmm__mve's
+// small-depth path for depth <= 32), every layout, leftover rows / columns and lhs chunks of
+// more than 64 rows.
+const char* const kKindNames[5] = {"plain", "adj_y", "adj_x", "adj_xy_broadcast", "attention"};
+constexpr int32_t kAttention = 4;
+constexpr int32_t kEdgeCases = kNumEdgeDepth * (kAttention + 4);  // attention: 4 layouts
+int32_t KindOf(int32_t e) {
+  const int32_t k = e / kNumEdgeDepth;
+  return k < kAttention ? k : kAttention;
+}
+const char* EdgeKindName(int32_t e) { return kKindNames[KindOf(e)]; }
 
 void Offsets(tfv::Rng& rng, s8_bmm_params& p, bool extremes) {
   struct Io {
@@ -43,10 +51,35 @@ s8_bmm_params RandomCase(tfv::Rng& rng) {
   return p;
 }
 
+s8_bmm_params AttentionCase(tfv::Rng& rng, int32_t e) {
+  s8_bmm_params p{};
+  const int32_t rows[] = {1, 2, 3, 5, 16, 31, 32, 64, 65, 67};
+  const int32_t cols[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 18, 32, 33};
+  const int32_t wide[] = {17, 18, 32, 33};  // [depth, cols] rhs: 16-bit gather offsets
+  const int32_t shifts[] = {-24, -23, -1, -2, -9, -25, -31};  // -25, -31: the general path
+  p.depth = kEdgeDepth[e % kNumEdgeDepth];
+  const int32_t layout = e / kNumEdgeDepth - kAttention;  // 0..3
+  p.rows = rng.Pick(rows);
+  p.cols = rng.Chance(50) ? rng.Pick(wide) : rng.Pick(cols);
+  p.batches = rng.Range(1, 4);
+  p.lhs_batches = rng.Chance(25) ? 1 : p.batches;
+  p.rhs_batches = rng.Chance(25) ? 1 : p.batches;
+  p.lhs_transposed = layout & 1;
+  p.rhs_transposed = layout >> 1;
+  Offsets(rng, p, (e & 1) != 0);
+  p.act_min = -128;
+  p.act_max = 127;
+  tfv::RandomMultiplierIn(rng, &p.multiplier, &p.shift, -14, -4);
+  if (rng.Chance(50)) p.shift = rng.Pick(shifts);
+  p.rounding = TF_ROUNDING_SINGLE;
+  return p;
+}
+
 s8_bmm_params EdgeCase(tfv::Rng& rng, int32_t e) {
+  if (KindOf(e) == kAttention) return AttentionCase(rng, e);
   s8_bmm_params p{};
   const int32_t di = e % kNumEdgeDepth;
-  const int32_t kind = e / kNumEdgeDepth;
+  const int32_t kind = KindOf(e);
   p.depth = kEdgeDepth[di];
   p.rows = kEdgeRows[(di * 3 + kind) % kNumEdgeRows];
   p.cols = kEdgeRows[(di * 5 + 2 * kind + 1) % kNumEdgeRows];

@@ -109,6 +109,12 @@ TFV_FAMILY_TEST(layernorm, kEdgeCases, EdgeKindName) {
     bias[c] = ctx.rng.Chance(90) ? ctx.rng.Range(-(200 << 8), 200 << 8)
                                  : static_cast<int32_t>(ctx.rng.Next());
   }
+  // Now and then a bias within 2^16 of either int32 end (the DSP variant folds the rounding
+  // constant 2^15 into a broadcast bias only where that cannot overflow).
+  if (ctx.rng.Chance(8)) {
+    bias[0] = ctx.rng.Chance(50) ? INT32_MAX - ctx.rng.Range(0, 1 << 16)
+                                 : INT32_MIN + ctx.rng.Range(0, 1 << 16);
+  }
   p.scale = scale;
   p.bias = bias;
   ctx.Params("rows %d depth %d rms %d zp %d eps %08x%08x scale_exp %d per_channel %d input %d",
