@@ -10,19 +10,26 @@
 
 namespace {
 
-// N when the non-1 dims are two, swapped, the first of them 3; else 0.
+// N when the non-1 dims are two, swapped, the first of them 3; else 0 (cheap to reject: it
+// runs before every other transpose's plan).
 int32_t Interleave3(const s8_transpose_params& p) {
-  constexpr int kN = kS8TransposeMaxDims;
-  int32_t in_dims[2], out_dims[2], k = 0, m = 0;
-  for (int d = 0; d < kN; ++d) {
-    if (p.input_dims[d] > 1) {
-      if (k == 2) return 0;
-      in_dims[k++] = d;
+  int32_t first = -1, second = -1;
+  for (int d = 0; d < kS8TransposeMaxDims; ++d) {
+    if (p.input_dims[d] == 1) continue;
+    if (first < 0) {
+      first = d;
+    } else if (second < 0) {
+      second = d;
+    } else {
+      return 0;
     }
-    if (p.input_dims[p.perm[d]] > 1 && m < 2) out_dims[m++] = p.perm[d];
   }
-  if (k != 2 || out_dims[0] != in_dims[1] || out_dims[1] != in_dims[0]) return 0;
-  return p.input_dims[in_dims[0]] == 3 ? p.input_dims[in_dims[1]] : 0;
+  if (second < 0 || p.input_dims[first] != 3) return 0;
+  for (int d = 0; d < kS8TransposeMaxDims; ++d) {  // the output's first non-1 dim: second
+    if (p.perm[d] == first) return 0;
+    if (p.perm[d] == second) return p.input_dims[second];
+  }
+  return 0;
 }
 
 // out[3 j + i] = in[i n + j]: 4 columns (12 bytes) per pass.
