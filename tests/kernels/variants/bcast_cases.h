@@ -20,6 +20,7 @@ enum EdgeKind {
   kInPlace,    // output aliases input 1
   kBigBcast,   // [16, 16, C] with [C] / a scalar / [16, 16, 1]: long broadcasts (tables)
   kBigBcastA,  // the same with the broadcast operand as input 1 (SE blocks either way)
+  kWideChanB,  // per-channel [C] over [H, W, C], C 68..292 (channel chunks; either input)
   kNumKinds
 };
 constexpr int32_t kNumTails = 12;
@@ -28,7 +29,7 @@ constexpr int32_t kEdgeCases = kNumKinds * kNumTails * 2;
 // Edge kind names, in EdgeKind order (test names: kernel_variants.<symbol>.<kind>).
 inline const char* const kKindNames[kNumKinds] = {
     "resnet16", "tail",     "scalar_b", "scalar_a",  "channel_b",  "row_b",
-    "inner_b",  "mixed",    "in_place", "big_bcast", "big_bcast_a"};
+    "inner_b",  "mixed",    "in_place", "big_bcast", "big_bcast_a", "wide_chan_b"};
 inline const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 struct Shapes {
@@ -125,6 +126,13 @@ inline Shapes EdgeShapes(Rng& rng, int32_t e) {
       } else if (e % 3 == 2) {
         part[0] = part[1] = 16;
       }
+      break;
+    }
+    case kWideChanB: {
+      int32_t* full = n % 2 == 0 ? d1 : d2;
+      int32_t* part = n % 2 == 0 ? d2 : d1;
+      full[0] = h, full[1] = w, full[2] = 61 + 7 * n;
+      part[2] = 61 + 7 * n;
       break;
     }
     case kInPlace:

@@ -22,6 +22,20 @@ s8_mul_params MakeParams(tfv::Context& ctx, const tfv::bcast::Shapes& c) {
   tfv::RandomClamp(rng, p.output_offset, &p.act_min, &p.act_max);
   p.rounding = rng.Chance(50) ? TF_ROUNDING_SINGLE : TF_ROUNDING_DOUBLE;
   if (ctx.Edge()) p.rounding = c.pass == 0 ? TF_ROUNDING_DOUBLE : TF_ROUNDING_SINGLE;
+  if (ctx.Edge() && c.pass == 1) {
+    // Single rounding: half the cases unclamped with input offsets in [-127, 128] and an
+    // output zero point that does not saturate alone (the __dsp / __mve fast paths), and
+    // the ends of __dsp's output shift range [-17, -2] (-2: most outputs saturate).
+    const int32_t t = ctx.EdgeIndex() / tfv::bcast::kNumKinds;
+    if (t % 2 == 0) {
+      p.act_min = -128, p.act_max = 127;
+      p.output_offset = rng.Range(-100, 100);
+      if (p.input1_offset < -127) p.input1_offset = -127;
+      if (p.input2_offset < -127) p.input2_offset = -127;
+    }
+    if (t % 3 == 1) p.output_shift = -2;
+    if (t % 3 == 2) p.output_shift = -17;
+  }
   return p;
 }
 

@@ -12,13 +12,14 @@ enum EdgeKind {
   kRows,     // [A, B, C] -> [B, A, C]: whole rows move (contiguous inner copy)
   kWide,     // a gather stride past 16-bit offsets (the vector variant's scalar fallback)
   kRank6,    // six dims, a reversal
+  kAxes3,    // [1, 3, 1, N] -> [1, N, 1, 3]: a Conv1d input NCW -> NWC (__scalar's interleave)
   kNumKinds
 };
 constexpr int32_t kNumTails = 8;
 const int32_t kTails[kNumTails] = {1, 3, 7, 8, 9, 15, 16, 17};
 constexpr int32_t kEdgeCases = kNumKinds * kNumTails;
 const char* const kKindNames[kNumKinds] = {"to_nchw", "to_nhwc", "shuffle",
-                                           "rows",    "wide",    "rank6"};
+                                           "rows",    "wide",    "rank6", "axes3"};
 const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 // dims (outermost first, up to 6) and perm of the used dims, left-padded to 6.
@@ -67,6 +68,8 @@ s8_transpose_params EdgeCase(tfv::Rng& rng, int32_t e) {
       return Make({rng.Range(1, 5), n, rng.Range(1, 33)}, {1, 0, 2});
     case kWide:
       return Make({n % 4 + 1, 9400 + rng.Range(0, 9)}, {1, 0});  // (fits the arena)
+    case kAxes3:
+      return Make({1, 3, 1, n * rng.Range(1, 20)}, {0, 3, 2, 1});
     default:
       return Make({2, n, 3, 2, rng.Range(1, 4), 2}, {5, 4, 3, 2, 1, 0});
   }
