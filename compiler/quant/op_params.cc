@@ -1,6 +1,7 @@
 #include "quant/op_params.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 
@@ -313,6 +314,23 @@ quant::TensorQuant TensorQuantOf(const Tensor& t) {
   return {static_cast<float>(t.quant->scale[0]), I32(t.quant->zero_point[0])};
 }
 
+namespace {
+
+// Data movement of a float32 tensor (a float model, docs/decisions.md 68): the int8 kernels
+// move its bytes, so it is seen as int8 with one more, innermost dim of 4 bytes, and with a
+// placeholder quantization shared by input and output (the kernels only copy).
+bool Moved4(const Tensor& t) { return t.dtype == ir::DType::kFloat32; }
+std::vector<int32_t> MovedDims(const Tensor& t) {
+  std::vector<int32_t> d = Dims(t.shape);
+  if (Moved4(t)) d.push_back(4);
+  return d;
+}
+quant::TensorQuant MovedQuant(const Tensor& t) {
+  return Moved4(t) ? quant::TensorQuant{1.0f, 0} : TensorQuantOf(t);
+}
+
+}  // namespace
+
 size_t RequantBaseInputs(OpType type) {
   switch (type) {
     case OpType::kQConv2d:
@@ -505,36 +523,46 @@ Expected<quant::ConcatKernelParams> ConcatParams(const Graph& g, const Op& op) {
   std::vector<std::vector<int32_t>> dims;
   std::vector<quant::TensorQuant> quants;
   for (ir::TensorId t : op.inputs) {
-    dims.push_back(Dims(g.tensor(t).shape));
-    quants.push_back(TensorQuantOf(g.tensor(t)));
+    dims.push_back(MovedDims(g.tensor(t)));
+    quants.push_back(MovedQuant(g.tensor(t)));
   }
   const int64_t rank = static_cast<int64_t>(g.tensor(op.inputs[0]).shape.size());
   const auto axis = ir::NormalizeAxis(op.attrs_as<ir::CatAttrs>().axis, rank);
   if (!axis) return Error("concat: axis out of range");
   TF_ASSIGN_OR_RETURN(
       quant::ConcatKernelParams r,
-      quant::MakeConcatParams(dims, I32(*axis), quants, TensorQuantOf(g.tensor(op.outputs[0])),
+      quant::MakeConcatParams(dims, I32(*axis), quants, MovedQuant(g.tensor(op.outputs[0])),
                               quant::ConcatMode::kCopyLikeTflm));
   r.params.rounding = RoundingWord(g);
   return r;
 }
 
 Expected<s8_pad_params> PadParams(const Graph& g, const Op& op) {
-  const auto& a = op.attrs_as<ir::QPadAttrs>();
+  // qpad, or a float model's pad (fold-float admits the value +0.0 only: zero bytes).
+  const bool q = op.type == OpType::kQPad;
+  const std::vector<int64_t>& padding =
+      q ? op.attrs_as<ir::QPadAttrs>().padding : op.attrs_as<ir::PadAttrs>().padding;
   const Tensor& x = g.tensor(op.inputs[0]);
+  if (!q && !(Moved4(x) && op.attrs_as<ir::PadAttrs>().value == 0.0)) {
+    return Error("pad: a float32 pad with the value 0 only");
+  }
+  if (padding.size() != 2 * x.shape.size()) return Error("pad: one (before, after) pair per dim");
   std::vector<std::pair<int32_t, int32_t>> pads;
   for (size_t d = 0; d < x.shape.size(); ++d) {
-    pads.emplace_back(I32(a.padding[2 * d]), I32(a.padding[2 * d + 1]));
+    pads.emplace_back(I32(padding[2 * d]), I32(padding[2 * d + 1]));
   }
-  return quant::MakePadParams(Dims(x.shape), pads, TensorQuantOf(x),
-                              TensorQuantOf(g.tensor(op.outputs[0])),
-                              static_cast<int8_t>(a.value));
+  if (Moved4(x)) pads.emplace_back(0, 0);
+  return quant::MakePadParams(MovedDims(x), pads, MovedQuant(x),
+                              MovedQuant(g.tensor(op.outputs[0])),
+                              static_cast<int8_t>(q ? op.attrs_as<ir::QPadAttrs>().value : 0));
 }
 
 Expected<s8_transpose_params> TransposeParams(const Graph& g, const Op& op) {
   const Tensor& x = g.tensor(op.inputs[0]);
-  return quant::MakeTransposeParams(Dims(x.shape), op.attrs_as<ir::TransposeAttrs>().perm,
-                                    TensorQuantOf(x), TensorQuantOf(g.tensor(op.outputs[0])));
+  std::vector<int64_t> perm = op.attrs_as<ir::TransposeAttrs>().perm;
+  if (Moved4(x)) perm.push_back(static_cast<int64_t>(perm.size()));  // the bytes stay inner
+  return quant::MakeTransposeParams(MovedDims(x), perm, MovedQuant(x),
+                                    MovedQuant(g.tensor(op.outputs[0])));
 }
 
 Expected<s8_gather_params> GatherParams(const Graph& g, const Op& op) {
@@ -542,7 +570,7 @@ Expected<s8_gather_params> GatherParams(const Graph& g, const Op& op) {
   const int64_t axis = op.attrs_as<ir::GatherAttrs>().axis;
   const auto ax = ir::NormalizeAxis(axis, static_cast<int64_t>(x.shape.size()));
   if (!ax || x.shape.empty()) return Error("gather: axis " + std::to_string(axis) + " out of range");
-  return quant::MakeGatherParams(Dims(x.shape), *ax, op.attrs_as<ir::GatherAttrs>().wrap_negative,
+  return quant::MakeGatherParams(MovedDims(x), *ax, op.attrs_as<ir::GatherAttrs>().wrap_negative,
                                  g.tensor(op.inputs[1]).num_elements());
 }
 
@@ -559,8 +587,10 @@ Expected<s8_slice_params> SliceParams(const Graph& g, const Op& op) {
   const Tensor& x = g.tensor(op.inputs[0]);
   const Tensor& y = g.tensor(op.outputs[0]);
   const auto& a = op.attrs_as<ir::SliceAttrs>();
-  return quant::MakeSliceParams(Dims(x.shape), Dims(y.shape), a.begin, a.stride,
-                                TensorQuantOf(x), TensorQuantOf(y));
+  std::vector<int64_t> begin = a.begin, stride = a.stride;
+  if (Moved4(x)) begin.push_back(0), stride.push_back(1);
+  return quant::MakeSliceParams(MovedDims(x), MovedDims(y), begin, stride, MovedQuant(x),
+                                MovedQuant(y));
 }
 
 Expected<quant::ResizeKernelParams> ResizeParams(const Graph& g, const Op& op) {
@@ -582,7 +612,11 @@ Expected<quant::ResizeKernelParams> ResizeParams(const Graph& g, const Op& op) {
   s.half_pixel_centers = a.half_pixel_centers;
   s.scale_h = a.scale_h;
   s.scale_w = a.scale_w;
-  return quant::MakeResizeParams(s, TensorQuantOf(x), TensorQuantOf(y));
+  if (Moved4(x)) {  // a pixel's channels as bytes: copies, so nearest neighbour only
+    if (a.bilinear) return Error{"resize: bilinear float32 has no kernel (nearest only)"};
+    s.channels *= 4;
+  }
+  return quant::MakeResizeParams(s, MovedQuant(x), MovedQuant(y));
 }
 
 Expected<s8_quantize_params> QuantizeParams(const Graph& g, const Op& op) {
@@ -686,6 +720,82 @@ Expected<f32_pool_params> F32PoolParams(const Graph& g, const Op& op) {
   if (const char* why = f32_pool_check(p)) {
     return Error(std::string(ir::OpTypeName(op.type)) + ": " + why);
   }
+  return p;
+}
+
+// A float model's other ops (fold-float, docs/decisions.md 68).
+Expected<f32_reduce_params> F32ReduceParams(const Graph& g, const Op& op) {
+  TF_ASSIGN_OR_RETURN(ReductionView v, ViewOf(g, op));
+  TF_ASSIGN_OR_RETURN(s8_reduce_max_params r, quant::MakeReduceMaxParams(v.dims, Dims(v.axes)));
+  const int32_t kind = op.type == OpType::kSum ? 0 : op.type == OpType::kMean ? 1 : 2;
+  const f32_reduce_params p{r.outer, r.reduce_size, r.inner, kind};
+  if (const char* why = f32_reduce_check(p)) {
+    return Error(std::string(ir::OpTypeName(op.type)) + ": " + why);
+  }
+  return p;
+}
+
+// x viewed as [outer, length, inner] around `axis` (normalized; rank 0 is one element).
+static Expected<std::array<int64_t, 3>> AroundAxis(const ir::Shape& s, int64_t axis,
+                                                   const char* what) {
+  const int64_t rank = std::max<int64_t>(1, static_cast<int64_t>(s.size()));
+  const auto a = ir::NormalizeAxis(axis, rank);
+  if (!a) return Error(std::string(what) + ": axis out of range");
+  std::array<int64_t, 3> v{1, 1, 1};
+  for (size_t d = 0; d < s.size(); ++d) {
+    const int64_t i = static_cast<int64_t>(d);
+    v[i < *a ? 0 : i == *a ? 1 : 2] *= s[d];
+  }
+  return v;
+}
+
+Expected<f32_softmax_params> F32SoftmaxParams(const Graph& g, const Op& op) {
+  TF_ASSIGN_OR_RETURN(auto v, AroundAxis(g.tensor(op.inputs[0]).shape,
+                                         op.attrs_as<ir::SoftmaxAttrs>().axis, "softmax"));
+  const f32_softmax_params p{I32(v[0]), I32(v[1]), I32(v[2])};
+  if (const char* why = f32_softmax_check(p)) return Error(std::string("softmax: ") + why);
+  return p;
+}
+
+Expected<f32_argmax_params> F32ArgMaxParams(const Graph& g, const Op& op) {
+  const auto& a = op.attrs_as<ir::ArgMaxAttrs>();
+  TF_ASSIGN_OR_RETURN(auto v, AroundAxis(g.tensor(op.inputs[0]).shape, a.axis, "argmax"));
+  const f32_argmax_params p{I32(v[0]), I32(v[1]), I32(v[2]), a.min ? 1 : 0};
+  if (const char* why = f32_argmax_check(p)) return Error(std::string("argmax: ") + why);
+  return p;
+}
+
+Expected<f32_layernorm_params> F32LayerNormParams(const Graph& g, const Op& op) {
+  const auto& a = op.attrs_as<ir::LayerNormAttrs>();
+  const Tensor& x = g.tensor(op.inputs[0]);
+  if (x.shape.empty() || x.shape.back() == 0) return Error("layer_norm: needs a last dim");
+  const int64_t depth = x.shape.back();
+  const f32_layernorm_params p{I32(x.num_elements() / depth), I32(depth),
+                               static_cast<float>(a.eps), a.rms ? 1 : 0};
+  if (const char* why = f32_layernorm_check(p)) return Error(std::string("layer_norm: ") + why);
+  return p;
+}
+
+Expected<f32_bmm_params> F32BmmParams(const Graph& g, const Op& op) {
+  const ir::Shape& a = g.tensor(op.inputs[0]).shape;
+  const ir::Shape& b = g.tensor(op.inputs[1]).shape;
+  const ir::Shape& y = g.tensor(op.outputs[0]).shape;
+  if (a.size() < 2 || b.size() < 2 || y.size() < 2) {
+    return Error("matmul: needs operands of rank 2 or more");
+  }
+  auto batch = [](const ir::Shape& s) {
+    int64_t n = 1;
+    for (size_t d = 0; d + 2 < s.size(); ++d) n *= s[d];
+    return n;
+  };
+  const int64_t n = batch(y), na = batch(a), nb = batch(b);
+  if ((na != n && na != 1) || (nb != n && nb != 1)) {
+    return Error("matmul: each operand must hold all of the batch or one matrix (a batch "
+                 "broadcast across several dims has no float kernel)");
+  }
+  const f32_bmm_params p{I32(n), I32(a[a.size() - 2]), I32(a.back()), I32(b.back()),
+                         na == n ? 0 : 1, nb == n ? 0 : 1};
+  if (const char* why = f32_bmm_check(p)) return Error(std::string("matmul: ") + why);
   return p;
 }
 
