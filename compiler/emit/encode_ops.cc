@@ -553,6 +553,15 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, bo
         if (op.attrs_as<ir::ResizeAttrs>().layout != ir::Layout::kNHWC) {
           return Error::Unsupported(OpLabel(g, k) + ": resize needs layout=NHWC");
         }
+        if (g.tensor(x).dtype == ir::DType::kFloat32 && op.attrs_as<ir::ResizeAttrs>().bilinear) {
+          auto p = quant::F32ResizeParams(g, op);  // (nearest: bytes, below)
+          TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+          TF_RETURN_IF_ERROR(kernel(rt::OpKind::kF32Resize));
+          eo.params = EncodeParams(p->params);
+          eo.operands = {enc.ActOp(x), enc.NewConst(op.name + ".table", p->table), enc.ActOp(y)};
+          eo.spec.macs = 4 * Elements(g, y);
+          break;
+        }
         auto p = quant::ResizeParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kResize));

@@ -245,9 +245,16 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       Slice(op.attrs_as<ir::SliceAttrs>(), x, y);
       return OkStatus();
     case OpType::kResize: {
-      if (x.dtype() == ir::DType::kFloat32 &&
-          (g.kind != ir::GraphKind::kInt8 || op.attrs_as<ir::ResizeAttrs>().bilinear)) {
+      if (x.dtype() == ir::DType::kFloat32 && g.kind != ir::GraphKind::kInt8) {
         Resize(op.attrs_as<ir::ResizeAttrs>(), x, y);
+        return OkStatus();
+      }
+      if (x.dtype() == ir::DType::kFloat32 && op.attrs_as<ir::ResizeAttrs>().bilinear) {
+        TF_ASSIGN_OR_RETURN(const quant::F32ResizeKernelParams p, quant::F32ResizeParams(g, op));
+        Spatial(op.attrs_as<ir::ResizeAttrs>().layout, x, nullptr, {}, y,
+                [&](const HostTensor& xk, const HostTensor*, HostTensor& yk) {
+                  f32_resize__ref(&p.params, xk.f32().data(), p.table.data(), yk.f32().data());
+                });
         return OkStatus();
       }
       TF_ASSIGN_OR_RETURN(const quant::ResizeKernelParams p, quant::ResizeParams(g, op));

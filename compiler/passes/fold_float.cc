@@ -5,15 +5,15 @@
 // become the float fallback's `unary` / `binary` (a ReLU elsewhere is binary maximum with 0,
 // leaky_relu and elu a binary with a constant parameter); the rest stays as it is, run by
 // the float kernels (mean, sum, amax, softmax, layer_norm with its weight and bias made
-// explicit, matmul, argmax) or moved as bytes by the int8 data movement kernels (cat, pad,
-// transpose, slice, gather, resize, reshape). The graph's kind becomes "int8" (= lowered:
+// explicit, matmul, argmax, bilinear resize) or moved as bytes by the int8 data movement
+// kernels (cat, pad, transpose, slice, gather, nearest resize, reshape). The graph's kind becomes "int8" (= lowered:
 // the passes after this one, the planner and the emitter take it as any lowered graph); its
 // tensors stay float32. Layout stays NCHW (the ops say layout=NCHW; the layout pass moves
 // them to NHWC).
 //
 // What the float kernels do not compute is rejected naming the op, as fold-qdq does (grouped
 // convolution that is not depthwise, dilated max pooling, an average pool counting its
-// padding, bilinear resize, a pad value other than +0.0, selu / celu).
+// padding, a pad value other than +0.0, selu / celu).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -266,13 +266,6 @@ class FloatFolder {
       }
       case OpType::kLayerNorm:
         return LayerNorm();
-      case OpType::kResize:
-        if (o.attrs_as<ir::ResizeAttrs>().bilinear) {
-          return Fail("bilinear resize: float models resize by nearest neighbour only (the "
-                      "data movement kernels copy whole pixels)");
-        }
-        out_.push_back(o);
-        return OkStatus();
       case OpType::kPad:
         if (!(o.attrs_as<ir::PadAttrs>().value == 0.0 &&
               !std::signbit(o.attrs_as<ir::PadAttrs>().value))) {
@@ -294,6 +287,7 @@ class FloatFolder {
       case OpType::kMatmul:
       case OpType::kCat:
       case OpType::kTranspose:
+      case OpType::kResize:  // (bilinear: f32_resize)
       case OpType::kSlice:
       case OpType::kGather:
       case OpType::kArgMax:

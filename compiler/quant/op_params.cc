@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 #include <string>
+#include <tuple>
 
 #include "ir/shape_inference.h"
 #include "kernels/f32/f32_limits.h"
@@ -774,6 +775,35 @@ Expected<f32_layernorm_params> F32LayerNormParams(const Graph& g, const Op& op) 
                                static_cast<float>(a.eps), a.rms ? 1 : 0};
   if (const char* why = f32_layernorm_check(p)) return Error(std::string("layer_norm: ") + why);
   return p;
+}
+
+Expected<F32ResizeKernelParams> F32ResizeParams(const Graph& g, const Op& op) {
+  const auto& a = op.attrs_as<ir::ResizeAttrs>();
+  const ir::Shape& x = g.tensor(op.inputs[0]).shape;
+  const ir::Shape& y = g.tensor(op.outputs[0]).shape;
+  if (x.size() != 4 || y.size() != 4) return Error{"resize: needs rank-4 tensors"};
+  const bool nhwc = a.layout == ir::Layout::kNHWC;
+  F32ResizeKernelParams r;
+  f32_resize_params& p = r.params;
+  p.batches = I32(x[0]);
+  p.input_h = I32(x[nhwc ? 1 : 2]), p.input_w = I32(x[nhwc ? 2 : 3]);
+  p.channels = I32(x[nhwc ? 3 : 1]);
+  p.output_h = I32(y[nhwc ? 1 : 2]), p.output_w = I32(y[nhwc ? 2 : 3]);
+  if (const char* why = f32_resize_check(p)) return Error(std::string("resize: ") + why);
+  for (const auto& [in, out, scale] : {std::tuple{p.input_h, p.output_h, a.scale_h},
+                                       std::tuple{p.input_w, p.output_w, a.scale_w}}) {
+    for (const quant::ResizeTap& t : quant::ResizeFloatTaps(in, out, scale, a.bilinear,
+                                                            a.align_corners,
+                                                            a.half_pixel_centers)) {
+      int32_t bits;
+      std::memcpy(&bits, &t.w, sizeof bits);
+      r.table.insert(r.table.end(), {t.lo, t.hi, bits});
+    }
+  }
+  if (const char* why = f32_resize_check_table(p, r.table.data())) {
+    return Error(std::string("resize: ") + why);
+  }
+  return r;
 }
 
 Expected<f32_bmm_params> F32BmmParams(const Graph& g, const Op& op) {

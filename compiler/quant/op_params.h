@@ -100,6 +100,13 @@ Expected<f32_softmax_params> F32SoftmaxParams(const ir::Graph& g, const ir::Op& 
 Expected<f32_layernorm_params> F32LayerNormParams(const ir::Graph& g, const ir::Op& op);
 Expected<f32_bmm_params> F32BmmParams(const ir::Graph& g, const ir::Op& op);
 Expected<f32_argmax_params> F32ArgMaxParams(const ir::Graph& g, const ir::Op& op);
+// A bilinear resize of float32 (nearest neighbour moves bytes: ResizeParams): the geometry in
+// NHWC terms and the coordinate table (ResizeFloatTaps, the weights as float32 bits).
+struct F32ResizeKernelParams {
+  f32_resize_params params;
+  std::vector<int32_t> table;
+};
+Expected<F32ResizeKernelParams> F32ResizeParams(const ir::Graph& g, const ir::Op& op);
 
 // A per-tensor int8 tensor's parameters as the kernels take them (float32 scale).
 quant::TensorQuant TensorQuantOf(const ir::Tensor& t);

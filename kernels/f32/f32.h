@@ -20,6 +20,8 @@
 //   f32_bmm:       y[b] = a[b] @ b[b], matrices [rows, depth] @ [depth, cols], a batch of 1
 //                  broadcast
 //   f32_argmax:    index of the first largest (smallest) element along the axis
+//   f32_resize:    bilinear resize of NHWC over H and W from a coordinate table (nearest
+//                  neighbour moves bytes on s8_resize)
 // Each clamps its output to [act_min, act_max] (a fused ReLU / ReLU6; -inf..inf for none).
 // Sums are float32 in one fixed order (taps row by row, then channels; then + bias), and
 // every product, sum and quotient of these layers is computed in Arm's standard FPSCR mode
@@ -121,6 +123,17 @@ struct f32_argmax_params {
   int32_t is_min;     // 0: arg max, 1: arg min
 };
 
+struct f32_resize_params {
+  int32_t batches, input_h, input_w, channels;  // each >= 1
+  int32_t output_h, output_w;                   // each >= 1
+};
+// int32 entries of its table: (lo, hi, w) per output row, then per output column; lo and hi
+// inside the input, w the float32 bit pattern of hi's weight in [0, 1] (the compiler's
+// quant::ResizeFloatTaps, TFLite's and PyTorch's float source coordinates).
+inline constexpr int64_t f32_resize_table_entries(const f32_resize_params& p) {
+  return 3 * (static_cast<int64_t>(p.output_h) + p.output_w);
+}
+
 extern "C" {
 // x and y may be the same bytes (element i is read before it is written).
 void f32_unary__ref(const f32_unary_params* params, const float* x, float* y);
@@ -152,6 +165,10 @@ void f32_layernorm__ref(const f32_layernorm_params* params, const float* x, cons
 void f32_bmm__ref(const f32_bmm_params* params, const float* a, const float* b, float* y);
 // Ties go to the lowest index; a NaN counts as the largest and the smallest (torch).
 void f32_argmax__ref(const f32_argmax_params* params, const float* x, int32_t* y);
+// IEEE float32: top = x[y0,x0] * (1 - wx) + x[y0,x1] * wx, bottom likewise on row y1,
+// y = top * (1 - wy) + bottom * wy (the host executor's float resize).
+void f32_resize__ref(const f32_resize_params* params, const float* x, const int32_t* table,
+                     float* y);
 // Any core (FPU or soft-float): __ref's arithmetic in __ref's order, bit-identical, without
 // its per-tap bounds tests.
 void f32_conv__scalar(const f32_conv_params* params, const float* x, const float* w,

@@ -140,6 +140,29 @@ inline const char* f32_argmax_check(const f32_argmax_params& p) {
   return nullptr;
 }
 
+inline const char* f32_resize_check(const f32_resize_params& p) {
+  TF_CHECK_RANGE(p, batches, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, input_h, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, input_w, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, channels, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, output_h, 1, TF_LIMIT_DIM);
+  TF_CHECK_RANGE(p, output_w, 1, TF_LIMIT_DIM);
+  return nullptr;
+}
+
+// The coordinate table (f32_resize_table_entries(p) entries): indices inside the input,
+// weights the bits of a float32 in [0, 1].
+inline const char* f32_resize_check_table(const f32_resize_params& p, const int32_t* t) {
+  for (int64_t i = 0; i < f32_resize_table_entries(p); i += 3) {
+    const int32_t in = i < 3 * int64_t{p.output_h} ? p.input_h : p.input_w;
+    TF_CHECK_THAT(t[i] >= 0 && t[i] < in && t[i + 1] >= 0 && t[i + 1] < in,
+                  "table index outside the input");
+    const uint32_t w = static_cast<uint32_t>(t[i + 2]);
+    TF_CHECK_THAT(w <= 0x3f800000u, "table weight not a float32 in [0, 1]");
+  }
+  return nullptr;
+}
+
 #undef TF_F32_CHECK_ROWS
 
 #endif  // TINYFORGE_KERNELS_F32_F32_LIMITS_H_

@@ -37,8 +37,8 @@ BOARD_RUNS = [("mobilenet_v3_small", "an547"), ("mobilenet_v3_small", "an386"),
 
 class OpMix(torch.nn.Module):
     """The float model ops no family above reaches (or not in these forms): pad, strided
-    slice, leaky_relu, elu, prelu, silu, hardsigmoid, gelu (tanh), sum, amax, softmax over
-    the channels, layer_norm without weight or bias, a matmul broadcasting one matrix,
+    slice, leaky_relu, elu, prelu, silu, hardsigmoid, gelu (tanh), bilinear resize, sum,
+    amax, mean, softmax over the channels, layer_norm without weight or bias, a matmul broadcasting one matrix,
     gather (index_select), argmax."""
 
     input_shapes = [(1, 4, 6, 8)]
@@ -56,7 +56,9 @@ class OpMix(torch.nn.Module):
         y = torch.nn.functional.leaky_relu(y[:, :, ::2, 1::3], 0.2)  # [1,6,4,4]
         y = torch.nn.functional.elu(y, 0.7) + torch.nn.functional.silu(y)
         y = torch.softmax(y, dim=1) * torch.nn.functional.hardsigmoid(y)
-        s = y.sum(dim=(2, 3)) + y.amax(dim=(2, 3))  # [1,6]
+        u = torch.nn.functional.interpolate(y, scale_factor=2.0, mode="bilinear")
+        v = torch.nn.functional.interpolate(y, size=(7, 5), mode="bilinear", align_corners=True)
+        s = u.sum(dim=(2, 3)) + y.amax(dim=(2, 3)) + v.mean(dim=(2, 3))  # [1,6]
         t = self.norm(torch.nn.functional.gelu(x[0], approximate="tanh"))  # [4,6,8]
         m = t @ self.w  # [4,6,5]: one [8,5] matrix for every batch
         e = torch.index_select(t, 1, self.idx)  # [4,3,8]

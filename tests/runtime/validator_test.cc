@@ -1383,6 +1383,17 @@ OpCase F32BmmCase(const f32_bmm_params& p) {
           emit::EncodeParams(p)};
 }
 
+f32_resize_params F32ResizeBase() { return {1, 2, 3, 4, 4, 6}; }
+// input, the coordinate table (int32 constant; every entry `value`, 0 by default), output.
+OpCase F32ResizeCase(const f32_resize_params& p) {
+  const int64_t b = Dim(p.batches), c = Dim(p.channels);
+  return {KernelId("f32_resize__ref"),
+          {In(b * Dim(p.input_h) * Dim(p.input_w) * c, kF32),
+           Const(3 * (Dim(p.output_h) + Dim(p.output_w)), fmt::kInt32),
+           Out(b * Dim(p.output_h) * Dim(p.output_w) * c, kF32)},
+          emit::EncodeParams(p)};
+}
+
 // The data movement kinds on float32 operands: parameters in bytes (4 per element).
 OpCase AsFloat(OpCase c) {
   for (Operand& o : c.operands) {
@@ -1438,6 +1449,33 @@ TEST(Validator, FloatModelOps) {
                    {TF_FIELD(B, cols), 1, TF_LIMIT_DIM, true, false},
                    {TF_FIELD(B, a_broadcast), 0, 1, true, true},
                    {TF_FIELD(B, b_broadcast), 0, 1, true, true}});
+
+  using Z = f32_resize_params;
+  ExpectSizeChecks("f32_resize", F32ResizeCase(F32ResizeBase()));
+  ExpectRanges<Z>("f32_resize", F32ResizeBase(), f32_resize_check, F32ResizeCase,
+                  {{TF_FIELD(Z, batches), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(Z, input_h), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(Z, channels), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(Z, output_w), 1, TF_LIMIT_DIM, true, false}});
+  // Every entry of the table is `value`: 1 is a row / column index and a (tiny) weight;
+  // 2 is past the 2 input rows; -1 a negative index.
+  for (int32_t v : {1, 2, -1}) {
+    OpCase c = F32ResizeCase(F32ResizeBase());
+    c.operands[1].value = v;
+    EXPECT_EQ(Load(c), v == 1 ? Status::kOk : Status::kBadParams) << v;
+  }
+  f32_resize_params rp = F32ResizeBase();
+  std::vector<int32_t> table(3 * (4 + 6), 0);
+  EXPECT_EQ(f32_resize_check_table(rp, table.data()), nullptr);
+  for (int32_t w : {0x3f800001, static_cast<int32_t>(0xbf800000u), 0x7fc00000}) {  // >1, -1, NaN
+    table[5] = w;
+    EXPECT_NE(f32_resize_check_table(rp, table.data()), nullptr) << w;
+  }
+  table[5] = 0x3f800000;  // 1.0
+  EXPECT_EQ(f32_resize_check_table(rp, table.data()), nullptr);
+  OpCase in_arena = F32ResizeCase(F32ResizeBase());  // a table that could change: refused
+  in_arena.operands[1].constant = false;
+  EXPECT_NE(Load(in_arena), Status::kOk);
 
   // Data movement of float32 tensors as bytes: whole elements, input and output alike.
   s8_transpose_params t = TransposeBase();  // [2, 3] floats -> [3, 2]: the bytes stay last

@@ -467,6 +467,16 @@ constexpr void VisitParams(f32_argmax_params& p, V& v) {
   v(p.is_min);
 }
 
+template <class V>
+constexpr void VisitParams(f32_resize_params& p, V& v) {
+  v(p.batches);
+  v(p.input_h);
+  v(p.input_w);
+  v(p.channels);
+  v(p.output_h);
+  v(p.output_w);
+}
+
 struct FieldCounter {
   int n = 0;
   constexpr void operator()(int32_t&) { ++n; }
