@@ -3,17 +3,18 @@
 // the pools -> favgpool2d / fmaxpool2d, with a ReLU / ReLU6 / hardtanh that follows one of
 // them (its only reader) fused as the op's float clamp; the elementwise ops and activations
 // become the float fallback's `unary` / `binary` (a ReLU elsewhere is binary maximum with 0,
-// leaky_relu and elu a binary with a constant parameter); the rest stays as it is, run by
-// the float kernels (mean, sum, amax, softmax, layer_norm with its weight and bias made
-// explicit, matmul, argmax, bilinear resize) or moved as bytes by the int8 data movement
-// kernels (cat, pad, transpose, slice, gather, nearest resize, reshape). The graph's kind becomes "int8" (= lowered:
-// the passes after this one, the planner and the emitter take it as any lowered graph); its
-// tensors stay float32. Layout stays NCHW (the ops say layout=NCHW; the layout pass moves
-// them to NHWC).
+// leaky_relu and elu a binary with a constant parameter, an elu with a scale (selu) that
+// times the scale); the rest stays as it is, run by the float kernels (mean, sum, amax,
+// softmax, layer_norm with its weight and bias made explicit, matmul, argmax, bilinear
+// resize) or moved as bytes by the int8 data movement kernels (cat, pad, transpose, slice,
+// gather, nearest resize, reshape). The graph's kind becomes "int8" (= lowered: the passes
+// after this one, the planner and the emitter take it as any lowered graph); its tensors
+// stay float32. Layout stays NCHW (the ops say layout=NCHW; the layout pass moves them to
+// NHWC).
 //
 // What the float kernels do not compute is rejected naming the op, as fold-qdq does (grouped
 // convolution that is not depthwise, dilated max pooling, an average pool counting its
-// padding, a pad value other than +0.0, selu / celu).
+// padding, a pad value other than +0.0, celu).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -256,13 +257,14 @@ class FloatFolder {
              ir::FloatFnAttrs{ir::FloatFn::kPrelu}, o.name);
         return OkStatus();
       }
-      case OpType::kElu: {
+      case OpType::kElu: {  // selu: elu, then times scale
         const auto& a = o.attrs_as<ir::EluAttrs>();
-        if (a.scale != 1.0 || a.input_scale != 1.0) {
-          return Fail("elu with scale or input_scale other than 1 (selu, celu): the float "
-                      "kernel computes x > 0 ? x : alpha * (exp(x) - 1)");
+        if (a.input_scale != 1.0) {
+          return Fail("elu with input_scale other than 1 (celu): the float kernel computes "
+                      "x > 0 ? x : alpha * (exp(x) - 1), times scale");
         }
-        return WithConstant(ir::FloatFn::kElu, static_cast<float>(a.alpha));
+        return WithConstant(ir::FloatFn::kElu, static_cast<float>(a.alpha),
+                            static_cast<float>(a.scale));
       }
       case OpType::kLayerNorm:
         return LayerNorm();
@@ -311,12 +313,25 @@ class FloatFolder {
     }
   }
 
-  // y = fn(x, c) for a float32 constant c of x's rank (the layout pass needs equal ranks).
-  Status WithConstant(ir::FloatFn fn, float c) {
+  // y = fn(x, c) for a float32 constant c of x's rank (the layout pass needs equal ranks),
+  // then y * scale unless scale is 1.
+  Status WithConstant(ir::FloatFn fn, float c, float scale = 1.0f) {
     const ir::Op& o = op();
-    const ir::Shape ones(g_.tensor(o.inputs[0]).shape.size(), 1);
+    const TensorId x = o.inputs[0], y = o.outputs[0];
+    const ir::Shape ones(g_.tensor(x).shape.size(), 1);
     const TensorId k = Fill(o.name + ".param", ones, c);
-    Emit(OpType::kBinary, {o.inputs[0], k}, o.outputs[0], ir::FloatFnAttrs{fn}, o.name);
+    TensorId mid = y;
+    if (scale != 1.0f) {
+      ir::Tensor m = g_.tensor(y);
+      m.name = tensor_names_.Unique(m.name + ".unscaled");
+      mid = g_.AddTensor(std::move(m));
+    }
+    Emit(OpType::kBinary, {x, k}, mid, ir::FloatFnAttrs{fn},
+         scale != 1.0f ? op_names_.Unique(o.name + ".unscaled") : o.name);
+    if (scale != 1.0f) {
+      const TensorId s = Fill(o.name + ".scale", ones, scale);
+      Emit(OpType::kBinary, {mid, s}, y, ir::FloatFnAttrs{ir::FloatFn::kMul}, o.name);
+    }
     return OkStatus();
   }
 

@@ -37,7 +37,7 @@ BOARD_RUNS = [("mobilenet_v3_small", "an547"), ("mobilenet_v3_small", "an386"),
 
 class OpMix(torch.nn.Module):
     """The float model ops no family above reaches (or not in these forms): pad, strided
-    slice, leaky_relu, elu, prelu, silu, hardsigmoid, gelu (tanh), bilinear resize, sum,
+    slice, leaky_relu, elu, selu, prelu, silu, hardsigmoid, gelu (tanh), bilinear resize, sum,
     amax, mean, softmax over the channels, layer_norm without weight or bias, a matmul broadcasting one matrix,
     gather (index_select), argmax."""
 
@@ -54,7 +54,7 @@ class OpMix(torch.nn.Module):
     def forward(self, x):
         y = self.prelu(self.conv(torch.nn.functional.pad(x, (1, 2, 0, 1))))  # [1,6,7,11]
         y = torch.nn.functional.leaky_relu(y[:, :, ::2, 1::3], 0.2)  # [1,6,4,4]
-        y = torch.nn.functional.elu(y, 0.7) + torch.nn.functional.silu(y)
+        y = torch.nn.functional.elu(y, 0.7) + torch.nn.functional.silu(y) + torch.ops.aten.elu(y, 1.67326, 1.0507, 1.0)  # selu's form
         y = torch.softmax(y, dim=1) * torch.nn.functional.hardsigmoid(y)
         u = torch.nn.functional.interpolate(y, scale_factor=2.0, mode="bilinear")
         v = torch.nn.functional.interpolate(y, size=(7, 5), mode="bilinear", align_corners=True)
