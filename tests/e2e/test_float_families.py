@@ -120,3 +120,31 @@ def test_float_family_board_equals_host(name, board, board_env, tmp_path):
     _export(name, graph)
     outs = tfboard.run(graph, board, seed=1)  # raises BoardError when board != host
     assert outs and outs[0].dtype == np.float32
+
+
+class PadFirst(torch.nn.Module):
+    """A pad reading the graph input: with --layout NCHW it reads the input's NHWC copy, so
+    the layout pass renumbers its dims (it used to leave them as PyTorch's: a verifier error
+    after the pass)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3)
+
+    def forward(self, x):
+        y = self.conv(torch.nn.functional.pad(x, (1, 2, 0, 1)))  # [1, 4, 4, 7]
+        return y + torch.softmax(x[:, :, :4, :], 1).sum(dim=1, keepdim=True)[..., :1]
+
+
+def test_pad_on_an_nchw_edge_input(cli, tmp_path):
+    model, x = PadFirst().eval(), torch.randn(1, 3, 5, 6)
+    tinyforge.export(model, (x,), path=tmp_path / "m.tfg")
+    np.save(tmp_path / "x.npy", x.numpy())
+    run_cli(cli, "compile", tmp_path / "m.tfg", "--layout", "NCHW", "--target", "cortex-m55",
+            "-o", tmp_path / "out")
+    run_cli(cli, "run", tmp_path / "out" / "program.bin", "--input", tmp_path / "x.npy",
+            "--output", tmp_path / "y.npy")
+    with torch.no_grad():
+        ref = model(x).numpy()
+    y = np.load(tmp_path / "y.npy").reshape(ref.shape)
+    assert float(np.max(np.abs(y - ref))) <= REL * float(np.max(np.abs(ref)))
