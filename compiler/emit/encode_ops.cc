@@ -432,6 +432,13 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, St
         break;
       }
       case OpType::kArgMax: {
+        if (g.tensor(x).dtype == ir::DType::kFloat32) {  // a float model's (decision 68)
+          TF_RETURN_IF_ERROR(kernel(rt::OpKind::kF32Argmax));
+          TF_RETURN_IF_ERROR(params(quant::F32ArgMaxParams(g, op)));
+          eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+          eo.spec.macs = Elements(g, x);
+          break;
+        }
         auto p = quant::ArgMaxParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kArgmax));
@@ -524,7 +531,8 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, St
         eo.spec.macs = Elements(g, x);
         break;
       }
-      case OpType::kQConcat: {
+      case OpType::kQConcat:
+      case OpType::kCat: {  // (a float model's: bytes copied, decision 68)
         auto kp = quant::ConcatParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(kp, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kConcat));
@@ -544,7 +552,8 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, St
         eo.spec.macs = Elements(g, y);
         break;
       }
-      case OpType::kQPad: {
+      case OpType::kQPad:
+      case OpType::kPad: {  // (a float model's: bytes, padded with +0.0)
         auto p = quant::PadParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kPad));
@@ -565,6 +574,15 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, St
       case OpType::kResize: {
         if (op.attrs_as<ir::ResizeAttrs>().layout != ir::Layout::kNHWC) {
           return Error::Unsupported(OpLabel(g, k) + ": resize needs layout=NHWC");
+        }
+        if (g.tensor(x).dtype == ir::DType::kFloat32 && op.attrs_as<ir::ResizeAttrs>().bilinear) {
+          auto p = quant::F32ResizeParams(g, op);  // (nearest: bytes, below)
+          TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
+          TF_RETURN_IF_ERROR(kernel(rt::OpKind::kF32Resize));
+          eo.params = EncodeParams(p->params);
+          eo.operands = {enc.ActOp(x), enc.NewConst(op.name + ".table", p->table), enc.ActOp(y)};
+          eo.spec.macs = 4 * Elements(g, y);
+          break;
         }
         auto p = quant::ResizeParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(p, OpLabel(g, k));
@@ -628,6 +646,42 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, St
         TF_RETURN_IF_ERROR(params(p));
         eo.operands = {enc.ActOp(x), enc.ActOp(y)};
         eo.spec.macs = Elements(g, y) * p->filter_h * p->filter_w;
+        break;
+      }
+      // A float model's other ops (fold-float, decision 68).
+      case OpType::kMean:
+      case OpType::kSum:
+      case OpType::kAmax: {
+        auto perm = quant::ReductionPerm(g, op);
+        TF_RETURN_IF_ERROR_PREFIX(perm, OpLabel(g, k));
+        if (!perm->empty()) {
+          return Error::Internal(OpLabel(g, k) + ": reduced dims not one run (layout pass)");
+        }
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kF32Reduce));
+        TF_RETURN_IF_ERROR(params(quant::F32ReduceParams(g, op)));
+        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, x);
+        break;
+      }
+      case OpType::kSoftmax:
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kF32Softmax));
+        TF_RETURN_IF_ERROR(params(quant::F32SoftmaxParams(g, op)));
+        eo.operands = {enc.ActOp(x), enc.ActOp(y)};
+        eo.spec.macs = Elements(g, x);
+        break;
+      case OpType::kLayerNorm:
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kF32LayerNorm));
+        TF_RETURN_IF_ERROR(params(quant::F32LayerNormParams(g, op)));
+        eo.operands = {enc.ActOp(x), enc.InputOp(op.inputs[1]), enc.InputOp(op.inputs[2]),
+                       enc.ActOp(y)};
+        eo.spec.macs = Elements(g, x);
+        break;
+      case OpType::kMatmul: {
+        TF_RETURN_IF_ERROR(kernel(rt::OpKind::kF32Bmm));
+        auto p = quant::F32BmmParams(g, op);
+        TF_RETURN_IF_ERROR(params(p));
+        eo.operands = {enc.InputOp(op.inputs[0]), enc.InputOp(op.inputs[1]), enc.ActOp(y)};
+        eo.spec.macs = int64_t{p->batches} * p->rows * p->depth * p->cols;
         break;
       }
       case OpType::kUnary:

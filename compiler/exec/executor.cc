@@ -27,7 +27,17 @@ Status RunOp(const ir::Graph& g, const ir::Op& op, std::vector<std::optional<Hos
   const HostTensor* bias = in.size() > 2 ? in[2] : nullptr;
   const bool int8_edge = g.kind == ir::GraphKind::kInt8 &&
                          (op.type == OpType::kQuantize || op.type == OpType::kDequantize);
-  if (op.type > OpType::kDequantize || int8_edge || ir::IsFloatFallbackOp(op.type)) {
+  // A lowered float model's ops of the float block run on the device's kernels too (the
+  // data movement as bytes, argmax and the float kernels' ops; decision 68).
+  const bool float_model_op =
+      g.kind == ir::GraphKind::kInt8 &&
+      (ir::IsFloatModelOp(op.type) ||
+       ((op.type == OpType::kArgMax || op.type == OpType::kGather ||
+         op.type == OpType::kTranspose || op.type == OpType::kSlice ||
+         op.type == OpType::kResize) &&
+        in[0]->dtype() == ir::DType::kFloat32));
+  if (op.type > OpType::kDequantize || int8_edge || ir::IsFloatFallbackOp(op.type) ||
+      float_model_op) {
     TF_RETURN_IF_ERROR(RunLoweredOp(g, op, in, y));
     values[static_cast<size_t>(op.outputs[0])] = std::move(y);
     return OkStatus();

@@ -44,6 +44,16 @@ void Spatial(Layout layout, const HostTensor& x, const HostTensor* w,
 
 const int32_t* Bias(std::span<const HostTensor* const> in) { return in[2]->i32().data(); }
 
+// A tensor's bytes as the data movement kernels take them (int8, or float32 as bytes).
+const int8_t* Raw(const HostTensor& t) {
+  if (t.dtype() == ir::DType::kFloat32) return reinterpret_cast<const int8_t*>(t.f32().data());
+  return t.i8().data();
+}
+int8_t* RawOut(HostTensor& t) {
+  if (t.dtype() == ir::DType::kFloat32) return reinterpret_cast<int8_t*>(t.f32().data());
+  return t.i8().data();
+}
+
 }  // namespace
 
 Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTensor* const> in,
@@ -118,10 +128,15 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
     case OpType::kGather: {
       TF_ASSIGN_OR_RETURN(const s8_gather_params p, quant::GatherParams(g, op));
       TF_RETURN_IF_ERROR(CheckGatherIndices(*in[1], p.axis_size, p.wrap_negative != 0));
-      s8_gather__ref(&p, x.i8().data(), in[1]->i32().data(), y.i8().data());
+      s8_gather__ref(&p, Raw(x), in[1]->i32().data(), RawOut(y));
       return OkStatus();
     }
     case OpType::kArgMax: {
+      if (x.dtype() == ir::DType::kFloat32) {
+        TF_ASSIGN_OR_RETURN(const f32_argmax_params p, quant::F32ArgMaxParams(g, op));
+        f32_argmax__ref(&p, x.f32().data(), y.i32().data());
+        return OkStatus();
+      }
       TF_ASSIGN_OR_RETURN(const s8_argmax_params p, quant::ArgMaxParams(g, op));
       s8_argmax__ref(&p, x.i8().data(), y.i32().data());
       return OkStatus();
@@ -214,24 +229,42 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
       return OkStatus();
     }
     case OpType::kTranspose:
+      if (x.dtype() == ir::DType::kFloat32 && g.kind == ir::GraphKind::kInt8) {
+        TF_ASSIGN_OR_RETURN(const s8_transpose_params p, quant::TransposeParams(g, op));
+        s8_transpose__ref(&p, Raw(x), RawOut(y));
+        return OkStatus();
+      }
       Transpose(op.attrs_as<ir::TransposeAttrs>().perm, x, y);
       return OkStatus();
     case OpType::kSlice:
+      if (x.dtype() == ir::DType::kFloat32 && g.kind == ir::GraphKind::kInt8) {
+        TF_ASSIGN_OR_RETURN(const s8_slice_params p, quant::SliceParams(g, op));
+        s8_slice__ref(&p, Raw(x), RawOut(y));
+        return OkStatus();
+      }
       Slice(op.attrs_as<ir::SliceAttrs>(), x, y);
       return OkStatus();
     case OpType::kResize: {
-      if (x.dtype() == ir::DType::kFloat32) {
+      if (x.dtype() == ir::DType::kFloat32 && g.kind != ir::GraphKind::kInt8) {
         Resize(op.attrs_as<ir::ResizeAttrs>(), x, y);
+        return OkStatus();
+      }
+      if (x.dtype() == ir::DType::kFloat32 && op.attrs_as<ir::ResizeAttrs>().bilinear) {
+        TF_ASSIGN_OR_RETURN(const quant::F32ResizeKernelParams p, quant::F32ResizeParams(g, op));
+        Spatial(op.attrs_as<ir::ResizeAttrs>().layout, x, nullptr, {}, y,
+                [&](const HostTensor& xk, const HostTensor*, HostTensor& yk) {
+                  f32_resize__ref(&p.params, xk.f32().data(), p.table.data(), yk.f32().data());
+                });
         return OkStatus();
       }
       TF_ASSIGN_OR_RETURN(const quant::ResizeKernelParams p, quant::ResizeParams(g, op));
       if (op.attrs_as<ir::ResizeAttrs>().layout == Layout::kNHWC) {
-        s8_resize__ref(&p.params, x.i8().data(), p.table.data(), y.i8().data());
+        s8_resize__ref(&p.params, Raw(x), p.table.data(), RawOut(y));
         return OkStatus();
       }
       const HostTensor xn = Permuted(x, kToNhwc);
       HostTensor yn(y.dtype(), {y.shape()[0], y.shape()[2], y.shape()[3], y.shape()[1]});
-      s8_resize__ref(&p.params, xn.i8().data(), p.table.data(), yn.i8().data());
+      s8_resize__ref(&p.params, Raw(xn), p.table.data(), RawOut(yn));
       y = Permuted(yn, kToNchw);
       return OkStatus();
     }
@@ -292,6 +325,46 @@ Status RunLoweredOp(const ir::Graph& g, const ir::Op& op, std::span<const HostTe
               [&](const HostTensor& xk, const HostTensor*, HostTensor& yk) {
                 (avg ? f32_avgpool__ref : f32_maxpool__ref)(&p, xk.f32().data(), yk.f32().data());
               });
+      return OkStatus();
+    }
+    // A float model's other ops (fold-float, decision 68): the device's kernels, the data
+    // movement as bytes (the parameters the emitter encodes), so host and board agree.
+    case OpType::kMean:
+    case OpType::kSum:
+    case OpType::kAmax: {
+      TF_ASSIGN_OR_RETURN(const std::vector<int64_t> perm, quant::ReductionPerm(g, op));
+      const HostTensor xp = perm.empty() ? HostTensor() : Permuted(x, perm);
+      TF_ASSIGN_OR_RETURN(const f32_reduce_params p, quant::F32ReduceParams(g, op));
+      f32_reduce__ref(&p, (perm.empty() ? x : xp).f32().data(), y.f32().data());
+      return OkStatus();
+    }
+    case OpType::kSoftmax: {
+      TF_ASSIGN_OR_RETURN(const f32_softmax_params p, quant::F32SoftmaxParams(g, op));
+      f32_softmax__ref(&p, x.f32().data(), y.f32().data());
+      return OkStatus();
+    }
+    case OpType::kLayerNorm: {
+      TF_ASSIGN_OR_RETURN(const f32_layernorm_params p, quant::F32LayerNormParams(g, op));
+      f32_layernorm__ref(&p, x.f32().data(), in[1]->f32().data(), in[2]->f32().data(),
+                         y.f32().data());
+      return OkStatus();
+    }
+    case OpType::kMatmul: {
+      TF_ASSIGN_OR_RETURN(const f32_bmm_params p, quant::F32BmmParams(g, op));
+      f32_bmm__ref(&p, x.f32().data(), in[1]->f32().data(), y.f32().data());
+      return OkStatus();
+    }
+    case OpType::kCat: {
+      TF_ASSIGN_OR_RETURN(auto p, quant::ConcatParams(g, op));
+      const s8_concat_params b = p.Bind();
+      std::vector<const int8_t*> ptrs;
+      for (const HostTensor* t : in) ptrs.push_back(Raw(*t));
+      s8_concat__ref(&b, ptrs.data(), RawOut(y));
+      return OkStatus();
+    }
+    case OpType::kPad: {
+      TF_ASSIGN_OR_RETURN(const s8_pad_params p, quant::PadParams(g, op));
+      s8_pad__ref(&p, Raw(x), RawOut(y));
       return OkStatus();
     }
     default:

@@ -31,7 +31,7 @@ bool IsGraphFileOp(OpType) { return true; }
 bool IsLoweredOp(OpType type) {
   return type >= OpType::kQuantize || type == OpType::kReshape || type == OpType::kTranspose ||
          type == OpType::kSlice || type == OpType::kResize || type == OpType::kArgMax ||
-         type == OpType::kGather || IsFloatFallbackOp(type);
+         type == OpType::kGather || IsFloatFallbackOp(type) || IsFloatModelOp(type);
 }
 
 namespace {

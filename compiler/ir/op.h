@@ -41,7 +41,8 @@ std::optional<OpType> ParseOpType(std::string_view name);
 // additions; the verifier checks which graph kind allows which op).
 bool IsGraphFileOp(OpType type);
 // Ops allowed in a lowered graph (kind "int8"): the lowered block of op_types.def, reshape,
-// transpose, and quantize/dequantize (at the graph's edges only).
+// transpose, slice, resize, argmax, gather, the float fallback ops, a float model's ops
+// (IsFloatModelOp), and quantize/dequantize (at the graph's edges only).
 bool IsLoweredOp(OpType type);
 // The float fallback ops (unary, binary, cumsum): float32 in every kind of graph; in an int8
 // graph they run on the float kernels (kernels/f32) between dequantize and quantize.
@@ -54,6 +55,15 @@ inline bool IsFloatFallbackOp(OpType type) {
 inline bool IsFloatLayerOp(OpType type) {
   return type == OpType::kFConv2d || type == OpType::kFDwConv2d || type == OpType::kFFc ||
          type == OpType::kFAvgPool2d || type == OpType::kFMaxPool2d;
+}
+
+// The ops of the float block a lowered float model keeps as they are (fold-float,
+// docs/decisions.md 68), float32 only: the reductions, softmax, layer norm, matmul, cat and
+// pad (transpose, slice, resize, gather and argmax are lowered ops of any dtype already).
+inline bool IsFloatModelOp(OpType type) {
+  return type == OpType::kMean || type == OpType::kSum || type == OpType::kAmax ||
+         type == OpType::kSoftmax || type == OpType::kLayerNorm || type == OpType::kMatmul ||
+         type == OpType::kCat || type == OpType::kPad;
 }
 
 // The Attrs alternative `type` carries, default-initialized.

@@ -75,7 +75,12 @@ FloatShare ComputeFloatShare(const Graph& g, const GraphStats& stats) {
     if (os.constant_folded) continue;
     const int64_t cost = os.macs > 0 ? os.macs : g.tensor(g.ops[i].outputs[0]).num_elements();
     s.total += cost;
-    if (IsFloatFallbackOp(g.ops[i].type) || IsFloatLayerOp(g.ops[i].type)) {
+    const OpType type = g.ops[i].type;
+    // A lowered float model's other ops and its data movement (decision 68): float32 in.
+    const bool float_model_op =
+        g.kind == GraphKind::kInt8 && type != OpType::kQuantize && type != OpType::kReshape &&
+        !g.ops[i].inputs.empty() && g.tensor(g.ops[i].inputs[0]).dtype == DType::kFloat32;
+    if (IsFloatFallbackOp(type) || IsFloatLayerOp(type) || float_model_op) {
       s.ops.push_back(i);
       s.cost += cost;
     }
@@ -94,7 +99,7 @@ std::string DescribeFloatShare(const Graph& g, const FloatShare& share) {
     const std::string what =
         IsFloatFallbackOp(op.type) && op.type != OpType::kCumsum
             ? std::string(FloatFnName(op.attrs_as<FloatFnAttrs>().fn))
-            : std::string(OpTypeName(op.type));  // cumsum, the float model layers
+            : std::string(OpTypeName(op.type));  // cumsum, the float model's layers and ops
     s += std::string(k ? "," : "") + " op '" + op.name + "' (" + what + ")";
   }
   return s;

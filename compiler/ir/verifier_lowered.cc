@@ -228,11 +228,22 @@ Status CheckGraphKind(const Graph& g) {
       continue;
     }
     if (IsFloatFallbackOp(op.type)) continue;  // float32 (CheckDTypes)
-    // A float model's layers, and data movement of their float32 tensors (a flatten).
+    // A float model's ops (float32 only), and data movement of their float32 tensors.
+    if (IsFloatModelOp(op.type)) {
+      for (size_t k = 0; k < op.inputs.size(); ++k) {
+        if (g.tensor(op.inputs[k]).dtype != DType::kFloat32) {
+          return fail(Field("inputs", k) + ": " + std::string(OpTypeName(op.type)) +
+                      " in a graph of kind \"int8\" is a float model's op: float32 only");
+        }
+      }
+      continue;  // (its output: float32, CheckDTypes)
+    }
     const bool float_data = IsFloatLayerOp(op.type) ||
                             (!op.inputs.empty() &&
                              g.tensor(op.inputs[0]).dtype == DType::kFloat32 &&
-                             (op.type == OpType::kReshape || op.type == OpType::kTranspose));
+                             (op.type == OpType::kReshape || op.type == OpType::kTranspose ||
+                              op.type == OpType::kSlice || op.type == OpType::kResize ||
+                              op.type == OpType::kGather));
     for (size_t k = 0; k < op.outputs.size() && !float_data; ++k) {
       if (g.tensor(op.outputs[k]).dtype == DType::kFloat32) {
         return fail(Field("outputs", k) + ": float32 output in a graph of kind \"int8\"");

@@ -1,16 +1,22 @@
 // fold-float: a float graph (an export without calibration) becomes a lowered graph that
-// runs in float32 (docs/decisions.md 52): conv2d -> fconv2d or fdwconv2d, linear -> ffc,
+// runs in float32 (docs/decisions.md 52, 68): conv2d -> fconv2d or fdwconv2d, linear -> ffc,
 // the pools -> favgpool2d / fmaxpool2d, with a ReLU / ReLU6 / hardtanh that follows one of
-// them (its only reader) fused as the op's float clamp; the elementwise ops become the float
-// fallback's `unary` / `binary` (a ReLU elsewhere is binary maximum with 0); reshape and the
-// float fallback ops stay. The graph's kind becomes "int8" (= lowered: the passes after this
-// one, the planner and the emitter take it as any lowered graph); its tensors stay float32.
-// Layout stays NCHW (the ops say layout=NCHW; the layout pass moves them to NHWC).
+// them (its only reader) fused as the op's float clamp; the elementwise ops and activations
+// become the float fallback's `unary` / `binary` (a ReLU elsewhere is binary maximum with 0,
+// leaky_relu and elu a binary with a constant parameter, an elu with a scale (selu) that
+// times the scale); the rest stays as it is, run by the float kernels (mean, sum, amax,
+// softmax, layer_norm with its weight and bias made explicit, matmul, argmax, bilinear
+// resize) or moved as bytes by the int8 data movement kernels (cat, pad, transpose, slice,
+// gather, nearest resize, reshape). The graph's kind becomes "int8" (= lowered: the passes
+// after this one, the planner and the emitter take it as any lowered graph); its tensors
+// stay float32. Layout stays NCHW (the ops say layout=NCHW; the layout pass moves them to
+// NHWC).
 //
-// What the float kernels (kernels/f32) do not compute is rejected naming the op, as
-// fold-qdq does (grouped convolution that is not depthwise, dilated max pooling, an average
-// pool counting its padding).
+// What the float kernels do not compute is rejected naming the op, as fold-qdq does (grouped
+// convolution that is not depthwise, dilated max pooling, an average pool counting its
+// padding, a pad value other than +0.0, celu).
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -228,25 +234,115 @@ class FloatFolder {
         return OkStatus();
       }
       case OpType::kSigmoid:
-      case OpType::kTanh: {
-        const ir::FloatFn fn = o.type == OpType::kSigmoid ? ir::FloatFn::kSigmoid
-                                                          : ir::FloatFn::kTanh;
-        Emit(OpType::kUnary, o.inputs, o.outputs[0], ir::FloatFnAttrs{fn}, o.name);
+      case OpType::kTanh:
+      case OpType::kHardswish:
+      case OpType::kHardsigmoid:
+      case OpType::kSilu:
+      case OpType::kGelu: {
+        Emit(OpType::kUnary, o.inputs, o.outputs[0], ir::FloatFnAttrs{UnaryFnOf(o)}, o.name);
         return OkStatus();
       }
+      case OpType::kLeakyRelu:  // prelu with a constant slope
+        return WithConstant(ir::FloatFn::kPrelu,
+                            static_cast<float>(o.attrs_as<ir::LeakyReluAttrs>().negative_slope));
+      case OpType::kPrelu: {  // one slope per channel (dim 1): a [1, C, 1, ...] constant
+        const ir::Tensor& w = g_.tensor(o.inputs[1]);
+        if (!w.is_constant()) return Fail("prelu with a slope that is not a constant");
+        ir::Shape shape(g_.tensor(o.inputs[0]).shape.size(), 1);
+        shape[1] = w.shape[0];
+        std::vector<uint8_t> bytes = *w.data;
+        const TensorId k = AddConstant(g_, tensor_names_, o.name + ".slope",
+                                       ir::DType::kFloat32, std::move(shape), std::move(bytes));
+        Emit(OpType::kBinary, {o.inputs[0], k}, o.outputs[0],
+             ir::FloatFnAttrs{ir::FloatFn::kPrelu}, o.name);
+        return OkStatus();
+      }
+      case OpType::kElu: {  // selu: elu, then times scale
+        const auto& a = o.attrs_as<ir::EluAttrs>();
+        if (a.input_scale != 1.0) {
+          return Fail("elu with input_scale other than 1 (celu): the float kernel computes "
+                      "x > 0 ? x : alpha * (exp(x) - 1), times scale");
+        }
+        return WithConstant(ir::FloatFn::kElu, static_cast<float>(a.alpha),
+                            static_cast<float>(a.scale));
+      }
+      case OpType::kLayerNorm:
+        return LayerNorm();
+      case OpType::kPad:
+        if (!(o.attrs_as<ir::PadAttrs>().value == 0.0 &&
+              !std::signbit(o.attrs_as<ir::PadAttrs>().value))) {
+          return Fail("pad with value " + std::to_string(o.attrs_as<ir::PadAttrs>().value) +
+                      ": float models pad with +0.0 only (the pad kernel fills bytes)");
+        }
+        out_.push_back(o);
+        return OkStatus();
+      // Kept as they are: data movement (the int8 kernels move a float32 tensor's bytes) and
+      // the float kernels' ops (docs/decisions.md 68).
       case OpType::kReshape:
       case OpType::kUnary:
       case OpType::kBinary:
       case OpType::kCumsum:
+      case OpType::kMean:
+      case OpType::kSum:
+      case OpType::kAmax:
+      case OpType::kSoftmax:
+      case OpType::kMatmul:
+      case OpType::kCat:
+      case OpType::kTranspose:
+      case OpType::kResize:  // (bilinear: f32_resize)
+      case OpType::kSlice:
+      case OpType::kGather:
+      case OpType::kArgMax:
         out_.push_back(o);
         return OkStatus();
-      default:
-        return Fail(std::string(ir::OpTypeName(o.type)) +
-                    " has no float32 kernel: float models run conv2d, linear, max/avg "
-                    "pooling, relu, hardtanh, add, sub, mul, maximum, minimum, sigmoid, tanh, "
-                    "reshape and the float fallback functions (quantize the model with "
-                    "calibration data instead)");
+      default:  // quantize / dequantize (a float graph has none) and the lowered ops
+        return Fail(std::string(ir::OpTypeName(o.type)) + " is not an op of a float graph");
     }
+  }
+
+  static ir::FloatFn UnaryFnOf(const ir::Op& o) {
+    switch (o.type) {
+      case OpType::kSigmoid: return ir::FloatFn::kSigmoid;
+      case OpType::kTanh: return ir::FloatFn::kTanh;
+      case OpType::kHardswish: return ir::FloatFn::kHardswish;
+      case OpType::kHardsigmoid: return ir::FloatFn::kHardsigmoid;
+      case OpType::kSilu: return ir::FloatFn::kSilu;
+      default:  // gelu
+        return o.attrs_as<ir::GeluAttrs>().approximate_tanh ? ir::FloatFn::kGeluTanh
+                                                            : ir::FloatFn::kGelu;
+    }
+  }
+
+  // y = fn(x, c) for a float32 constant c of x's rank (the layout pass needs equal ranks),
+  // then y * scale unless scale is 1.
+  Status WithConstant(ir::FloatFn fn, float c, float scale = 1.0f) {
+    const ir::Op& o = op();
+    const TensorId x = o.inputs[0], y = o.outputs[0];
+    const ir::Shape ones(g_.tensor(x).shape.size(), 1);
+    const TensorId k = Fill(o.name + ".param", ones, c);
+    TensorId mid = y;
+    if (scale != 1.0f) {
+      ir::Tensor m = g_.tensor(y);
+      m.name = tensor_names_.Unique(m.name + ".unscaled");
+      mid = g_.AddTensor(std::move(m));
+    }
+    Emit(OpType::kBinary, {x, k}, mid, ir::FloatFnAttrs{fn},
+         scale != 1.0f ? op_names_.Unique(o.name + ".unscaled") : o.name);
+    if (scale != 1.0f) {
+      const TensorId s = Fill(o.name + ".scale", ones, scale);
+      Emit(OpType::kBinary, {mid, s}, y, ir::FloatFnAttrs{ir::FloatFn::kMul}, o.name);
+    }
+    return OkStatus();
+  }
+
+  // layer_norm with its weight and bias always present (ones, zeros) for the one kernel form.
+  Status LayerNorm() {
+    ir::Op o = op();
+    const int64_t depth = g_.tensor(o.inputs[0]).shape.back();
+    if (o.inputs.size() < 2) o.inputs.push_back(Fill(o.name + ".weight", {depth}, 1.0f));
+    if (o.inputs.size() < 3) o.inputs.push_back(Fill(o.name + ".bias", {depth}, 0.0f));
+    out_.push_back(std::move(o));
+    return OkStatus();
   }
 
   ir::Graph& g_;

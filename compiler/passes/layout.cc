@@ -117,7 +117,10 @@ struct Rewriter {
       permute.push_back(true), edge.push_back(false), nhwc_of_edge.push_back(-1);
     }
     const TensorId x = op.inputs.empty() ? -1 : op.inputs[0];
-    const bool x4 = x >= 0 && Rank4(x) && permute[static_cast<size_t>(x)];
+    // (x in NHWC order: a permuted activation, or the NHWC copy of an NCHW edge input.)
+    const bool x4 = x >= 0 && Rank4(x) &&
+                    (permute[static_cast<size_t>(x)] ||
+                     std::find(nhwc_of_edge.begin(), nhwc_of_edge.end(), x) != nhwc_of_edge.end());
     switch (op.type) {
       case OpType::kQConv2d:
         op.attrs_as<ir::QConv2dAttrs>().layout = ir::Layout::kNHWC;
@@ -160,6 +163,9 @@ struct Rewriter {
       case OpType::kQMean:
       case OpType::kQSum:
       case OpType::kQReduceMax:
+      case OpType::kMean:  // a float model's (fold-float)
+      case OpType::kSum:
+      case OpType::kAmax:
         if (x4) TF_RETURN_IF_ERROR(Mean(op));
         out.push_back(std::move(op));
         break;
@@ -175,16 +181,21 @@ struct Rewriter {
         break;
       case OpType::kQSoftmax:
       case OpType::kQConcat:
+      case OpType::kSoftmax:
+      case OpType::kCat:
         if (x4) {
-          int64_t& axis = op.type == OpType::kQSoftmax ? op.attrs_as<ir::SoftmaxAttrs>().axis
-                                                       : op.attrs_as<ir::CatAttrs>().axis;
+          const bool softmax = op.type == OpType::kQSoftmax || op.type == OpType::kSoftmax;
+          int64_t& axis = softmax ? op.attrs_as<ir::SoftmaxAttrs>().axis
+                                  : op.attrs_as<ir::CatAttrs>().axis;
           axis = kAxisToNhwc[*ir::NormalizeAxis(axis, 4)];
         }
         out.push_back(std::move(op));
         break;
       case OpType::kQPad:
+      case OpType::kPad:
         if (x4) {
-          auto& p = op.attrs_as<ir::QPadAttrs>().padding;
+          auto& p = op.type == OpType::kQPad ? op.attrs_as<ir::QPadAttrs>().padding
+                                             : op.attrs_as<ir::PadAttrs>().padding;
           const std::vector<int64_t> old = p;
           for (size_t i = 0; i < 4; ++i) {
             p[2 * i] = old[2 * static_cast<size_t>(kNchwToNhwc[i])];
@@ -241,6 +252,8 @@ struct Rewriter {
       case OpType::kFFc:
       case OpType::kQBmm:  // matrices over the last two dims: PyTorch's element order
       case OpType::kQLayerNorm:  // normalizes the last dim: W of NCHW
+      case OpType::kMatmul:
+      case OpType::kLayerNorm:
         WrapNchw(std::move(op));
         break;
       default:  // elementwise: requantize, qlut, quantize, dequantize, unary
@@ -405,7 +418,7 @@ static bool SoftmaxOverLastAxis(ir::Graph& g, ir::Op& op, TensorNames& tensor_na
   return true;
 }
 
-// A reduction (qmean, qsum, qreduce_max) whose reduced dims are not one run in the final
+// A reduction (qmean, qsum, qreduce_max; a float model's mean, sum, amax) whose reduced dims are not one run in the final
 // layout (e.g. H and C of NHWC) reads a transpose that moves the kept dims first and the
 // reduced ones last; a reshape restores keepdim's size-1 dims. Exact: the transpose only
 // moves int8 values, and the kernels sum in int32 in any order. The same walk moves each
@@ -418,7 +431,8 @@ static Status ContiguousReductions(ir::Graph& g) {
   for (ir::Op& op : ops) {
     if (SoftmaxOverLastAxis(g, op, tensor_names, op_names)) continue;
     const bool reduce = op.type == OpType::kQMean || op.type == OpType::kQSum ||
-                        op.type == OpType::kQReduceMax;
+                        op.type == OpType::kQReduceMax || op.type == OpType::kMean ||
+                        op.type == OpType::kSum || op.type == OpType::kAmax;
     if (!reduce) {
       g.ops.push_back(std::move(op));
       continue;

@@ -17,7 +17,9 @@ constexpr std::array<PassInfo, 12> kPasses = {{
      "a float graph (exported without calibration) is lowered: kind `int8` with float32 "
      "tensors; conv2d/linear/pools are `fconv2d`, `fdwconv2d`, `ffc`, `favgpool2d`, "
      "`fmaxpool2d` with a following relu/hardtanh fused as their float clamp, elementwise ops "
-     "`unary`/`binary`; spatial ops `layout=NCHW`. Other graphs: unchanged",
+     "and activations `unary`/`binary`; mean, sum, amax, softmax, layer_norm (weight and bias "
+     "explicit), matmul, cat, pad and the data movement ops stay (float32); spatial ops "
+     "`layout=NCHW`. Other graphs: unchanged",
      "needs constants folded; in fold-qdq's place for float graphs (the passes after it "
      "treat both results alike)"},
     {"fold-qdq", FoldQdq,

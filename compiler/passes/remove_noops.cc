@@ -315,6 +315,7 @@ bool Simplify(State& st, size_t i) {
       return false;
     }
     case OpType::kQConcat:
+    case OpType::kCat:  // (a float model's)
       if (op.inputs.size() == 1 && SameQuant(x, y)) return st.AliasAway(i);
       return false;
     case OpType::kSlice: {

@@ -1,4 +1,4 @@
-// split-concat: a `qconcat` with more inputs than the concat kernel takes
+// split-concat: a `qconcat` (or a float model's `cat`) with more inputs than the concat kernel takes
 // (TF_LIMIT_CONCAT_INPUTS, 16: the runtime rebuilds the input descriptors on its stack)
 // becomes a tree of qconcats: runs of consecutive inputs are joined first into partial
 // tensors along the same axis, quantized like the output, and the last qconcat joins the
@@ -27,7 +27,8 @@ Status SplitConcat(ir::Graph& g, const PassOptions&) {
   out.reserve(g.ops.size());
   for (size_t k = 0; k < g.ops.size(); ++k) {
     ir::Op& op = g.ops[k];
-    if (op.type != ir::OpType::kQConcat || op.inputs.size() <= kMaxInputs) {
+    const bool cat = op.type == ir::OpType::kQConcat || op.type == ir::OpType::kCat;  // (float)
+    if (!cat || op.inputs.size() <= kMaxInputs) {
       out.push_back(std::move(op));
       continue;
     }
@@ -63,10 +64,10 @@ Status SplitConcat(ir::Graph& g, const PassOptions&) {
         t.quant = quant;
         t.shape = std::move(shape);
         const ir::TensorId pt = g.AddTensor(std::move(t));
-        ir::Op cat = ir::MakeOp(ir::OpType::kQConcat, base + ".part" + std::to_string(part),
-                                std::move(group), {pt}, ir::CatAttrs{static_cast<int64_t>(a)});
-        cat.source = op.source;
-        out.push_back(std::move(cat));
+        ir::Op part_op = ir::MakeOp(op.type, base + ".part" + std::to_string(part),
+                                    std::move(group), {pt}, ir::CatAttrs{static_cast<int64_t>(a)});
+        part_op.source = op.source;
+        out.push_back(std::move(part_op));
         next.push_back(pt);
         excess -= m - 1;
         i += m;

@@ -5,7 +5,6 @@
 #include <string>
 
 #include "ir/shape_inference.h"
-#include "kernels/f32/f32_limits.h"
 #include "quant/params_check.h"
 #include "quant/quant_util.h"
 #include "support/text.h"
@@ -313,6 +312,23 @@ quant::TensorQuant TensorQuantOf(const Tensor& t) {
   return {static_cast<float>(t.quant->scale[0]), I32(t.quant->zero_point[0])};
 }
 
+namespace {
+
+// Data movement of a float32 tensor (a float model, docs/decisions.md 68): the int8 kernels
+// move its bytes, so it is seen as int8 with one more, innermost dim of 4 bytes, and with a
+// placeholder quantization shared by input and output (the kernels only copy).
+bool Moved4(const Tensor& t) { return t.dtype == ir::DType::kFloat32; }
+std::vector<int32_t> MovedDims(const Tensor& t) {
+  std::vector<int32_t> d = Dims(t.shape);
+  if (Moved4(t)) d.push_back(4);
+  return d;
+}
+quant::TensorQuant MovedQuant(const Tensor& t) {
+  return Moved4(t) ? quant::TensorQuant{1.0f, 0} : TensorQuantOf(t);
+}
+
+}  // namespace
+
 size_t RequantBaseInputs(OpType type) {
   switch (type) {
     case OpType::kQConv2d:
@@ -505,36 +521,46 @@ Expected<quant::ConcatKernelParams> ConcatParams(const Graph& g, const Op& op) {
   std::vector<std::vector<int32_t>> dims;
   std::vector<quant::TensorQuant> quants;
   for (ir::TensorId t : op.inputs) {
-    dims.push_back(Dims(g.tensor(t).shape));
-    quants.push_back(TensorQuantOf(g.tensor(t)));
+    dims.push_back(MovedDims(g.tensor(t)));
+    quants.push_back(MovedQuant(g.tensor(t)));
   }
   const int64_t rank = static_cast<int64_t>(g.tensor(op.inputs[0]).shape.size());
   const auto axis = ir::NormalizeAxis(op.attrs_as<ir::CatAttrs>().axis, rank);
   if (!axis) return Error("concat: axis out of range");
   TF_ASSIGN_OR_RETURN(
       quant::ConcatKernelParams r,
-      quant::MakeConcatParams(dims, I32(*axis), quants, TensorQuantOf(g.tensor(op.outputs[0])),
+      quant::MakeConcatParams(dims, I32(*axis), quants, MovedQuant(g.tensor(op.outputs[0])),
                               quant::ConcatMode::kCopyLikeTflm));
   r.params.rounding = RoundingWord(g);
   return r;
 }
 
 Expected<s8_pad_params> PadParams(const Graph& g, const Op& op) {
-  const auto& a = op.attrs_as<ir::QPadAttrs>();
+  // qpad, or a float model's pad (fold-float admits the value +0.0 only: zero bytes).
+  const bool q = op.type == OpType::kQPad;
+  const std::vector<int64_t>& padding =
+      q ? op.attrs_as<ir::QPadAttrs>().padding : op.attrs_as<ir::PadAttrs>().padding;
   const Tensor& x = g.tensor(op.inputs[0]);
+  if (!q && !(Moved4(x) && op.attrs_as<ir::PadAttrs>().value == 0.0)) {
+    return Error("pad: a float32 pad with the value 0 only");
+  }
+  if (padding.size() != 2 * x.shape.size()) return Error("pad: one (before, after) pair per dim");
   std::vector<std::pair<int32_t, int32_t>> pads;
   for (size_t d = 0; d < x.shape.size(); ++d) {
-    pads.emplace_back(I32(a.padding[2 * d]), I32(a.padding[2 * d + 1]));
+    pads.emplace_back(I32(padding[2 * d]), I32(padding[2 * d + 1]));
   }
-  return quant::MakePadParams(Dims(x.shape), pads, TensorQuantOf(x),
-                              TensorQuantOf(g.tensor(op.outputs[0])),
-                              static_cast<int8_t>(a.value));
+  if (Moved4(x)) pads.emplace_back(0, 0);
+  return quant::MakePadParams(MovedDims(x), pads, MovedQuant(x),
+                              MovedQuant(g.tensor(op.outputs[0])),
+                              static_cast<int8_t>(q ? op.attrs_as<ir::QPadAttrs>().value : 0));
 }
 
 Expected<s8_transpose_params> TransposeParams(const Graph& g, const Op& op) {
   const Tensor& x = g.tensor(op.inputs[0]);
-  return quant::MakeTransposeParams(Dims(x.shape), op.attrs_as<ir::TransposeAttrs>().perm,
-                                    TensorQuantOf(x), TensorQuantOf(g.tensor(op.outputs[0])));
+  std::vector<int64_t> perm = op.attrs_as<ir::TransposeAttrs>().perm;
+  if (Moved4(x)) perm.push_back(static_cast<int64_t>(perm.size()));  // the bytes stay inner
+  return quant::MakeTransposeParams(MovedDims(x), perm, MovedQuant(x),
+                                    MovedQuant(g.tensor(op.outputs[0])));
 }
 
 Expected<s8_gather_params> GatherParams(const Graph& g, const Op& op) {
@@ -542,7 +568,7 @@ Expected<s8_gather_params> GatherParams(const Graph& g, const Op& op) {
   const int64_t axis = op.attrs_as<ir::GatherAttrs>().axis;
   const auto ax = ir::NormalizeAxis(axis, static_cast<int64_t>(x.shape.size()));
   if (!ax || x.shape.empty()) return Error("gather: axis " + std::to_string(axis) + " out of range");
-  return quant::MakeGatherParams(Dims(x.shape), *ax, op.attrs_as<ir::GatherAttrs>().wrap_negative,
+  return quant::MakeGatherParams(MovedDims(x), *ax, op.attrs_as<ir::GatherAttrs>().wrap_negative,
                                  g.tensor(op.inputs[1]).num_elements());
 }
 
@@ -559,8 +585,10 @@ Expected<s8_slice_params> SliceParams(const Graph& g, const Op& op) {
   const Tensor& x = g.tensor(op.inputs[0]);
   const Tensor& y = g.tensor(op.outputs[0]);
   const auto& a = op.attrs_as<ir::SliceAttrs>();
-  return quant::MakeSliceParams(Dims(x.shape), Dims(y.shape), a.begin, a.stride,
-                                TensorQuantOf(x), TensorQuantOf(y));
+  std::vector<int64_t> begin = a.begin, stride = a.stride;
+  if (Moved4(x)) begin.push_back(0), stride.push_back(1);
+  return quant::MakeSliceParams(MovedDims(x), MovedDims(y), begin, stride, MovedQuant(x),
+                                MovedQuant(y));
 }
 
 Expected<quant::ResizeKernelParams> ResizeParams(const Graph& g, const Op& op) {
@@ -582,7 +610,11 @@ Expected<quant::ResizeKernelParams> ResizeParams(const Graph& g, const Op& op) {
   s.half_pixel_centers = a.half_pixel_centers;
   s.scale_h = a.scale_h;
   s.scale_w = a.scale_w;
-  return quant::MakeResizeParams(s, TensorQuantOf(x), TensorQuantOf(y));
+  if (Moved4(x)) {  // a pixel's channels as bytes: copies, so nearest neighbour only
+    if (a.bilinear) return Error{"resize: bilinear float32 has no kernel (nearest only)"};
+    s.channels *= 4;
+  }
+  return quant::MakeResizeParams(s, MovedQuant(x), MovedQuant(y));
 }
 
 Expected<s8_quantize_params> QuantizeParams(const Graph& g, const Op& op) {
@@ -593,100 +625,6 @@ Expected<s8_quantize_params> QuantizeParams(const Graph& g, const Op& op) {
 Expected<s8_dequantize_params> DequantizeParams(const Graph& g, const Op& op) {
   const Tensor& x = g.tensor(op.inputs[0]);
   return quant::MakeDequantizeParams(I32(x.num_elements()), TensorQuantOf(x));
-}
-
-Expected<f32_unary_params> F32UnaryParams(const Graph& g, const Op& op) {
-  const f32_unary_params p{I32(g.tensor(op.inputs[0]).num_elements()),
-                           static_cast<int32_t>(op.attrs_as<ir::FloatFnAttrs>().fn)};
-  if (const char* why = f32_unary_check(p)) return Error(std::string("unary: ") + why);
-  return p;
-}
-
-Expected<f32_binary_params> F32BinaryParams(const Graph& g, const Op& op) {
-  TF_ASSIGN_OR_RETURN(s8_broadcast_shape s,
-                      quant::MakeBroadcastShape(Dims(g.tensor(op.inputs[0]).shape),
-                                                Dims(g.tensor(op.inputs[1]).shape)));
-  const f32_binary_params p{s, static_cast<int32_t>(op.attrs_as<ir::FloatFnAttrs>().fn)};
-  if (const char* why = f32_binary_check(p)) return Error(std::string("binary: ") + why);
-  return p;
-}
-
-Expected<f32_cumsum_params> F32CumsumParams(const Graph& g, const Op& op) {
-  const ir::Shape& s = g.tensor(op.inputs[0]).shape;
-  const int64_t rank = std::max<int64_t>(1, static_cast<int64_t>(s.size()));
-  const auto axis = ir::NormalizeAxis(op.attrs_as<ir::CumsumAttrs>().axis, rank);
-  if (!axis) return Error("cumsum: axis out of range");
-  int64_t outer = 1, length = 1, inner = 1;
-  for (size_t d = 0; d < s.size(); ++d) {
-    const int64_t a = static_cast<int64_t>(d);
-    (a < *axis ? outer : a == *axis ? length : inner) *= s[d];
-  }
-  const f32_cumsum_params p{I32(outer), I32(length), I32(inner)};
-  if (const char* why = f32_cumsum_check(p)) return Error(std::string("cumsum: ") + why);
-  return p;
-}
-
-// Float model layers (fold-float): geometry in the kernels' NHWC terms whatever the op's
-// layout (the executor transposes an NCHW op's data), the clamp as float32.
-Expected<f32_conv_params> F32ConvParams(const Graph& g, const Op& op) {
-  const auto& a = op.attrs_as<ir::FConv2dAttrs>();
-  const bool nhwc = a.layout == Layout::kNHWC;
-  const ir::Shape& x = g.tensor(op.inputs[0]).shape;
-  const ir::Shape& w = g.tensor(op.inputs[1]).shape;
-  const ir::Shape& y = g.tensor(op.outputs[0]).shape;
-  if (x.size() != 4 || w.size() != 4 || y.size() != 4) {
-    return Error(std::string(ir::OpTypeName(op.type)) + ": needs rank-4 x, w and y");
-  }
-  f32_conv_params p{};
-  p.batches = I32(x[0]);
-  p.in_h = I32(x[nhwc ? 1 : 2]), p.in_w = I32(x[nhwc ? 2 : 3]), p.in_c = I32(x[nhwc ? 3 : 1]);
-  p.out_h = I32(y[nhwc ? 1 : 2]), p.out_w = I32(y[nhwc ? 2 : 3]), p.out_c = I32(y[nhwc ? 3 : 1]);
-  // OHWI / OIHW for fconv2d, 1HWC / [C*m,1,kh,kw] for fdwconv2d: kh, kw at the same places.
-  p.k_h = I32(w[nhwc ? 1 : 2]), p.k_w = I32(w[nhwc ? 2 : 3]);
-  p.stride_h = I32(a.stride[0]), p.stride_w = I32(a.stride[1]);
-  p.dilation_h = I32(a.dilation[0]), p.dilation_w = I32(a.dilation[1]);
-  p.pad_top = I32(a.padding[0]), p.pad_left = I32(a.padding[1]);
-  p.act_min = static_cast<float>(a.act_min), p.act_max = static_cast<float>(a.act_max);
-  const bool dw = op.type == OpType::kFDwConv2d;
-  if (const char* why = dw ? f32_dwconv_check(p) : f32_conv_check(p)) {
-    return Error(std::string(ir::OpTypeName(op.type)) + ": " + why);
-  }
-  return p;
-}
-
-Expected<f32_fc_params> F32FcParams(const Graph& g, const Op& op) {
-  const auto& a = op.attrs_as<ir::FFcAttrs>();
-  const ir::Tensor& x = g.tensor(op.inputs[0]);
-  const ir::Shape& w = g.tensor(op.inputs[1]).shape;
-  if (w.size() != 2 || x.shape.empty() || w[1] == 0) return Error("ffc: needs w [out, in]");
-  f32_fc_params p{};
-  p.batches = I32(x.num_elements() / w[1]);
-  p.in_features = I32(w[1]);
-  p.out_features = I32(w[0]);
-  p.act_min = static_cast<float>(a.act_min), p.act_max = static_cast<float>(a.act_max);
-  if (const char* why = f32_fc_check(p)) return Error(std::string("ffc: ") + why);
-  return p;
-}
-
-Expected<f32_pool_params> F32PoolParams(const Graph& g, const Op& op) {
-  const auto& a = op.attrs_as<ir::FPool2dAttrs>();
-  const bool nhwc = a.layout == Layout::kNHWC;
-  const ir::Shape& x = g.tensor(op.inputs[0]).shape;
-  const ir::Shape& y = g.tensor(op.outputs[0]).shape;
-  if (x.size() != 4 || y.size() != 4) {
-    return Error(std::string(ir::OpTypeName(op.type)) + ": needs rank-4 x and y");
-  }
-  f32_pool_params p{};
-  p.batches = I32(x[0]);
-  p.in_h = I32(x[nhwc ? 1 : 2]), p.in_w = I32(x[nhwc ? 2 : 3]), p.channels = I32(x[nhwc ? 3 : 1]);
-  p.out_h = I32(y[nhwc ? 1 : 2]), p.out_w = I32(y[nhwc ? 2 : 3]);
-  p.filter_h = I32(a.kernel[0]), p.filter_w = I32(a.kernel[1]);
-  p.stride_h = I32(a.stride[0]), p.stride_w = I32(a.stride[1]);
-  p.pad_top = I32(a.padding[0]), p.pad_left = I32(a.padding[1]);
-  if (const char* why = f32_pool_check(p)) {
-    return Error(std::string(ir::OpTypeName(op.type)) + ": " + why);
-  }
-  return p;
 }
 
 }  // namespace tinyforge::quant

@@ -91,6 +91,22 @@ Expected<f32_cumsum_params> F32CumsumParams(const ir::Graph& g, const ir::Op& op
 Expected<f32_conv_params> F32ConvParams(const ir::Graph& g, const ir::Op& op);  // + fdwconv2d
 Expected<f32_fc_params> F32FcParams(const ir::Graph& g, const ir::Op& op);
 Expected<f32_pool_params> F32PoolParams(const ir::Graph& g, const ir::Op& op);
+// A float model's other ops (docs/decisions.md 68): mean / sum / amax (for x as the kernel
+// reads it, as MeanParams), softmax, layer_norm, matmul, argmax of a float32 input. The data
+// movement builders above (concat of a cat, pad of a pad, transpose, slice, gather, resize)
+// view a float32 tensor as int8 bytes with an innermost dim of 4.
+Expected<f32_reduce_params> F32ReduceParams(const ir::Graph& g, const ir::Op& op);
+Expected<f32_softmax_params> F32SoftmaxParams(const ir::Graph& g, const ir::Op& op);
+Expected<f32_layernorm_params> F32LayerNormParams(const ir::Graph& g, const ir::Op& op);
+Expected<f32_bmm_params> F32BmmParams(const ir::Graph& g, const ir::Op& op);
+Expected<f32_argmax_params> F32ArgMaxParams(const ir::Graph& g, const ir::Op& op);
+// A bilinear resize of float32 (nearest neighbour moves bytes: ResizeParams): the geometry in
+// NHWC terms and the coordinate table (ResizeFloatTaps, the weights as float32 bits).
+struct F32ResizeKernelParams {
+  f32_resize_params params;
+  std::vector<int32_t> table;
+};
+Expected<F32ResizeKernelParams> F32ResizeParams(const ir::Graph& g, const ir::Op& op);
 
 // A per-tensor int8 tensor's parameters as the kernels take them (float32 scale).
 quant::TensorQuant TensorQuantOf(const ir::Tensor& t);

@@ -11,6 +11,9 @@ namespace tinyforge::kernels::f32 {
 
 inline float F(double v) { return static_cast<float>(v); }
 
+// min(max(v, 0), 6) with NaN passed through (PyTorch's hardswish / hardsigmoid).
+inline float Clamp6(float v) { return v != v ? v : v < 0.0f ? 0.0f : v > 6.0f ? 6.0f : v; }
+
 inline float Unary(int32_t fn, float x) {
   const double v = x;
   switch (fn) {
@@ -27,6 +30,13 @@ inline float Unary(int32_t fn, float x) {
     case kF32Erf: return F(Erf(v));
     case kF32Tanh: return F(Tanh(v));
     case kF32Sigmoid: return F(Sigmoid(v));
+    // PyTorch's float32 steps (aten hardswish / hardsigmoid), so results match it exactly.
+    case kF32Hardswish: return x * Clamp6(x + 3.0f) / 6.0f;
+    case kF32Hardsigmoid: return Clamp6(x + 3.0f) / 6.0f;
+    case kF32Silu: return F(v * Sigmoid(v));
+    case kF32Gelu: return F(0.5 * v * (1.0 + Erf(v * 0.70710678118654752440)));
+    case kF32GeluTanh:
+      return F(0.5 * v * (1.0 + Tanh(0.79788456080286535588 * (v + 0.044715 * v * v * v))));
     default: return x;  // (the validator admits no other code)
   }
 }
@@ -42,6 +52,8 @@ inline float Binary(int32_t fn, float a, float b) {
     // torch.maximum / minimum propagate NaN.
     case kF32Maximum: return a != a || b != b ? F(Nan()) : (a > b ? a : b);
     case kF32Minimum: return a != a || b != b ? F(Nan()) : (a < b ? a : b);
+    case kF32Prelu: return a >= 0.0f || a != a ? a : a * b;
+    case kF32Elu: return a > 0.0f || a != a ? a : F((Exp(a) - 1.0) * b);
     default: return a;
   }
 }

@@ -506,6 +506,14 @@ FLOAT_FNS: dict[str, tuple[int, tuple[Any, ...]]] = {
     "atan2": (2, (aten.atan2.default,)),
     "maximum": (2, ()),
     "minimum": (2, ()),
+    # Float models' activations (fold-float writes them; the front end exports the ops).
+    "hardswish": (1, ()),
+    "hardsigmoid": (1, ()),
+    "silu": (1, ()),
+    "gelu": (1, ()),
+    "gelu_tanh": (1, ()),
+    "prelu": (2, ()),
+    "elu": (2, ()),
 }
 FLOAT_FN_TARGETS = {t: name for name, (_, targets) in FLOAT_FNS.items() for t in targets}
 # Graph ops with an int8 lowering that export(..., keep_float=...) can keep in float32, as the

@@ -105,11 +105,14 @@ _FLOAT_UNARY = {
     "neg": torch.neg, "abs": torch.abs, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt,
     "reciprocal": torch.reciprocal, "exp": torch.exp, "log": torch.log, "sin": torch.sin,
     "cos": torch.cos, "atan": torch.atan, "erf": torch.erf, "tanh": torch.tanh,
-    "sigmoid": torch.sigmoid,
+    "sigmoid": torch.sigmoid, "hardswish": F.hardswish, "hardsigmoid": F.hardsigmoid,
+    "silu": F.silu, "gelu": F.gelu, "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),
 }
 _FLOAT_BINARY = {
     "add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div, "pow": torch.pow,
     "atan2": torch.atan2, "maximum": torch.maximum, "minimum": torch.minimum,
+    "prelu": lambda a, b: torch.where(a >= 0, a, a * b),
+    "elu": lambda a, b: torch.where(a > 0, a, torch.expm1(a) * b),
 }
 
 FLOAT_OPS = {

@@ -1,4 +1,4 @@
-// CONCATENATION op glue. The per-input descriptors and input pointers are rebuilt on the
+// CONCATENATION op glue (int8, or float32 as bytes). The per-input descriptors and input pointers are rebuilt on the
 // stack (at most abi::kMaxConcatInputs inputs).
 #include "kernels/concat/concat_limits.h"
 #include "op_util.h"
@@ -37,14 +37,17 @@ Status Validate_concat(const OpContext& op) {
       ExpectCounts(op, p.num_inputs + 1,
                    abi::ParamCount<s8_concat_params>() + p.num_inputs * abi::kConcatInputWords));
   if (ScratchBytes<OpKind::kConcat>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
+  // float32 as bytes (axis_inner counts bytes): copies only.
+  const uint8_t dtype = MovedDType(op, p.num_inputs);
   int64_t row = 0;
   for (int32_t k = 0; k < p.num_inputs; ++k) {
     const s8_concat_input in = ReadInput(op, k);
     TF_RT_TRY(CheckParams(s8_concat_input_check(in)));
-    TF_RT_TRY(Expect(op, k, fmt::kInt8, Product(p.outer, in.axis_inner)));
+    if (dtype == fmt::kFloat32 && in.requantize != 0) return Status::kBadParams;
+    TF_RT_TRY(ExpectMoved(op, k, dtype, Product(p.outer, in.axis_inner)));
     row += in.axis_inner;
   }
-  TF_RT_TRY(Expect(op, p.num_inputs, fmt::kInt8, Product(p.outer, row), true));
+  TF_RT_TRY(ExpectMoved(op, p.num_inputs, dtype, Product(p.outer, row), true));
   const TensorRef out = op.tensor(p.num_inputs);
   for (int32_t k = 0; k < p.num_inputs; ++k) TF_RT_TRY(Disjoint(op.tensor(k), out));
   return Status::kOk;

@@ -1,4 +1,4 @@
-// GATHER op glue: int8 input, int32 indices (a constant or an activation, e.g. token ids
+// GATHER op glue: int8 (or float32 as bytes) input, int32 indices (a constant or an activation, e.g. token ids
 // from the caller), int8 output. Indices outside [0, axis_size) ([-axis_size, axis_size)
 // with wrap_negative) make the run fail with
 // kBadIndexValue before anything is written (docs/decisions.md 39); constant ones fail at
@@ -16,9 +16,10 @@ int32_t FirstIndex(const s8_gather_params& p) { return p.wrap_negative ? -p.axis
 Status Validate_gather(const OpContext& op) {
   s8_gather_params p{};
   TF_RT_TRY((DecodeWhole<OpKind::kGather>(op, abi::kBinOperands, s8_gather_check, &p)));
-  TF_RT_TRY(Expect(op, abi::kBinIn1, fmt::kInt8, Product(p.outer, p.axis_size, p.inner)));
+  const uint8_t dtype = MovedDType(op, abi::kBinIn1);  // float32 as bytes: inner counts bytes
+  TF_RT_TRY(ExpectMoved(op, abi::kBinIn1, dtype, Product(p.outer, p.axis_size, p.inner)));
   TF_RT_TRY(Expect(op, abi::kBinIn2, fmt::kInt32, Product(p.count, 4)));
-  TF_RT_TRY(Expect(op, abi::kBinOut, fmt::kInt8, Product(p.outer, p.count, p.inner), true));
+  TF_RT_TRY(ExpectMoved(op, abi::kBinOut, dtype, Product(p.outer, p.count, p.inner), true));
   const TensorRef out = op.tensor(abi::kBinOut);
   TF_RT_TRY(Disjoint(op.tensor(abi::kBinIn1), out));
   TF_RT_TRY(Disjoint(op.tensor(abi::kBinIn2), out));

@@ -245,6 +245,38 @@ Status ValidateInt8Unary(const OpContext& op, const char* (*check)(const P&), Si
   return in_place ? DisjointOrSame(in, out) : Disjoint(in, out);
 }
 
+// The data movement kinds (transpose, slice, pad, concat, gather, resize nearest) move bytes,
+// so they move float32 tensors too (a float model, docs/decisions.md 68): the parameters
+// then count bytes (the compiler adds an innermost dim of 4). The dtype of an op's moved
+// operands: float32 when operand `slot` (its first input) is, else int8.
+inline uint8_t MovedDType(const OpContext& op, int32_t slot) {
+  return op.has(slot) && op.tensor(slot).dtype == fmt::kFloat32 ? fmt::kFloat32 : fmt::kInt8;
+}
+
+// Expect() for a moved operand of `dtype`: a float32 one is whole elements.
+inline Status ExpectMoved(const OpContext& op, int32_t slot, uint8_t dtype, int64_t bytes,
+                          bool writable = false) {
+  if (dtype == fmt::kFloat32 && bytes % 4 != 0) return Status::kBadParams;
+  return Expect(op, slot, dtype, bytes, writable);
+}
+
+// Validate_<op> of a one-input data movement op: as ValidateInt8Unary, int8 or float32 (the
+// same for input and output); `float_ok(p)`: whether the parameters may move float32 (a
+// pad value or a blend that is not whole bytes may not).
+template <OpKind kKind, class P, class Sizes, class FloatOk>
+Status ValidateMoveUnary(const OpContext& op, const char* (*check)(const P&), Sizes sizes,
+                         FloatOk float_ok) {
+  P p{};
+  TF_RT_TRY((DecodeWhole<kKind>(op, abi::kUnOperands, check, &p)));
+  const auto [in_bytes, out_bytes] = sizes(p);
+  const uint8_t dtype = MovedDType(op, abi::kUnIn);
+  if (dtype == fmt::kFloat32 && !float_ok(p)) return Status::kBadParams;
+  TF_RT_TRY(ExpectMoved(op, abi::kUnIn, dtype, in_bytes));
+  TF_RT_TRY(ExpectMoved(op, abi::kUnOut, dtype, out_bytes, true));
+  return Disjoint(op.tensor(abi::kUnIn), op.tensor(abi::kUnOut));
+}
+inline constexpr auto kAnyParams = [](const auto&) { return true; };
+
 // The geometry a streamed op runs: `rows` (its ConvRows / PoolRows) in units of the op
 // record's rows per call (docs/program-format.md, STREAM).
 inline StreamGeometry StreamedGeometry(const OpContext& op, const StreamGeometry& rows) {

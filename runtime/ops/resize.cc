@@ -10,9 +10,12 @@ Status Validate_resize(const OpContext& op) {
   const int64_t in = Product(p.batches, p.input_h, p.input_w, p.channels);
   const int64_t out = Product(p.batches, p.output_h, p.output_w, p.channels);
   if (in < 0 || out < 0) return Status::kBadParams;
-  TF_RT_TRY(Expect(op, abi::kResizeIn, fmt::kInt8, in));
+  // float32 as bytes (channels count bytes): nearest neighbour only, which copies pixels.
+  const uint8_t dtype = MovedDType(op, abi::kResizeIn);
+  if (dtype == fmt::kFloat32 && p.bilinear != 0) return Status::kBadParams;
+  TF_RT_TRY(ExpectMoved(op, abi::kResizeIn, dtype, in));
   TF_RT_TRY(Expect(op, abi::kResizeTable, fmt::kInt32, 4 * s8_resize_table_entries(p)));
-  TF_RT_TRY(Expect(op, abi::kResizeOut, fmt::kInt8, out, true));
+  TF_RT_TRY(ExpectMoved(op, abi::kResizeOut, dtype, out, true));
   const TensorRef table = op.tensor(abi::kResizeTable);
   TF_RT_TRY(CheckParams(s8_resize_check_table(p, reinterpret_cast<const int32_t*>(table.data))));
   TF_RT_TRY(Disjoint(table, op.tensor(abi::kResizeOut)));

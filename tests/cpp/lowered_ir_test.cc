@@ -86,5 +86,40 @@ TEST(LoweredIr, MultiplierInputsComeInPairs) {
             "op 'conv' (#1): inputs: takes 3 inputs, or 5 with multiplier and shift, got 4");
 }
 
+// A lowered float model keeps mean / softmax / cat / ... as float ops (docs/decisions.md 68):
+// float32 only; int8 ones are no lowered ops (fold-qdq writes qmean, qsoftmax, qconcat).
+TEST(LoweredIr, FloatModelOpsAreFloat32Only) {
+  constexpr std::string_view kFloatModel = R"(graph f kind=int8 layout=NHWC io_layout=NHWC
+  input %0 x: float32[1,4]
+  %1 s: float32[1,4] = softmax(%0) {axis=-1}  # softmax
+  %2 c: float32[1,8] = cat(%0, %1) {axis=1}  # cat
+  output %2
+)";
+  auto g = ParseGraph(kFloatModel);
+  ASSERT_TRUE(g.ok()) << g.error().message();
+  EXPECT_TRUE(Verify(*g).ok()) << Verify(*g).error().message();
+  // int8 softmax: the float op's dtype rule; int8 cat (cat moves any dtype): the lowered
+  // graph's rule.
+  auto int8_softmax = ParseGraph(R"(graph f kind=int8 layout=NHWC io_layout=NHWC
+  input %0 x: int8[1,4] q(s=0.1, zp=0)
+  %1 s: int8[1,4] q(s=0.1, zp=0) = softmax(%0) {axis=-1}  # softmax
+  output %1
+)");
+  ASSERT_TRUE(int8_softmax.ok()) << int8_softmax.error().message();
+  Status s = Verify(*int8_softmax);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message(), "op 'softmax' (#0): inputs[0]: int8[1,4] 'x' must be float32");
+  auto int8_cat = ParseGraph(R"(graph f kind=int8 layout=NHWC io_layout=NHWC
+  input %0 x: int8[1,4] q(s=0.1, zp=0)
+  %1 c: int8[1,8] q(s=0.1, zp=0) = cat(%0, %0) {axis=1}  # cat
+  output %1
+)");
+  ASSERT_TRUE(int8_cat.ok()) << int8_cat.error().message();
+  s = Verify(*int8_cat);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message(), "op 'cat' (#0): inputs[0]: cat in a graph of kind \"int8\" is "
+                                 "a float model's op: float32 only");
+}
+
 }  // namespace
 }  // namespace tinyforge::ir

@@ -1344,5 +1344,172 @@ TEST(Validator, QuantizeRanges) {
   }
 }
 
+// ---- A float model's other ops (decision 68) -----------------------------------------
+
+constexpr uint8_t kF32 = fmt::kFloat32;
+int64_t Dim(int32_t d) { return d > 0 && d < 4096 ? d : 1; }
+f32_reduce_params F32ReduceBase() { return {2, 3, 4, 1}; }
+OpCase F32ReduceCase(const f32_reduce_params& p) {
+  return {KernelId("f32_reduce__ref"),
+          {In(Dim(p.outer) * Dim(p.length) * Dim(p.inner), kF32),
+           Out(Dim(p.outer) * Dim(p.inner), kF32)},
+          emit::EncodeParams(p)};
+}
+f32_softmax_params F32SoftmaxBase() { return {2, 3, 4}; }
+OpCase F32SoftmaxCase(const f32_softmax_params& p) {
+  const int64_t n = Dim(p.outer) * Dim(p.length) * Dim(p.inner);
+  return {KernelId("f32_softmax__ref"), {In(n, kF32), Out(n, kF32)}, emit::EncodeParams(p)};
+}
+f32_argmax_params F32ArgmaxBase() { return {2, 3, 4, 0}; }
+OpCase F32ArgmaxCase(const f32_argmax_params& p) {
+  return {KernelId("f32_argmax__ref"),
+          {In(Dim(p.outer) * Dim(p.axis_size) * Dim(p.inner), kF32),
+           Out(Dim(p.outer) * Dim(p.inner), fmt::kInt32)},
+          emit::EncodeParams(p)};
+}
+f32_layernorm_params F32LayerNormBase() { return {3, 4, 1e-5f, 0}; }
+OpCase F32LayerNormCase(const f32_layernorm_params& p) {
+  const int64_t d = Dim(p.depth);
+  return {KernelId("f32_layernorm__ref"),
+          {In(Dim(p.rows) * d, kF32), Const(d, kF32), Const(d, kF32), Out(Dim(p.rows) * d, kF32)},
+          emit::EncodeParams(p)};
+}
+f32_bmm_params F32BmmBase() { return {2, 3, 4, 5, 0, 1}; }
+OpCase F32BmmCase(const f32_bmm_params& p) {
+  const int64_t n = Dim(p.batches), r = Dim(p.rows), k = Dim(p.depth), c = Dim(p.cols);
+  return {KernelId("f32_bmm__ref"),
+          {In((p.a_broadcast == 1 ? 1 : n) * r * k, kF32),
+           In((p.b_broadcast == 1 ? 1 : n) * k * c, kF32), Out(n * r * c, kF32)},
+          emit::EncodeParams(p)};
+}
+
+f32_resize_params F32ResizeBase() { return {1, 2, 3, 4, 4, 6}; }
+// input, the coordinate table (int32 constant; every entry `value`, 0 by default), output.
+OpCase F32ResizeCase(const f32_resize_params& p) {
+  const int64_t b = Dim(p.batches), c = Dim(p.channels);
+  return {KernelId("f32_resize__ref"),
+          {In(b * Dim(p.input_h) * Dim(p.input_w) * c, kF32),
+           Const(3 * (Dim(p.output_h) + Dim(p.output_w)), fmt::kInt32),
+           Out(b * Dim(p.output_h) * Dim(p.output_w) * c, kF32)},
+          emit::EncodeParams(p)};
+}
+
+// The data movement kinds on float32 operands: parameters in bytes (4 per element).
+OpCase AsFloat(OpCase c) {
+  for (Operand& o : c.operands) {
+    if (o.elements > 0 && o.dtype == fmt::kInt8) o.dtype = kF32, o.elements /= 4;
+  }
+  return c;
+}
+
+TEST(Validator, FloatModelOps) {
+  ExpectSizeChecks("f32_bmm", F32BmmCase(F32BmmBase()));
+  ExpectSizeChecks("f32_reduce", F32ReduceCase(F32ReduceBase()));
+  ExpectSizeChecks("f32_softmax", F32SoftmaxCase(F32SoftmaxBase()));
+  ExpectSizeChecks("f32_argmax", F32ArgmaxCase(F32ArgmaxBase()));
+  ExpectSizeChecks("f32_layernorm", F32LayerNormCase(F32LayerNormBase()));
+  using R = f32_reduce_params;
+  ExpectRanges<R>("f32_reduce", F32ReduceBase(), f32_reduce_check, F32ReduceCase,
+                  {{TF_FIELD(R, outer), 1, TF_LIMIT_F32_ELEMENTS, true, false,
+                    [](R& p) { p.length = p.inner = 1; }},
+                   {TF_FIELD(R, length), 1, TF_LIMIT_F32_ELEMENTS, true, false,
+                    [](R& p) { p.outer = p.inner = 1; }},
+                   {TF_FIELD(R, inner), 1, TF_LIMIT_F32_ELEMENTS, true, false,
+                    [](R& p) { p.outer = p.length = 1; }},
+                   {TF_FIELD(R, op), 0, 2, true, true}});
+  using S = f32_softmax_params;
+  ExpectRanges<S>("f32_softmax", F32SoftmaxBase(), f32_softmax_check, F32SoftmaxCase,
+                  {{TF_FIELD(S, length), 1, TF_LIMIT_F32_ELEMENTS, true, false,
+                    [](S& p) { p.outer = p.inner = 1; }},
+                   {TF_FIELD(S, inner), 1, TF_LIMIT_F32_ELEMENTS, true, false,
+                    [](S& p) { p.outer = p.length = 1; }}});
+  using A = f32_argmax_params;
+  ExpectRanges<A>("f32_argmax", F32ArgmaxBase(), f32_argmax_check, F32ArgmaxCase,
+                  {{TF_FIELD(A, axis_size), 1, TF_LIMIT_F32_ELEMENTS, true, false,
+                    [](A& p) { p.outer = p.inner = 1; }},
+                   {TF_FIELD(A, is_min), 0, 1, true, true}});
+  using N = f32_layernorm_params;
+  ExpectRanges<N>("f32_layernorm", F32LayerNormBase(), f32_layernorm_check, F32LayerNormCase,
+                  {{TF_FIELD(N, rows), 1, TF_LIMIT_F32_ELEMENTS, true, false,
+                    [](N& p) { p.depth = 1; }},
+                   {TF_FIELD(N, depth), 1, TF_LIMIT_F32_ELEMENTS, true, false,
+                    [](N& p) { p.rows = 1; }},
+                   {TF_FIELD(N, rms), 0, 1, true, true}});
+  for (float eps : {-1e-5f, NAN, INFINITY}) {
+    N n = F32LayerNormBase();
+    n.eps = eps;
+    EXPECT_NE(f32_layernorm_check(n), nullptr) << eps;
+    EXPECT_EQ(Load(F32LayerNormCase(n)), Status::kBadParams) << eps;
+  }
+  using B = f32_bmm_params;
+  ExpectRanges<B>("f32_bmm", F32BmmBase(), f32_bmm_check, F32BmmCase,
+                  {{TF_FIELD(B, batches), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(B, rows), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(B, depth), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(B, cols), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(B, a_broadcast), 0, 1, true, true},
+                   {TF_FIELD(B, b_broadcast), 0, 1, true, true}});
+
+  using Z = f32_resize_params;
+  ExpectSizeChecks("f32_resize", F32ResizeCase(F32ResizeBase()));
+  ExpectRanges<Z>("f32_resize", F32ResizeBase(), f32_resize_check, F32ResizeCase,
+                  {{TF_FIELD(Z, batches), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(Z, input_h), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(Z, channels), 1, TF_LIMIT_DIM, true, false},
+                   {TF_FIELD(Z, output_w), 1, TF_LIMIT_DIM, true, false}});
+  // Every entry of the table is `value`: 1 is a row / column index and a (tiny) weight;
+  // 2 is past the 2 input rows; -1 a negative index.
+  for (int32_t v : {1, 2, -1}) {
+    OpCase c = F32ResizeCase(F32ResizeBase());
+    c.operands[1].value = v;
+    EXPECT_EQ(Load(c), v == 1 ? Status::kOk : Status::kBadParams) << v;
+  }
+  f32_resize_params rp = F32ResizeBase();
+  std::vector<int32_t> table(3 * (4 + 6), 0);
+  EXPECT_EQ(f32_resize_check_table(rp, table.data()), nullptr);
+  for (int32_t w : {0x3f800001, static_cast<int32_t>(0xbf800000u), 0x7fc00000}) {  // >1, -1, NaN
+    table[5] = w;
+    EXPECT_NE(f32_resize_check_table(rp, table.data()), nullptr) << w;
+  }
+  table[5] = 0x3f800000;  // 1.0
+  EXPECT_EQ(f32_resize_check_table(rp, table.data()), nullptr);
+  OpCase in_arena = F32ResizeCase(F32ResizeBase());  // a table that could change: refused
+  in_arena.operands[1].constant = false;
+  EXPECT_NE(Load(in_arena), Status::kOk);
+
+  // Data movement of float32 tensors as bytes: whole elements, input and output alike.
+  s8_transpose_params t = TransposeBase();  // [2, 3] floats -> [3, 2]: the bytes stay last
+  const int32_t perm[6] = {0, 1, 2, 4, 3, 5};
+  for (int i = 0; i < 6; ++i) t.perm[i] = perm[i];
+  ExpectSizeChecks("transpose float32", AsFloat(TransposeCase(t)));
+  s8_slice_params sl = SliceBase();
+  sl.input_dims[5] = sl.output_dims[5] = 4, sl.begin[5] = 0, sl.stride[5] = 1;
+  ExpectSizeChecks("slice float32", AsFloat(SliceCase(sl)));
+  s8_pad_params pd = PadBase();
+  pd.input_dims[4] = 4, pd.pad_before[4] = pd.pad_after[4] = 0;
+  ExpectSizeChecks("pad float32", AsFloat(PadCase(pd)));
+  pd.pad_value = 1;  // not +0.0 bytes
+  EXPECT_EQ(Load(PadCase(pd)), Status::kOk);
+  EXPECT_EQ(Load(AsFloat(PadCase(pd))), Status::kBadParams);
+  s8_resize_params rs = ResizeBase();
+  rs.channels = 8, rs.bilinear = 0;
+  ExpectSizeChecks("resize float32", AsFloat(ResizeCase(rs)));
+  rs.bilinear = 1;  // blends bytes: not for float32
+  EXPECT_EQ(Load(ResizeCase(rs)), Status::kOk);
+  EXPECT_EQ(Load(AsFloat(ResizeCase(rs))), Status::kBadParams);
+  ConcatSpec cc = ConcatBase();
+  cc.in[0].axis_inner = 4, cc.in[1].axis_inner = 8, cc.in[1].requantize = 0;
+  ExpectSizeChecks("concat float32", AsFloat(ConcatCase(cc)));
+  cc.in[1].requantize = 1;
+  EXPECT_EQ(Load(AsFloat(ConcatCase(cc))), Status::kBadParams);
+  s8_gather_params ga = GatherBase();
+  ga.inner = 8;
+  OpCase gf = AsFloat(GatherCase(ga));
+  ExpectSizeChecks("gather float32", gf);
+  OpCase mixed = AsFloat(SliceCase(sl));  // float32 in, int8 out of the same bytes
+  mixed.operands[1].dtype = fmt::kInt8, mixed.operands[1].elements *= 4;
+  EXPECT_EQ(Load(mixed), Status::kBadParams);
+}
+
 }  // namespace
 }  // namespace tinyforge::rt

@@ -31,6 +31,8 @@ namespace tinyforge::rt::abi {
 //   gather:           input, indices (int32), output
 //   layernorm:        input, scale, bias (int32 constants, depth or 1 entries), output
 //   lstm:             input, w_x, w_h, bias (int8, int8, int32 constants), output, scratch
+//   f32_layernorm:    input, weight, bias (float32, depth entries), output
+//   f32_bmm:          lhs, rhs, output
 //   others:           input, output
 enum ConvSlot : int {
   kConvIn,
@@ -426,6 +428,53 @@ constexpr void VisitParams(f32_pool_params& p, V& v) {
   v(p.stride_w);
   v(p.pad_top);
   v(p.pad_left);
+}
+
+template <class V>
+constexpr void VisitParams(f32_reduce_params& p, V& v) {
+  v(p.outer);
+  v(p.length);
+  v(p.inner);
+  v(p.op);
+}
+template <class V>
+constexpr void VisitParams(f32_softmax_params& p, V& v) {
+  v(p.outer);
+  v(p.length);
+  v(p.inner);
+}
+template <class V>
+constexpr void VisitParams(f32_layernorm_params& p, V& v) {
+  v(p.rows);
+  v(p.depth);
+  v(p.eps);
+  v(p.rms);
+}
+template <class V>
+constexpr void VisitParams(f32_bmm_params& p, V& v) {
+  v(p.batches);
+  v(p.rows);
+  v(p.depth);
+  v(p.cols);
+  v(p.a_broadcast);
+  v(p.b_broadcast);
+}
+template <class V>
+constexpr void VisitParams(f32_argmax_params& p, V& v) {
+  v(p.outer);
+  v(p.axis_size);
+  v(p.inner);
+  v(p.is_min);
+}
+
+template <class V>
+constexpr void VisitParams(f32_resize_params& p, V& v) {
+  v(p.batches);
+  v(p.input_h);
+  v(p.input_w);
+  v(p.channels);
+  v(p.output_h);
+  v(p.output_w);
 }
 
 struct FieldCounter {
