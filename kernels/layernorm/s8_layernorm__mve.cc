@@ -82,13 +82,13 @@ inline void Blocks16(const int8_t*& in, int8_t*& out, int32_t blocks, const int3
   if constexpr (!kPerChannel) {
     __asm__ volatile("dls lr, lr\n1:\n\t" TFL_X4(TFL_LOAD) TFL_X4(TFL_MLAS) TFL_X4(TFL_RS)
                          TFL_X4(TFL_SC) TFL_X4(TFL_BI) TFL_NARROW_STORE
-                     : [in] "+r"(in), [out] "+r"(out), "+r"(count)
+                     : [in] "+l"(in), [out] "+r"(out), "+r"(count)
                      : [noff] "r"(noff), [bias] "r"(bias), "w"(q4), "w"(q5), "w"(q6), "w"(q7)
                      : "q0", "q1", "q2", "q3", "memory");
   } else {
     __asm__ volatile("dls lr, lr\n1:\n\t" TFL_X4(TFL_LOAD) TFL_X4(TFL_MLAS) TFL_X4(TFL_RS)
                          TFL_X4(TFL_SCPC) TFL_X4(TFL_BIPC) TFL_NARROW_STORE
-                     : [in] "+r"(in), [out] "+r"(out), "+r"(count), [sp] "+r"(scale),
+                     : [in] "+l"(in), [out] "+r"(out), "+r"(count), [sp] "+r"(scale),
                        [bp] "+r"(bias_p), "+w"(q6)
                      : [noff] "r"(noff), "w"(q4), "w"(q5), "w"(q7)
                      : "q0", "q1", "q2", "q3", "memory");
