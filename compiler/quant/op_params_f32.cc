@@ -21,13 +21,8 @@ using ir::Op;
 using ir::OpType;
 using ir::Tensor;
 
-int32_t I32(int64_t v) { return static_cast<int32_t>(v); }
-
-std::vector<int32_t> Dims(const ir::Shape& s) {
-  std::vector<int32_t> d;
-  for (int64_t v : s) d.push_back(I32(v));
-  return d;
-}
+using detail::Dims;
+using detail::I32;
 
 }  // namespace
 

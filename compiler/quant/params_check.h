@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "quant/kernel_params.h"
 #include "support/expected.h"
@@ -15,6 +16,17 @@
 #include "kernels/families.def"
 
 namespace tinyforge::quant::detail {
+
+// A graph dimension or count as the kernels' int32 (the builders check ranges first).
+inline int32_t I32(int64_t v) { return static_cast<int32_t>(v); }
+
+// A shape as the kernels' int32 dims.
+template <typename Shape>
+std::vector<int32_t> Dims(const Shape& s) {
+  std::vector<int32_t> d;
+  for (int64_t v : s) d.push_back(I32(v));
+  return d;
+}
 
 // Each returns an Error "<op>: <field> ..." or nullopt when the value is acceptable.
 inline std::optional<Error> CheckPositive(const char* op, const char* field, int64_t v) {
