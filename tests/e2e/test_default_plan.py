@@ -44,3 +44,45 @@ def test_default_plan_within_ten_percent(model, board):
         assert default["ram"]["arena_total"] < whole["ram"]["arena_total"]
     outcome = tfboard.run_model(tflite, board, seed=3)
     assert outcome.bit_exact
+
+
+@pytest.fixture(scope="module")
+def squeezenet(tmp_path_factory):
+    """The breadth family with max pools in the middle (3x3 stride 2 on 47x47x32 and
+    smaller), exported int8 as `make bench` does."""
+    import tinyforge  # noqa: PLC0415
+    from tinyforge import families  # noqa: PLC0415
+
+    fam = families.get("squeezenet")
+    calib = families.sample_inputs(fam.input_shapes, 8, seed=7)
+    path = tmp_path_factory.mktemp("squeezenet") / "squeezenet.tfg"
+    return tinyforge.export(fam.model, calib[0], calibration=calib, path=path,
+                            name="squeezenet").path
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_fast_max_pools_stream_within_ten_percent(board, squeezenet, cli, tmp_path):
+    """The fast max pools' TF_KERNEL_STREAM figures (kernels/pool/pool.inc): the default
+    plan streams squeezenet's first max pool, the pools together stay within 10 % of their
+    whole-tensor instructions, the model's RAM drops, and the board equals the host."""
+    import json  # noqa: PLC0415
+
+    from e2e_util import run_cli  # noqa: PLC0415
+
+    run_cli(cli, "compile", squeezenet, "--target", board, "-o", tmp_path / "out")
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    pools = [op for op in report["ops"] if op["type"] == "qmaxpool2d"]
+    assert pools[0].get("in_place") == "stream-rows", pools[0]
+    whole = tfboard.profile(squeezenet, board, compile_args=["--speed-over-ram"])
+    default = tfboard.profile(squeezenet, board)
+
+    def pool_insns(p):
+        return sum(op["insns"] for op in p["ops"] if op["type"] == "qmaxpool2d")
+
+    ratio = pool_insns(default) / pool_insns(whole)
+    print(f"squeezenet {board}: max pools {pool_insns(whole):,} -> {pool_insns(default):,} "
+          f"({ratio:.3f}x), RAM {whole['ram']['total']:,} -> {default['ram']['total']:,} B")
+    assert ratio <= 1.10
+    assert default["insns_per_inference"] <= 1.10 * whole["insns_per_inference"]
+    assert default["ram"]["arena_total"] < whole["ram"]["arena_total"]
+    assert tfboard.run_model(squeezenet, board, seed=3).bit_exact
