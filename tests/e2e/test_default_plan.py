@@ -86,3 +86,25 @@ def test_fast_max_pools_stream_within_ten_percent(board, squeezenet, cli, tmp_pa
     assert default["insns_per_inference"] <= 1.10 * whole["insns_per_inference"]
     assert default["ram"]["arena_total"] < whole["ram"]["arena_total"]
     assert tfboard.run_model(squeezenet, board, seed=3).bit_exact
+
+
+def test_ad_default_plan_is_the_smallest(cli, tmp_path):
+    """The anomaly detector (ten FULLY_CONNECTED layers) on the M55 plans its default arena
+    as small as the RAM-first plan with the portable kernels: s8_fc__mve needs no scratch
+    once precompute-bias has folded the input offset into the bias (kernels/fc/fc.inc). (The
+    M4's and M3's FC kernels widen the input row into scratch: 1,288 and 2,564 B here.)"""
+    board = "an547"
+    import json  # noqa: PLC0415
+
+    from e2e_util import run_cli  # noqa: PLC0415
+
+    if reference_models.models_dir() is None:
+        pytest.skip(f"MLPerf Tiny models missing: {reference_models.HOW_TO}")
+    tflite = reference_models.path("ad")
+
+    def arena(*args):
+        out = tmp_path / "_".join(a.strip("-") for a in args)
+        run_cli(cli, "compile", tflite, "--target", board, *args, "-o", out)
+        return json.loads((out / "report.json").read_text())["ram_bytes"]
+
+    assert arena() == arena("--min-ram", "--kernels", "ref") == 768
