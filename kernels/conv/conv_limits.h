@@ -5,36 +5,19 @@
 #define TINYFORGE_KERNELS_CONV_CONV_LIMITS_H_
 
 #include "kernels/common/limits.h"
+#include "kernels/common/window_limits.h"
 #include "kernels/conv/conv.h"
 
 // Geometry, window and quantization fields every convolution struct has (P: s8_conv_params,
 // s8_dwconv_params); the family's own dims (filter_in_c / depth_multiplier) are checked by
-// the caller. Window positions stay within int32 (the kernels compute them in int32).
+// the caller.
 template <class P>
 inline const char* s8_conv_window_check(const P& p) {
   TF_CHECK_ROUNDING(p);
-  TF_CHECK_DIM(p, batches);
-  TF_CHECK_DIM(p, in_h);
-  TF_CHECK_DIM(p, in_w);
-  TF_CHECK_DIM(p, in_c);
-  TF_CHECK_DIM(p, out_h);
-  TF_CHECK_DIM(p, out_w);
-  TF_CHECK_DIM(p, out_c);
-  TF_CHECK_DIM(p, k_h);
-  TF_CHECK_DIM(p, k_w);
-  TF_CHECK_RANGE(p, stride_h, 1, TF_LIMIT_STRIDE);
-  TF_CHECK_RANGE(p, stride_w, 1, TF_LIMIT_STRIDE);
-  TF_CHECK_RANGE(p, dilation_h, 1, TF_LIMIT_STRIDE);
-  TF_CHECK_RANGE(p, dilation_w, 1, TF_LIMIT_STRIDE);
-  TF_CHECK_RANGE(p, pad_top, 0, TF_LIMIT_STRIDE);
-  TF_CHECK_RANGE(p, pad_left, 0, TF_LIMIT_STRIDE);
+  if (const char* why = tf_conv_geometry_check(p)) return why;
   TF_CHECK_RANGE(p, input_offset, -127, 128);
   TF_CHECK_INT8(p, output_offset);
   TF_CHECK_CLAMP(p);
-  TF_CHECK_THAT(int64_t{p.out_h} * p.stride_h + int64_t{p.k_h} * p.dilation_h <= TF_LIMIT_BYTES,
-                "out_h * stride_h + k_h * dilation_h exceeds int32");
-  TF_CHECK_THAT(int64_t{p.out_w} * p.stride_w + int64_t{p.k_w} * p.dilation_w <= TF_LIMIT_BYTES,
-                "out_w * stride_w + k_w * dilation_w exceeds int32");
   return nullptr;
 }
 

@@ -5,6 +5,7 @@
 #define TINYFORGE_KERNELS_F32_F32_LIMITS_H_
 
 #include "kernels/common/limits.h"
+#include "kernels/common/window_limits.h"
 #include "kernels/f32/f32.h"
 
 // The arity of function code `fn`, 0 for no function.
@@ -42,21 +43,7 @@ inline const char* f32_cumsum_check(const f32_cumsum_params& p) {
 
 // Float model layers (f32_conv, f32_dwconv, f32_fc, f32_avgpool, f32_maxpool).
 inline const char* f32_conv_check(const f32_conv_params& p) {
-  TF_CHECK_RANGE(p, batches, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, in_h, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, in_w, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, in_c, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, out_h, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, out_w, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, out_c, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, k_h, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, k_w, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, stride_h, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, stride_w, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, dilation_h, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, dilation_w, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, pad_top, 0, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, pad_left, 0, TF_LIMIT_DIM);
+  if (const char* why = tf_conv_geometry_check(p)) return why;
   TF_CHECK_THAT(p.act_min <= p.act_max, "act_min must be at most act_max");
   return nullptr;
 }
@@ -76,19 +63,7 @@ inline const char* f32_fc_check(const f32_fc_params& p) {
 }
 
 inline const char* f32_pool_check(const f32_pool_params& p) {
-  TF_CHECK_RANGE(p, batches, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, in_h, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, in_w, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, channels, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, out_h, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, out_w, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, filter_h, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, filter_w, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, stride_h, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, stride_w, 1, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, pad_top, 0, TF_LIMIT_DIM);
-  TF_CHECK_RANGE(p, pad_left, 0, TF_LIMIT_DIM);
-  return nullptr;
+  return tf_pool_geometry_check(p);
 }
 
 // The rest of a float model (f32_reduce, f32_softmax, f32_layernorm, f32_bmm, f32_argmax).

@@ -954,30 +954,45 @@ std::vector<Range<s8_pool_params>> PoolRanges() {
           {TF_FIELD(P, act_max), -128, 127, true, true, [](P& p) { p.act_min = -128; }}};
 }
 
+// Every window covers at least one input pixel (through the runtime; `base`: 3x3 input,
+// 3x3 filter, stride 1): the int8 and float pools share the check (window_limits.h).
+template <class P>
+void ExpectPoolWindows(const P& base, OpCase (*make)(const P&)) {
+  P p = base;
+  p.pad_top = 2, p.out_h = 3;  // == filter_h - 1: the first window still reaches row 0
+  EXPECT_EQ(Load(make(p)), Status::kOk);
+  p.pad_top = 3;  // == filter_h: a window of padding only
+  EXPECT_EQ(Load(make(p)), Status::kBadParams);
+  p = base;
+  p.pad_left = 3;
+  EXPECT_EQ(Load(make(p)), Status::kBadParams);
+  p = base;
+  p.filter_h = 1, p.out_h = 3;  // the last window starts on the last row
+  EXPECT_EQ(Load(make(p)), Status::kOk);
+  p.out_h = 4;  // one more: below the input
+  EXPECT_EQ(Load(make(p)), Status::kBadParams);
+  p = base;
+  p.filter_w = 1, p.out_w = 3;
+  EXPECT_EQ(Load(make(p)), Status::kOk);
+  p.out_w = 4;
+  EXPECT_EQ(Load(make(p)), Status::kBadParams);
+}
+
 TEST(Validator, PoolRanges) {
   ExpectRanges<s8_pool_params>("avgpool", PoolBase(), s8_pool_check, AvgpoolCase, PoolRanges());
   ExpectRanges<s8_pool_params>("maxpool", PoolBase(), s8_pool_check, MaxpoolCase, PoolRanges());
-  // Every window covers at least one input pixel (through the runtime, both pools).
-  for (OpCase (*make)(const s8_pool_params&) : {AvgpoolCase, MaxpoolCase}) {
-    s8_pool_params p = PoolBase();
-    p.pad_top = 2, p.out_h = 3;  // == filter_h - 1: the first window still reaches row 0
-    EXPECT_EQ(Load(make(p)), Status::kOk);
-    p.pad_top = 3;  // == filter_h: a window of padding only
-    EXPECT_EQ(Load(make(p)), Status::kBadParams);
-    p = PoolBase();
-    p.pad_left = 3;
-    EXPECT_EQ(Load(make(p)), Status::kBadParams);
-    p = PoolBase();
-    p.filter_h = 1, p.out_h = 3;  // the last window starts on the last row
-    EXPECT_EQ(Load(make(p)), Status::kOk);
-    p.out_h = 4;  // one more: below the input
-    EXPECT_EQ(Load(make(p)), Status::kBadParams);
-    p = PoolBase();
-    p.filter_w = 1, p.out_w = 3;
-    EXPECT_EQ(Load(make(p)), Status::kOk);
-    p.out_w = 4;
-    EXPECT_EQ(Load(make(p)), Status::kBadParams);
-  }
+  ExpectPoolWindows(PoolBase(), AvgpoolCase);
+  ExpectPoolWindows(PoolBase(), MaxpoolCase);
+}
+
+// The float pools share the int8 pools' geometry check (kernels/common/window_limits.h).
+TEST(Validator, F32PoolWindows) {
+  EXPECT_EQ(Load(F32AvgpoolCase(F32PoolBase())), Status::kOk);
+  ExpectPoolWindows(F32PoolBase(), F32AvgpoolCase);
+  ExpectPoolWindows(F32PoolBase(), F32MaxpoolCase);
+  f32_conv_params c = F32ConvBase();  // the convolutions' stride limit is the int8 one's
+  c.stride_h = TF_LIMIT_STRIDE + 1;
+  EXPECT_NE(f32_conv_check(c), nullptr);
 }
 
 TEST(Validator, AddMulRanges) {
