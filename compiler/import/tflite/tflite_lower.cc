@@ -349,7 +349,7 @@ Status Lowering::ExpectAct(const TfTensor* t, const std::string& field,
   if (t->quant->per_channel()) {
     return Fail(field + ": per-channel quantization on an activation (expected one scale)");
   }
-  if (t->is_constant() && !allow_constant) {
+  if (t->is_constant() && !allow_constant && !t->folded) {
     return Fail(field + ": constant activation operands are not supported");
   }
   return OkStatus();
