@@ -252,6 +252,7 @@ Expected<TfliteModel> ReadTfliteModel(std::span<const uint8_t> bytes, std::strin
 // loop-carried values). `subgraphs[k]` is subgraph k as read (index 0 unused). The result
 // is a plain single-subgraph model for the checks that follow (tflite_unroll.cc).
 Status UnrollWhileLoops(TfliteModel& m, const std::vector<TfliteModel>& subgraphs);
+inline constexpr int32_t kMaxWhileVersion = 1;  // TF's op_version.cc: WHILE has version 1
 
 // "op #K (CONV_2D)": the subject of op diagnostics.
 std::string OpLabel(const TfliteModel& m, size_t op_index);

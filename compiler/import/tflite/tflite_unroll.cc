@@ -320,6 +320,11 @@ class Unroller {
                          std::to_string(body.inputs.size()) + " inputs, " +
                          std::to_string(body.outputs.size()) + " outputs) subgraphs");
     }
+    if (w.version > kMaxWhileVersion) {
+      return Fail(k, "version: " + std::to_string(w.version) +
+                         " is newer than this importer knows (" +
+                         std::to_string(kMaxWhileVersion) + ")");
+    }
     for (int32_t t : w.inputs) {
       if (t < 0) return Fail(k, "an input is omitted (-1)");
     }
