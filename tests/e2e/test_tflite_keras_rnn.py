@@ -10,6 +10,7 @@ QUANTIZE. The importer unrolls such a loop (tflite_unroll.cc); these tests compa
 unrolled model's outputs with TF's interpreter running the loop, bit for bit, on the host
 and on the an547. `unroll=True` layers (plain int8 ops, no loop) are covered with a
 SimpleRNN and a Bidirectional LSTM; a Bidirectional loop (REVERSE_V2) is refused by name.
+tf_keras' GRU converts to the same loop and is tested too.
 """
 from __future__ import annotations
 
@@ -29,11 +30,16 @@ CALIB = 16
 
 def _model(name: str):
     """(Keras 3 model, batch) for case `name`, weights seeded."""
-    keras.utils.set_random_seed(13)
-    L = keras.layers
+    k = keras
+    if name == "tf_keras_gru":  # Keras 2 (scripts/install-deps.sh pins it): also a loop
+        import tf_keras as k  # noqa: PLC0415
+    k.utils.set_random_seed(13)
+    L = k.layers
     loop = not name.endswith("_unrolled")
-    x = keras.Input((8, 4), batch_size=None if loop else 1)
-    if name == "lstm":  # LSTM(6) -> Dense: the last step
+    x = k.Input((8, 4), batch_size=None if loop else 1)
+    if name == "tf_keras_gru":
+        y = L.GRU(6)(x)
+    elif name == "lstm":  # LSTM(6) -> Dense: the last step
         y = L.Dense(3)(L.LSTM(6)(x))
     elif name == "gru":
         y = L.GRU(6)(x)
@@ -49,7 +55,7 @@ def _model(name: str):
         y = L.Dense(3)(L.Bidirectional(L.LSTM(4, unroll=True))(x))
     else:
         raise KeyError(name)
-    return keras.Model(x, y)
+    return k.Model(x, y)
 
 
 def _convert(model) -> bytes:
@@ -103,7 +109,7 @@ def _inputs(data: bytes, seed: int) -> list[np.ndarray]:
     return [normal.astype(np.int8), rng.integers(-128, 128, size=shape, dtype=np.int8)]
 
 
-LOOPS = ["lstm", "gru", "simple_rnn", "lstm_sequences"]
+LOOPS = ["lstm", "gru", "simple_rnn", "lstm_sequences", "tf_keras_gru"]
 
 
 def _fc_ties(cli: str, path, x: np.ndarray, tmp) -> list[int]:
