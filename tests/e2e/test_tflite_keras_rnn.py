@@ -200,3 +200,40 @@ def test_bidirectional_loop_is_refused(converted, cli, tmp_path):
     assert r.returncode == 2, r
     lines = [s for s in r.stderr.splitlines() if s.strip()]
     assert len(lines) == 1 and "REVERSE_V2" in lines[0], r.stderr
+
+
+def _patched(data: bytes, what: str) -> bytes:
+    """The LSTM loop model with one thing changed (flatbuffer rewrite)."""
+    import flatbuffers  # noqa: PLC0415
+
+    model = oracle.parse(data)
+    main = model.subgraphs[0]
+    w = next(op for op in main.operators if oracle.op_name(model, op) == "WHILE")
+    code = model.operatorCodes[w.opcodeIndex]
+    if what == "version":
+        code.version = 2
+    elif what == "if":  # the same operator as an IF (another kind of control flow)
+        code.builtinCode = code.deprecatedBuiltinCode = oracle.schema.BuiltinOperator.IF
+    else:  # the condition's step count made a run-time value (its buffer emptied)
+        cond = model.subgraphs[w.builtinOptions.condSubgraphIndex]
+        less = cond.operators[0]
+        cond.tensors[less.inputs[1]].buffer = 0
+    b = flatbuffers.Builder(0)
+    b.Finish(model.Pack(b), file_identifier=b"TFL3")
+    return bytes(b.Output())
+
+
+@pytest.mark.parametrize("what,expect", [
+    ("version", "op #7 (WHILE): version: 2 is newer"),
+    ("if", "op #7 (IF): control flow (3 subgraphs) is not supported"),
+    ("condition", "(WHILE): the loop's condition is not a constant (cond subgraph op #0 (LESS)"),
+])
+def test_unsupported_loops_are_refused(what, expect, converted, cli, tmp_path):
+    """One line naming the op and the problem, exit 2."""
+    data, _ = converted("lstm")
+    path = tmp_path / f"{what}.tflite"
+    path.write_bytes(_patched(data, what))
+    r = run_cli(cli, "compile", path, "-o", tmp_path / "out", check=False)
+    assert r.returncode == 2, r
+    lines = [s for s in r.stderr.splitlines() if s.strip()]
+    assert len(lines) == 1 and expect in lines[0], r.stderr
