@@ -330,10 +330,6 @@ class Unroller {
     }
     std::vector<int32_t> cur = w.inputs;
     for (int trip = 0;; ++trip) {
-      if (trip > kMaxTrips) {
-        return Fail(k, "the loop runs more than " + std::to_string(kMaxTrips) +
-                           " trips; the importer unrolls loops up to that length");
-      }
       std::vector<int32_t> cmap(cond.tensors.size(), -1);
       for (size_t i = 0; i < n; ++i) cmap[static_cast<size_t>(cond.inputs[i])] = cur[i];
       for (size_t j = 0; j < cond.ops.size(); ++j) {
@@ -350,6 +346,10 @@ class Unroller {
         return Fail(k, "the loop's condition is not one constant BOOL");
       }
       if ((*ct.data)[0] == 0) break;
+      if (trip == kMaxTrips) {
+        return Fail(k, "the loop runs more than " + std::to_string(kMaxTrips) +
+                           " trips; the importer unrolls loops up to that length");
+      }
       std::vector<int32_t> bmap(body.tensors.size(), -1);
       for (size_t i = 0; i < n; ++i) bmap[static_cast<size_t>(body.inputs[i])] = cur[i];
       for (const TfOp& o : body.ops) {
