@@ -5,7 +5,7 @@ by op: every op output bit-exact (FULLY_CONNECTED heads up to the documented rou
 tflite_oracle.py), the LSTM's whole output sequence included. Shapes: the last step only
 (STRIDED_SLICE of the sequence), return_sequences, time-major input, two stacked layers.
 One model also on the an547 and an386 boards (board == host). Keras 3's LSTM converts to a
-WHILE loop instead (docs/decisions.md 56), hence Keras 2 here.
+WHILE loop instead (test_tflite_keras_rnn.py, docs/decisions.md 75), hence Keras 2 here.
 """
 from __future__ import annotations
 
@@ -146,8 +146,8 @@ def test_unsupported_forms_are_refused(what, converted, cli, tmp_path):
     added to a converted model), and the stacked model calibrated on N(0, 1), whose second
     cell state gets the scale 2^-16 (TFLite's tanh of the cell takes 2^-15 .. 2^-9 and
     leaves its output unwritten otherwise), and another op (the STRIDED_SLICE) reading the
-    LSTM's state variable. tf_keras' GRU is not tested: it converts to a
-    WHILE loop (float), and TF 2.21's int8 converter crashes on it (docs/decisions.md 56)."""
+    LSTM's state variable. tf_keras' GRU converts to a WHILE loop, unrolled at
+    import: tests/e2e/test_tflite_keras_rnn.py (docs/decisions.md 75)."""
     if what == "cell_scale":
         data = _convert(_model("stacked"), 1.0)
         expect = "cell_state scale"

@@ -103,7 +103,7 @@ def _conv_family_model():
 def _recurrent_model(layer):
     """A Keras GRU / LSTM unrolled over 8 steps (unroll=True: FULLY_CONNECTED, SPLIT,
     STRIDED_SLICE, LOGISTIC, TANH, MUL, ADD, SUB per step), then a Dense head. Keras 3's
-    fused forms are WHILE loops, on which TF 2.21's int8 converter crashes; Keras 2's fused
+    fused forms are WHILE loops (test_tflite_keras_rnn.py, decisions.md 75); Keras 2's fused
     LSTM (UNIDIRECTIONAL_SEQUENCE_LSTM) is tested in test_tflite_lstm.py (decisions.md 56)."""
     layers, tf = tflite_cases.layers, tflite_cases.tf
     x = tflite_cases._inp((8, 16))

@@ -103,6 +103,8 @@ std::string SupportedList() {
 std::vector<std::pair<std::string, int>> SupportedBuiltins() {
   std::vector<std::pair<std::string, int>> out;
   for (const OpEntry& e : kOps) out.emplace_back(BuiltinOpName(e.code), e.max_version);
+  // Unrolled by the reader before lowering (tflite_unroll.cc), never lowered itself.
+  out.emplace_back(BuiltinOpName(op::kWhile), kMaxWhileVersion);
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -349,7 +351,7 @@ Status Lowering::ExpectAct(const TfTensor* t, const std::string& field,
   if (t->quant->per_channel()) {
     return Fail(field + ": per-channel quantization on an activation (expected one scale)");
   }
-  if (t->is_constant() && !allow_constant) {
+  if (t->is_constant() && !allow_constant && !t->folded) {
     return Fail(field + ": constant activation operands are not supported");
   }
   return OkStatus();

@@ -4,8 +4,10 @@
 //
 // ReadTfliteModel checks, in this order, and returns the first problem as one line:
 //   FILE: flatbuffer: ...                    identifier, size, flatbuffers Verifier
-//   FILE: model: FIELD: ...                  schema version, subgraph count, buffers
+//   FILE: model: FIELD: ...                  schema version
 //   FILE: operator_codes[K]: FIELD: ...      builtin_code vs deprecated_builtin_code, version
+//   FILE: op #K (WHILE): ...                 several subgraphs: the control-flow op, named
+//   FILE: model: FIELD: ...                  subgraph count, buffers
 //   FILE: tensor #K ('NAME'): FIELD: ...     shape, type, buffer index and size, quantization
 //   FILE: subgraph: FIELD: ...               graph inputs/outputs
 //   FILE: op #K (CONV_2D): FIELD: ...        opcode index, tensor indices, options type,
@@ -29,7 +31,7 @@ namespace tinyforge::import::tflite {
 
 // TFLite's TensorType values the importer handles (schema.fbs); others are kept as their
 // code and rejected when an op uses them.
-enum class TfType : int8_t { kFloat32 = 0, kInt32 = 2, kInt64 = 4, kInt16 = 7, kInt8 = 9 };
+enum class TfType : int8_t { kFloat32 = 0, kInt32 = 2, kInt64 = 4, kBool = 6, kInt16 = 7, kInt8 = 9 };
 
 // "INT8", "FLOAT32", ... or "TensorType(17)" for a code the importer does not name.
 std::string TfTypeName(int8_t code);
@@ -108,6 +110,20 @@ inline constexpr int32_t kAbs = 101;
 inline constexpr int32_t kCos = 108;
 inline constexpr int32_t kAtan2 = 156;
 inline constexpr int32_t kPlaceholderForGreaterOpCodes = 127;
+// Control flow (not imported: named in the refusal of a model with several subgraphs).
+inline constexpr int32_t kCall = 31;
+inline constexpr int32_t kIf = 118;
+inline constexpr int32_t kWhile = 119;
+inline constexpr int32_t kCallOnce = 129;
+// Integer / boolean ops the WHILE unrolling folds (a loop's counter and condition).
+inline constexpr int32_t kGreater = 61;
+inline constexpr int32_t kGreaterEqual = 62;
+inline constexpr int32_t kLessEqual = 63;
+inline constexpr int32_t kEqual = 71;
+inline constexpr int32_t kNotEqual = 72;
+inline constexpr int32_t kLogicalOr = 84;
+inline constexpr int32_t kLogicalAnd = 86;
+inline constexpr int32_t kFill = 94;
 }  // namespace op
 
 // "CONV_2D", ... (TFLite's enumerator name) or "BuiltinOperator(250)" for an unknown code.
@@ -135,6 +151,10 @@ struct TfTensor {
   // a 0 dim (an LSTM's unquantized "intermediates", which no op may read or write).
   bool is_variable = false;
   bool zero_sized = false;
+  // Constant data computed by the WHILE unrolling (a loop's initial state and what only it
+  // determines), not read from the file: accepted where an activation is expected (the
+  // compiler's const-fold pass evaluates what reads only constants).
+  bool folded = false;
 };
 
 // Fused activation (ActivationFunctionType values).
@@ -185,6 +205,7 @@ struct TfOptions {
   float cell_clip = 0.0f, proj_clip = 0.0f;
   bool time_major = false;
   bool diagonal_recurrent_tensors = false;
+  int32_t cond_subgraph = 0, body_subgraph = 0;  // WHILE (unrolled by the reader)
 };
 
 inline constexpr int32_t kNoTensor = -1;  // an omitted optional input (e.g. no bias)
@@ -223,6 +244,15 @@ bool LooksLikeTflite(std::span<const uint8_t> bytes);
 
 // Decodes and structurally validates `bytes`; `file` is the FILE of diagnostics.
 Expected<TfliteModel> ReadTfliteModel(std::span<const uint8_t> bytes, std::string_view file);
+
+// Replaces each WHILE op of `m` (the main subgraph) by its body inlined once per trip, for a
+// loop whose condition folds to constants (a counter compared with a constant: Keras'
+// recurrent layers), and folds the integer and constant arithmetic around it (the loop
+// counters, SHAPE -> ... -> FILL of the initial state, DEQUANTIZE -> QUANTIZE of the
+// loop-carried values). `subgraphs[k]` is subgraph k as read (index 0 unused). The result
+// is a plain single-subgraph model for the checks that follow (tflite_unroll.cc).
+Status UnrollWhileLoops(TfliteModel& m, const std::vector<TfliteModel>& subgraphs);
+inline constexpr int32_t kMaxWhileVersion = 1;  // TF's op_version.cc: WHILE has version 1
 
 // "op #K (CONV_2D)": the subject of op diagnostics.
 std::string OpLabel(const TfliteModel& m, size_t op_index);

@@ -80,6 +80,7 @@ int64_t TfTypeSize(int8_t code) {
     case TfType::kInt16:
       return 2;
     case TfType::kInt8:
+    case TfType::kBool:  // a loop condition's constants (WHILE unrolling)
       return 1;
   }
   return 0;

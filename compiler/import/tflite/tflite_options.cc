@@ -181,6 +181,12 @@ bool DecodeOptions(const fb::Operator* o, TfOptions& opt) {
       opt.asymmetric_quantize_inputs = p->asymmetric_quantize_inputs();
       break;
     }
+    case T::WhileOptions: {
+      const auto* p = o->builtin_options_as_WhileOptions();
+      opt.cond_subgraph = p->cond_subgraph_index();
+      opt.body_subgraph = p->body_subgraph_index();
+      break;
+    }
     case T::TransposeOptions:
     case T::SliceOptions:
     case T::ExpandDimsOptions:

@@ -57,21 +57,32 @@ class Reader {
                   ", expected " + std::to_string(kSchemaVersion));
     }
     m_.description = Str(model->description());
+    TF_RETURN_IF_ERROR(ReadCodes(model->operator_codes()));
     const auto* subgraphs = model->subgraphs();
     const size_t n_sub = subgraphs ? subgraphs->size() : 0;
-    if (n_sub != 1) {
+    const bool loops = n_sub > 1 && HasWhile(subgraphs->Get(0));
+    if (n_sub != 1 && !loops) {
+      if (n_sub > 1) TF_RETURN_IF_ERROR(CheckControlFlow(subgraphs->Get(0), n_sub));
       return Fail("model: subgraphs: " + std::to_string(n_sub) +
                   " subgraphs, the importer handles exactly 1 (no control flow)");
     }
-    const fb::SubGraph* sg = subgraphs->Get(0);
-    if (!sg) return Fail("model: subgraphs[0]: missing");
-    m_.subgraph_name = Str(sg->name());
     buffers_ = model->buffers();
-
-    TF_RETURN_IF_ERROR(ReadCodes(model->operator_codes()));
-    TF_RETURN_IF_ERROR(ReadTensors(sg->tensors()));
-    TF_RETURN_IF_ERROR(ReadIo(sg));
-    TF_RETURN_IF_ERROR(ReadOps(sg->operators()));
+    // WHILE loops (Keras recurrent layers): every subgraph read with the same checks, the
+    // loops then unrolled into the main one (tflite_unroll.cc).
+    std::vector<TfliteModel> subs(1);
+    const std::string file = m_.file;
+    for (size_t k = 1; loops && k < n_sub; ++k) {
+      m_ = TfliteModel();
+      m_.file = file + ": subgraph " + std::to_string(k);
+      TF_RETURN_IF_ERROR(ReadSubgraph(subgraphs->Get(static_cast<flatbuffers::uoffset_t>(k))));
+      subs.push_back(std::move(m_));
+    }
+    m_ = TfliteModel();
+    m_.file = file;
+    m_.schema_version = model->version();
+    m_.description = Str(model->description());
+    TF_RETURN_IF_ERROR(ReadSubgraph(subgraphs->Get(0)));
+    if (loops) TF_RETURN_IF_ERROR(UnrollWhileLoops(m_, subs));
     TF_RETURN_IF_ERROR(CheckZeroSized());
     TF_RETURN_IF_ERROR(CheckOrder());
     return std::move(m_);
@@ -117,6 +128,44 @@ class Reader {
                     BuiltinOpName(out.code) + "), must be >= 1");
       }
       codes_.push_back(std::move(out));
+    }
+    return OkStatus();
+  }
+
+  Status ReadSubgraph(const fb::SubGraph* sg) {
+    if (!sg) return Fail("model: subgraph: missing");
+    m_.subgraph_name = Str(sg->name());
+    TF_RETURN_IF_ERROR(ReadTensors(sg->tensors()));
+    TF_RETURN_IF_ERROR(ReadIo(sg));
+    return ReadOps(sg->operators());
+  }
+
+  bool HasWhile(const fb::SubGraph* sg) const {
+    const auto* ops = sg ? sg->operators() : nullptr;
+    for (size_t k = 0; ops && k < ops->size(); ++k) {
+      const fb::Operator* o = ops->Get(static_cast<flatbuffers::uoffset_t>(k));
+      if (o && o->opcode_index() < codes_.size() && codes_[o->opcode_index()].code == op::kWhile) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // A model with several subgraphs and no WHILE (which is unrolled): its first control-flow
+  // op, named.
+  Status CheckControlFlow(const fb::SubGraph* sg, size_t n_sub) const {
+    const auto* ops = sg ? sg->operators() : nullptr;
+    const size_t n = ops ? ops->size() : 0;
+    for (size_t k = 0; k < n; ++k) {
+      const fb::Operator* o = ops->Get(static_cast<flatbuffers::uoffset_t>(k));
+      if (!o || o->opcode_index() >= codes_.size()) continue;  // reported later if reached
+      const int32_t code = codes_[o->opcode_index()].code;
+      if (code == op::kIf || code == op::kCall || code == op::kCallOnce) {
+        return Fail("op #" + std::to_string(k) + " (" + BuiltinOpName(code) +
+                    "): control flow (" + std::to_string(n_sub) +
+                    " subgraphs) is not supported (only WHILE loops with a static trip count, "
+                    "which are unrolled)");
+      }
     }
     return OkStatus();
   }
