@@ -7,7 +7,8 @@
 // exps from the table (softmax_fast.h FillTable), with this file's row loops: the sum four
 // elements per iteration, and the outputs four per word, per element LDRSB, LDR (the exp),
 // two MOVs and one UMLAL for the rounded product, USAT with the row's shift as an immediate
-// (one loop per shift, 22..30), then three ORRs, one EOR and one STR per four.
+// (one loop per shift 22..25, the usual rows; larger shifts by register, one LSR more), then
+// three ORRs, one EOR and one STR per four.
 //   TableRows' q = ((2 s e + 2^31) >> 32 + 2^(k-1)) >> k   (s = 1 / sum, e the exp, k the
 //   row's exponent 23..31) is floor((s e + 2^30 + 2^(k+30)) / 2^(31+k)) (a floor of a floor
 //   with integer addends), i.e. the high word of s e + 2^30 + 2^(k-2) * 2^32 (below 2^62 +
@@ -62,18 +63,9 @@ inline uint32_t RowSum(const int8_t* in, int32_t depth, const int32_t* t) {
   return sum;
 }
 
-// One output: min(255, hi(s e + 2^30 + r * 2^32) >> kSh) - 128 (file comment).
-template <int kSh>
-inline int8_t OutOne(int32_t e, uint32_t s, uint32_t r) {
-  const uint64_t v = uint64_t{s} * static_cast<uint32_t>(e) + (uint64_t{1} << 30) + (uint64_t{r} << 32);
-  const uint32_t q = static_cast<uint32_t>(v >> 32) >> kSh;
-  return static_cast<int8_t>((q > 255 ? 255 : static_cast<int32_t>(q)) - 128);
-}
-
-// A row's outputs with the shift kSh = k - 1 as USAT's immediate: four per word.
 template <int kSh>
 [[gnu::noinline]] void OutRow(const int8_t* in, int8_t* out, int32_t depth, const int32_t* t,
-                              uint32_t s, uint32_t r) {
+                              uint32_t s, uint32_t r, uint32_t sh) {
   int32_t quads = depth >> 2;
   if (quads > 0) {
     const uint32_t k30 = uint32_t{1} << 30;
@@ -84,25 +76,36 @@ template <int kSh>
   "mov %[lo], %[k30]\n\t"                      \
   "mov %[hi], %[r]\n\t"                        \
   "umlal %[lo], %[hi], %[x], %[s]\n\t"
-    __asm__ volatile("1:\n\t" TFD_SM_EXP
-                     "usat %[acc], #8, %[hi], asr %[sh]\n\t" TFD_SM_EXP
-                     "usat %[q], #8, %[hi], asr %[sh]\n\t"
-                     "orr %[acc], %[acc], %[q], lsl #8\n\t" TFD_SM_EXP
-                     "usat %[q], #8, %[hi], asr %[sh]\n\t"
-                     "orr %[acc], %[acc], %[q], lsl #16\n\t" TFD_SM_EXP
-                     "usat %[q], #8, %[hi], asr %[sh]\n\t"
-                     "orr %[acc], %[acc], %[q], lsl #24\n\t"
-                     "eor %[acc], %[acc], #0x80808080\n\t"
-                     "str %[acc], [%[out]], #4\n\t"
-                     "subs %[n], %[n], #1\n\t"
-                     "bne 1b\n"
-                     : [in] "+r"(in), [out] "+r"(out), [n] "+r"(quads), [x] "=&r"(x),
-                       [lo] "=&r"(lo), [hi] "=&r"(hi), [q] "=&r"(q), [acc] "=&r"(acc)
-                     : [t] "r"(t), [s] "r"(s), [r] "r"(r), [k30] "r"(k30), [sh] "i"(kSh)
-                     : "cc", "memory");
+#define TFD_SM_LOOP(SAT0, SAT)                                                        \
+  __asm__ volatile("1:\n\t" TFD_SM_EXP SAT0 TFD_SM_EXP SAT                            \
+                   "orr %[acc], %[acc], %[q], lsl #8\n\t" TFD_SM_EXP SAT               \
+                   "orr %[acc], %[acc], %[q], lsl #16\n\t" TFD_SM_EXP SAT              \
+                   "orr %[acc], %[acc], %[q], lsl #24\n\t"                            \
+                   "eor %[acc], %[acc], #0x80808080\n\t"                              \
+                   "str %[acc], [%[out]], #4\n\t"                                     \
+                   "subs %[n], %[n], #1\n\t"                                          \
+                   "bne 1b\n"                                                          \
+                   : [in] "+r"(in), [out] "+r"(out), [n] "+r"(quads), [x] "=&r"(x),     \
+                     [lo] "=&r"(lo), [hi] "=&r"(hi), [q] "=&r"(q), [acc] "=&r"(acc)      \
+                   : [t] "r"(t), [s] "r"(s), [r] "r"(r), [k30] "r"(k30),                \
+                     [sh] "i"(kSh > 0 ? kSh : 1), [shr] "r"(sh)                          \
+                   : "cc", "memory")
+    if (kSh > 0) {
+      TFD_SM_LOOP("usat %[acc], #8, %[hi], asr %[sh]\n\t",
+                  "usat %[q], #8, %[hi], asr %[sh]\n\t");
+    } else {
+      TFD_SM_LOOP("lsr %[hi], %[hi], %[shr]\n\tusat %[acc], #8, %[hi]\n\t",
+                  "lsr %[hi], %[hi], %[shr]\n\tusat %[q], #8, %[hi]\n\t");
+    }
+#undef TFD_SM_LOOP
 #undef TFD_SM_EXP
   }
-  for (int32_t c = 0; c < (depth & 3); ++c) out[c] = OutOne<kSh>(t[in[c]], s, r);
+  for (int32_t c = 0; c < (depth & 3); ++c) {
+    const uint64_t v = uint64_t{s} * static_cast<uint32_t>(t[in[c]]) + (uint64_t{1} << 30) +
+                       (uint64_t{r} << 32);
+    const uint32_t q = static_cast<uint32_t>(v >> 32) >> sh;
+    out[c] = static_cast<int8_t>((q > 255 ? 255 : static_cast<int32_t>(q)) - 128);
+  }
 }
 
 // Every row through the exp table (softmax_fast.h TableRows' arithmetic).
@@ -124,16 +127,13 @@ void TableRowsDsp(const s8_softmax_params& p, const int8_t* input, int8_t* outpu
     const uint32_t s = static_cast<uint32_t>(sf::Reciprocal(sum, &num_bits_over_unit));
     const int exponent = num_bits_over_unit + 31 - 8;  // 23 .. 31
     const uint32_t rr = uint32_t{1} << (exponent - 2);
-    switch (exponent - 1) {
-      case 22: OutRow<22>(in, out, depth, t, s, rr); break;
-      case 23: OutRow<23>(in, out, depth, t, s, rr); break;
-      case 24: OutRow<24>(in, out, depth, t, s, rr); break;
-      case 25: OutRow<25>(in, out, depth, t, s, rr); break;
-      case 26: OutRow<26>(in, out, depth, t, s, rr); break;
-      case 27: OutRow<27>(in, out, depth, t, s, rr); break;
-      case 28: OutRow<28>(in, out, depth, t, s, rr); break;
-      case 29: OutRow<29>(in, out, depth, t, s, rr); break;
-      default: OutRow<30>(in, out, depth, t, s, rr); break;
+    const uint32_t sh = static_cast<uint32_t>(exponent - 1);
+    switch (sh) {
+      case 22: OutRow<22>(in, out, depth, t, s, rr, sh); break;
+      case 23: OutRow<23>(in, out, depth, t, s, rr, sh); break;
+      case 24: OutRow<24>(in, out, depth, t, s, rr, sh); break;
+      case 25: OutRow<25>(in, out, depth, t, s, rr, sh); break;
+      default: OutRow<0>(in, out, depth, t, s, rr, sh); break;
     }
   }
 }

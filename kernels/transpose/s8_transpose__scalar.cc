@@ -24,6 +24,9 @@ bool Interleave(const s8_transpose_params& p, int32_t* g, int32_t* a, int32_t* n
     if (cnt == 3) return false;
     dim[cnt++] = d;
   }
+  if (cnt < 2) return false;
+  const int32_t rows = p.input_dims[dim[cnt - 2]];
+  if (rows != 2 && rows != 3) return false;  // before the output-order pass
   for (int d = 0; d < kS8TransposeMaxDims; ++d) {  // the non-1 dims in output order
     if (p.input_dims[p.perm[d]] != 1) out[ocnt++] = p.perm[d];
   }
