@@ -13,13 +13,16 @@ enum EdgeKind {
   kWide,     // a gather stride past 16-bit offsets (the vector variant's scalar fallback)
   kRank6,    // six dims, a reversal
   kAxes3,    // [1, 3, 1, N] -> [1, N, 1, 3]: a Conv1d input NCW -> NWC (__scalar's interleave)
+  kShuffle2,  // [H*W, 2, N] -> [H*W, N, 2]: 2-group shuffle (__scalar's interleave, 8 + 4 + tail)
+  kPair,      // [2, N] -> [N, 2] with size-1 dims around (the same interleave, one block)
   kNumKinds
 };
 constexpr int32_t kNumTails = 8;
 const int32_t kTails[kNumTails] = {1, 3, 7, 8, 9, 15, 16, 17};
 constexpr int32_t kEdgeCases = kNumKinds * kNumTails;
 const char* const kKindNames[kNumKinds] = {"to_nchw", "to_nhwc", "shuffle",
-                                           "rows",    "wide",    "rank6", "axes3"};
+                                           "rows",    "wide",    "rank6", "axes3",
+                                           "shuffle2", "pair"};
 const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 // dims (outermost first, up to 6) and perm of the used dims, left-padded to 6.
@@ -70,6 +73,10 @@ s8_transpose_params EdgeCase(tfv::Rng& rng, int32_t e) {
       return Make({n % 4 + 1, 9400 + rng.Range(0, 9)}, {1, 0});  // (fits the arena)
     case kAxes3:
       return Make({1, 3, 1, n * rng.Range(1, 20)}, {0, 3, 2, 1});
+    case kShuffle2:  // n, 8 k + n and 8 k + 4 + n columns: each of the loop's exits
+      return Make({hw, 2, n + 4 * rng.Range(0, 30)}, {0, 2, 1});
+    case kPair:
+      return Make({1, 2, 1, n + rng.Range(0, 600)}, {3, 1, 2, 0});
     default:
       return Make({2, n, 3, 2, rng.Range(1, 4), 2}, {5, 4, 3, 2, 1, 0});
   }
