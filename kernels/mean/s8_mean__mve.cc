@@ -2,7 +2,8 @@
 //
 // Lanes are inner positions (channels: contiguous in NHWC). 32 channels at a time are summed
 // down the reduced rows in four int16x8 accumulators (one widening byte load and one add per
-// 8 inputs), exact for 256 rows (|sum| <= 256 * 128); longer reductions add each 256-row
+// 8 inputs; fewer than 32 channels load only the vectors that hold some, the last one
+// predicated: SqueezeNet's mean over 10 class maps, one unpredicated and one predicated), exact for 256 rows (|sum| <= 256 * 128); longer reductions add each 256-row
 // chunk into int32 sums. inner == 1 (contiguous inputs per output) sums 16 bytes per VADDVA.
 // The outputs are requantized 4 at a time under TFLM's double rounding: VQRDMULH is gemmlowp's
 // SaturatingRoundingDoublingHighMul exactly, and RoundingDivideByPOT (ties away from zero) is
@@ -113,11 +114,24 @@ extern "C" void s8_mean__mve(const s8_mean_params* params, const int8_t* input,
             a2 = vaddq_s16(a2, vldrbq_s16(q + 16));
             a3 = vaddq_s16(a3, vldrbq_s16(q + 24));
           }
+        } else if (n <= 8) {  // only the vectors holding channels: the last one predicated
+          for (; rows > 0; --rows, q += C) a0 = vaddq_s16(a0, vldrbq_z_s16(q, p0));
+        } else if (n <= 16) {
+          for (; rows > 0; --rows, q += C) {
+            a0 = vaddq_s16(a0, vldrbq_s16(q));
+            a1 = vaddq_s16(a1, vldrbq_z_s16(q + 8, p1));
+          }
+        } else if (n <= 24) {
+          for (; rows > 0; --rows, q += C) {
+            a0 = vaddq_s16(a0, vldrbq_s16(q));
+            a1 = vaddq_s16(a1, vldrbq_s16(q + 8));
+            a2 = vaddq_s16(a2, vldrbq_z_s16(q + 16, p2));
+          }
         } else {
           for (; rows > 0; --rows, q += C) {
-            a0 = vaddq_s16(a0, vldrbq_z_s16(q, p0));
-            a1 = vaddq_s16(a1, vldrbq_z_s16(q + 8, p1));
-            a2 = vaddq_s16(a2, vldrbq_z_s16(q + 16, p2));
+            a0 = vaddq_s16(a0, vldrbq_s16(q));
+            a1 = vaddq_s16(a1, vldrbq_s16(q + 8));
+            a2 = vaddq_s16(a2, vldrbq_s16(q + 16));
             a3 = vaddq_s16(a3, vldrbq_z_s16(q + 24, p3));
           }
         }

@@ -5,8 +5,9 @@
 namespace {
 
 // Inner sizes around the lane counts the variants use (4 per word, 8/16 per vector, 32-lane
-// passes) and reduce sizes around the int16 chunk (256 rows) and 16-byte vectors.
-const int32_t kEdgeInner[] = {1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 64, 65};
+// passes; the Helium variant's 1, 2, 3 or 4 vectors per pass: 8, 9, 16, 17, 24, 25) and
+// reduce sizes around the int16 chunk (256 rows) and 16-byte vectors.
+const int32_t kEdgeInner[] = {1, 2, 3, 4, 5, 7, 8, 9, 10, 15, 16, 17, 24, 25, 31, 32, 33, 64, 65};
 constexpr int32_t kNumEdgeInner = sizeof(kEdgeInner) / sizeof(kEdgeInner[0]);
 enum EdgeKind {
   kGlobalKws,    // DS-CNN global pool: 25x5 rows
