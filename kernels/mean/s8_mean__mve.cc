@@ -8,7 +8,8 @@
 // The outputs are requantized 4 at a time under TFLM's double rounding: VQRDMULH is gemmlowp's
 // SaturatingRoundingDoublingHighMul exactly, and RoundingDivideByPOT (ties away from zero) is
 // VRSHL of x - 1 for negative x (ties toward +inf otherwise); single rounding is VQDMULH and
-// VRSHL (VQRDMULH for shift 0; a positive shift uses the scalar step of mean_out.h).
+// VRSHL (VQRDMULH for shift 0; a positive shift s VQRDMULH(x << s) while x << s fits int32,
+// else the scalar step of mean_out.h).
 #include "kernels/mean/mean.h"
 #include "kernels/common/isa.h"
 
@@ -30,7 +31,19 @@ void Requantize(const s8_mean_params& p, const int32_t* sums, int32_t m, int32_t
                 int8_t* out) {
   if (p.rounding == TF_ROUNDING_SINGLE) {
     if (p.shift > 0) {
-      for (int32_t k = 0; k < m; ++k) out[k] = mean::Out(p, sums[k], zps);
+      // (x * m + 2^(30 - s)) >> (31 - s) is VQRDMULH(x << s, m) while x << s fits int32:
+      // |x| <= 255 * reduce_size (a global mean over few rows, ResNet's 2x2: s > 0).
+      if ((int64_t{p.reduce_size} * 255) << p.shift >= (int64_t{1} << 31)) {
+        for (int32_t k = 0; k < m; ++k) out[k] = mean::Out(p, sums[k], zps);
+        return;
+      }
+      for (int32_t k = 0; k < m; k += 4) {
+        const mve_pred16_t pr = vctp32q(static_cast<uint32_t>(m - k));
+        const int32x4_t x = vshlq_r_s32(vsubq_n_s32(vld1q_s32(sums + k), zps), p.shift);
+        int32x4_t y = vaddq_n_s32(vqrdmulhq_n_s32(x, p.multiplier), p.output_zero_point);
+        y = vminq_s32(vmaxq_s32(y, vdupq_n_s32(-128)), vdupq_n_s32(127));
+        vstrbq_p_s32(out + k, y, pr);
+      }
       return;
     }
     // (x * m + 2^(30 + n)) >> (31 + n): VRSHL(VQDMULH(x, m), -n) for n >= 1 (a floor of a

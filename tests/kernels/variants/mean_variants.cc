@@ -92,6 +92,9 @@ bool RunMean(tfv::Context& ctx) {
   // Half the cases in [-17, 0], the shifts of __dsp's short single-rounding path (a global
   // mean over a few rows folds 1 / count into them).
   if (ctx.rng.Chance(50)) p.shift = -ctx.rng.Range(0, 17);
+  // Some small positive shifts (a mean over few rows into a finer output scale): the
+  // Helium variant's vector single-rounding step while x << shift fits int32.
+  if (ctx.rng.Chance(20)) p.shift = ctx.rng.Range(1, 16);
   p.rounding = ctx.rng.Range(0, 1);
   ctx.Params("outer %d reduce %d inner %d zp %d/%d mult %d shift %d rounding %d", (int)p.outer,
              (int)p.reduce_size, (int)p.inner, (int)p.input_zero_point,
