@@ -27,6 +27,8 @@ void Shape(tfv::Context& ctx, int32_t* outer, int32_t* reduce, int32_t* inner) {
     *outer = ctx.rng.Chance(80) ? 1 : ctx.rng.Range(2, 4);
     *reduce = ctx.rng.Chance(20) ? ctx.rng.Range(200, 600) : ctx.rng.Range(1, 64);
     *inner = ctx.rng.Chance(25) ? 1 : ctx.rng.Range(1, 80);
+    // Many outputs of few rows each (NCHW-like global means): the Helium variant's gathers.
+    if (*inner == 1 && ctx.rng.Chance(40)) *outer = ctx.rng.Range(4, 70);
     while (*outer * *reduce * *inner > 40000) *reduce = *reduce / 2 + 1;
     return;
   }
