@@ -1,5 +1,7 @@
-// TRANSPOSE for Cortex-M55 (Helium / MVE), bit-identical to s8_transpose__ref: the loop
-// nest of kernels/common/strided_copy.h with the vector rows of strided_copy_mve.h.
+// TRANSPOSE for Cortex-M55 (Helium / MVE), bit-identical to s8_transpose__ref:
+// strided_copy_mve.h's TransposeMve (a swap of the last two dims with a short side by
+// scatters or gathers, else the loop nest of kernels/common/strided_copy.h with the vector
+// rows and blocks of strided_copy_mve.h).
 #include "kernels/common/isa.h"
 #include "kernels/transpose/transpose.h"
 
@@ -9,8 +11,7 @@
 
 extern "C" void s8_transpose__mve(const s8_transpose_params* params, const int8_t* input,
                                   int8_t* output) {
-  namespace sc = tinyforge::strided;
-  sc::Transpose(*params, input, output, sc::BlockMve, sc::RowMve);
+  tinyforge::strided::TransposeMve(*params, input, output);
 }
 
 #endif  // TF_HAVE_MVE

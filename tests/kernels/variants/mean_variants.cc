@@ -5,8 +5,9 @@
 namespace {
 
 // Inner sizes around the lane counts the variants use (4 per word, 8/16 per vector, 32-lane
-// passes) and reduce sizes around the int16 chunk (256 rows) and 16-byte vectors.
-const int32_t kEdgeInner[] = {1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 64, 65};
+// passes; the Helium variant's 1, 2, 3 or 4 vectors per pass: 8, 9, 16, 17, 24, 25) and
+// reduce sizes around the int16 chunk (256 rows) and 16-byte vectors.
+const int32_t kEdgeInner[] = {1, 2, 3, 4, 5, 7, 8, 9, 10, 15, 16, 17, 24, 25, 31, 32, 33, 64, 65};
 constexpr int32_t kNumEdgeInner = sizeof(kEdgeInner) / sizeof(kEdgeInner[0]);
 enum EdgeKind {
   kGlobalKws,    // DS-CNN global pool: 25x5 rows
@@ -26,6 +27,8 @@ void Shape(tfv::Context& ctx, int32_t* outer, int32_t* reduce, int32_t* inner) {
     *outer = ctx.rng.Chance(80) ? 1 : ctx.rng.Range(2, 4);
     *reduce = ctx.rng.Chance(20) ? ctx.rng.Range(200, 600) : ctx.rng.Range(1, 64);
     *inner = ctx.rng.Chance(25) ? 1 : ctx.rng.Range(1, 80);
+    // Many outputs of few rows each (NCHW-like global means): the Helium variant's gathers.
+    if (*inner == 1 && ctx.rng.Chance(40)) *outer = ctx.rng.Range(4, 70);
     while (*outer * *reduce * *inner > 40000) *reduce = *reduce / 2 + 1;
     return;
   }
@@ -91,6 +94,9 @@ bool RunMean(tfv::Context& ctx) {
   // Half the cases in [-17, 0], the shifts of __dsp's short single-rounding path (a global
   // mean over a few rows folds 1 / count into them).
   if (ctx.rng.Chance(50)) p.shift = -ctx.rng.Range(0, 17);
+  // Some small positive shifts (a mean over few rows into a finer output scale): the
+  // Helium variant's vector single-rounding step while x << shift fits int32.
+  if (ctx.rng.Chance(20)) p.shift = ctx.rng.Range(1, 16);
   p.rounding = ctx.rng.Range(0, 1);
   ctx.Params("outer %d reduce %d inner %d zp %d/%d mult %d shift %d rounding %d", (int)p.outer,
              (int)p.reduce_size, (int)p.inner, (int)p.input_zero_point,

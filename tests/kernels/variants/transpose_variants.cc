@@ -8,7 +8,8 @@ namespace {
 enum EdgeKind {
   kToNchw,   // [H*W, C] -> [C, H*W]: NHWC -> NCHW of a batch-1 map (as the compiler merges it)
   kToNhwc,   // [C, H*W] -> [H*W, C]
-  kShuffle,  // [H*W, g, C/g] -> [H*W, C/g, g]: channel shuffle in NHWC
+  kShuffle,  // [H*W, g, C/g] -> [H*W, C/g, g]: channel shuffle in NHWC (C/g up to 49: one to
+             // four 16-byte steps of the Helium variant's scatter loop)
   kRows,     // [A, B, C] -> [B, A, C]: whole rows move (contiguous inner copy)
   kWide,     // a gather stride past 16-bit offsets (the vector variant's scalar fallback)
   kRank6,    // six dims, a reversal
@@ -66,7 +67,7 @@ s8_transpose_params EdgeCase(tfv::Rng& rng, int32_t e) {
     case kToNhwc:
       return Make({n, hw}, {1, 0});
     case kShuffle:
-      return Make({hw, rng.Range(2, 4), n}, {0, 2, 1});
+      return Make({hw, rng.Range(2, 4), n + 16 * rng.Range(0, 2)}, {0, 2, 1});
     case kRows:
       return Make({rng.Range(1, 5), n, rng.Range(1, 33)}, {1, 0, 2});
     case kWide:
