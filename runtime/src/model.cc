@@ -402,8 +402,8 @@ const KernelEntry* Model::FindEntry(uint32_t id) const {
 }
 
 // The structure of every op record: bounds, counts, flags, operand indices and the declared
-// in-place partners (none, or two distinct operand slots holding arena tensors that the
-// operator allows as partners, tinyforge/in_place.h).
+// in-place partners (none, or two distinct operand slots holding arena tensors; that the
+// operator allows them as partners is checked with its kernel entry, CheckOps).
 Status Model::CheckOpRecords() {
   uint32_t pos = 0;
   for (uint32_t i = 0; i < num_ops_; ++i) {
@@ -436,12 +436,7 @@ Status Model::CheckOpRecords() {
           !TensorRecord(to).in_arena()) {
         return Status::kBadInPlace;
       }
-      // The operator must allow these partners (tinyforge/in_place.h).
-      OpKind kind{};
-      const bool streamed = (fmt::LoadU32(rec + 8) & fmt::kOpFlagStream) != 0;
-      if (!KernelOpKind(error_kernel_, &kind) || !InPlaceAllowed(kind, streamed, in, out)) {
-        return Status::kBadInPlace;
-      }
+      // That the operator allows these partners is checked with its kernel (CheckOps).
     }
     pos += size;
   }
@@ -560,6 +555,13 @@ Status Model::CheckOps() {
     error_kernel_ = fmt::LoadU32(rec);
     const KernelEntry* entry = FindEntry(fmt::LoadU32(rec));
     if (entry == nullptr) return Status::kUnknownKernel;
+    // Declared in-place partners (CheckOpRecords checked the slots): the kernel's operator
+    // must allow them (tinyforge/in_place.h).
+    const uint8_t in = rec[fmt::kOffOpInPlaceInput], out = rec[fmt::kOffOpInPlaceOutput];
+    if (in != fmt::kNoSlot &&
+        !InPlaceAllowed(entry->op, (fmt::LoadU32(rec + 8) & fmt::kOpFlagStream) != 0, in, out)) {
+      return Status::kBadInPlace;
+    }
     TF_RT_TRY(entry->validate(OpContext(*this, static_cast<int32_t>(i), rec, entry)));
     pos += RecordSize(rec);
   }

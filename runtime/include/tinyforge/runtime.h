@@ -43,6 +43,9 @@ struct tf_kernel_entry {
   // `op`; -1 when `op` is not its operator (tinyforge::rt::kernel_scratch in
   // tinyforge/kernel_table.h).
   int64_t (*scratch)(const void* params, tinyforge::rt::OpKind op);
+  // The kernel's operator: the in-place partners it allows (tinyforge/in_place.h), checked
+  // at init against each op's declaration.
+  tinyforge::rt::OpKind op;
 };
 
 namespace tinyforge::rt {
