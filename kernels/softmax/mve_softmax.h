@@ -73,6 +73,9 @@ __attribute__((always_inline)) inline int32_t RowMax(const int8_t* in, int32_t d
   return m;
 }
 
+// Every row of a call with each exp computed (s8_softmax__mve.cc): the dispatcher's own rows.
+void Rows(const s8_softmax_params& p, const int8_t* input, int8_t* output);
+
 // The paths (null when not linked).
 extern "C" {
 void s8_softmax__mve__table(const s8_softmax_params& p, const int8_t* input, int8_t* output,

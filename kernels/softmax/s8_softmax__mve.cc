@@ -80,6 +80,22 @@ void Row(const s8_softmax_params& p, const int8_t* in, int8_t* out, int32_t max_
 
 }  // namespace
 
+// Every row with each exp computed: any call (what the dispatcher runs when a path is not
+// linked; the variant tests run it alone as s8_softmax__mve__rows).
+void tinyforge::softmax_mve::Rows(const s8_softmax_params& p, const int8_t* input,
+                                  int8_t* output) {
+  const int32_t depth = p.depth;
+  for (int32_t r = 0; r < p.rows; ++r) {
+    const int8_t* in = input + r * depth;
+    int8_t m = -128;
+    for (int32_t c = 0; c < depth; c += 16) {
+      const mve_pred16_t pred = vctp8q(static_cast<uint32_t>(depth - c));
+      m = vmaxvq_p_s8(m, vld1q_z_s8(in + c, pred), pred);
+    }
+    Row(p, in, output + r * depth, m);
+  }
+}
+
 extern "C" void s8_softmax__mve(const s8_softmax_params* params, const int8_t* input,
                                 int8_t* output, void* scratch) {
   const s8_softmax_params& p = *params;
@@ -95,15 +111,7 @@ extern "C" void s8_softmax__mve(const s8_softmax_params* params, const int8_t* i
     s8_softmax__mve__table(p, input, output, static_cast<int32_t*>(scratch));
     return;
   }
-  for (int32_t r = 0; r < p.rows; ++r) {
-    const int8_t* in = input + r * depth;
-    int8_t m = -128;
-    for (int32_t c = 0; c < depth; c += 16) {
-      const mve_pred16_t pred = vctp8q(static_cast<uint32_t>(depth - c));
-      m = vmaxvq_p_s8(m, vld1q_z_s8(in + c, pred), pred);
-    }
-    Row(p, in, output + r * depth, m);
-  }
+  tinyforge::softmax_mve::Rows(p, input, output);
 }
 
 #endif  // TF_HAVE_MVE
