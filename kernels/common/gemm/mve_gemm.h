@@ -378,15 +378,11 @@ inline void SmallKRows(const int8_t* const* cols, int32_t np, const int8_t* weig
 // Output channels [0, n_out) of np consecutive output pixels whose columns are cols[0..np):
 // out[i * n_out + c]. Channel pairs outside (their weights, bias and quantization stay in
 // registers), pixel pairs inside. q_step: 1 per-channel quantization, 0 per-tensor.
-// Out of line and never cloned: conv's and fc's files then share one copy (the COMDAT),
-// where GCC at -O3 gave conv a constant-propagated clone and fc (-O2) its own Tile, 888 B
-// more on kws at the same instructions (docs/decisions.md 74).
 template <int kMode>
-[[gnu::noinline, gnu::noclone]] inline void Tile(
-    const int8_t* const* cols, int32_t np, const int8_t* weights, int32_t k,
-    const int32_t* bias, const int32_t* mult, const int32_t* shift, int32_t q_step,
-    int32_t n_out, int32_t output_offset, int32_t act_min, int32_t act_max, int8_t* out,
-    const Preds& pr, int32_t rounding = TF_ROUNDING_SINGLE) {
+inline void Tile(const int8_t* const* cols, int32_t np, const int8_t* weights, int32_t k,
+                 const int32_t* bias, const int32_t* mult, const int32_t* shift, int32_t q_step,
+                 int32_t n_out, int32_t output_offset, int32_t act_min, int32_t act_max,
+                 int8_t* out, const Preds& pr, int32_t rounding = TF_ROUNDING_SINGLE) {
   const uint32_t no = static_cast<uint32_t>(n_out);
   const uint32x4_t o_off = Lanes4u(0, 1, no, no + 1);
   Out4<kMode> o;
