@@ -402,9 +402,10 @@ const KernelEntry* Model::FindEntry(uint32_t id) const {
 }
 
 // The structure of every op record: bounds, counts, flags, operand indices and the declared
-// in-place partners (none, or two distinct operand slots holding arena tensors; that the
-// operator allows them as partners is checked with its kernel entry, CheckOps).
-Status Model::CheckOpRecords() {
+// in-place partners (none, or two distinct operand slots holding arena tensors that the
+// operator allows as partners, tinyforge/in_place.h: the operator is the `op` of the kernel's
+// entry in def's table; without a table, `Inspect` checks the slots only).
+Status Model::CheckOpRecords(const tf_model_def& def) {
   uint32_t pos = 0;
   for (uint32_t i = 0; i < num_ops_; ++i) {
     error_op_ = static_cast<int32_t>(i);
@@ -436,7 +437,14 @@ Status Model::CheckOpRecords() {
           !TensorRecord(to).in_arena()) {
         return Status::kBadInPlace;
       }
-      // That the operator allows these partners is checked with its kernel (CheckOps).
+      const bool streamed = (fmt::LoadU32(rec + 8) & fmt::kOpFlagStream) != 0;
+      const KernelEntry* e = def.kernels;
+      for (uint32_t n = def.kernels != nullptr ? def.num_kernels : 0; n != 0; --n, ++e) {
+        if (e->id == error_kernel_) {
+          if (!InPlaceAllowed(e->op, streamed, in, out)) return Status::kBadInPlace;
+          break;
+        }
+      }
     }
     pos += size;
   }
@@ -555,13 +563,6 @@ Status Model::CheckOps() {
     error_kernel_ = fmt::LoadU32(rec);
     const KernelEntry* entry = FindEntry(fmt::LoadU32(rec));
     if (entry == nullptr) return Status::kUnknownKernel;
-    // Declared in-place partners (CheckOpRecords checked the slots): the kernel's operator
-    // must allow them (tinyforge/in_place.h).
-    const uint8_t in = rec[fmt::kOffOpInPlaceInput], out = rec[fmt::kOffOpInPlaceOutput];
-    if (in != fmt::kNoSlot &&
-        !InPlaceAllowed(entry->op, (fmt::LoadU32(rec + 8) & fmt::kOpFlagStream) != 0, in, out)) {
-      return Status::kBadInPlace;
-    }
     TF_RT_TRY(entry->validate(OpContext(*this, static_cast<int32_t>(i), rec, entry)));
     pos += RecordSize(rec);
   }
@@ -578,7 +579,7 @@ Status Model::CheckProgram(const tf_model_def& def) {
   TF_RT_TRY(CheckConstantLayout());
   TF_RT_TRY(CheckIo());
   TF_RT_TRY(CheckState());
-  TF_RT_TRY(CheckOpRecords());
+  TF_RT_TRY(CheckOpRecords(def));
   return CheckLifetimes();
 }
 

@@ -198,7 +198,7 @@ class Model {
   TF_RT_COLD Status CheckState() const;
   void StatePair(uint32_t k, TensorRef* in, TensorRef* out) const;
   TF_RT_COLD Status CheckKernelTable(const tf_model_def& def) const;
-  TF_RT_COLD Status CheckOpRecords();
+  TF_RT_COLD Status CheckOpRecords(const tf_model_def& def);
   TF_RT_COLD Status CheckLifetimes();
   TF_RT_COLD Status CheckOps();
   static uint32_t RecordSize(const uint8_t* rec);
