@@ -17,9 +17,6 @@
 #include "kernels/common/paths.h"
 #include "tests/kernels/variants/variant_harness.h"
 
-#if TF_HAVE_MVE
-#include "kernels/softmax/mve_softmax.h"
-#endif
 
 #ifndef TFV_ARENA_BYTES
 #define TFV_ARENA_BYTES (256 * 1024)
@@ -61,6 +58,15 @@ P ParamsOf(void (*)(const P*, A...));
 int32_t ScratchOf(const char* symbol, const void* params);
 void ConvMveSize(const s8_conv_params* params, const int8_t* input, const int8_t* weights,
                  const int32_t* bias, int8_t* output, void* scratch);  // below the path list
+}  // namespace
+}  // namespace tfv
+// (kernels/softmax/mve_softmax.h: not included, its path declarations would clash with the
+// path list's void() ones below.)
+namespace tinyforge::softmax_mve {
+void Rows(const s8_softmax_params& p, const int8_t* input, int8_t* output);
+}  // namespace tinyforge::softmax_mve
+namespace tfv {
+namespace {
 // s8_softmax__mve without its paths (the table, rows of 1 or 2; docs/decisions.md 74): every
 // call through the dispatcher's own rows, as a firmware that links neither runs it.
 void SoftmaxMveRows(const s8_softmax_params* params, const int8_t* input, int8_t* output,
