@@ -484,6 +484,14 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, St
         eo.operands = {enc.ActOp(x), enc.ActOp(y), {}};
         eo.spec.scratch_bytes = rt::ScratchBytes<rt::OpKind::kSoftmax>(eo.kernel->id, *p);
         eo.spec.macs = Elements(g, x);
+        // The variant's paths the call takes (softmax.inc: the table, rows of 1 or 2).
+        rt::ForEachPath<rt::OpKind::kSoftmax>(
+            eo.kernel->id, *p,
+            [&eo](const char* symbol) {
+              if (std::find(eo.paths.begin(), eo.paths.end(), symbol) == eo.paths.end())
+                eo.paths.push_back(symbol);
+            },
+            enc.optimize_size);
         break;
       }
       case OpType::kQLayerNorm: {

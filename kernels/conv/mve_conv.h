@@ -91,7 +91,8 @@ TF_CONV_MVE_PATH(s8_conv__mve__singleneg)
 TF_CONV_MVE_PATH(s8_conv__mve__doublenonpos)
 TF_CONV_MVE_PATH(s8_conv__mve__perelement)
 // `--optimize size`'s drivers for the two common modes: 2 x 2 blocks only (kSmall,
-// s8_conv__mve_small.cc); the dispatcher takes them when the full driver is not linked.
+// s8_conv__mve_doubleneg_small.cc, s8_conv__mve_singleneg_small.cc); the dispatcher takes
+// them when the full driver is not linked.
 TF_CONV_MVE_PATH(s8_conv__mve__doubleneg_small)
 TF_CONV_MVE_PATH(s8_conv__mve__singleneg_small)
 }

@@ -295,8 +295,9 @@ inline const int8_t* Column(const Geometry& g, int32_t b, int32_t oy, int32_t ox
 constexpr int32_t kMaxPatchPixels = 12;
 constexpr int32_t kDirectPixels = 24;
 
-// kSmall (`--optimize size`'s paths, s8_conv__mve_small.cc): 2 x 2 blocks (mve::Tile) only,
-// none of the K <= 64 rows, Tile23 or 3-row patch copies: about a third of the code.
+// kSmall (`--optimize size`'s paths, s8_conv__mve_{doubleneg,singleneg}_small.cc): 2 x 2
+// blocks (mve::Tile) only, none of the K <= 64 rows, Tile23 or 3-row patch copies: about a
+// third of the code.
 template <int kMode, bool kSmall = false>
 void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* output,
          int8_t* patches, int32_t* packed_space) {

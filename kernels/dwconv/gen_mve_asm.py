@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generates kernels/dwconv/mve_channel.inc: the Helium inline-assembly column walks of
-s8_dwconv__mve's plane path (kernels/dwconv/s8_dwconv__mve_plane.cc), one function per
+s8_dwconv__mve's plane path (kernels/dwconv/mve_plane.inc), one function per
 rounding mode; the loops are the same but for the requantization instructions.
 Run from anywhere: python kernels/dwconv/gen_mve_asm.py (--check: exit 1 if the committed
 file differs; tests/kernels/test_generated.py)

@@ -21,6 +21,7 @@ from .board_catalog import board as board_json
 from .board_catalog import resolve_emulated_board
 from .board_flash import flash_split
 from .errors import BoardError, ErrorKind
+from .paths import repo_root
 
 RUN_TIMEOUT = 120.0
 
@@ -105,6 +106,19 @@ def random_inputs(compiled: CompiledModel, seed: int = 0) -> list[np.ndarray]:
 
 
 # ---- running -----------------------------------------------------------------------------
+_STATUS_LINE = re.compile(r'^TF_STATUS\(\w+, (\w+), (\d+), "(.*)"\)$', re.M)
+
+
+def status_text(text: str) -> str:
+    """TEXT with each "tf_status <value>" the firmware printed (model_runner.cc prints the
+    runtime's status as a number) spelled out from runtime/include/tinyforge/status.def, as
+    tf_status_str would: "program CRC mismatch (TF_E_BAD_CRC)"."""
+    table = {int(v): f"{t} ({c})" for c, v, t in _STATUS_LINE.findall(
+        (repo_root() / "runtime" / "include" / "tinyforge" / "status.def").read_text())}
+    return re.sub(r"tf_status (-?\d+)",
+                  lambda m: table.get(int(m.group(1)), f"unknown status {m.group(1)}"), text)
+
+
 def _firmware(elf: Path, board: str, args: list[str], cwd: Path, *, timeout: float,
               ops: list[dict] | None = None, memory: bool = False):
     """Runs the firmware (per-op events on; with `memory`, data bytes per memory region);
@@ -125,7 +139,7 @@ def _firmware(elf: Path, board: str, args: list[str], cwd: Path, *, timeout: flo
     if r.fault:
         raise BoardError(f"firmware fault on {board}: {r.fault}")
     if r.exit_code != 0:
-        text = (r.stdout.strip() or r.stderr.strip() or "(no output)")
+        text = status_text(r.stdout.strip() or r.stderr.strip() or "(no output)")
         kind = {3: "the program failed validation", 2: "bad input"}.get(r.exit_code, "failed")
         raise BoardError(f"firmware on {board}: {kind} (exit {r.exit_code}): {text}")
     return r

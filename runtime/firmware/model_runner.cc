@@ -18,7 +18,10 @@
 //                "model_runner: trace: <source>, <records> records, <bytes> bytes"
 // Prints one line "model_runner: ok, <N> samples, <ops> ops, run stack <bytes> bytes, ..."
 // (the stack high-water of the first inference). Exit status: 0 ok, 1 a run failed,
-// 2 bad arguments or input file, 3 the program failed validation (tf_model_init).
+// 2 bad arguments or input file, 3 the program failed validation (tf_model_init). A runtime
+// status is printed as "tf_status <value>", which the host spells out from
+// runtime/include/tinyforge/status.def (board_run.status_text): the texts (tf_status_str,
+// 1.3 KB) stay out of this image (docs/decisions.md 74).
 #include <cstdint>
 #include <cstring>
 
@@ -80,11 +83,11 @@ int main(int argc, char** argv) {
   tf_status s = tf_model_init(&g_model, &TF_MODEL_DEF);
   if (s != TF_OK) {
     if (tf_model_error_op(&g_model) >= 0) {
-      tf_printf("model_runner: init failed: op %ld (kernel id %lu): %s\n",
+      tf_printf("model_runner: init failed: op %ld (kernel id %lu): tf_status %d\n",
                 static_cast<long>(tf_model_error_op(&g_model)),
-                static_cast<unsigned long>(tf_model_error_kernel(&g_model)), tf_status_str(s));
+                static_cast<unsigned long>(tf_model_error_kernel(&g_model)), static_cast<int>(s));
     } else {
-      tf_printf("model_runner: init failed: %s\n", tf_status_str(s));
+      tf_printf("model_runner: init failed: tf_status %d\n", static_cast<int>(s));
     }
     return 3;
   }
@@ -145,7 +148,7 @@ int main(int argc, char** argv) {
                         TF_TRACE_SOURCE_AUTO, TF_BOARD_CPU_HZ);
       if (s == TF_OK) s = tf_trace_attach(&g_trace, &g_model);
       if (s != TF_OK) {
-        tf_printf("model_runner: trace: %s\n", tf_status_str(s));
+        tf_printf("model_runner: trace: tf_status %d\n", static_cast<int>(s));
         return 1;
       }
     }
@@ -158,8 +161,8 @@ int main(int argc, char** argv) {
       tf_model_set_profiler(&g_model, nullptr, nullptr);
     }
     if (s != TF_OK) {
-      tf_printf("model_runner: run failed on sample %lu: %s\n", static_cast<unsigned long>(n),
-                tf_status_str(s));
+      tf_printf("model_runner: run failed on sample %lu: tf_status %d\n",
+                static_cast<unsigned long>(n), static_cast<int>(s));
       return 1;
     }
     for (int32_t i = 0; i < num_outputs; ++i) {

@@ -23,7 +23,8 @@ namespace tf_ref_of {
   tf_kernel_entry {                                                                  \
     ::tinyforge::rt::KernelId(#symbol), &::tinyforge::rt::ops::Validate_##op,        \
         &::tinyforge::rt::ops::Run_##op, reinterpret_cast<void (*)()>(tf_ref_of::op), \
-        &::tinyforge::rt::kernel_scratch::symbol                                     \
+        &::tinyforge::rt::kernel_scratch::symbol,                                    \
+        static_cast<::tinyforge::rt::OpKind>(::tinyforge::rt::kernel_list_detail::op) \
   }
 
 #define TF_RT_ENTRY_ref(op, symbol) TF_KERNEL_ENTRY(op, symbol),

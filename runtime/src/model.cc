@@ -403,8 +403,9 @@ const KernelEntry* Model::FindEntry(uint32_t id) const {
 
 // The structure of every op record: bounds, counts, flags, operand indices and the declared
 // in-place partners (none, or two distinct operand slots holding arena tensors that the
-// operator allows as partners, tinyforge/in_place.h).
-Status Model::CheckOpRecords() {
+// operator allows as partners, tinyforge/in_place.h: the operator is the `op` of the kernel's
+// entry in def's table; without a table, `Inspect` checks the slots only).
+Status Model::CheckOpRecords(const tf_model_def& def) {
   uint32_t pos = 0;
   for (uint32_t i = 0; i < num_ops_; ++i) {
     error_op_ = static_cast<int32_t>(i);
@@ -436,11 +437,13 @@ Status Model::CheckOpRecords() {
           !TensorRecord(to).in_arena()) {
         return Status::kBadInPlace;
       }
-      // The operator must allow these partners (tinyforge/in_place.h).
-      OpKind kind{};
       const bool streamed = (fmt::LoadU32(rec + 8) & fmt::kOpFlagStream) != 0;
-      if (!KernelOpKind(error_kernel_, &kind) || !InPlaceAllowed(kind, streamed, in, out)) {
-        return Status::kBadInPlace;
+      const KernelEntry* e = def.kernels;
+      for (uint32_t n = def.kernels != nullptr ? def.num_kernels : 0; n != 0; --n, ++e) {
+        if (e->id == error_kernel_) {
+          if (!InPlaceAllowed(e->op, streamed, in, out)) return Status::kBadInPlace;
+          break;
+        }
       }
     }
     pos += size;
@@ -576,7 +579,7 @@ Status Model::CheckProgram(const tf_model_def& def) {
   TF_RT_TRY(CheckConstantLayout());
   TF_RT_TRY(CheckIo());
   TF_RT_TRY(CheckState());
-  TF_RT_TRY(CheckOpRecords());
+  TF_RT_TRY(CheckOpRecords(def));
   return CheckLifetimes();
 }
 

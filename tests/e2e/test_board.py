@@ -151,6 +151,8 @@ def test_corrupt_program_fails_fast(graphs, cli, tmp_path):
     proc = _board_cli(cli, "run", out, "--board", "an385", timeout=300)
     assert proc.returncode == 1, proc.stderr
     assert "failed validation" in proc.stderr and "init failed" in proc.stderr
+    # The firmware prints the status as its value; the driver spells it out (status.def).
+    assert "recompile the model (TF_E_BAD_VERSION)" in proc.stderr, proc.stderr
     assert time.monotonic() - started < 120
     # A directory compiled for another board is refused.
     proc = _board_cli(cli, "run", out, "--board", "an547")
@@ -285,6 +287,8 @@ def test_unlinked_kernel_paths_fall_back_to_the_same_result(graphs, tmp_path):
     line = re.compile(r"^TF_KERNEL_PATH_LINK\((\w+), (\w+)\)\n", re.M)
     paths = [symbol for _, symbol in line.findall(text)]
     assert paths, "the DS-CNN takes conv/dwconv __mve paths on the M55"
+    # Single rounding: the plane path of that rounding only (docs/decisions.md 74).
+    assert "s8_dwconv__mve__plane_single" in paths and "s8_dwconv__mve__plane" not in paths, paths
     bare = tmp_path / "bare"
     shutil.copytree(full.dir, bare)
     (bare / "model.cc").write_text(line.sub("", text))

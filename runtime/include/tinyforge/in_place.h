@@ -67,36 +67,6 @@ constexpr bool InPlaceAllowed(OpKind op, bool streamed, uint32_t in_slot, uint32
   return in_slot < 8 && ((r.inputs >> in_slot) & 1u) != 0 && out_slot == r.output;
 }
 
-// Every kernel's id and operator, as two arrays of plain integers (no relocations: firmware
-// reads them before any loader ran): 5 bytes a kernel in .rodata, where a chain of
-// comparisons with constants took about 14 (docs/decisions.md 59).
-namespace in_place_detail {
-inline constexpr uint32_t kKernelIds[] = {
-#define TF_KERNEL_ALL(op_token, symbol, isa, scratch) KernelId(#symbol),
-#include "tinyforge/all_kernels.inc"
-#undef TF_KERNEL_ALL
-};
-inline constexpr uint8_t kKernelOps[] = {
-#define TF_KERNEL_ALL(op_token, symbol, isa, scratch) \
-  static_cast<uint8_t>(kernel_list_detail::op_token),
-#include "tinyforge/all_kernels.inc"
-#undef TF_KERNEL_ALL
-};
-static_assert(sizeof(kKernelIds) / sizeof(kKernelIds[0]) == sizeof(kKernelOps),
-              "one operator per kernel");
-}  // namespace in_place_detail
-
-// The operator of kernel `id`, or false if `id` is no kernel.
-constexpr bool KernelOpKind(uint32_t id, OpKind* op) {
-  for (uint32_t i = 0; i < sizeof(in_place_detail::kKernelOps); ++i) {
-    if (in_place_detail::kKernelIds[i] == id) {
-      *op = static_cast<OpKind>(in_place_detail::kKernelOps[i]);
-      return true;
-    }
-  }
-  return false;
-}
-
 }  // namespace tinyforge::rt
 
 #endif  // TINYFORGE_RUNTIME_IN_PLACE_H_

@@ -42,7 +42,8 @@ namespace tinyforge::rt::kernel_scratch {
   tf_kernel_entry {                                                             \
     ::tinyforge::rt::KernelId(#symbol), &::tinyforge::rt::ops::Validate_##op,   \
         &::tinyforge::rt::ops::Run_##op, reinterpret_cast<void (*)()>(&symbol), \
-        &::tinyforge::rt::kernel_scratch::symbol                                \
+        &::tinyforge::rt::kernel_scratch::symbol,                               \
+        static_cast<::tinyforge::rt::OpKind>(::tinyforge::rt::kernel_list_detail::op) \
   }
 
 // Every kernel this build can run (the host's `tinyforge run` and the tests use it; it

@@ -43,6 +43,9 @@ struct tf_kernel_entry {
   // `op`; -1 when `op` is not its operator (tinyforge::rt::kernel_scratch in
   // tinyforge/kernel_table.h).
   int64_t (*scratch)(const void* params, tinyforge::rt::OpKind op);
+  // The kernel's operator: the in-place partners it allows (tinyforge/in_place.h), checked
+  // at init against each op's declaration.
+  tinyforge::rt::OpKind op;
 };
 
 namespace tinyforge::rt {
@@ -195,7 +198,7 @@ class Model {
   TF_RT_COLD Status CheckState() const;
   void StatePair(uint32_t k, TensorRef* in, TensorRef* out) const;
   TF_RT_COLD Status CheckKernelTable(const tf_model_def& def) const;
-  TF_RT_COLD Status CheckOpRecords();
+  TF_RT_COLD Status CheckOpRecords(const tf_model_def& def);
   TF_RT_COLD Status CheckLifetimes();
   TF_RT_COLD Status CheckOps();
   static uint32_t RecordSize(const uint8_t* rec);

@@ -17,6 +17,7 @@
 #include "kernels/common/paths.h"
 #include "tests/kernels/variants/variant_harness.h"
 
+
 #ifndef TFV_ARENA_BYTES
 #define TFV_ARENA_BYTES (256 * 1024)
 #endif
@@ -57,6 +58,21 @@ P ParamsOf(void (*)(const P*, A...));
 int32_t ScratchOf(const char* symbol, const void* params);
 void ConvMveSize(const s8_conv_params* params, const int8_t* input, const int8_t* weights,
                  const int32_t* bias, int8_t* output, void* scratch);  // below the path list
+}  // namespace
+}  // namespace tfv
+// (kernels/softmax/mve_softmax.h: not included, its path declarations would clash with the
+// path list's void() ones below.)
+namespace tinyforge::softmax_mve {
+void Rows(const s8_softmax_params& p, const int8_t* input, int8_t* output);
+}  // namespace tinyforge::softmax_mve
+namespace tfv {
+namespace {
+// s8_softmax__mve without its paths (the table, rows of 1 or 2; docs/decisions.md 74): every
+// call through the dispatcher's own rows, as a firmware that links neither runs it.
+void SoftmaxMveRows(const s8_softmax_params* params, const int8_t* input, int8_t* output,
+                    void* /*scratch*/) {
+  tinyforge::softmax_mve::Rows(*params, input, output);
+}
 #endif
 
 const VariantInfo kVariants[] = {
@@ -66,6 +82,8 @@ const VariantInfo kVariants[] = {
 #if TF_HAVE_MVE
     {"conv", "s8_conv__mve__size", "mve", reinterpret_cast<void (*)()>(&ConvMveSize),
      [](const void* p) { return ScratchOf("s8_conv__mve", p); }},
+    {"softmax", "s8_softmax__mve__rows", "mve", reinterpret_cast<void (*)()>(&SoftmaxMveRows),
+     [](const void*) { return int32_t{0}; }},
 #endif
 };
 constexpr int32_t kNumVariants = static_cast<int32_t>(sizeof(kVariants) / sizeof(kVariants[0]));
@@ -127,6 +145,7 @@ const VariantName kAllVariants[] = {
 #include "tinyforge/all_kernels.inc"
 #undef TF_KERNEL_ALL
     {"conv", "s8_conv__mve__size", "mve"},  // kVariants' --optimize size form
+    {"softmax", "s8_softmax__mve__rows", "mve"},  // kVariants' s8_softmax__mve without paths
 };
 
 // --- arena with canaries ---------------------------------------------------------------
