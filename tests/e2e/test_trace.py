@@ -83,9 +83,10 @@ def test_trace_matches_the_plugin_op_by_op(traced, board, cli):
     excess = np.array([o["cycles"] * per_tick - n for o, n in zip(p["ops"], insns)])
     assert np.all(excess > -per_tick) and np.all(excess < per_tick + 30), excess
     assert excess.max() - excess.min() <= 2 * per_tick, excess
-    # Ops of 50 ticks or more: within 1 % of the plugin's count.
-    big = [(o["cycles"] * per_tick) / n for o, n in zip(p["ops"], insns) if n > 50 * per_tick]
-    assert len(big) >= 5 and 0.99 < min(big) and max(big) < 1.01, big
+    # Ops of 100 ticks or more: within 2 % of the plugin's count (the bound above, one tick
+    # and the hook, is under 1.8 % of 100 ticks).
+    big = [(o["cycles"] * per_tick) / n for o, n in zip(p["ops"], insns) if n > 100 * per_tick]
+    assert len(big) >= 5 and 0.98 < min(big) and max(big) < 1.02, big
     assert p["cycles_in_ops"] == sum(o["cycles"] for o in p["ops"])
     # The text table (in-process: the CLI's delegation is covered above): the same rows.
     text = board_run.profile_text(board_trace.profile_from_trace(trace, program))
