@@ -10,6 +10,7 @@
 #include <cstddef>
 
 #include "kernels/common/gemm/mve_gemm.h"
+#include "kernels/common/strided_copy_mve.h"
 #include "kernels/conv/conv.h"
 #include "kernels/conv/mve_conv.h"
 
@@ -27,19 +28,11 @@ struct Geometry {
   int8_t zero_point;  // value of a padded tap
 };
 
-// Copies n >= 1 bytes / fills n >= 1 bytes with v (tail-predicated loops).
+// Copies n >= 1 bytes (strided::CopyMve) / fills n >= 1 bytes with v (tail-predicated
+// loops); each returns dst + n.
 inline int8_t* CopyRun(int8_t* dst, const int8_t* src, int32_t n) {
-  int8_t* const end = dst + n;  // the loop's pointers advance by whole vectors
-  __asm__ volatile(
-      "dlstp.8 lr, %[n]\n"
-      "1:\n\t"
-      "vldrb.8 q0, [%[s]], #16\n\t"
-      "vstrb.8 q0, [%[d]], #16\n\t"
-      "letp lr, 1b\n"
-      : [s] "+r"(src), [d] "+r"(dst)
-      : [n] "r"(n)
-      : "q0", "lr", "memory");
-  return end;
+  tinyforge::strided::CopyMve(src, dst, n);
+  return dst + n;
 }
 inline int8_t* FillRun(int8_t* dst, int8_t v, int32_t n) {
   int8_t* const end = dst + n;
