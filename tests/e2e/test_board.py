@@ -295,8 +295,11 @@ def test_unlinked_kernel_paths_fall_back_to_the_same_result(graphs, tmp_path):
     x = tfboard.random_inputs(full, seed=4)
     o = tfboard.run_model(bare, board, x)
     assert o.bit_exact, o.mismatch
+    # The board tree is shared with other test workers: build the bare program again and
+    # read its ELF under one hold of the tree's lock.
     with tfboard.BoardTree(board) as tree:
-        nm = subprocess.run(["arm-none-eabi-nm", str(tree.elf)], capture_output=True,
+        elf = tree.build(tfboard.compile_for_board(bare, board, tree.model_dir))
+        nm = subprocess.run(["arm-none-eabi-nm", str(elf)], capture_output=True,
                             text=True, check=True).stdout
     linked = {ln.split()[-1] for ln in nm.splitlines() if ln.strip()}
     assert not linked & set(paths), sorted(linked & set(paths))
