@@ -1,8 +1,8 @@
 // The fast CONCATENATION variants' walk (internal to kernels/concat), input by input: an
-// input that is copied moves as one memcpy per outer row; one that is requantized goes
+// input that is copied moves as one copy per outer row; one that is requantized goes
 // through a 256-entry table, built once per call from the same fx::Requantize that __ref
-// applies to each element (so the result is bit-exact), with the lut family's kernel of
-// the variant's class. Inputs too small to repay the table are requantized per element.
+// applies to each element (so the result is bit-exact), looked up by the variant's class.
+// Inputs too small to repay the table are requantized per element.
 #ifndef TINYFORGE_KERNELS_CONCAT_CONCAT_ROWS_H_
 #define TINYFORGE_KERNELS_CONCAT_CONCAT_ROWS_H_
 
@@ -21,7 +21,11 @@ inline int8_t ConcatRequantize(const s8_concat_params& p, const s8_concat_input&
   return static_cast<int8_t>(fx::Clamp(y, -128, 127));
 }
 
-template <void (*kLut)(const s8_lut_params*, const int8_t*, const int8_t*, int8_t*)>
+// kCopy(src, dst, n): n bytes copied; kLookup(src, table, dst, n): n bytes looked up in the
+// 256-byte table. Inputs whose rows are contiguous in the output (one outer row, or the
+// only non-empty input) move in one call.
+template <void (*kCopy)(const int8_t*, int8_t*, int32_t),
+          void (*kLookup)(const int8_t*, const int8_t*, int8_t*, int32_t)>
 void ConcatRows(const s8_concat_params& p, const int8_t* const* inputs, int8_t* output) {
   int32_t row = 0;  // output elements per outer row
   for (int32_t k = 0; k < p.num_inputs; ++k) row += p.inputs[k].axis_inner;
@@ -30,21 +34,23 @@ void ConcatRows(const s8_concat_params& p, const int8_t* const* inputs, int8_t* 
     const s8_concat_input& in = p.inputs[k];
     const int32_t n = in.axis_inner;
     const int8_t* src = inputs[k];
+    const bool whole = p.outer == 1 || n == row;
     if (in.requantize == 0) {
-      if (p.outer == 1 || n == row) {
-        __builtin_memcpy(dst, src, static_cast<uint32_t>(n * p.outer));
+      if (whole) {
+        kCopy(src, dst, n * p.outer);
       } else {
-        for (int32_t o = 0; o < p.outer; ++o) {
-          __builtin_memcpy(dst + o * row, src + o * n, static_cast<uint32_t>(n));
-        }
+        for (int32_t o = 0; o < p.outer; ++o) kCopy(src + o * n, dst + o * row, n);
       }
     } else if (n * p.outer >= kConcatTableMinElements) {
-      int8_t table[TF_LUT_ENTRIES];
+      alignas(16) int8_t table[TF_LUT_ENTRIES];
       for (int32_t v = 0; v < TF_LUT_ENTRIES; ++v) {
         table[v] = ConcatRequantize(p, in, static_cast<int8_t>(v));
       }
-      const s8_lut_params lp{n};
-      for (int32_t o = 0; o < p.outer; ++o) kLut(&lp, src + o * n, table, dst + o * row);
+      if (whole) {
+        kLookup(src, table, dst, n * p.outer);
+      } else {
+        for (int32_t o = 0; o < p.outer; ++o) kLookup(src + o * n, table, dst + o * row, n);
+      }
     } else {
       for (int32_t o = 0; o < p.outer; ++o) {
         for (int32_t i = 0; i < n; ++i) dst[o * row + i] = ConcatRequantize(p, in, src[o * n + i]);
@@ -52,6 +58,16 @@ void ConcatRows(const s8_concat_params& p, const int8_t* const* inputs, int8_t* 
     }
     dst += n;
   }
+}
+
+// The copy and lookup of the dsp / scalar variants: memcpy and the lut family's kernel.
+inline void ConcatMemcpy(const int8_t* src, int8_t* dst, int32_t n) {
+  __builtin_memcpy(dst, src, static_cast<uint32_t>(n));
+}
+template <void (*kLut)(const s8_lut_params*, const int8_t*, const int8_t*, int8_t*)>
+void ConcatLut(const int8_t* src, const int8_t* table, int8_t* dst, int32_t n) {
+  const s8_lut_params lp{n};
+  kLut(&lp, src, table, dst);
 }
 
 }  // namespace tinyforge::kernels

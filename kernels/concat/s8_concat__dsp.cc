@@ -8,7 +8,8 @@
 
 extern "C" void s8_concat__dsp(const s8_concat_params* params, const int8_t* const* inputs,
                                int8_t* output) {
-  tinyforge::kernels::ConcatRows<&s8_lut__dsp>(*params, inputs, output);
+  namespace kn = tinyforge::kernels;
+  kn::ConcatRows<kn::ConcatMemcpy, kn::ConcatLut<&s8_lut__dsp>>(*params, inputs, output);
 }
 
 #endif  // TF_HAVE_DSP

@@ -33,40 +33,7 @@ inline void LookupMve(const int8_t* in, const int8_t* table, int8_t* out, int32_
 extern "C" void s8_concat__mve(const s8_concat_params* params, const int8_t* const* inputs,
                                int8_t* output) {
   namespace kn = tinyforge::kernels;
-  namespace sc = tinyforge::strided;
-  const s8_concat_params& p = *params;
-  int32_t row = 0;  // output elements per outer row
-  for (int32_t k = 0; k < p.num_inputs; ++k) row += p.inputs[k].axis_inner;
-  int8_t* dst = output;  // input k's first element in the output
-  for (int32_t k = 0; k < p.num_inputs; ++k) {
-    const s8_concat_input& in = p.inputs[k];
-    const int32_t n = in.axis_inner;
-    const int8_t* src = inputs[k];
-    if (in.requantize == 0) {
-      if (p.outer == 1 || n == row) {
-        sc::CopyMve(src, dst, n * p.outer);
-      } else {
-        for (int32_t o = 0; o < p.outer; ++o) sc::CopyMve(src + o * n, dst + o * row, n);
-      }
-    } else if (n * p.outer >= kn::kConcatTableMinElements) {
-      alignas(16) int8_t table[TF_LUT_ENTRIES];
-      for (int32_t v = 0; v < TF_LUT_ENTRIES; ++v) {
-        table[v] = kn::ConcatRequantize(p, in, static_cast<int8_t>(v));
-      }
-      if (p.outer == 1 || n == row) {
-        LookupMve(src, table, dst, n * p.outer);
-      } else {
-        for (int32_t o = 0; o < p.outer; ++o) LookupMve(src + o * n, table, dst + o * row, n);
-      }
-    } else {
-      for (int32_t o = 0; o < p.outer; ++o) {
-        for (int32_t i = 0; i < n; ++i) {
-          dst[o * row + i] = kn::ConcatRequantize(p, in, src[o * n + i]);
-        }
-      }
-    }
-    dst += n;
-  }
+  kn::ConcatRows<tinyforge::strided::CopyMve, LookupMve>(*params, inputs, output);
 }
 
 #endif  // TF_HAVE_MVE

@@ -5,5 +5,6 @@
 
 extern "C" void s8_concat__scalar(const s8_concat_params* params, const int8_t* const* inputs,
                                   int8_t* output) {
-  tinyforge::kernels::ConcatRows<&s8_lut__scalar>(*params, inputs, output);
+  namespace kn = tinyforge::kernels;
+  kn::ConcatRows<kn::ConcatMemcpy, kn::ConcatLut<&s8_lut__scalar>>(*params, inputs, output);
 }
