@@ -434,6 +434,13 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
       }
     }
   }
+  // The runtime finds an op's kernel by a linear search of the table (4 instructions an
+  // entry on the M55): the most used kernels first (ties in first use order).
+  std::map<const rt::KernelInfo*, size_t> uses;
+  for (const EmittedOp& op : out.ops) ++uses[op.kernel];
+  std::stable_sort(
+      out.kernels.begin(), out.kernels.end(),
+      [&](const rt::KernelInfo* a, const rt::KernelInfo* b) { return uses[a] > uses[b]; });
 
   // Inputs and outputs, with the IR tensor's own shape (a reshape view keeps its shape).
   auto io = [&](ir::TensorId id, bool output) {

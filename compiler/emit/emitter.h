@@ -102,7 +102,7 @@ struct Emitted {
   plan::MemoryPlan plan;
   std::vector<EmittedOp> ops;  // in program order
   std::vector<EmittedBuffer> buffers;
-  std::vector<const rt::KernelInfo*> kernels;  // distinct kernels, first use order
+  std::vector<const rt::KernelInfo*> kernels;  // distinct kernels, most used first
   std::vector<EmittedPath> paths;              // their paths linked on demand the ops take
   std::vector<std::string> segment_regions;    // memory region of each segment
   // Per segment: true if its region is a RAM region (--hot-constants): tf_model_init copies

@@ -312,19 +312,26 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
   k.vmin = vdupq_n_s32(p.act_min);
   k.vmax = vdupq_n_s32(p.act_max);
   const s8_broadcast_shape& s = p.shape;
+  // Both inputs dense (the common case, told apart first: the classification below costs
+  // about 100 instructions a call, which small tensors feel).
+  const tinyforge::kernels::BroadcastExtent e = tinyforge::kernels::Extent(s);
   // Classify: each input dense, a single value, or per-channel (innermost dim only).
   bool dense1 = true, dense2 = true, scalar1 = true, scalar2 = true, chan1 = true, chan2 = true;
   int32_t total = 1;
-  for (int d = 5; d >= 0; --d) {
-    if (s.out_dims[d] > 1) {
-      dense1 = dense1 && s.in1_strides[d] == total;
-      dense2 = dense2 && s.in2_strides[d] == total;
-      scalar1 = scalar1 && s.in1_strides[d] == 0;
-      scalar2 = scalar2 && s.in2_strides[d] == 0;
-      chan1 = chan1 && s.in1_strides[d] == (d == 5 ? 1 : 0);
-      chan2 = chan2 && s.in2_strides[d] == (d == 5 ? 1 : 0);
+  if (!e.plain) {
+    for (int d = 5; d >= 0; --d) {
+      if (s.out_dims[d] > 1) {
+        dense1 = dense1 && s.in1_strides[d] == total;
+        dense2 = dense2 && s.in2_strides[d] == total;
+        scalar1 = scalar1 && s.in1_strides[d] == 0;
+        scalar2 = scalar2 && s.in2_strides[d] == 0;
+        chan1 = chan1 && s.in1_strides[d] == (d == 5 ? 1 : 0);
+        chan2 = chan2 && s.in2_strides[d] == (d == 5 ? 1 : 0);
+      }
+      total *= s.out_dims[d];
     }
-    total *= s.out_dims[d];
+  } else {
+    total = e.elements;
   }
   constexpr bool kWide = kMode == kSingleRight || kMode == kDoubleRight;
   if (dense1 && dense2) {

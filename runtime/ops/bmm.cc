@@ -30,11 +30,11 @@ Status Validate_bmm(const OpContext& op) {
 Status Run_bmm(const OpContext& op) {
   s8_bmm_params p{};
   abi::DecodeParams(op, &p);
-  void* scratch = op.has(abi::kBmmScratch) ? op.tensor(abi::kBmmScratch).data : nullptr;
+  void* scratch = op.has(abi::kBmmScratch) ? op.data(abi::kBmmScratch) : nullptr;
   reinterpret_cast<BmmFn>(op.entry().kernel)(
-      &p, reinterpret_cast<const int8_t*>(op.tensor(abi::kBmmLhs).data),
-      reinterpret_cast<const int8_t*>(op.tensor(abi::kBmmRhs).data),
-      reinterpret_cast<int8_t*>(op.tensor(abi::kBmmOut).data), scratch);
+      &p, reinterpret_cast<const int8_t*>(op.data(abi::kBmmLhs)),
+      reinterpret_cast<const int8_t*>(op.data(abi::kBmmRhs)),
+      reinterpret_cast<int8_t*>(op.data(abi::kBmmOut)), scratch);
   return Status::kOk;
 }
 

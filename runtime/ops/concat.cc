@@ -60,11 +60,11 @@ Status Run_concat(const OpContext& op) {
   const int8_t* data[abi::kMaxConcatInputs];
   for (int32_t k = 0; k < p.num_inputs; ++k) {
     inputs[k] = ReadInput(op, k);
-    data[k] = reinterpret_cast<const int8_t*>(op.tensor(k).data);
+    data[k] = reinterpret_cast<const int8_t*>(op.data(k));
   }
   p.inputs = inputs;
   reinterpret_cast<ConcatFn>(op.entry().kernel)(
-      &p, data, reinterpret_cast<int8_t*>(op.tensor(p.num_inputs).data));
+      &p, data, reinterpret_cast<int8_t*>(op.data(p.num_inputs)));
   return Status::kOk;
 }
 

@@ -118,15 +118,15 @@ Status Run(const OpContext& op, OpKind kind) {
   s8_conv_params p{};
   abi::DecodeParams(op, &p);
   const TensorRef in = op.tensor(abi::kConvIn), out = op.tensor(abi::kConvOut);
-  p.multiplier = reinterpret_cast<const int32_t*>(op.tensor(abi::kConvMultiplier).data);
-  p.shift = reinterpret_cast<const int32_t*>(op.tensor(abi::kConvShift).data);
+  p.multiplier = reinterpret_cast<const int32_t*>(op.data(abi::kConvMultiplier));
+  p.shift = reinterpret_cast<const int32_t*>(op.data(abi::kConvShift));
   const bool depthwise = kind == OpKind::kDwconv;
   const Kernel kernel{
       op.entry().kernel, depthwise,
-      reinterpret_cast<const int8_t*>(op.tensor(abi::kConvWeights).data),
-      op.has(abi::kConvBias) ? reinterpret_cast<const int32_t*>(op.tensor(abi::kConvBias).data)
+      reinterpret_cast<const int8_t*>(op.data(abi::kConvWeights)),
+      op.has(abi::kConvBias) ? reinterpret_cast<const int32_t*>(op.data(abi::kConvBias))
                              : nullptr,
-      op.has(abi::kConvScratch) ? op.tensor(abi::kConvScratch).data : nullptr};
+      op.has(abi::kConvScratch) ? op.data(abi::kConvScratch) : nullptr};
   if (!op.streamed()) {
     kernel(p, in.data, out.data);
     return Status::kOk;

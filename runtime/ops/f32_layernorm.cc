@@ -24,10 +24,10 @@ Status Run_f32_layernorm(const OpContext& op) {
                       float*);
   f32_layernorm_params p{};
   abi::DecodeParams(op, &p);
-  auto in = [&](int32_t slot) { return reinterpret_cast<const float*>(op.tensor(slot).data); };
+  auto in = [&](int32_t slot) { return reinterpret_cast<const float*>(op.data(slot)); };
   reinterpret_cast<Fn>(op.entry().kernel)(&p, in(abi::kNormIn), in(abi::kNormScale),
                                           in(abi::kNormBias),
-                                          reinterpret_cast<float*>(op.tensor(abi::kNormOut).data));
+                                          reinterpret_cast<float*>(op.data(abi::kNormOut)));
   return Status::kOk;
 }
 

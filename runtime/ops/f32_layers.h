@@ -44,10 +44,10 @@ Status RunWeighted(const OpContext& op) {
   using Fn = void (*)(const P*, const float*, const float*, const float*, float*);
   P p{};
   abi::DecodeParams(op, &p);
-  auto f = [&](int32_t slot) { return reinterpret_cast<const float*>(op.tensor(slot).data); };
+  auto f = [&](int32_t slot) { return reinterpret_cast<const float*>(op.data(slot)); };
   reinterpret_cast<Fn>(op.entry().kernel)(&p, f(abi::kConvIn), f(abi::kConvWeights),
                                           f(abi::kConvBias),
-                                          reinterpret_cast<float*>(op.tensor(abi::kConvOut).data));
+                                          reinterpret_cast<float*>(op.data(abi::kConvOut)));
   return Status::kOk;
 }
 

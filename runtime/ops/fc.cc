@@ -50,16 +50,16 @@ Status Validate_fc(const OpContext& op) {
 Status Run_fc(const OpContext& op) {
   s8_fc_params p{};
   abi::DecodeParams(op, &p);
-  p.multiplier = reinterpret_cast<const int32_t*>(op.tensor(abi::kConvMultiplier).data);
-  p.shift = reinterpret_cast<const int32_t*>(op.tensor(abi::kConvShift).data);
+  p.multiplier = reinterpret_cast<const int32_t*>(op.data(abi::kConvMultiplier));
+  p.shift = reinterpret_cast<const int32_t*>(op.data(abi::kConvShift));
   const int32_t* bias = op.has(abi::kConvBias)
-                            ? reinterpret_cast<const int32_t*>(op.tensor(abi::kConvBias).data)
+                            ? reinterpret_cast<const int32_t*>(op.data(abi::kConvBias))
                             : nullptr;
-  void* scratch = op.has(abi::kConvScratch) ? op.tensor(abi::kConvScratch).data : nullptr;
+  void* scratch = op.has(abi::kConvScratch) ? op.data(abi::kConvScratch) : nullptr;
   reinterpret_cast<FcFn>(op.entry().kernel)(
-      &p, reinterpret_cast<const int8_t*>(op.tensor(abi::kConvIn).data),
-      reinterpret_cast<const int8_t*>(op.tensor(abi::kConvWeights).data), bias,
-      reinterpret_cast<int8_t*>(op.tensor(abi::kConvOut).data), scratch);
+      &p, reinterpret_cast<const int8_t*>(op.data(abi::kConvIn)),
+      reinterpret_cast<const int8_t*>(op.data(abi::kConvWeights)), bias,
+      reinterpret_cast<int8_t*>(op.data(abi::kConvOut)), scratch);
   return Status::kOk;
 }
 

@@ -26,11 +26,11 @@ Status Validate_layernorm(const OpContext& op) {
 Status Run_layernorm(const OpContext& op) {
   s8_layernorm_params p{};
   abi::DecodeParams(op, &p);
-  p.scale = reinterpret_cast<const int32_t*>(op.tensor(abi::kNormScale).data);
-  p.bias = reinterpret_cast<const int32_t*>(op.tensor(abi::kNormBias).data);
+  p.scale = reinterpret_cast<const int32_t*>(op.data(abi::kNormScale));
+  p.bias = reinterpret_cast<const int32_t*>(op.data(abi::kNormBias));
   reinterpret_cast<NormFn>(op.entry().kernel)(
-      &p, reinterpret_cast<const int8_t*>(op.tensor(abi::kNormIn).data),
-      reinterpret_cast<int8_t*>(op.tensor(abi::kNormOut).data));
+      &p, reinterpret_cast<const int8_t*>(op.data(abi::kNormIn)),
+      reinterpret_cast<int8_t*>(op.data(abi::kNormOut)));
   return Status::kOk;
 }
 

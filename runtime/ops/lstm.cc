@@ -31,7 +31,7 @@ Status Validate_lstm(const OpContext& op) {
   const TensorRef others[] = {op.tensor(abi::kLstmIn), out};
   const int64_t scratch = KernelScratch<OpKind::kLstm>(op, p);
   if (scratch <= 0 || !op.has(abi::kLstmScratch)) return Status::kBadParams;
-  if ((reinterpret_cast<uintptr_t>(op.tensor(abi::kLstmScratch).data) & 3) != 0) {
+  if ((reinterpret_cast<uintptr_t>(op.data(abi::kLstmScratch)) & 3) != 0) {
     return Status::kBadParams;  // the kernel keeps int16 state in it
   }
   return ExpectScratch(op, abi::kLstmScratch, scratch, others);
@@ -41,11 +41,11 @@ Status Run_lstm(const OpContext& op) {
   s8_lstm_params p{};
   abi::DecodeParams(op, &p);
   reinterpret_cast<LstmFn>(op.entry().kernel)(
-      &p, reinterpret_cast<const int8_t*>(op.tensor(abi::kLstmIn).data),
-      reinterpret_cast<const int8_t*>(op.tensor(abi::kLstmWx).data),
-      reinterpret_cast<const int8_t*>(op.tensor(abi::kLstmWh).data),
-      reinterpret_cast<const int32_t*>(op.tensor(abi::kLstmBias).data),
-      reinterpret_cast<int8_t*>(op.tensor(abi::kLstmOut).data), op.tensor(abi::kLstmScratch).data);
+      &p, reinterpret_cast<const int8_t*>(op.data(abi::kLstmIn)),
+      reinterpret_cast<const int8_t*>(op.data(abi::kLstmWx)),
+      reinterpret_cast<const int8_t*>(op.data(abi::kLstmWh)),
+      reinterpret_cast<const int32_t*>(op.data(abi::kLstmBias)),
+      reinterpret_cast<int8_t*>(op.data(abi::kLstmOut)), op.data(abi::kLstmScratch));
   return Status::kOk;
 }
 

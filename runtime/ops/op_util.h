@@ -255,9 +255,9 @@ Status RunTwoInputs(const OpContext& op, int32_t a, int32_t b, int32_t out) {
   using Fn = void (*)(const P*, const A*, const B*, Out*);
   P copy;
   reinterpret_cast<Fn>(op.entry().kernel)(Params(op, &copy),
-                                          reinterpret_cast<const A*>(op.tensor(a).data),
-                                          reinterpret_cast<const B*>(op.tensor(b).data),
-                                          reinterpret_cast<Out*>(op.tensor(out).data));
+                                          reinterpret_cast<const A*>(op.data(a)),
+                                          reinterpret_cast<const B*>(op.data(b)),
+                                          reinterpret_cast<Out*>(op.data(out)));
   return Status::kOk;
 }
 
@@ -267,8 +267,8 @@ Status RunUnary(const OpContext& op) {
   using Fn = void (*)(const P*, const In*, Out*);
   P copy;
   reinterpret_cast<Fn>(op.entry().kernel)(
-      Params(op, &copy), reinterpret_cast<const In*>(op.tensor(abi::kUnIn).data),
-      reinterpret_cast<Out*>(op.tensor(abi::kUnOut).data));
+      Params(op, &copy), reinterpret_cast<const In*>(op.data(abi::kUnIn)),
+      reinterpret_cast<Out*>(op.data(abi::kUnOut)));
   return Status::kOk;
 }
 

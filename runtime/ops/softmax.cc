@@ -46,10 +46,10 @@ Status Validate_softmax(const OpContext& op) {
 Status Run_softmax(const OpContext& op) {
   s8_softmax_params p{};
   abi::DecodeParams(op, &p);
-  void* scratch = op.has(abi::kSoftmaxScratch) ? op.tensor(abi::kSoftmaxScratch).data : nullptr;
+  void* scratch = op.has(abi::kSoftmaxScratch) ? op.data(abi::kSoftmaxScratch) : nullptr;
   reinterpret_cast<SoftmaxFn>(op.entry().kernel)(
-      &p, reinterpret_cast<const int8_t*>(op.tensor(abi::kSoftmaxIn).data),
-      reinterpret_cast<int8_t*>(op.tensor(abi::kSoftmaxOut).data), scratch);
+      &p, reinterpret_cast<const int8_t*>(op.data(abi::kSoftmaxIn)),
+      reinterpret_cast<int8_t*>(op.data(abi::kSoftmaxOut)), scratch);
   return Status::kOk;
 }
 

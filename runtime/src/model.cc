@@ -62,12 +62,7 @@ int32_t Model::TensorZeroPoint(int32_t index) const {
 
 TensorRef Model::Tensor(int32_t index) const {
   TensorRef t = TensorRecord(index);
-  if (t.in_arena()) {
-    t.data = arenas_[t.location].data + t.offset;
-  } else {
-    // Constant: the kernels take const pointers; TensorRef's data is non-const for arenas.
-    t.data = const_cast<uint8_t*>(segment_data_[t.location & 0x7f]) + t.offset;
-  }
+  t.data = TensorData(index);
   return t;
 }
 
