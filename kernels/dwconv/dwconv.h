@@ -132,12 +132,17 @@ constexpr int64_t s8_dwconv_mve_scratch_bytes(const s8_dwconv_params& p) {
          int64_t{plan.pixels} * 32;
 }
 
-// s8_dwconv__dsp's lanes path (3x3, depth multiplier 1, dilation 1, channels a multiple of 4,
-// stride 2+ or at most 16 output pixels): 4 channels at a time straight from NHWC, no scratch.
+// s8_dwconv__dsp's lanes path (depth multiplier 1, channels a multiple of 4; a 3x3 undilated
+// kernel with stride 2+ or at most 16 output pixels, or any other kernel of up to 64 taps):
+// 4 channels at a time straight from NHWC, no scratch.
+constexpr int32_t kS8DwconvDspLaneTaps = 64;  // the lanes path's largest kernel (8x8)
 constexpr bool s8_dwconv_dsp_lanes(const s8_dwconv_params& p) {
-  return p.depth_multiplier == 1 && p.k_h == 3 && p.k_w == 3 && p.dilation_h == 1 &&
-         p.dilation_w == 1 && (p.in_c & 3) == 0 &&
-         (p.stride_h > 1 || p.stride_w > 1 || int64_t{p.out_h} * p.out_w <= 16);
+  if (p.depth_multiplier != 1 || (p.in_c & 3) != 0) return false;
+  if (p.k_h == 3 && p.k_w == 3 && p.dilation_h == 1 && p.dilation_w == 1) {
+    return p.stride_h > 1 || p.stride_w > 1 || int64_t{p.out_h} * p.out_w <= 16;
+  }
+  // Other kernels: the plane path takes none of them.
+  return int64_t{p.k_h} * p.k_w <= kS8DwconvDspLaneTaps;
 }
 
 // s8_dwconv__dsp's and __scalar's fast path (3x3, depth multiplier 1, dilation 1) copies one
@@ -153,5 +158,19 @@ constexpr int64_t s8_dwconv_dsp_scratch_bytes(const s8_dwconv_params& p) {
   const int64_t pitch = int64_t{(y ? p.out_h : p.out_w) - 1} * (y ? p.stride_h : p.stride_w) + 4;
   return n_a * pitch > 16384 ? 0 : (n_a * pitch + 7) / 4 * 4;
 }
+
+namespace tinyforge::dwconv {
+
+// The taps k in [0, k) of one window axis whose input coordinate at0 + k * dilation lies in
+// [0, in): [*lo, *hi), empty when *hi <= *lo (the fast kernels clip each output's window once
+// instead of checking every tap).
+inline void ValidTaps(int32_t at0, int32_t dilation, int32_t k, int32_t in, int32_t* lo,
+                      int32_t* hi) {
+  *lo = at0 < 0 ? (-at0 + dilation - 1) / dilation : 0;
+  const int32_t last = in - 1 - at0;  // the largest k * dilation inside
+  *hi = last < 0 ? 0 : (last / dilation + 1 < k ? last / dilation + 1 : k);
+}
+
+}  // namespace tinyforge::dwconv
 
 #endif  // TINYFORGE_KERNELS_DWCONV_DWCONV_H_

@@ -1,8 +1,8 @@
 // DEPTHWISE_CONV_2D for Cortex-M4/M7/M33 (DSP extension), bit-identical to s8_dwconv__ref.
 //
-// Lanes path (3x3, depth multiplier 1, dilation 1, channels a multiple of 4, stride 2+ or at
-// most 16 output pixels; s8_dwconv_dsp_lanes): 4 channels at a time straight from NHWC, no
-// scratch (see RunLanes).
+// Lanes path (depth multiplier 1, channels a multiple of 4: 3x3 undilated with stride 2+ or
+// at most 16 output pixels, or any other kernel of up to 64 taps, e.g. 5x5; s8_dwconv_dsp_lanes):
+// 4 channels at a time straight from NHWC, no scratch (see RunLanes).
 //
 // Plane path (3x3, depth multiplier 1, dilation 1, any stride and padding): per channel the
 // input is copied once into a zero-point padded "plane" (scratch), transposed so that the
@@ -16,7 +16,7 @@
 // |acc| < 2^30 and shift in [-22, -1] double their weights and bias and requantize with one
 // SMMLAR / SMMLA (kDoubled, the offset folded in), others use the generic exact fallback.
 //
-// General path (other kernels, dilation, depth multiplier): the reference loop.
+// General path (depth multiplier > 1, channels not a multiple of 4): the reference loop.
 #include "kernels/dwconv/dwconv.h"
 #include "kernels/common/isa.h"
 #include "kernels/common/word.h"
@@ -352,18 +352,60 @@ void LaneGroup(const s8_dwconv_params& p, const int8_t* in, const uint32_t* w,
   }
 }
 
+// Any other kernel (5x5: MobileNetV3, EfficientNet; dilation; depth multiplier 1, channels a
+// multiple of 4): the same taps over each output's window clipped to the input once (no
+// per-tap checks). These ran the reference loop.
+template <bool kSingle, bool kClamp, bool kFast>
+void LaneGroupAny(const s8_dwconv_params& p, const int8_t* in, const uint32_t* w,
+                  const int32_t* init, const int32_t* m, const int32_t* c, const int32_t* e,
+                  int32_t c0, int8_t* out) {
+  using tinyforge::dwconv::ValidTaps;
+  const int32_t C = p.in_c, W = p.in_w;
+  const int32_t x_col = p.dilation_w * C, x_row = p.dilation_h * W * C, w_row = 2 * p.k_w;
+  const uint32_t off2 = (static_cast<uint32_t>(p.input_offset) & 0xFFFFu) * 0x10001u;
+  for (int32_t oy = 0; oy < p.out_h; ++oy) {
+    const int32_t iy0 = oy * p.stride_h - p.pad_top;
+    int32_t ky0, ky1;
+    ValidTaps(iy0, p.dilation_h, p.k_h, p.in_h, &ky0, &ky1);
+    int8_t* o = out + oy * p.out_w * C + c0;
+    for (int32_t ox = 0; ox < p.out_w; ++ox, o += C) {
+      const int32_t ix0 = ox * p.stride_w - p.pad_left;
+      int32_t kx0, kx1;
+      ValidTaps(ix0, p.dilation_w, p.k_w, W, &kx0, &kx1);
+      LaneAcc a{init[0], init[1], init[2], init[3]};
+      const int8_t* src_row =
+          in + ((iy0 + ky0 * p.dilation_h) * W + ix0 + kx0 * p.dilation_w) * C + c0;
+      const uint32_t* w_at = w + 2 * (ky0 * p.k_w + kx0);
+      for (int32_t ky = ky0; ky < ky1; ++ky, src_row += x_row, w_at += w_row) {
+        const int8_t* src = src_row;
+        const uint32_t* wt = w_at;
+        for (int32_t kx = kx0; kx < kx1; ++kx, src += x_col, wt += 2) LaneTap(src, off2, wt, a);
+      }
+      o[0] = LaneOut<kSingle, kClamp, kFast>(a.a0, m[0], c[0], e[0], p, c0);
+      o[1] = LaneOut<kSingle, kClamp, kFast>(a.a1, m[1], c[1], e[1], p, c0 + 1);
+      o[2] = LaneOut<kSingle, kClamp, kFast>(a.a2, m[2], c[2], e[2], p, c0 + 2);
+      o[3] = LaneOut<kSingle, kClamp, kFast>(a.a3, m[3], c[3], e[3], p, c0 + 3);
+    }
+  }
+}
+
 // A group with a slow lane (rare), one out-of-line copy.
 __attribute__((noinline)) void LaneGeneric(const s8_dwconv_params& p, const int8_t* in,
                                            const uint32_t* w, const int32_t* init,
                                            const int32_t* m, const int32_t* c, const int32_t* e,
                                            int32_t c0, int8_t* out) {
-  LaneGroup<false, true, false>(p, in, w, init, m, c, e, c0, out);
+  if (p.k_h == 3 && p.k_w == 3 && p.dilation_h == 1 && p.dilation_w == 1) {
+    LaneGroup<false, true, false>(p, in, w, init, m, c, e, c0, out);
+  } else {
+    LaneGroupAny<false, true, false>(p, in, w, init, m, c, e, c0, out);
+  }
 }
 
 template <bool kSingle, bool kClamp>
 void RunLanes(const s8_dwconv_params& p, const int8_t* in, const int8_t* weights,
               const int32_t* bias, int8_t* out) {
-  const int32_t C = p.in_c;
+  const int32_t C = p.in_c, taps = p.k_h * p.k_w;
+  const bool k3 = p.k_h == 3 && p.k_w == 3 && p.dilation_h == 1 && p.dilation_w == 1;
   for (int32_t c0 = 0; c0 < C; c0 += 4) {
     bool fast = true;
     int32_t init[4], m[4], c[4], e[4];
@@ -372,14 +414,16 @@ void RunLanes(const s8_dwconv_params& p, const int8_t* in, const int8_t* weights
       const int32_t b = bias != nullptr ? bias[ch] : 0;
       const int32_t s = p.shift[ch];
       const int64_t ab = b < 0 ? -int64_t{b} : int64_t{b};
-      if (!(s <= -1 && s >= -22 && ab + 9 * 255 * 128 < (int64_t{1} << 30))) fast = false;
+      if (!(s <= -1 && s >= -22 && ab + int64_t{taps} * 255 * 128 < (int64_t{1} << 30))) {
+        fast = false;
+      }
       m[l] = p.multiplier[ch];
       e[l] = -s;
       init[l] = b;
       c[l] = 0;
     }
-    uint32_t w[18];
-    for (int32_t t = 0; t < 9; ++t) {
+    uint32_t w[2 * kS8DwconvDspLaneTaps];
+    for (int32_t t = 0; t < taps; ++t) {
       const uint32_t v = static_cast<uint32_t>(LoadWord(weights + t * C + c0));
       uint32_t lo = __sxtb16(v), hi = static_cast<uint32_t>(Sxtb16Ror8(static_cast<int32_t>(v)));
       if (fast) {
@@ -394,7 +438,11 @@ void RunLanes(const s8_dwconv_params& p, const int8_t* in, const int8_t* weights
         init[l] *= 2;
         c[l] = static_cast<int32_t>(static_cast<uint32_t>(2 * p.output_offset + 1) << e[l]) >> 1;
       }
-      LaneGroup<kSingle, kClamp, true>(p, in, w, init, m, c, e, c0, out);
+      if (k3) {
+        LaneGroup<kSingle, kClamp, true>(p, in, w, init, m, c, e, c0, out);
+      } else {
+        LaneGroupAny<kSingle, kClamp, true>(p, in, w, init, m, c, e, c0, out);
+      }
     } else {
       LaneGeneric(p, in, w, init, m, c, e, c0, out);
     }
