@@ -401,11 +401,11 @@ __attribute__((noinline)) void LaneGeneric(const s8_dwconv_params& p, const int8
   }
 }
 
-template <bool kSingle, bool kClamp>
+// kAny: any kernel (LaneGroupAny); else 3x3 undilated (LaneGroup, its 9 taps unrolled).
+template <bool kSingle, bool kClamp, bool kAny>
 void RunLanes(const s8_dwconv_params& p, const int8_t* in, const int8_t* weights,
               const int32_t* bias, int8_t* out) {
-  const int32_t C = p.in_c, taps = p.k_h * p.k_w;
-  const bool k3 = p.k_h == 3 && p.k_w == 3 && p.dilation_h == 1 && p.dilation_w == 1;
+  const int32_t C = p.in_c, taps = kAny ? p.k_h * p.k_w : 9;
   for (int32_t c0 = 0; c0 < C; c0 += 4) {
     bool fast = true;
     int32_t init[4], m[4], c[4], e[4];
@@ -422,7 +422,7 @@ void RunLanes(const s8_dwconv_params& p, const int8_t* in, const int8_t* weights
       init[l] = b;
       c[l] = 0;
     }
-    uint32_t w[2 * kS8DwconvDspLaneTaps];
+    uint32_t w[kAny ? 2 * kS8DwconvDspLaneTaps : 18];
     for (int32_t t = 0; t < taps; ++t) {
       const uint32_t v = static_cast<uint32_t>(LoadWord(weights + t * C + c0));
       uint32_t lo = __sxtb16(v), hi = static_cast<uint32_t>(Sxtb16Ror8(static_cast<int32_t>(v)));
@@ -438,10 +438,10 @@ void RunLanes(const s8_dwconv_params& p, const int8_t* in, const int8_t* weights
         init[l] *= 2;
         c[l] = static_cast<int32_t>(static_cast<uint32_t>(2 * p.output_offset + 1) << e[l]) >> 1;
       }
-      if (k3) {
-        LaneGroup<kSingle, kClamp, true>(p, in, w, init, m, c, e, c0, out);
-      } else {
+      if constexpr (kAny) {
         LaneGroupAny<kSingle, kClamp, true>(p, in, w, init, m, c, e, c0, out);
+      } else {
+        LaneGroup<kSingle, kClamp, true>(p, in, w, init, m, c, e, c0, out);
       }
     } else {
       LaneGeneric(p, in, w, init, m, c, e, c0, out);
@@ -458,15 +458,24 @@ extern "C" void s8_dwconv__dsp(const s8_dwconv_params* params, const int8_t* inp
   if (s8_dwconv_dsp_lanes(p)) {
     const bool clamp = p.act_min > -128 || p.act_max < 127;
     const bool single = p.rounding == TF_ROUNDING_SINGLE;
+    const bool any = p.k_h != 3 || p.k_w != 3 || p.dilation_h != 1 || p.dilation_w != 1;
     for (int32_t b = 0; b < p.batches; ++b) {
       const int8_t* in = input + b * p.in_h * p.in_w * p.in_c;
       int8_t* out = output + b * p.out_h * p.out_w * p.out_c;
-      if (single) {
-        clamp ? RunLanes<true, true>(p, in, weights, bias, out)
-              : RunLanes<true, false>(p, in, weights, bias, out);
+      if (any) {
+        if (single) {
+          clamp ? RunLanes<true, true, true>(p, in, weights, bias, out)
+                : RunLanes<true, false, true>(p, in, weights, bias, out);
+        } else {
+          clamp ? RunLanes<false, true, true>(p, in, weights, bias, out)
+                : RunLanes<false, false, true>(p, in, weights, bias, out);
+        }
+      } else if (single) {
+        clamp ? RunLanes<true, true, false>(p, in, weights, bias, out)
+              : RunLanes<true, false, false>(p, in, weights, bias, out);
       } else {
-        clamp ? RunLanes<false, true>(p, in, weights, bias, out)
-              : RunLanes<false, false>(p, in, weights, bias, out);
+        clamp ? RunLanes<false, true, false>(p, in, weights, bias, out)
+              : RunLanes<false, false, false>(p, in, weights, bias, out);
       }
     }
     return;
