@@ -3,9 +3,12 @@
 // Lanes are inner positions (channels: contiguous in NHWC). 32 channels at a time are summed
 // down the reduced rows in four int16x8 accumulators (one widening byte load and one add per
 // 8 inputs; fewer than 32 channels load only the vectors that hold some, the last one
-// predicated: SqueezeNet's mean over 10 class maps, one unpredicated and one predicated), exact for 256 rows (|sum| <= 256 * 128); longer reductions add each 256-row
-// chunk into int32 sums. inner == 1 (contiguous inputs per output) sums 16 bytes per VADDVA,
-// or, at most 16 per output and 4 outputs or more, 4 outputs per vector by byte gathers.
+// predicated: SqueezeNet's mean over 10 class maps, one unpredicated and one predicated),
+// exact for 256 rows (|sum| <= 256 * 128): such a reduction is requantized straight from the
+// accumulators (even and odd lanes widened, narrowed back: Store8); longer ones add each
+// 256-row chunk into int32 sums. inner == 1 (contiguous inputs per output) sums 16 bytes per
+// VADDVA, or, at most 16 per output and 4 outputs or more, 4 outputs per vector by byte
+// gathers.
 // The outputs are requantized 4 at a time under TFLM's double rounding: VQRDMULH is gemmlowp's
 // SaturatingRoundingDoublingHighMul exactly, and RoundingDivideByPOT (ties away from zero) is
 // VRSHL of x - 1 for negative x (ties toward +inf otherwise); single rounding is VQDMULH and
@@ -28,63 +31,81 @@ constexpr int32_t kChunk = 256;  // rows per int16 accumulation
 constexpr int32_t kBlock = 32;   // channels per pass
 constexpr int32_t kFewRows = 16;  // inner 1: at most this many rows per output by gathers
 
+// The requantization of mean::Out, 4 outputs a vector, by mode (chosen once per call).
+enum Mode : int32_t { kScalar, kSingleLeft, kSingleN0, kSingleN, kSingleBig, kDouble };
+
+struct Req {
+  Mode mode;
+  int32_t zps, multiplier, shift, n, zp_n, out_zp;
+};
+
+Req MakeReq(const s8_mean_params& p, int32_t zps) {
+  Req q{kDouble, zps, p.multiplier, p.shift, p.shift > 0 ? 0 : -p.shift, 0, p.output_zero_point};
+  if (p.rounding != TF_ROUNDING_SINGLE) return q;
+  if (p.shift > 0) {
+    // (x * m + 2^(30 - s)) >> (31 - s) is VQRDMULH(x << s, m) while x << s fits int32:
+    // |x| <= 255 * reduce_size (a global mean over few rows, ResNet's 2x2: s > 0).
+    q.mode = (int64_t{p.reduce_size} * 255) << p.shift >= (int64_t{1} << 31) ? kScalar
+                                                                             : kSingleLeft;
+    return q;
+  }
+  // (x * m + 2^(30 + n)) >> (31 + n): VRSHL(VQDMULH(x, m), -n) for n >= 1 (a floor of a
+  // floor), VQRDMULH for n == 0; the output zero point added before the rounding shift as
+  // zp << n (exact), by VQDMLASH.
+  q.mode = q.n == 0 ? kSingleN0 : q.n < 24 ? kSingleN : kSingleBig;
+  q.zp_n = q.n < 24 ? p.output_zero_point * (1 << q.n) : 0;
+  return q;
+}
+
+// Four sums requantized, offset and clamped to int8 (in int32 lanes). mode != kScalar.
+inline int32x4_t Req4(const Req& q, int32x4_t sums) {
+  int32x4_t x = vsubq_n_s32(sums, q.zps);  // wrapping, as fx::WrapSub
+  int32x4_t y;
+  switch (q.mode) {
+    case kSingleLeft:
+      y = vaddq_n_s32(vqrdmulhq_n_s32(vshlq_r_s32(x, q.shift), q.multiplier), q.out_zp);
+      break;
+    case kSingleN0:
+      y = vaddq_n_s32(vqrdmulhq_n_s32(x, q.multiplier), q.out_zp);
+      break;
+    case kSingleN:
+      y = vrshlq_n_s32(vqdmlashq_n_s32(x, vdupq_n_s32(q.multiplier), q.zp_n), -q.n);
+      break;
+    case kSingleBig:
+      y = vaddq_n_s32(vrshlq_n_s32(vqdmulhq_n_s32(x, q.multiplier), -q.n), q.out_zp);
+      break;
+    default:  // kDouble
+      x = vshlq_r_s32(x, q.shift > 0 ? q.shift : 0);  // wrapping, as fx::WrapShiftLeft
+      x = vqrdmulhq_n_s32(x, q.multiplier);
+      if (q.n > 0) {
+        x = vqaddq_s32(x, vshrq_n_s32(x, 31));  // x - 1 for x < 0: ties away from zero
+        x = vrshlq_n_s32(x, -q.n);
+      }
+      y = vaddq_n_s32(x, q.out_zp);
+      break;
+  }
+  return vminq_s32(vmaxq_s32(y, vdupq_n_s32(-128)), vdupq_n_s32(127));
+}
+
 // m outputs of sums (m <= kBlock) as mean::Out computes them.
-void Requantize(const s8_mean_params& p, const int32_t* sums, int32_t m, int32_t zps,
+void Requantize(const s8_mean_params& p, const Req& q, const int32_t* sums, int32_t m,
                 int8_t* out) {
-  if (p.rounding == TF_ROUNDING_SINGLE) {
-    if (p.shift > 0) {
-      // (x * m + 2^(30 - s)) >> (31 - s) is VQRDMULH(x << s, m) while x << s fits int32:
-      // |x| <= 255 * reduce_size (a global mean over few rows, ResNet's 2x2: s > 0).
-      if ((int64_t{p.reduce_size} * 255) << p.shift >= (int64_t{1} << 31)) {
-        for (int32_t k = 0; k < m; ++k) out[k] = mean::Out(p, sums[k], zps);
-        return;
-      }
-      for (int32_t k = 0; k < m; k += 4) {
-        const mve_pred16_t pr = vctp32q(static_cast<uint32_t>(m - k));
-        const int32x4_t x = vshlq_r_s32(vsubq_n_s32(vld1q_s32(sums + k), zps), p.shift);
-        int32x4_t y = vaddq_n_s32(vqrdmulhq_n_s32(x, p.multiplier), p.output_zero_point);
-        y = vminq_s32(vmaxq_s32(y, vdupq_n_s32(-128)), vdupq_n_s32(127));
-        vstrbq_p_s32(out + k, y, pr);
-      }
-      return;
-    }
-    // (x * m + 2^(30 + n)) >> (31 + n): VRSHL(VQDMULH(x, m), -n) for n >= 1 (a floor of a
-    // floor), VQRDMULH for n == 0; the output zero point added before the rounding shift as
-    // zp << n (exact), by VQDMLASH.
-    const int32x4_t vm = vdupq_n_s32(p.multiplier);
-    const int32_t n = -p.shift;
-    const int32_t zp_n = n < 24 ? p.output_zero_point * (1 << n) : 0;
-    for (int32_t k = 0; k < m; k += 4) {
-      const mve_pred16_t pr = vctp32q(static_cast<uint32_t>(m - k));
-      const int32x4_t x = vsubq_n_s32(vld1q_s32(sums + k), zps);  // wrapping, as fx::WrapSub
-      int32x4_t y;
-      if (n == 0) {
-        y = vaddq_n_s32(vqrdmulhq_n_s32(x, p.multiplier), p.output_zero_point);
-      } else if (n < 24) {
-        y = vrshlq_n_s32(vqdmlashq_n_s32(x, vm, zp_n), -n);
-      } else {
-        y = vaddq_n_s32(vrshlq_n_s32(vqdmulhq_n_s32(x, p.multiplier), -n), p.output_zero_point);
-      }
-      y = vminq_s32(vmaxq_s32(y, vdupq_n_s32(-128)), vdupq_n_s32(127));
-      vstrbq_p_s32(out + k, y, pr);
-    }
+  if (q.mode == kScalar) {
+    for (int32_t k = 0; k < m; ++k) out[k] = mean::Out(p, sums[k], q.zps);
     return;
   }
-  const int32_t left = p.shift > 0 ? p.shift : 0;
-  const int32_t right = p.shift > 0 ? 0 : -p.shift;
   for (int32_t k = 0; k < m; k += 4) {
     const mve_pred16_t pr = vctp32q(static_cast<uint32_t>(m - k));
-    int32x4_t x = vsubq_n_s32(vld1q_s32(sums + k), zps);  // wrapping, as fx::WrapSub
-    x = vshlq_s32(x, vdupq_n_s32(left));                     // wrapping, as fx::WrapShiftLeft
-    x = vqrdmulhq_n_s32(x, p.multiplier);
-    if (right > 0) {
-      x = vqaddq_s32(x, vshrq_n_s32(x, 31));  // x - 1 for x < 0: ties away from zero
-      x = vrshlq_s32(x, vdupq_n_s32(-right));
-    }
-    x = vaddq_n_s32(x, p.output_zero_point);
-    x = vminq_s32(vmaxq_s32(x, vdupq_n_s32(-128)), vdupq_n_s32(127));
-    vstrbq_p_s32(out + k, x, pr);
+    vstrbq_p_s32(out + k, Req4(q, vld1q_s32(sums + k)), pr);
   }
+}
+
+// Eight int16 sums (one chunk's) requantized straight from the accumulator: even and odd
+// lanes widened, requantized, narrowed back in place and stored as bytes (`pr`: 16-bit lanes).
+inline void Store8(const Req& q, int16x8_t a, int8_t* out, mve_pred16_t pr) {
+  const int32x4_t even = Req4(q, vmovlbq_s16(a)), odd = Req4(q, vmovltq_s16(a));
+  const int16x8_t y = vmovntq_s32(vmovnbq_s32(vdupq_n_s16(0), even), odd);
+  vstrbq_p_s16(out, y, pr);
 }
 
 }  // namespace
@@ -93,7 +114,10 @@ extern "C" void s8_mean__mve(const s8_mean_params* params, const int8_t* input,
                              int8_t* output) {
   const s8_mean_params& p = *params;
   const int32_t zps = mean::ZeroPointSum(p);
+  const Req rq = MakeReq(p, zps);
   const int32_t R = p.reduce_size, C = p.inner;
+  // One chunk and a vector requantization: the int16 sums go straight to the outputs.
+  const bool direct = R <= kChunk && rq.mode != kScalar;
   if (C == 1 && R <= kFewRows && p.outer >= 4) {
     // Few inputs per output, outputs apart by R: 4 outputs per vector, one byte gather per
     // row (offsets {0, R, 2R, 3R}), up to 32 sums requantized together.
@@ -110,7 +134,7 @@ extern "C" void s8_mean__mve(const s8_mean_params* params, const int8_t* input,
         }
         vst1q_s32(sums + k, acc);
       }
-      Requantize(p, sums, m, zps, output + o);
+      Requantize(p, rq, sums, m, output + o);
     }
     return;
   }
@@ -129,16 +153,35 @@ extern "C" void s8_mean__mve(const s8_mean_params* params, const int8_t* input,
       out[0] = mean::Out(p, total, zps);
       continue;
     }
-    for (int32_t c = 0; c < C; c += kBlock) {
+    int32_t c = 0;
+    if (direct) {  // whole blocks of 32 channels: no predicates, no spilled sums
+      const mve_pred16_t all = vctp16q(8);
+      for (; c + kBlock <= C; c += kBlock) {
+        const int8_t* q = in + c;
+        int16x8_t a0 = vdupq_n_s16(0), a1 = a0, a2 = a0, a3 = a0;
+        for (int32_t r = 0; r < R; ++r, q += C) {
+          a0 = vaddq_s16(a0, vldrbq_s16(q));
+          a1 = vaddq_s16(a1, vldrbq_s16(q + 8));
+          a2 = vaddq_s16(a2, vldrbq_s16(q + 16));
+          a3 = vaddq_s16(a3, vldrbq_s16(q + 24));
+        }
+        Store8(rq, a0, out + c, all);
+        Store8(rq, a1, out + c + 8, all);
+        Store8(rq, a2, out + c + 16, all);
+        Store8(rq, a3, out + c + 24, all);
+      }
+    }
+    for (; c < C; c += kBlock) {
       const int32_t n = C - c;
       const mve_pred16_t p0 = vctp16q(static_cast<uint32_t>(n));
       const mve_pred16_t p1 = vctp16q(static_cast<uint32_t>(n > 8 ? n - 8 : 0));
       const mve_pred16_t p2 = vctp16q(static_cast<uint32_t>(n > 16 ? n - 16 : 0));
       const mve_pred16_t p3 = vctp16q(static_cast<uint32_t>(n > 24 ? n - 24 : 0));
-      int32_t sums[kBlock] = {};
+      int32_t sums[kBlock];
       int16_t part[kBlock];
       const int8_t* q = in + c;
       for (int32_t r = R; r > 0;) {
+        const bool first = r == R;  // the first chunk: the sums start with it
         int32_t rows = r < kChunk ? r : kChunk;
         r -= rows;
         int16x8_t a0 = vdupq_n_s16(0), a1 = a0, a2 = a0, a3 = a0;
@@ -170,15 +213,25 @@ extern "C" void s8_mean__mve(const s8_mean_params* params, const int8_t* input,
             a3 = vaddq_s16(a3, vldrbq_z_s16(q + 24, p3));
           }
         }
+        if (direct) {
+          int8_t* o8 = out + c;
+          Store8(rq, a0, o8, p0);
+          if (n > 8) Store8(rq, a1, o8 + 8, p1);
+          if (n > 16) Store8(rq, a2, o8 + 16, p2);
+          if (n > 24) Store8(rq, a3, o8 + 24, p3);
+          break;
+        }
         vst1q_s16(part, a0);
         vst1q_s16(part + 8, a1);
         vst1q_s16(part + 16, a2);
         vst1q_s16(part + 24, a3);
         for (int32_t k = 0; k < kBlock; k += 4) {
-          vst1q_s32(sums + k, vaddq_s32(vld1q_s32(sums + k), vldrhq_s32(part + k)));
+          const int32x4_t chunk = vldrhq_s32(part + k);
+          vst1q_s32(sums + k, first ? chunk : vaddq_s32(vld1q_s32(sums + k), chunk));
         }
       }
-      Requantize(p, sums, n < kBlock ? n : kBlock, zps, out + c);
+      if (direct) continue;
+      Requantize(p, rq, sums, n < kBlock ? n : kBlock, out + c);
     }
   }
 }
