@@ -101,6 +101,23 @@ inline Plan MakeSlicePlan(const s8_slice_params& p) {
   return plan;
 }
 
+// Elements of a slice that is one contiguous run of the input (trailing dims whole, one
+// dim cut with stride 1, the dims before it of output extent 1: a GRU gate's third of a
+// row, a split along the outermost dim), or 0.
+inline int32_t SliceRun(const s8_slice_params& p) {
+  int32_t n = 1;
+  int d = kS8SliceMaxDims - 1;
+  for (; d >= 0 && p.output_dims[d] == p.input_dims[d]; --d) n *= p.output_dims[d];
+  if (d >= 0) {
+    if (p.stride[d] != 1 && p.output_dims[d] > 1) return 0;
+    n *= p.output_dims[d];
+    for (--d; d >= 0; --d) {
+      if (p.output_dims[d] != 1) return 0;
+    }
+  }
+  return n;
+}
+
 // The input offset of a slice's first element.
 inline int32_t SliceOffset(const s8_slice_params& p) {
   int32_t offset = 0, s = 1;
@@ -334,8 +351,13 @@ inline void Transpose(const s8_transpose_params& p, const int8_t* input, int8_t*
 template <class Block, class Row>
 inline void Slice(const s8_slice_params& p, const int8_t* input, int8_t* output, Block&& block,
                   Row&& row) {
-  const Plan plan = Merged(MakeSlicePlan(p));
   const int8_t* first = input + SliceOffset(p);
+  const int32_t run = SliceRun(p);
+  if (run > 0) {  // one contiguous run (a GRU gate's third): no loop nest to plan
+    row(first, output, run, 1, 1);
+    return;
+  }
+  const Plan plan = Merged(MakeSlicePlan(p));
   if (plan.n[5] < kShortRow) {
     Blocks blocks;
     if (MakeBlocks(plan.n, plan.si, &blocks)) {

@@ -130,23 +130,6 @@ inline bool ContiguousRowsMve(const Plan& t, const int8_t* input, int8_t* output
   return true;
 }
 
-// Elements of a slice that is one contiguous run of the input (trailing dims whole, one
-// dim cut with stride 1, the dims before it of output extent 1: a GRU gate's third of a
-// row, a split along the outermost dim), or 0.
-inline int32_t SliceRun(const s8_slice_params& p) {
-  int32_t n = 1;
-  int d = kS8SliceMaxDims - 1;
-  for (; d >= 0 && p.output_dims[d] == p.input_dims[d]; --d) n *= p.output_dims[d];
-  if (d >= 0) {
-    if (p.stride[d] != 1 && p.output_dims[d] > 1) return 0;
-    n *= p.output_dims[d];
-    for (--d; d >= 0; --d) {
-      if (p.output_dims[d] != 1) return 0;
-    }
-  }
-  return n;
-}
-
 // The Helium SLICE: one run by one copy; rows contiguous on both sides (8 bytes or more)
 // copied in the loop nest; else strided_copy.h's short-row blocks or rows (Slice).
 inline void SliceMve(const s8_slice_params& p, const int8_t* input, int8_t* output) {
