@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "kernels/common/limits.h"
+#include "kernels/common/paths.h"
 #include "tinyforge/kernel_table.h"
 #include "tinyforge/op_abi.h"
 #include "tinyforge/runtime.h"
@@ -321,11 +322,27 @@ inline StreamGeometry StreamedGeometry(const OpContext& op, const StreamGeometry
 // output into the line-buffer slot `out`; ctx is the caller's.
 using StreamUnitFn = void (*)(const void* ctx, int32_t u, const uint8_t* in, uint8_t* out);
 
+}  // namespace tinyforge::rt::ops
+
 // Executes the schedule of a streamed op with geometry g (RunStream), `ring` its line buffer,
-// calling unit(ctx, ...) for each unit. One definition (stream_run.cc) for every streamed
-// operator: a template per params struct and kernel call took ~770 bytes an operator kind.
-Status RunStreamedUnits(const StreamGeometry& g, const TensorRef& in, const TensorRef& out,
-                        const TensorRef& ring, StreamUnitFn unit, const void* ctx);
+// calling unit(ctx, ...) for each unit. One definition (runtime/ops/stream_run.cc) for every
+// streamed operator: a template per params struct and kernel call took ~770 bytes an operator
+// kind. Linked on demand, like a kernel path (kernels/common/paths.h): the generated model.cc
+// of a program with a streamed op names it (TF_STREAM_LINK, tinyforge/kernel_table.h), as do
+// tables of every kernel; elsewhere it reads as null and the validators refuse a streamed op
+// (StreamLinked).
+extern "C" TF_PATH_WEAK tinyforge::rt::Status tf_rt_run_streamed_units(
+    const tinyforge::rt::StreamGeometry& g, const tinyforge::rt::TensorRef& in,
+    const tinyforge::rt::TensorRef& out, const tinyforge::rt::TensorRef& ring,
+    tinyforge::rt::ops::StreamUnitFn unit, const void* ctx);
+
+namespace tinyforge::rt::ops {
+
+// A streamed op can run: the firmware links the streamed-op executor (else kUnknownKernel:
+// the code the op needs is missing from the image, as a kernel missing from the table).
+inline Status StreamLinked() {
+  return tf_rt_run_streamed_units != nullptr ? Status::kOk : Status::kUnknownKernel;
+}
 
 // Executes a streamed op: `run_unit(p_unit, in_rows, out_rows)` runs the kernel for one unit
 // (StreamUnitParams) with the input cut to start at `in_rows`.
@@ -339,7 +356,7 @@ Status RunStreamed(const P& p, const StreamGeometry& g, const TensorRef& in, con
     const RunUnit* run_unit;
   };
   const Ctx ctx{&p, &g, &run_unit};
-  return RunStreamedUnits(
+  return tf_rt_run_streamed_units(
       g, in, out, ring,
       [](const void* c, int32_t u, const uint8_t* unit_in, uint8_t* unit_out) {
         const Ctx& x = *static_cast<const Ctx*>(c);

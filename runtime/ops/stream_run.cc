@@ -1,11 +1,12 @@
-// The executor of streamed ops (runtime/ops/op_util.h, RunStreamedUnits): one copy for every
-// operator kind that streams (conv, dwconv, the pools); linked only when an op glue calls it.
+// The executor of streamed ops (runtime/ops/op_util.h, tf_rt_run_streamed_units): one copy for
+// every operator kind that streams (conv, dwconv, the pools); linked on demand.
 #include "op_util.h"
 
-namespace tinyforge::rt::ops {
+using namespace tinyforge::rt;  // NOLINT: the C symbol's types
 
-Status RunStreamedUnits(const StreamGeometry& g, const TensorRef& in, const TensorRef& out,
-                        const TensorRef& ring, StreamUnitFn unit, const void* ctx) {
+extern "C" Status tf_rt_run_streamed_units(const StreamGeometry& g, const TensorRef& in,
+                                           const TensorRef& out, const TensorRef& ring,
+                                           ops::StreamUnitFn unit, const void* ctx) {
   const uint32_t out_unit = static_cast<uint32_t>(g.out_unit_bytes);
   const int32_t slots = static_cast<int32_t>(ring.size / out_unit);
   const int64_t in_base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(in.data));
@@ -24,5 +25,3 @@ Status RunStreamedUnits(const StreamGeometry& g, const TensorRef& in, const Tens
       });
   return ok ? Status::kOk : Status::kStreamOverrun;
 }
-
-}  // namespace tinyforge::rt::ops
