@@ -1,5 +1,6 @@
 #include "emit/model_source.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -166,6 +167,10 @@ ModelSources GenerateModelSources(const Emitted& e, std::string c_name,
         << path.symbol << ")\n";
     }
     c << "\n";
+  }
+  if (std::any_of(e.ops.begin(), e.ops.end(), [](const EmittedOp& op) { return op.streamed; })) {
+    c << "// The streamed-op executor (ops run in place by rows; linked on demand).\n"
+         "TF_STREAM_LINK()\n\n";
   }
   c
     << "extern \"C\" const tf_model_def tf_model_" << c_name << " = {\n"

@@ -58,6 +58,7 @@ Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind, Kerne
   }
   int64_t scratch = KernelScratchOf(op, kind, p);
   if (op.streamed()) {
+    TF_RT_TRY(StreamLinked());
     if (p.batches != 1) return Status::kBadParams;
     const StreamGeometry g = StreamedGeometry(op, Rows(p, p.*k.h));
     TF_RT_TRY(ExpectLineBuffer(op, kConvOperands, g.out_unit_bytes, in, out));

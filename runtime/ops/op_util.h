@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "kernels/common/limits.h"
+#include "kernels/common/paths.h"
 #include "tinyforge/kernel_table.h"
 #include "tinyforge/op_abi.h"
 #include "tinyforge/runtime.h"
@@ -24,13 +25,14 @@ inline bool InRange(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= 
 // shared with the compiler): kBadParams when it names a field out of range.
 inline Status CheckParams(const char* why) { return why == nullptr ? Status::kOk : Status::kBadParams; }
 
+// a * b, or -1 when a factor is < 0 or the product exceeds kMaxBytes (op_checks.cc: out of
+// line, a 64-bit division each; the validators call it a few times an op, at init).
+TF_RT_COLD int64_t Product2(int64_t a, int64_t b);
 // a * b * ..., or -1 once the product exceeds kMaxBytes (every factor must be >= 0).
 inline int64_t Product(int64_t a) { return a; }
 template <class... R>
 inline int64_t Product(int64_t a, int64_t b, R... rest) {
-  if (a < 0 || b < 0) return -1;
-  if (b != 0 && a > kMaxBytes / b) return -1;
-  return Product(a * b, rest...);
+  return Product(Product2(a, b), rest...);
 }
 
 // Scratch bytes the op's kernel needs for parameters `p` of operator kKind, or -1 when the
@@ -46,24 +48,13 @@ inline int64_t KernelScratch(const OpContext& op, const P& p) {
 
 // Operand `slot` is present, has `dtype` and exactly `bytes` bytes; `writable` (outputs,
 // scratch) also requires it to be in an arena rather than a constant segment.
-inline Status Expect(const OpContext& op, int32_t slot, uint8_t dtype, int64_t bytes,
-                     bool writable = false) {
-  if (!op.has(slot)) return Status::kBadOp;
-  const TensorRef t = op.tensor(slot);
-  if (bytes < 1 || t.dtype != dtype || int64_t{t.size} != bytes) return Status::kBadParams;
-  if (writable && !t.in_arena()) return Status::kBadParams;
-  return Status::kOk;
-}
+// (This and the other checks declared TF_RT_COLD here are defined once, in op_checks.cc: inlined,
+// each validator carried its own copies.)
+TF_RT_COLD Status Expect(const OpContext& op, int32_t slot, uint8_t dtype, int64_t bytes,
+                         bool writable = false);
 
 // Every int32 of operand `slot` (validated int32 tensor) lies in [lo, hi].
-inline Status ExpectValues(const OpContext& op, int32_t slot, int32_t lo, int32_t hi) {
-  const TensorRef t = op.tensor(slot);
-  const int32_t* v = reinterpret_cast<const int32_t*>(t.data);
-  for (uint32_t i = 0; i < t.size / 4; ++i) {
-    if (v[i] < lo || v[i] > hi) return Status::kBadParams;
-  }
-  return Status::kOk;
-}
+TF_RT_COLD Status ExpectValues(const OpContext& op, int32_t slot, int32_t lo, int32_t hi);
 
 inline Status Disjoint(const TensorRef& a, const TensorRef& b) {
   return a.Overlaps(b) ? Status::kBadAlias : Status::kOk;
@@ -169,16 +160,8 @@ inline Status ExpectCounts(const OpContext& op, int32_t fixed, int32_t params) {
 // A streamed op (fmt::kOpFlagStream): the line buffer is the last operand, int8, in an
 // arena, at least one unit (`row_bytes`: the op's rows per call times one output row), overlapping neither input nor output nor `other`
 // (scratch, weights); the input and output may overlap each other (that is the point).
-inline Status ExpectLineBuffer(const OpContext& op, int32_t slot, int64_t row_bytes,
-                               const TensorRef& in, const TensorRef& out) {
-  if (!op.has(slot)) return Status::kBadOp;
-  const TensorRef ring = op.tensor(slot);
-  if (ring.dtype != fmt::kInt8 || !ring.in_arena() || int64_t{ring.size} < row_bytes) {
-    return Status::kBadParams;
-  }
-  TF_RT_TRY(Disjoint(ring, in));
-  return Disjoint(ring, out);
-}
+TF_RT_COLD Status ExpectLineBuffer(const OpContext& op, int32_t slot, int64_t row_bytes,
+                                  const TensorRef& in, const TensorRef& out);
 
 // The start of a whole-tensor (not streamed) op's Validate_<op>: `operands` operand slots
 // and the family's parameter count, the parameter record decoded into *p and range-checked
@@ -335,32 +318,51 @@ inline StreamGeometry StreamedGeometry(const OpContext& op, const StreamGeometry
   return StreamBlocks(rows, op.stream_rows());
 }
 
+// One unit of a streamed op: the kernel call for unit u, its input cut to start at `in`, its
+// output into the line-buffer slot `out`; ctx is the caller's.
+using StreamUnitFn = void (*)(const void* ctx, int32_t u, const uint8_t* in, uint8_t* out);
+
+}  // namespace tinyforge::rt::ops
+
+// Executes the schedule of a streamed op with geometry g (RunStream), `ring` its line buffer,
+// calling unit(ctx, ...) for each unit. One definition (runtime/ops/stream_run.cc) for every
+// streamed operator: a template per params struct and kernel call took ~770 bytes an operator
+// kind. Linked on demand, like a kernel path (kernels/common/paths.h): the generated model.cc
+// of a program with a streamed op names it (TF_STREAM_LINK, tinyforge/kernel_table.h), as do
+// tables of every kernel; elsewhere it reads as null and the validators refuse a streamed op
+// (StreamLinked).
+extern "C" TF_PATH_WEAK tinyforge::rt::Status tf_rt_run_streamed_units(
+    const tinyforge::rt::StreamGeometry& g, const tinyforge::rt::TensorRef& in,
+    const tinyforge::rt::TensorRef& out, const tinyforge::rt::TensorRef& ring,
+    tinyforge::rt::ops::StreamUnitFn unit, const void* ctx);
+
+namespace tinyforge::rt::ops {
+
+// A streamed op can run: the firmware links the streamed-op executor (else kUnknownKernel:
+// the code the op needs is missing from the image, as a kernel missing from the table).
+inline Status StreamLinked() {
+  return tf_rt_run_streamed_units != nullptr ? Status::kOk : Status::kUnknownKernel;
+}
+
 // Executes a streamed op: `run_unit(p_unit, in_rows, out_rows)` runs the kernel for one unit
 // (StreamUnitParams) with the input cut to start at `in_rows`.
 // P is a params struct with in_h, out_h, stride_h, pad_top (conv, dwconv, pool).
-// Not inlined: inlined into conv's Run it took 200 bytes more than the two apart.
 template <class P, class RunUnit>
-[[gnu::noinline]] Status RunStreamed(const P& p, const StreamGeometry& g, const TensorRef& in,
-                                     const TensorRef& out, const TensorRef& ring,
-                                     RunUnit&& run_unit) {
-  const int32_t slots = static_cast<int32_t>(ring.size / static_cast<uint32_t>(g.out_unit_bytes));
-  const int64_t in_base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(in.data));
-  const int64_t out_base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(out.data));
-  const bool ok = RunStream(
-      g, in_base, out_base, slots,
-      [&](int32_t u, int32_t slot) {
-        const int32_t first = static_cast<int32_t>(StreamLo(g, u));
-        run_unit(StreamUnitParams(p, g, u),
-                 in.data + static_cast<uint32_t>(first) * static_cast<uint32_t>(g.in_unit_bytes),
-                 ring.data + static_cast<uint32_t>(slot) * static_cast<uint32_t>(g.out_unit_bytes));
+Status RunStreamed(const P& p, const StreamGeometry& g, const TensorRef& in, const TensorRef& out,
+                   const TensorRef& ring, const RunUnit& run_unit) {
+  struct Ctx {
+    const P* p;
+    const StreamGeometry* g;
+    const RunUnit* run_unit;
+  };
+  const Ctx ctx{&p, &g, &run_unit};
+  return tf_rt_run_streamed_units(
+      g, in, out, ring,
+      [](const void* c, int32_t u, const uint8_t* unit_in, uint8_t* unit_out) {
+        const Ctx& x = *static_cast<const Ctx*>(c);
+        (*x.run_unit)(StreamUnitParams(*x.p, *x.g, u), unit_in, unit_out);
       },
-      [&](int32_t v, int32_t slot) {
-        __builtin_memcpy(
-            out.data + static_cast<uint32_t>(v) * static_cast<uint32_t>(g.out_unit_bytes),
-            ring.data + static_cast<uint32_t>(slot) * static_cast<uint32_t>(g.out_unit_bytes),
-            static_cast<uint32_t>(StreamUnitBytes(g, v)));
-      });
-  return ok ? Status::kOk : Status::kStreamOverrun;
+      &ctx);
 }
 
 }  // namespace tinyforge::rt::ops

@@ -29,6 +29,7 @@ Status ValidatePool(const OpContext& op) {
   TF_RT_TRY(ExpectClamp(op, abi::kPoolOut, p.act_min, p.act_max));
   const TensorRef in = op.tensor(abi::kPoolIn), out = op.tensor(abi::kPoolOut);
   if (!op.streamed()) return Disjoint(in, out);
+  TF_RT_TRY(StreamLinked());
   if (p.batches != 1) return Status::kBadParams;
   return ExpectLineBuffer(op, abi::kPoolOperands,
                           StreamedGeometry(op, PoolRows(p)).out_unit_bytes, in, out);

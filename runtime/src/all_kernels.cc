@@ -53,3 +53,4 @@ extern "C" const uint32_t tf_all_kernels_count = sizeof(tf_all_kernels) / sizeof
 #include "tinyforge/all_kernels.inc"
 #undef TF_KERNEL_PATH_ALL
 #undef TF_KERNEL_ALL
+TF_STREAM_LINK()

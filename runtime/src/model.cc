@@ -1,4 +1,6 @@
-// Program loading, validation and execution (format: docs/program-format.md).
+// Program loading and validation, the tensor and state queries (format:
+// docs/program-format.md); what runs per inference is in execute.cc. Firmware compiles this
+// file at -Os (runtime/CMakeLists.txt): it runs at init or once per query.
 //
 // Validation order matters: nothing is read before the bytes it lives in are known to be
 // inside the image, and nothing in the head is trusted before the head CRC matched. Sizes
@@ -8,6 +10,7 @@
 #include "kernels/common/rounding.h"
 #include "tinyforge/in_place.h"
 #include "tinyforge/runtime.h"
+#include "records.h"
 
 namespace tinyforge::rt {
 namespace {
@@ -29,42 +32,6 @@ bool ValidName(const uint8_t* name) {
 }
 
 }  // namespace
-
-OpContext::OpContext(const Model& model, int32_t index, const uint8_t* record,
-                     const KernelEntry* entry)
-    : model_(model), index_(index), record_(record), entry_(entry) {}
-
-TensorRef OpContext::tensor(int32_t slot) const { return model_.Tensor(operand(slot)); }
-float OpContext::scale(int32_t slot) const { return model_.TensorScale(operand(slot)); }
-int32_t OpContext::zero_point(int32_t slot) const { return model_.TensorZeroPoint(operand(slot)); }
-uint32_t OpContext::rounding() const { return model_.rounding(); }
-
-// Inlined: Tensor() is on every op's path (about 7 calls per op); as a call it cost 8
-// instructions each (ad on the M55: +56 per op).
-[[gnu::always_inline]] inline TensorRef Model::TensorRecord(int32_t index) const {
-  const uint8_t* r = tensors_ + static_cast<uint32_t>(index) * fmt::kTensorRecordSize;
-  TensorRef t;
-  t.location = r[0];
-  t.dtype = r[1];
-  t.offset = fmt::LoadU32(r + 4);
-  t.size = fmt::LoadU32(r + 8);
-  return t;
-}
-
-float Model::TensorScale(int32_t index) const {
-  return fmt::LoadF32(tensors_ + static_cast<uint32_t>(index) * fmt::kTensorRecordSize +
-                      fmt::kOffTensorScale);
-}
-int32_t Model::TensorZeroPoint(int32_t index) const {
-  return fmt::LoadI32(tensors_ + static_cast<uint32_t>(index) * fmt::kTensorRecordSize +
-                      fmt::kOffTensorZeroPoint);
-}
-
-TensorRef Model::Tensor(int32_t index) const {
-  TensorRef t = TensorRecord(index);
-  t.data = TensorData(index);
-  return t;
-}
 
 Status Model::ParseHead(const tf_model_def& def) {
   if (def.program == nullptr) return Status::kNullArgument;
@@ -381,21 +348,6 @@ Status Model::CheckKernelTable(const tf_model_def& def) const {
   return Status::kOk;
 }
 
-const KernelEntry* Model::FindEntry(uint32_t id) const {
-  // Counting down beside a pointer: Run() looks an entry up per op, and an index or end-pointer
-  // loop over the 20-byte entries cost GCC a trip-count division per lookup.
-  const KernelEntry* e = kernels_;
-  for (uint32_t n = num_kernels_; n != 0; --n, ++e) {
-    if (e->id == id) return e;
-  }
-  return nullptr;
-}
-
-// Inlined: Run() steps through the records with it.
-[[gnu::always_inline]] inline uint32_t Model::RecordSize(const uint8_t* rec) {
-  return fmt::kOpHeaderSize + 4 * (uint32_t{fmt::LoadU16(rec + 4)} + fmt::LoadU16(rec + 6));
-}
-
 // The structure of every op record: bounds, counts, flags, operand indices and the declared
 // in-place partners (none, or two distinct operand slots holding arena tensors that the
 // operator allows as partners, tinyforge/in_place.h: the operator is the `op` of the kernel's
@@ -611,14 +563,6 @@ Status Model::Init(const tf_model_def& def) {
   return ResetState();
 }
 
-// The IO records' tensors of state pair k.
-void Model::StatePair(uint32_t k, TensorRef* in, TensorRef* out) const {
-  const uint32_t i = fmt::LoadU32(state_ + k * fmt::kStateRecordSize);
-  const uint32_t o = fmt::LoadU32(state_ + k * fmt::kStateRecordSize + 4);
-  *in = Tensor(static_cast<int32_t>(fmt::LoadU32(io_ + i * fmt::kIoRecordSize)));
-  *out = Tensor(static_cast<int32_t>(fmt::LoadU32(io_ + (num_inputs_ + o) * fmt::kIoRecordSize)));
-}
-
 Status Model::ResetState() {
   if (!ready_) return Status::kNotReady;
   for (uint32_t k = 0; k < num_states_; ++k) {
@@ -640,30 +584,6 @@ Status Model::StateInfo(int32_t index, int32_t* input, int32_t* output) const {
   const uint8_t* r = state_ + static_cast<uint32_t>(index) * fmt::kStateRecordSize;
   if (input != nullptr) *input = static_cast<int32_t>(fmt::LoadU32(r));
   if (output != nullptr) *output = static_cast<int32_t>(fmt::LoadU32(r + 4));
-  return Status::kOk;
-}
-
-Status Model::Run() {
-  if (!ready_) return Status::kNotReady;
-  uint32_t pos = 0;
-  for (uint32_t i = 0; i < num_ops_; ++i) {
-    const uint8_t* rec = ops_ + pos;
-    const uint32_t id = fmt::LoadU32(rec);
-    const KernelEntry* entry = FindEntry(id);  // present: checked at init
-    const OpContext op(*this, static_cast<int32_t>(i), rec, entry);
-    if (profile_ != nullptr) profile_(profile_user_, static_cast<int32_t>(i), id, 0);
-    const Status s = entry->run(op);
-    if (profile_ != nullptr) profile_(profile_user_, static_cast<int32_t>(i), id, 1);
-    if (!Ok(s)) return s;
-    pos += RecordSize(rec);
-  }
-  // The new state becomes the next run's: output bytes into the input (distinct tensors
-  // never overlap, the lifetime check made sure).
-  for (uint32_t k = 0; k < num_states_; ++k) {
-    TensorRef in, out;
-    StatePair(k, &in, &out);
-    if (in.data != out.data) __builtin_memcpy(in.data, out.data, in.size);
-  }
   return Status::kOk;
 }
 

@@ -7,6 +7,40 @@
 
 namespace tinyforge::rt::ops {
 
+int64_t Product2(int64_t a, int64_t b) {
+  if (a < 0 || b < 0) return -1;
+  if (b != 0 && a > kMaxBytes / b) return -1;
+  return a * b;
+}
+
+Status Expect(const OpContext& op, int32_t slot, uint8_t dtype, int64_t bytes, bool writable) {
+  if (!op.has(slot)) return Status::kBadOp;
+  const TensorRef t = op.tensor(slot);
+  if (bytes < 1 || t.dtype != dtype || int64_t{t.size} != bytes) return Status::kBadParams;
+  if (writable && !t.in_arena()) return Status::kBadParams;
+  return Status::kOk;
+}
+
+Status ExpectValues(const OpContext& op, int32_t slot, int32_t lo, int32_t hi) {
+  const TensorRef t = op.tensor(slot);
+  const int32_t* v = reinterpret_cast<const int32_t*>(t.data);
+  for (uint32_t i = 0; i < t.size / 4; ++i) {
+    if (v[i] < lo || v[i] > hi) return Status::kBadParams;
+  }
+  return Status::kOk;
+}
+
+Status ExpectLineBuffer(const OpContext& op, int32_t slot, int64_t row_bytes, const TensorRef& in,
+                        const TensorRef& out) {
+  if (!op.has(slot)) return Status::kBadOp;
+  const TensorRef ring = op.tensor(slot);
+  if (ring.dtype != fmt::kInt8 || !ring.in_arena() || int64_t{ring.size} < row_bytes) {
+    return Status::kBadParams;
+  }
+  TF_RT_TRY(Disjoint(ring, in));
+  return Disjoint(ring, out);
+}
+
 Status ExpectZeroPoint(const OpContext& op, int32_t slot, int32_t zero_point) {
   return op.scale(slot) == 0.0f || op.zero_point(slot) == zero_point ? Status::kOk
                                                                       : Status::kBadParams;

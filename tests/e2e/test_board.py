@@ -308,6 +308,38 @@ def test_unlinked_kernel_paths_fall_back_to_the_same_result(graphs, tmp_path):
     assert slow["flash"]["kernels"] < fast["flash"]["kernels"], (slow["flash"], fast["flash"])
 
 
+def test_streamed_op_executor_linked_on_demand(graphs, tmp_path):
+    """The streamed-op executor is linked only through model.cc's TF_STREAM_LINK line, which
+    the compiler writes for a program with a streamed op (docs/decisions.md 80): a
+    whole-tensor program's firmware lacks it; a streamed program runs bit-exact with it and,
+    with the line removed, is refused at init (status 13), not run into address 0."""
+    board = "an547"
+    symbol = "tf_rt_run_streamed_units"
+    whole = tfboard.compile_for_board(graphs["ds_cnn"], board, tmp_path / "whole",
+                                      ["--speed-over-ram"])
+    streamed = tfboard.compile_for_board(graphs["ds_cnn"], board, tmp_path / "streamed",
+                                         ["--min-ram"])
+    def n_streamed(c):
+        return json.loads((c.dir / "report.json").read_text())["in_place_ops"]["streamed"]
+    assert n_streamed(whole) == 0 and n_streamed(streamed) > 0
+    assert "TF_STREAM_LINK()" not in (whole.dir / "model.cc").read_text()
+    text = (streamed.dir / "model.cc").read_text()
+    assert "TF_STREAM_LINK()\n" in text
+    x = tfboard.random_inputs(streamed, seed=5)
+    o = tfboard.run_model(streamed.dir, board, x)
+    assert o.bit_exact, o.mismatch
+    with tfboard.BoardTree(board) as tree:
+        elf = tree.build(tfboard.compile_for_board(whole.dir, board, tree.model_dir))
+        nm = subprocess.run(["arm-none-eabi-nm", str(elf)], capture_output=True,
+                            text=True, check=True).stdout
+    assert symbol not in {ln.split()[-1] for ln in nm.splitlines() if ln.strip()}
+    bare = tmp_path / "bare"
+    shutil.copytree(streamed.dir, bare)
+    (bare / "model.cc").write_text(text.replace("TF_STREAM_LINK()\n", ""))
+    with pytest.raises(tfboard.BoardError, match="kernel missing from the kernel table"):
+        tfboard.run_model(bare, board, x)
+
+
 def test_optimize_size_same_outputs_less_code(graphs, tmp_path, cli):
     """`compile --optimize size` (docs/decisions.md 59): the DS-CNN's light ops (pool, FC)
     take __ref, the convs the small 2 x 2-block driver instead of the full one;

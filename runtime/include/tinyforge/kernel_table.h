@@ -51,4 +51,9 @@ namespace tinyforge::rt::kernel_scratch {
 extern "C" const tf_kernel_entry tf_all_kernels[];
 extern "C" const uint32_t tf_all_kernels_count;
 
+// TF_STREAM_LINK(), at file scope: a strong reference to the streamed-op executor
+// (runtime/ops/op_util.h), so that the linker pulls it in; the generated model.cc of a program
+// with a streamed op has it, as do tables of every kernel (all_kernels.cc).
+#define TF_STREAM_LINK() TF_KERNEL_PATH_LINK_ON(tf_rt_run_streamed_units)
+
 #endif  // TINYFORGE_RUNTIME_KERNEL_TABLE_H_
