@@ -5,7 +5,8 @@
 //    of the chain are made of ("atoms"); fails (chain kept) when a dim straddles two atoms;
 //  - transpose of a transpose: one transpose with the composed permutation;
 //  - transpose that moves only size-1 dims (C order unchanged): a reshape;
-//  - reshape of a reshape: one reshape; slice of a slice: one slice;
+//  - reshape of a reshape: one reshape; slice of a slice: one slice; a slice of a concat
+//    within one of its inputs: a slice of that input;
 //  - identity transpose, same-shape reshape or slice, requantize with equal quantization and a
 //    clamp that clamps nothing, single-input qconcat: removed (readers read the input);
 //  - qbmm reading a transpose that swaps the last two dims: qbmm reads the transpose's input
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "ir/shape_inference.h"
 #include "passes/pass.h"
 #include "passes/util.h"
 
@@ -274,6 +276,92 @@ struct State {
   }
 };
 
+// Slice op i of concat `cat` whose elements along the concat axis all come from one of its
+// inputs (a recurrent layer's last step out of its stacked outputs): the slice reads that
+// input, its begin moved by the input's offset. The concat then dies when nothing else reads
+// it (its inputs no longer live until it: a 100-step GRU kept every step's output).
+bool SliceOfConcat(State& st, size_t i, const ir::Op& cat) {
+  ir::Graph& g = st.g;
+  ir::Op& op = g.ops[i];
+  const ir::Tensor& x = g.tensor(op.inputs[0]);
+  const auto axis = ir::NormalizeAxis(cat.attrs_as<ir::CatAttrs>().axis,
+                                      static_cast<int64_t>(x.shape.size()));
+  if (!axis) return false;
+  const size_t a = static_cast<size_t>(*axis);
+  auto& attrs = op.attrs_as<ir::SliceAttrs>();
+  const int64_t n = g.tensor(op.outputs[0]).shape[a];
+  const int64_t first = attrs.begin[a], last = first + (n - 1) * attrs.stride[a];
+  int64_t offset = 0;
+  for (ir::TensorId in : cat.inputs) {
+    const ir::Tensor& t = g.tensor(in);
+    const int64_t len = t.shape[a];
+    if (first >= offset && last < offset + len) {
+      if (!SameQuant(t, x)) return false;
+      attrs.begin[a] = first - offset;
+      attrs.end[a] = attrs.begin[a] + (n - 1) * attrs.stride[a] + 1;
+      st.SetInput(i, in);
+      return true;
+    }
+    offset += len;
+  }
+  return false;
+}
+
+// The flat element range [*first, *first + count) a slice of `in` takes, if it is one
+// contiguous run (trailing dims whole, one dim cut with stride 1, the dims before it of
+// extent 1 in the output).
+bool SliceRun(const ir::Shape& in, const ir::Shape& out, const ir::SliceAttrs& a,
+              int64_t* first) {
+  int64_t d = static_cast<int64_t>(in.size()) - 1;
+  for (; d >= 0 && out[static_cast<size_t>(d)] == in[static_cast<size_t>(d)]; --d) {
+  }
+  if (d >= 0 && a.stride[static_cast<size_t>(d)] != 1 && out[static_cast<size_t>(d)] > 1) {
+    return false;
+  }
+  for (int64_t e = d - 1; e >= 0; --e) {
+    if (out[static_cast<size_t>(e)] != 1) return false;
+  }
+  int64_t flat = 0;
+  for (size_t e = 0; e < in.size(); ++e) flat = flat * in[e] + a.begin[e];
+  *first = flat;
+  return true;
+}
+
+// Slice op i of a reshape (view) of concat `cat`, taking exactly one concat input's elements
+// (the concat along its outermost non-unit dim, so each input is a run of the output; a
+// time-major GRU's stacked step outputs viewed batch-first, then its last step): op i
+// becomes a reshape (view) of that input.
+bool SliceOfReshapedConcat(State& st, size_t i, const ir::Op& cat) {
+  ir::Graph& g = st.g;
+  ir::Op& op = g.ops[i];
+  const ir::Tensor& x = g.tensor(op.inputs[0]);
+  const ir::Tensor& y = g.tensor(op.outputs[0]);
+  const ir::Shape& cs = g.tensor(cat.outputs[0]).shape;
+  const auto axis =
+      ir::NormalizeAxis(cat.attrs_as<ir::CatAttrs>().axis, static_cast<int64_t>(cs.size()));
+  if (!axis) return false;
+  for (int64_t d = 0; d < *axis; ++d) {
+    if (cs[static_cast<size_t>(d)] != 1) return false;
+  }
+  int64_t first = 0;
+  if (!SliceRun(x.shape, y.shape, op.attrs_as<ir::SliceAttrs>(), &first)) return false;
+  const int64_t count = ir::NumElements(y.shape);
+  int64_t offset = 0;
+  for (ir::TensorId in : cat.inputs) {
+    const ir::Tensor& t = g.tensor(in);
+    const int64_t n = ir::NumElements(t.shape);
+    if (offset == first && n == count) {
+      if (!SameQuant(t, x)) return false;
+      op.type = OpType::kReshape;
+      op.attrs = ir::ReshapeAttrs{y.shape};
+      st.SetInput(i, in);
+      return true;
+    }
+    offset += n;
+  }
+  return false;
+}
+
 // One rewrite of op i, or false.
 bool Simplify(State& st, size_t i) {
   ir::Graph& g = st.g;
@@ -331,6 +419,16 @@ bool Simplify(State& st, size_t i) {
         }
         st.SetInput(i, prev->inputs[0]);
         return true;
+      }
+      if (prev && (prev->type == OpType::kQConcat || prev->type == OpType::kCat)) {
+        return SliceOfConcat(st, i, *prev);
+      }
+      if (prev && prev->type == OpType::kReshape) {
+        const int q = st.producer[static_cast<size_t>(prev->inputs[0])];
+        const ir::Op* cat = q == ir::kNoProducer ? nullptr : &g.ops[static_cast<size_t>(q)];
+        if (cat && (cat->type == OpType::kQConcat || cat->type == OpType::kCat)) {
+          return SliceOfReshapedConcat(st, i, *cat);
+        }
       }
       return false;
     }

@@ -262,6 +262,50 @@ TEST(RemoveNoops, SliceOfSliceIsOneSlice) {
   EXPECT_TRUE(y0->outputs[0].BitEqual(y1->outputs[0]));
 }
 
+// A recurrent layer's stacked outputs and a slice of them: the slice reads the concat input
+// it falls in (directly, or through a reshape view taking exactly one input), the concat dies
+// with no other reader; a slice straddling two inputs keeps it. Same values before and after.
+TEST(RemoveNoops, SliceOfConcatReadsTheInputItFallsIn) {
+  constexpr std::string_view kStacked = R"(graph t kind=int8 layout=NHWC io_layout=NHWC
+  input %0 x: int8[3,4] q(s=0.1, zp=3)
+  %1 a: int8[1,4] q(s=0.1, zp=3) = slice(%0) {begin=[0,0], end=[1,4], stride=[1,1]}
+  %2 b: int8[1,4] q(s=0.1, zp=3) = slice(%0) {begin=[2,0], end=[3,4], stride=[1,1]}
+  %3 c: int8[1,4] q(s=0.1, zp=3) = slice(%0) {begin=[1,0], end=[2,4], stride=[1,1]}
+  %4 s: int8[3,4] q(s=0.1, zp=3) = qconcat(%1, %2, %3) {axis=0}
+  %5 v: int8[1,3,4] q(s=0.1, zp=3) = reshape(%4) {shape=[1,3,4]}
+  %6 last: int8[1,1,4] q(s=0.1, zp=3) = slice(%5) {begin=[0,2,0], end=[1,3,4], stride=[1,1,1]}
+  %7 mid: int8[1,2] q(s=0.1, zp=3) = slice(%4) {begin=[1,1], end=[2,3], stride=[1,1]}
+  output %6
+  output %7
+)";
+  const std::string out = RunPasses(kStacked, "remove-noops");
+  EXPECT_EQ(out.find("qconcat"), std::string::npos) << out;
+  // The last step is c (x's row 1) viewed; mid is b's (x's row 2) columns 1-2, the slice of
+  // a slice folded too.
+  EXPECT_NE(out.find("%1 c: int8[1,4] q(s=0.1, zp=3) = slice(%0) {begin=[1,0]"),
+            std::string::npos) << out;
+  EXPECT_NE(out.find("last: int8[1,1,4] q(s=0.1, zp=3) = reshape(%1)"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("mid: int8[1,2] q(s=0.1, zp=3) = slice(%0) {begin=[2,1], end=[3,3]"),
+            std::string::npos) << out;
+  std::vector<int8_t> v(12);
+  for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<int8_t>(k * 19 - 90);
+  const exec::HostTensor x = exec::HostTensor::Int8({3, 4}, v);
+  auto before = ir::ParseGraph(kStacked);
+  auto after = ir::ParseGraph(out);
+  ASSERT_TRUE(before.ok() && after.ok());
+  auto y0 = exec::Run(*before, std::span(&x, 1));
+  auto y1 = exec::Run(*after, std::span(&x, 1));
+  ASSERT_TRUE(y0.ok() && y1.ok());
+  EXPECT_TRUE(y0->outputs[0].BitEqual(y1->outputs[0]));
+  EXPECT_TRUE(y0->outputs[1].BitEqual(y1->outputs[1]));
+  // Straddling the first two inputs: the concat stays.
+  std::string straddle(kStacked);
+  straddle.replace(straddle.find("begin=[1,1], end=[2,3]"), 22, "begin=[0,1], end=[2,3]");
+  straddle.replace(straddle.find("%7 mid: int8[1,2]"), 17, "%7 mid: int8[2,2]");
+  EXPECT_NE(RunPasses(straddle, "remove-noops").find("qconcat"), std::string::npos);
+}
+
 // A qconcat of n one-row slices of x [n, 3] in reverse row order: y is x upside down.
 std::string ReversedRowsConcat(int n) {
   const std::string q = " q(s=0.1, zp=3)";
