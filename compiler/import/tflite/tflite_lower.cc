@@ -66,6 +66,7 @@ constexpr OpEntry kOps[] = {
     {op::kPrelu, 1, LowerPrelu},
     {op::kGather, 7, LowerGather},
     {op::kTile, 3, LowerTile},
+    {op::kReverseV2, 3, LowerReverse},
     {op::kArgMax, 3, LowerArgMax},
     {op::kArgMin, 3, LowerArgMax},
     {op::kTransposeConv, 5, LowerTransposeConv},
@@ -139,7 +140,7 @@ int DataInput(const TfOp& o) {
     case op::kSplit: return 1;
     case op::kSplitV: case op::kReshape: case op::kSqueeze: case op::kExpandDims:
     case op::kTranspose: case op::kSlice: case op::kStridedSlice: case op::kUnpack:
-    case op::kGather:
+    case op::kGather: case op::kReverseV2:
       return 0;
     default: return -1;
   }
