@@ -245,8 +245,8 @@ def test_keras_rnn_loop_on_board(converted, board_env):
                                   "tf_keras_fused_bidirectional_lstm_sum_sequences"])
 def test_keras_bidirectional_on_board(name, board, converted, board_env):
     """Bidirectional layers on the M55 and the M4, board output == host output: the Keras 3
-    LSTM loops, tf_keras' GRU loops (a REVERSE_V2 whose output the converter quantized
-    otherwise: gather + identity qlut) and tf_keras' fused LSTM pair."""
+    LSTM loops, tf_keras' GRU loops (both with a REVERSE_V2 whose output the converter
+    quantized otherwise: gather + identity qlut) and tf_keras' fused LSTM pair."""
     from tinyforge import board as tfboard  # noqa: PLC0415
 
     data, path = converted(name)

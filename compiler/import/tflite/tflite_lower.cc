@@ -140,7 +140,7 @@ int DataInput(const TfOp& o) {
     case op::kSplit: return 1;
     case op::kSplitV: case op::kReshape: case op::kSqueeze: case op::kExpandDims:
     case op::kTranspose: case op::kSlice: case op::kStridedSlice: case op::kUnpack:
-    case op::kGather: case op::kReverseV2:
+    case op::kGather:
       return 0;
     default: return -1;
   }

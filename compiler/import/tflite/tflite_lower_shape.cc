@@ -70,14 +70,17 @@ Status ExpectSameAct(Lowering& l, const TfTensor& x, const TfTensor& y, const st
   return l.ExpectSameQuant(&y, field, &x, "inputs[0]", op + " moves bytes and does not rescale");
 }
 
-// The prologue of TRANSPOSE, EXPAND_DIMS and TILE: options, one int8 activation and one
-// constant int vector in, an activation of the same quantization out. Returns inputs[0].
-Expected<const TfTensor*> ExpectMoveWithInts(Lowering& l, Options options, const std::string& op) {
+// The prologue of TRANSPOSE, EXPAND_DIMS, TILE and REVERSE_V2: options, one int8 activation
+// and one constant int vector in, an activation of the same quantization out (REVERSE_V2:
+// `same_quant` false, any per-tensor quantization). Returns inputs[0].
+Expected<const TfTensor*> ExpectMoveWithInts(Lowering& l, Options options, const std::string& op,
+                                             bool same_quant = true) {
   TF_RETURN_IF_ERROR(l.ExpectOptions(options, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
   const TfTensor& x = *l.In(0);
   TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
-  TF_RETURN_IF_ERROR(ExpectSameAct(l, x, *l.Out(0), "outputs[0]", op));
+  TF_RETURN_IF_ERROR(same_quant ? ExpectSameAct(l, x, *l.Out(0), "outputs[0]", op)
+                                : l.ExpectAct(l.Out(0), "outputs[0]"));
   return &x;
 }
 
@@ -364,15 +367,14 @@ Status LowerTile(Lowering& l) {
 // input sequence, and its output sequence back): per axis a `gather` of the constant indices
 // n-1, ..., 0. Several axes chain gathers, which move the elements as one multi-axis reverse.
 // TFLite's kernel copies the bytes even where the converter gave the output other
-// quantization parameters than the input (seen: tf_keras' Bidirectional GRU); the same bytes
-// then go to the output through `qlut` with the identity table (y's parameters, no rescale).
+// quantization parameters than the input (seen: the reverse back of a return_sequences
+// Bidirectional's backward output, Keras 3 LSTM and tf_keras GRU); the same bytes then go to
+// the output through `qlut` with the identity table (y's parameters, no rescale).
 Status LowerReverse(Lowering& l) {
-  TF_RETURN_IF_ERROR(l.ExpectOptions(Options::ReverseV2Options, true));
-  TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
-  const TfTensor& x = *l.In(0);
+  TF_ASSIGN_OR_RETURN(const TfTensor* in,
+                      ExpectMoveWithInts(l, Options::ReverseV2Options, "REVERSE_V2", false));
+  const TfTensor& x = *in;
   const TfTensor& y = *l.Out(0);
-  TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
-  TF_RETURN_IF_ERROR(l.ExpectAct(&y, "outputs[0]"));
   TF_ASSIGN_OR_RETURN(std::vector<int64_t> axes, Ints(l, 1, "axis"));
   if (axes.empty()) return l.Fail("inputs[1]: axis holds no value");
   std::vector<bool> seen(x.shape.size(), false);
