@@ -32,12 +32,17 @@ CALIB = 16
 REF = tf.lite.experimental.OpResolverType.BUILTIN_REF
 
 
+def _merge_mode(name: str) -> str:
+    return next((m for m in ("sum", "mul", "ave") if f"_{m}" in name), "concat")
+
+
 def _bidirectional(k, name: str):
-    """Keras' Bidirectional of 4 units named by `name`: lstm or gru, `_sum` (merge_mode sum,
-    else concat), `_sequences` (return_sequences)."""
-    cell = k.layers.LSTM if "_lstm" in name else k.layers.GRU
+    """Keras' Bidirectional of 4 units named by `name`: lstm, gru or simple_rnn, `_sum` /
+    `_mul` / `_ave` (merge_mode, else concat), `_sequences` (return_sequences)."""
+    cell = (k.layers.LSTM if "_lstm" in name else
+            k.layers.SimpleRNN if "_simple_rnn" in name else k.layers.GRU)
     return k.layers.Bidirectional(cell(4, return_sequences=name.endswith("_sequences")),
-                                  merge_mode="sum" if "_sum" in name else "concat")
+                                  merge_mode=_merge_mode(name))
 
 
 def _model(name: str):
@@ -124,13 +129,15 @@ def _inputs(data: bytes, seed: int) -> list[np.ndarray]:
 # Bidirectional layers: a forward loop and a backward one reading the sequence through
 # REVERSE_V2 (its return_sequences output reversed back by a second REVERSE_V2).
 BIDIRECTIONAL = ["bidirectional_lstm", "bidirectional_gru_sum", "bidirectional_lstm_sequences",
-                 "bidirectional_gru_sum_sequences", "tf_keras_bidirectional_gru_sequences"]
+                 "bidirectional_gru_sum_sequences", "bidirectional_lstm_mul",
+                 "bidirectional_simple_rnn_ave_sequences", "tf_keras_bidirectional_gru_sequences"]
 LOOPS = ["lstm", "gru", "simple_rnn", "lstm_sequences", "tf_keras_gru"] + BIDIRECTIONAL
 # tf_keras' LSTM with a fixed batch: two fused UNIDIRECTIONAL_SEQUENCE_LSTMs (decision 56),
 # the backward one behind REVERSE_V2.
 FUSED = ["tf_keras_fused_bidirectional_lstm", "tf_keras_fused_bidirectional_lstm_sum_sequences"]
 # Loops where an output differed from TF's by a FULLY_CONNECTED rounding tie (below).
-TIES_SEEN = ["lstm_sequences", "bidirectional_lstm_sequences"]
+TIES_SEEN = ["lstm_sequences", "bidirectional_lstm_sequences",
+             "bidirectional_simple_rnn_ave_sequences"]
 
 
 def _fc_ties(cli: str, path, x: np.ndarray, tmp) -> list[tuple[str, int]]:
@@ -178,8 +185,8 @@ def _explained(name: str, y: np.ndarray, i: int, ties: list[tuple[str, int]]) ->
     steps, width = (y.shape[1], y.shape[2]) if y.ndim == 3 else (None, y.shape[-1])
     step, channel = (i // width) % (steps or 1), i % width
     loops = {"forward"}
-    if name in BIDIRECTIONAL:  # concat: forward units first; sum: either
-        loops = {"forward", "backward"} if "_sum" in name else \
+    if name in BIDIRECTIONAL:  # concat: forward units first; sum, mul, ave: either
+        loops = {"forward", "backward"} if _merge_mode(name) != "concat" else \
             {"forward" if channel < width // 2 else "backward"}
     for loop, trip in ties:
         if loop not in loops:
