@@ -8,9 +8,12 @@ batch; with a dynamic batch and `_experimental_default_to_single_batch_in_tensor
 is one time step of int8 ops, the state carried in float32 between DEQUANTIZE and
 QUANTIZE. The importer unrolls such a loop (tflite_unroll.cc); these tests compare the
 unrolled model's outputs with TF's interpreter running the loop, bit for bit, on the host
-and on the an547. `unroll=True` layers (plain int8 ops, no loop) are covered with a
-SimpleRNN and a Bidirectional LSTM; a Bidirectional loop (REVERSE_V2) is refused by name.
-tf_keras' GRU converts to the same loop and is tested too.
+and on the boards. `unroll=True` layers (plain int8 ops, no loop) are covered with a
+SimpleRNN and a Bidirectional LSTM. tf_keras' GRU converts to the same loop and is tested
+too. A Bidirectional layer (decision 77) is two such loops, the backward one reading the
+sequence through REVERSE_V2 (and its return_sequences output reversed back by another);
+tf_keras' Bidirectional LSTM with a fixed batch is two fused UNIDIRECTIONAL_SEQUENCE_LSTMs
+with the same REVERSE_V2s.
 """
 from __future__ import annotations
 
@@ -26,19 +29,35 @@ tf = oracle.tf
 keras = tf.keras  # Keras 3 unless TF_USE_LEGACY_KERAS is set (not in this project)
 
 CALIB = 16
+REF = tf.lite.experimental.OpResolverType.BUILTIN_REF
+
+
+def _merge_mode(name: str) -> str:
+    return next((m for m in ("sum", "mul", "ave") if f"_{m}" in name), "concat")
+
+
+def _bidirectional(k, name: str):
+    """Keras' Bidirectional of 4 units named by `name`: lstm, gru or simple_rnn, `_sum` /
+    `_mul` / `_ave` (merge_mode, else concat), `_sequences` (return_sequences)."""
+    cell = (k.layers.LSTM if "_lstm" in name else
+            k.layers.SimpleRNN if "_simple_rnn" in name else k.layers.GRU)
+    return k.layers.Bidirectional(cell(4, return_sequences=name.endswith("_sequences")),
+                                  merge_mode=_merge_mode(name))
 
 
 def _model(name: str):
     """(Keras 3 model, batch) for case `name`, weights seeded."""
     k = keras
-    if name == "tf_keras_gru":  # Keras 2 (scripts/install-deps.sh pins it): also a loop
+    if name.startswith("tf_keras_"):  # Keras 2 (scripts/install-deps.sh pins it)
         import tf_keras as k  # noqa: PLC0415
     k.utils.set_random_seed(13)
     L = k.layers
-    loop = not name.endswith("_unrolled")
+    loop = not name.endswith("_unrolled") and "_fused_" not in name
     x = k.Input((8, 4), batch_size=None if loop else 1)
-    if name == "tf_keras_gru":
+    if name == "tf_keras_gru":  # also a loop
         y = L.GRU(6)(x)
+    elif "bidirectional_" in name and not name.endswith("_unrolled"):
+        y = _bidirectional(k, name)(x)
     elif name == "lstm":  # LSTM(6) -> Dense: the last step
         y = L.Dense(3)(L.LSTM(6)(x))
     elif name == "gru":
@@ -47,8 +66,6 @@ def _model(name: str):
         y = L.SimpleRNN(6)(x)
     elif name == "lstm_sequences":  # return_sequences: the TensorList of every step's h
         y = L.LSTM(5, return_sequences=True)(x)
-    elif name == "bidirectional":  # a loop over the reversed sequence: REVERSE_V2
-        y = L.Bidirectional(L.GRU(4))(x)
     elif name == "simple_rnn_unrolled":
         y = L.SimpleRNN(6, unroll=True)(x)
     elif name == "bidirectional_unrolled":
@@ -109,12 +126,24 @@ def _inputs(data: bytes, seed: int) -> list[np.ndarray]:
     return [normal.astype(np.int8), rng.integers(-128, 128, size=shape, dtype=np.int8)]
 
 
-LOOPS = ["lstm", "gru", "simple_rnn", "lstm_sequences", "tf_keras_gru"]
+# Bidirectional layers: a forward loop and a backward one reading the sequence through
+# REVERSE_V2 (its return_sequences output reversed back by a second REVERSE_V2).
+BIDIRECTIONAL = ["bidirectional_lstm", "bidirectional_gru_sum", "bidirectional_lstm_sequences",
+                 "bidirectional_gru_sum_sequences", "bidirectional_lstm_mul",
+                 "bidirectional_simple_rnn_ave_sequences", "tf_keras_bidirectional_gru_sequences"]
+LOOPS = ["lstm", "gru", "simple_rnn", "lstm_sequences", "tf_keras_gru"] + BIDIRECTIONAL
+# tf_keras' LSTM with a fixed batch: two fused UNIDIRECTIONAL_SEQUENCE_LSTMs (decision 56),
+# the backward one behind REVERSE_V2.
+FUSED = ["tf_keras_fused_bidirectional_lstm", "tf_keras_fused_bidirectional_lstm_sum_sequences"]
+# Loops where an output differed from TF's by a FULLY_CONNECTED rounding tie (below).
+TIES_SEEN = ["lstm_sequences", "bidirectional_lstm_sequences",
+             "bidirectional_simple_rnn_ave_sequences"]
 
 
-def _fc_ties(cli: str, path, x: np.ndarray, tmp) -> list[int]:
-    """The trips (the `@k` suffix of the unrolled tensors) whose FULLY_CONNECTEDs, in our run
-    on `x`, hit a rounding tie: an element where TF's interpreter's single rounding and
+def _fc_ties(cli: str, path, x: np.ndarray, tmp) -> list[tuple[str, int]]:
+    """The loops ("forward" or "backward", from a Bidirectional's tensor names) and trips
+    (the `@k` suffix of the unrolled tensors) whose FULLY_CONNECTEDs, in our run on `x`,
+    hit a rounding tie: an element where TF's interpreter's single rounding and
     TFLM's double rounding (ours) give different int8 values (tflite_oracle.py). Each qfc is
     recomputed from our dump; its double-rounded result must be our output."""
     import tflite_cases  # noqa: PLC0415
@@ -144,15 +173,40 @@ def _fc_ties(cli: str, path, x: np.ndarray, tmp) -> list[int]:
                                       + zo))
                 assert d == got[r, c], (op["name"], r, c, d, got[r, c])
                 if single != d:
-                    trips.append(int(out["name"].rsplit("@", 1)[1]))
+                    loop = "backward" if "/backward_" in out["name"] else "forward"
+                    trips.append((loop, int(out["name"].rsplit("@", 1)[1])))
     return trips
 
 
-@pytest.mark.parametrize("name", LOOPS + ["simple_rnn_unrolled", "bidirectional_unrolled"])
+def _explained(name: str, y: np.ndarray, i: int, ties: list[tuple[str, int]]) -> bool:
+    """Whether output element `i` (flat) can follow from a tie: a tie in a loop it depends on,
+    at the element's step or before in that loop's order (the backward loop runs from the
+    last step; a last-step output depends on every trip)."""
+    steps, width = (y.shape[1], y.shape[2]) if y.ndim == 3 else (None, y.shape[-1])
+    step, channel = (i // width) % (steps or 1), i % width
+    loops = {"forward"}
+    if name in BIDIRECTIONAL:  # concat: forward units first; sum, mul, ave: either
+        loops = {"forward", "backward"} if _merge_mode(name) != "concat" else \
+            {"forward" if channel < width // 2 else "backward"}
+    for loop, trip in ties:
+        if loop not in loops:
+            continue
+        if steps is None or trip <= (step if loop == "forward" else steps - 1 - step):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("name", LOOPS + FUSED + ["simple_rnn_unrolled", "bidirectional_unrolled"])
 def test_keras_rnn_matches_tf_interpreter(name, converted, cli, tmp_path):
     data, path = converted(name)
     ops = _main_ops(data)
     assert ("WHILE" in ops) == (name in LOOPS), ops
+    if name in BIDIRECTIONAL + FUSED:  # the converter's form (decision 77)
+        assert ops.count("REVERSE_V2") == (2 if name.endswith("_sequences") else 1), ops
+        assert ops.count("WHILE" if name in LOOPS else "UNIDIRECTIONAL_SEQUENCE_LSTM") == 2, ops
+        # The oracle runs TF's reference kernels here too (tflite_oracle._REF_VERSIONS).
+        tf.lite.Interpreter(model_content=oracle._ref_versions(data),
+                            experimental_op_resolver_type=REF)
     if name in LOOPS:  # the int8 body the importer unrolls
         model = oracle.parse(data)
         body = model.subgraphs[model.subgraphs[0].operators[ops.index("WHILE")]
@@ -165,13 +219,14 @@ def test_keras_rnn_matches_tf_interpreter(name, converted, cli, tmp_path):
         ours = oracle.run_ours(cli, path, [x], 1, tmp_path)[0].reshape(y.shape)
         assert np.unique(y).size >= min(3, y.size), "the output carries no signal"
         diff = np.flatnonzero(ours.ravel() != y.ravel())
-        if diff.size and name == "lstm_sequences":
-            # Seen on the uniform input: step 4 differs by 1 LSB, then what follows from it.
-            # Accepted only if a FULLY_CONNECTED of that step or an earlier one hit a
-            # rounding tie (TF's interpreter rounds FC once, TFLM twice: tflite_oracle.py).
-            step = int(diff[0]) // y.shape[-1]
+        if diff.size and name in TIES_SEEN:
+            # Seen on the uniform input (TIES_SEEN): 1 LSB at one step, then what follows
+            # from it. Each differing element is accepted only if a FULLY_CONNECTED of its
+            # loop, at its step or before, hit a rounding tie (TF's interpreter rounds FC
+            # once, TFLM twice: tflite_oracle.py).
             ties = _fc_ties(cli, path, x, tmp_path / f"ties{k}")
-            assert any(t <= step for t in ties), (step, ties)
+            bad = [int(i) for i in diff if not _explained(name, y, int(i), ties)]
+            assert not bad, (bad, ties)
             continue
         assert diff.size == 0, (f"{name} input {k}: {diff.size} of {y.size} differ, first at "
                                 f"{diff[0]}: {ours.ravel()[diff[0]]} vs TF {y.ravel()[diff[0]]}")
@@ -191,15 +246,93 @@ def test_keras_rnn_loop_on_board(converted, board_env):
     assert outcome.bit_exact, outcome.mismatch
 
 
-def test_bidirectional_loop_is_refused(converted, cli, tmp_path):
-    """A Bidirectional layer's backward loop reads the sequence through REVERSE_V2, which the
-    importer does not take: one line naming it, exit 2."""
-    data, path = converted("bidirectional")
-    assert "REVERSE_V2" in _main_ops(data) and "WHILE" in _main_ops(data)
+@pytest.mark.parametrize("board", ["an547", "an386"])
+@pytest.mark.parametrize("name", ["bidirectional_lstm_sequences",
+                                  "tf_keras_bidirectional_gru_sequences",
+                                  "tf_keras_fused_bidirectional_lstm_sum_sequences"])
+def test_keras_bidirectional_on_board(name, board, converted, board_env):
+    """Bidirectional layers on the M55 and the M4, board output == host output: the Keras 3
+    LSTM loops, tf_keras' GRU loops (both with a REVERSE_V2 whose output the converter
+    quantized otherwise: gather + identity qlut) and tf_keras' fused LSTM pair."""
+    from tinyforge import board as tfboard  # noqa: PLC0415
+
+    data, path = converted(name)
+    x = np.concatenate(_inputs(data, 32))
+    outcome = tfboard.run_model(path, board, [x])
+    assert outcome.samples == 2
+    assert outcome.bit_exact, outcome.mismatch
+
+
+def _rewritten(data: bytes, edit) -> bytes:
+    """The model with `edit(model)` applied (flatbuffer rewrite)."""
+    import flatbuffers  # noqa: PLC0415
+
+    model = oracle.parse(data)
+    edit(model)
+    b = flatbuffers.Builder(0)
+    b.Finish(model.Pack(b), file_identifier=b"TFL3")
+    return bytes(b.Output())
+
+
+def _first(model, name: str):
+    return next(op for op in model.subgraphs[0].operators if oracle.op_name(model, op) == name)
+
+
+def _retype(model, name: str, code: int) -> None:
+    """Every `name` op of the main subgraph becomes builtin `code` (its own operator code)."""
+    model.operatorCodes.append(oracle.schema.OperatorCodeT())
+    model.operatorCodes[-1].builtinCode = code
+    model.operatorCodes[-1].deprecatedBuiltinCode = min(code, 127)
+    for op in model.subgraphs[0].operators:
+        if oracle.op_name(model, op) == name:
+            op.opcodeIndex = len(model.operatorCodes) - 1
+
+
+def _axis(model, data: np.ndarray | None) -> None:
+    """The first REVERSE_V2's axis replaced by a new tensor of int32 `data` (the converter
+    shares its [0] with other ops), or a second graph input (no data)."""
+    import copy  # noqa: PLC0415
+
+    rev = _first(model, "REVERSE_V2")
+    graph = model.subgraphs[0]
+    axis = copy.deepcopy(graph.tensors[rev.inputs[1]])
+    axis.shape = np.array([1 if data is None else data.size], dtype=np.int32)
+    axis.buffer = 0
+    if data is not None:
+        model.buffers.append(oracle.schema.BufferT())
+        model.buffers[-1].data = np.frombuffer(data.astype("<i4").tobytes(), dtype=np.uint8)
+        axis.buffer = len(model.buffers) - 1
+    graph.tensors.append(axis)
+    rev.inputs[1] = len(graph.tensors) - 1
+    if data is None:
+        graph.inputs = np.append(graph.inputs, rev.inputs[1]).astype(np.int32)
+
+
+B = oracle.schema.BuiltinOperator
+
+
+@pytest.mark.parametrize("name,edit,expect", [
+    ("bidirectional_gru_sum", lambda m: _axis(m, None),
+     "(REVERSE_V2): inputs[1]: axis must be a constant"),
+    ("bidirectional_gru_sum", lambda m: _axis(m, np.array([0, -3])),
+     "(REVERSE_V2): inputs[1]: axis 0 is listed twice"),
+    ("bidirectional_gru_sum", lambda m: _retype(m, "REVERSE_V2", B.REVERSE_SEQUENCE),
+     "(REVERSE_SEQUENCE): unsupported operator"),
+    ("tf_keras_fused_bidirectional_lstm",
+     lambda m: _retype(m, "UNIDIRECTIONAL_SEQUENCE_LSTM", B.BIDIRECTIONAL_SEQUENCE_LSTM),
+     "(BIDIRECTIONAL_SEQUENCE_LSTM): unsupported operator"),
+])
+def test_bidirectional_forms_not_taken_are_refused(name, edit, expect, converted, cli, tmp_path):
+    """What the importer does not take around a Bidirectional layer (a REVERSE_V2 axis known
+    only at run time or listed twice, TFLite's REVERSE_SEQUENCE, its fused
+    BIDIRECTIONAL_SEQUENCE_LSTM) is named in one line, exit 2."""
+    data, _ = converted(name)
+    path = tmp_path / "edited.tflite"
+    path.write_bytes(_rewritten(data, edit))
     r = run_cli(cli, "compile", path, "-o", tmp_path / "out", check=False)
     assert r.returncode == 2, r
     lines = [s for s in r.stderr.splitlines() if s.strip()]
-    assert len(lines) == 1 and "REVERSE_V2" in lines[0], r.stderr
+    assert len(lines) == 1 and expect in lines[0], r.stderr
 
 
 def _patched(data: bytes, what: str) -> bytes:

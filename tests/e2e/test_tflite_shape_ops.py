@@ -1,5 +1,5 @@
 """Data-movement builtins of .tflite models (TRANSPOSE, SLICE, STRIDED_SLICE, SPLIT, SPLIT_V,
-PACK, UNPACK, EXPAND_DIMS, SQUEEZE) and a Keras model saved with a dynamic batch (SHAPE ->
+PACK, UNPACK, EXPAND_DIMS, SQUEEZE, REVERSE_V2) and a Keras model saved with a dynamic batch (SHAPE ->
 STRIDED_SLICE -> PACK -> RESHAPE in front of its Flatten), converted to full-int8 .tflite
 and compared with TensorFlow's interpreter (BUILTIN_REF) on every graph output: bit-exact.
 """
@@ -56,6 +56,14 @@ def _pack():
     return tf.keras.Model(x, [st, e])
 
 
+def _reverse():
+    x = inp((4, 5, 6))
+    h = layers.Conv2D(6, 1)(x)
+    one = _lambda(lambda t: tf.reverse(t, axis=[1]))(h)          # REVERSE_V2, axis 1
+    two = _lambda(lambda t: tf.reverse(t, axis=[-1, 2]))(h)      # two axes, one negative
+    return tf.keras.Model(x, [one, two])
+
+
 def _dynamic_batch_flatten():
     x = tf.keras.Input((8, 8, 3))                      # batch None: saved dynamic
     h = layers.Conv2D(4, 3, strides=2, activation="relu")(x)
@@ -73,6 +81,7 @@ CASES = {
     "slices": (_slices, ["STRIDED_SLICE", "SLICE"]),
     "splits": (_splits, ["SPLIT", "SPLIT_V"]),
     "pack": (_pack, ["UNPACK", "PACK"]),  # (the converter writes RESHAPE for expand_dims)
+    "reverse": (_reverse, ["REVERSE_V2"]),  # gather per axis (docs/decisions.md 77)
     "dynamic_batch": (_dynamic_batch_flatten, ["SHAPE", "STRIDED_SLICE", "PACK", "RESHAPE"]),
 }
 

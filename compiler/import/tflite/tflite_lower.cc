@@ -66,6 +66,7 @@ constexpr OpEntry kOps[] = {
     {op::kPrelu, 1, LowerPrelu},
     {op::kGather, 7, LowerGather},
     {op::kTile, 3, LowerTile},
+    {op::kReverseV2, 3, LowerReverse},
     {op::kArgMax, 3, LowerArgMax},
     {op::kArgMin, 3, LowerArgMax},
     {op::kTransposeConv, 5, LowerTransposeConv},

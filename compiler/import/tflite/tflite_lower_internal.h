@@ -129,6 +129,8 @@ Status LowerSequenceLstm(Lowering& l);
 Status LowerTransposeConv(Lowering& l);  // TRANSPOSE_CONV: qconv2d over the stride phases
 Status LowerPool(Lowering& l);  // AVERAGE_POOL_2D, MAX_POOL_2D
 Status LowerTile(Lowering& l);                // TILE: concatenations of copies
+// REVERSE_V2: a `gather` of the constant indices n-1 .. 0 per reversed axis
+Status LowerReverse(Lowering& l);
 Status LowerGather(Lowering& l);              // GATHER (batch_dims 0): int32 indices
 Status LowerIndexWrap(Lowering& l);  // LESS, int32 ADD, SELECT(_V2): a GATHER's index wrap
 Status LowerArgMax(Lowering& l);              // ARG_MAX / ARG_MIN: int32 indices

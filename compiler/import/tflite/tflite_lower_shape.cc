@@ -70,14 +70,17 @@ Status ExpectSameAct(Lowering& l, const TfTensor& x, const TfTensor& y, const st
   return l.ExpectSameQuant(&y, field, &x, "inputs[0]", op + " moves bytes and does not rescale");
 }
 
-// The prologue of TRANSPOSE, EXPAND_DIMS and TILE: options, one int8 activation and one
-// constant int vector in, an activation of the same quantization out. Returns inputs[0].
-Expected<const TfTensor*> ExpectMoveWithInts(Lowering& l, Options options, const std::string& op) {
+// The prologue of TRANSPOSE, EXPAND_DIMS, TILE and REVERSE_V2: options, one int8 activation
+// and one constant int vector in, an activation of the same quantization out (REVERSE_V2:
+// `same_quant` false, any per-tensor quantization). Returns inputs[0].
+Expected<const TfTensor*> ExpectMoveWithInts(Lowering& l, Options options, const std::string& op,
+                                             bool same_quant = true) {
   TF_RETURN_IF_ERROR(l.ExpectOptions(options, true));
   TF_RETURN_IF_ERROR(l.ExpectCounts(2, 2, 1));
   const TfTensor& x = *l.In(0);
   TF_RETURN_IF_ERROR(l.ExpectAct(&x, "inputs[0]"));
-  TF_RETURN_IF_ERROR(ExpectSameAct(l, x, *l.Out(0), "outputs[0]", op));
+  TF_RETURN_IF_ERROR(same_quant ? ExpectSameAct(l, x, *l.Out(0), "outputs[0]", op)
+                                : l.ExpectAct(l.Out(0), "outputs[0]"));
   return &x;
 }
 
@@ -356,6 +359,57 @@ Status LowerTile(Lowering& l) {
     l.AddOp(ir::OpType::kQConcat, std::vector<ir::TensorId>(static_cast<size_t>(mult[d]), cur),
             {next}, a, "." + std::to_string(d));
     cur = next;
+  }
+  return OkStatus();
+}
+
+// REVERSE_V2 of int8 values along constant axes (Keras' Bidirectional: the backward loop's
+// input sequence, and its output sequence back): per axis a `gather` of the constant indices
+// n-1, ..., 0. Several axes chain gathers, which move the elements as one multi-axis reverse.
+// TFLite's kernel copies the bytes even where the converter gave the output other
+// quantization parameters than the input (seen: the reverse back of a return_sequences
+// Bidirectional's backward output, Keras 3 LSTM and tf_keras GRU); the same bytes then go to
+// the output through `qlut` with the identity table (y's parameters, no rescale).
+Status LowerReverse(Lowering& l) {
+  TF_ASSIGN_OR_RETURN(const TfTensor* in,
+                      ExpectMoveWithInts(l, Options::ReverseV2Options, "REVERSE_V2", false));
+  const TfTensor& x = *in;
+  const TfTensor& y = *l.Out(0);
+  TF_ASSIGN_OR_RETURN(std::vector<int64_t> axes, Ints(l, 1, "axis"));
+  if (axes.empty()) return l.Fail("inputs[1]: axis holds no value");
+  std::vector<bool> seen(x.shape.size(), false);
+  for (int64_t& a : axes) {
+    TF_ASSIGN_OR_RETURN(a, Axis(l, a, x.shape.size(), "inputs[1]"));
+    if (seen[static_cast<size_t>(a)]) {
+      return l.Fail("inputs[1]: axis " + std::to_string(a) + " is listed twice");
+    }
+    seen[static_cast<size_t>(a)] = true;
+  }
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(x.shape));
+  const bool relabel = x.quant->scale[0] != y.quant->scale[0] ||
+                       x.quant->zero_point[0] != y.quant->zero_point[0];
+  ir::TensorId cur = l.Tensor(l.InIndex(0));
+  for (size_t k = 0; k < axes.size(); ++k) {
+    const int64_t ax = axes[k];
+    const int32_t n = x.shape[static_cast<size_t>(ax)];
+    std::vector<int32_t> idx(static_cast<size_t>(n));
+    for (int32_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = n - 1 - i;
+    auto p = quant::MakeGatherParams(x.shape, ax, false, n);
+    if (!p.ok()) return l.Fail(p.error().message());
+    const std::string suffix = "." + std::to_string(ax);
+    const ir::TensorId indices = l.AddInt32(x.name + ".reverse" + suffix, idx);
+    const ir::TensorId next = k + 1 == axes.size() && !relabel
+                                  ? l.Tensor(l.op().outputs[0])
+                                  : l.AddActivation(x.name + ".reversed" + suffix,
+                                                    Shape64(x.shape), x);
+    l.AddOp(ir::OpType::kGather, {cur, indices}, {next}, ir::GatherAttrs{ax, false}, suffix);
+    cur = next;
+  }
+  if (relabel) {
+    quant::LutTable same;
+    for (size_t i = 0; i < same.size(); ++i) same[i] = static_cast<int8_t>(static_cast<uint8_t>(i));
+    const ir::TensorId t = l.AddInt8Table(y.name + ".bytes", same, y);
+    l.AddOp(ir::OpType::kQLut, {cur, t}, {l.Tensor(l.op().outputs[0])}, ir::NoAttrs{}, ".bytes");
   }
   return OkStatus();
 }

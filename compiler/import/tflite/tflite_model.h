@@ -83,6 +83,7 @@ inline constexpr int32_t kElu = 111;
 inline constexpr int32_t kHardSwish = 117;
 inline constexpr int32_t kPrelu = 54;
 inline constexpr int32_t kGather = 36;
+inline constexpr int32_t kReverseV2 = 105;
 inline constexpr int32_t kArgMax = 56;
 inline constexpr int32_t kArgMin = 79;
 inline constexpr int32_t kSum = 74;

@@ -191,6 +191,7 @@ bool DecodeOptions(const fb::Operator* o, TfOptions& opt) {
     case T::SliceOptions:
     case T::ExpandDimsOptions:
     case T::TileOptions:
+    case T::ReverseV2Options:
     case T::NONE:
     case T::HardSwishOptions:
     case T::PadOptions:
