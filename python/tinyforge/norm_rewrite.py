@@ -15,6 +15,8 @@ and GroupNorm / InstanceNorm. Runs on the captured ATen graph before the op-cove
   conv2d (fold.py's affine for a BatchNorm no conv feeds). ``instance_norm`` on its input's
   statistics is the group norm with G = C; on running statistics (``track_running_stats``)
   it is a BatchNorm and folds as one.
+* ``layer_norm`` over several trailing dims (``nn.LayerNorm([C, H, W])``): those dims
+  flattened into one, weight and bias alike, ``layer_norm`` over it, reshaped back.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ aten = torch.ops.aten
 
 MAX_OPS = {aten.adaptive_max_pool2d.default, aten.adaptive_max_pool1d.default, aten.max.dim}
 NORM_OPS = {aten.group_norm.default, aten.instance_norm.default}
+LAYER_NORM = aten.layer_norm.default
 REWRITTEN = {
     aten.adaptive_max_pool2d.default: "values: output 1x1 `amax`; in % out == 0 `max_pool2d` "
                                       "(the indices are refused)",
@@ -40,6 +43,7 @@ REWRITTEN = {
     aten.instance_norm.default: "as group_norm with one group per channel; on running "
                                 "statistics a BatchNorm",
 }
+# (layer_norm keeps its row in aten_ops; over several trailing dims it is flattened here.)
 
 
 def _shape(node: object) -> list[int] | None:
@@ -172,6 +176,35 @@ def _rewrite_norm(gm: GraphModule, node: Node) -> bool:
     return True
 
 
+def _rewrite_layer_norm(gm: GraphModule, node: Node) -> bool:
+    """layer_norm over k > 1 trailing dims ([C, T] of an audio model): those dims flattened
+    into one, weight and bias flattened alike, the result reshaped back."""
+    from .fold import new_const  # noqa: PLC0415
+    from .lower import _bind  # noqa: PLC0415
+
+    a = _bind(node)
+    norm = [int(d) for d in a["normalized_shape"]]
+    shape = _shape(a["input"])
+    if len(norm) < 2 or shape is None or shape[len(shape) - len(norm):] != norm:
+        return False
+    params = []
+    for name in ("weight", "bias"):
+        t = a.get(name)
+        value = _attr(gm, t) if t is not None else None
+        if t is not None and value is None:
+            return False  # (the handler names it)
+        params.append(None if value is None else new_const(
+            gm, node, f"_tf_layer_norm_{name}", value.reshape(-1).contiguous()))
+    depth = 1
+    for d in norm:
+        depth *= d
+    xr = _call(gm, node, aten.reshape.default, a["input"], shape[:len(shape) - len(norm)] + [depth])
+    yr = _call(gm, node, LAYER_NORM, xr, [depth], params[0], params[1], float(a["eps"]))
+    node.replace_all_uses_with(_call(gm, node, aten.reshape.default, yr, shape))
+    gm.graph.erase_node(node)
+    return True
+
+
 def rewrite_max_and_norms(gm: GraphModule) -> None:
     """Rewrite ``gm``'s adaptive max pools, max.dim, group_norm and instance_norm in place
     (see the module docstring); a variant left as it is says why for the coverage check."""
@@ -183,6 +216,8 @@ def rewrite_max_and_norms(gm: GraphModule) -> None:
             changed |= _rewrite_max(gm, node)
         elif node.target in NORM_OPS:
             changed |= _rewrite_norm(gm, node)
+        elif node.target == LAYER_NORM:
+            changed |= _rewrite_layer_norm(gm, node)
     if changed:
         gm.graph.eliminate_dead_code()
         gm.graph.lint()

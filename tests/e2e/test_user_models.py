@@ -5,7 +5,7 @@ conv, a cls token concatenated from a Parameter, learned positions, TransformerE
 norm_first and GELU), torch.nn.functional ops used directly, einsum as a projection,
 x.view(x.size(0), -1), LSTM over [T, B, F], a 2-layer bidirectional GRU, padding='same' with
 a depth multiplier, Upsample + PixelShuffle, CBAM attention (adaptive max + average pools,
-max over channels), GroupNorm and InstanceNorm.
+max over channels), GroupNorm and InstanceNorm (2-D and 1-D), LayerNorm over [C, H, W].
 
 Each is exported int8 with PT2E (seeded weights, calibrated on random data), compiled, and
 compared op by op with PyTorch's int8 reference (tinyforge.interp): no divergence, every op
@@ -226,6 +226,35 @@ class Norm(nn.Module):
         return F.adaptive_max_pool2d(y, 2), F.adaptive_max_pool1d(y.flatten(2), 4)
 
 
+class Norm1d(nn.Module):
+    """GroupNorm and InstanceNorm1d on [N, C, L], then x.max(dim=-1).values."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv1d(3, 8, 3, padding=1)
+        self.group = nn.GroupNorm(4, 8)
+        self.instance = nn.InstanceNorm1d(8)
+        self.fc = nn.Linear(8, 3)
+
+    def forward(self, x):
+        y = self.instance(F.relu(self.group(self.conv(x))))
+        return self.fc(y.max(dim=-1).values)
+
+
+class LayerNormChw(nn.Module):
+    """nn.LayerNorm over [C, H, W] (several trailing dims), nn.AdaptiveMaxPool2d((1, 1))."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.norm = nn.LayerNorm([8, 6, 6])
+        self.pool = nn.AdaptiveMaxPool2d((1, 1))
+        self.fc = nn.Linear(8, 3)
+
+    def forward(self, x):
+        return self.fc(torch.flatten(self.pool(self.norm(self.conv(x))), 1))
+
+
 class ArgmaxHead(nn.Module):
     """torch.max(x, 1) with both outputs: the score and the class index."""
 
@@ -241,7 +270,7 @@ class ArgmaxHead(nn.Module):
 def _norms(model: nn.Module) -> nn.Module:
     with torch.no_grad():
         for m in model.modules():
-            if isinstance(m, (nn.GroupNorm, nn.InstanceNorm2d)) and m.weight is not None:
+            if isinstance(m, (nn.GroupNorm, nn.InstanceNorm2d, nn.LayerNorm)) and m.weight is not None:
                 m.weight.uniform_(0.5, 1.5)
                 m.bias.uniform_(-0.3, 0.3)
             if isinstance(m, nn.InstanceNorm2d) and m.running_mean is not None:
@@ -271,6 +300,8 @@ CASES = [
     ("instance_norm_running", lambda: _norms(Norm(nn.InstanceNorm2d(
         8, affine=True, track_running_stats=True))), [(1, 3, 8, 8)], {"conv2d"}),
     ("max_with_indices", ArgmaxHead, [(1, 8)], {"amax", "argmax"}),
+    ("norms_1d", lambda: _norms(Norm1d()), [(1, 3, 32)], {"layer_norm", "amax"}),
+    ("layer_norm_chw", lambda: _norms(LayerNormChw()), [(1, 3, 6, 6)], {"layer_norm", "amax"}),
 ]
 BOARD = ["cbam", "group_norm", "einsum_projection"]
 
