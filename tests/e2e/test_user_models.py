@@ -255,6 +255,23 @@ class LayerNormChw(nn.Module):
         return self.fc(torch.flatten(self.pool(self.norm(self.conv(x))), 1))
 
 
+class ClampOneBound(nn.Module):
+    """torch.clamp with only a max, and with a min other than 0 (F.interpolate to a size,
+    F.max_pool2d with ceil_mode around them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.conv2 = nn.Conv2d(8, 8, 1)
+        self.fc = nn.Linear(8, 3)
+
+    def forward(self, x):
+        y = torch.clamp(self.conv(x), max=0.5)
+        y = F.interpolate(y, size=(9, 7), mode="bilinear")
+        y = torch.clamp(self.conv2(F.max_pool2d(y, 2, ceil_mode=True)), min=-0.25)
+        return self.fc(y.amax((2, 3)))
+
+
 class ArgmaxHead(nn.Module):
     """torch.max(x, 1) with both outputs: the score and the class index."""
 
@@ -301,6 +318,7 @@ CASES = [
         8, affine=True, track_running_stats=True))), [(1, 3, 8, 8)], {"conv2d"}),
     ("max_with_indices", ArgmaxHead, [(1, 8)], {"amax", "argmax"}),
     ("norms_1d", lambda: _norms(Norm1d()), [(1, 3, 32)], {"layer_norm", "amax"}),
+    ("clamp_one_bound", ClampOneBound, [(1, 3, 6, 6)], {"hardtanh", "resize"}),
     ("layer_norm_chw", lambda: _norms(LayerNormChw()), [(1, 3, 6, 6)], {"layer_norm", "amax"}),
 ]
 BOARD = ["cbam", "group_norm", "einsum_projection"]
