@@ -15,6 +15,7 @@ and GroupNorm / InstanceNorm. Runs on the captured ATen graph before the op-cove
   conv2d (fold.py's affine for a BatchNorm no conv feeds). ``instance_norm`` on its input's
   statistics is the group norm with G = C; on running statistics (``track_running_stats``)
   it is a BatchNorm and folds as one.
+* ``log_softmax``: (x - max) - log(sum(exp(x - max))), exp and log on the float fallback.
 * ``layer_norm`` over several trailing dims (``nn.LayerNorm([C, H, W])``): those dims
   flattened into one, weight and bias alike, ``layer_norm`` over it, reshaped back.
 """
@@ -38,6 +39,8 @@ REWRITTEN = {
                                       "(the indices are refused)",
     aten.adaptive_max_pool1d.default: "values: as adaptive_max_pool2d on [N, C, 1, L]",
     aten.max.dim: "values `amax`, indices `argmax`",
+    aten.log_softmax.int: "`amax`, `sub`, `unary` fn=`exp`, `sum`, `unary` fn=`log`, `sub` "
+                          "(x - max - log(sum(exp(x - max))))",
     aten.group_norm.default: "`reshape` to [N, G, -1], `layer_norm` (no affine), `reshape`, "
                              "the per-channel affine as a depthwise 1x1 `conv2d`",
     aten.instance_norm.default: "as group_norm with one group per channel; on running "
@@ -205,6 +208,23 @@ def _rewrite_layer_norm(gm: GraphModule, node: Node) -> bool:
     return True
 
 
+def _rewrite_log_softmax(gm: GraphModule, node: Node) -> bool:
+    """log_softmax(x) = (x - max) - log(sum(exp(x - max))): exp and log run in float32 (the
+    float fallback, decision 47), the rest in int8; each piece keeps its own quantization,
+    so the large negative outputs of unlikely classes stay finite (log of a softmax
+    quantized to 1/256 would be -inf for them)."""
+    x, dim = node.args[0], int(node.args[1])
+    rank = len(_shape(x) or [])
+    dim = dim + rank if dim < 0 else dim
+    m = _call(gm, node, aten.amax.default, x, [dim], True)
+    d = _call(gm, node, aten.sub.Tensor, x, m)
+    s = _call(gm, node, aten.sum.dim_IntList, _call(gm, node, aten.exp.default, d), [dim], True)
+    node.replace_all_uses_with(_call(gm, node, aten.sub.Tensor, d,
+                                     _call(gm, node, aten.log.default, s)))
+    gm.graph.erase_node(node)
+    return True
+
+
 def rewrite_max_and_norms(gm: GraphModule) -> None:
     """Rewrite ``gm``'s adaptive max pools, max.dim, group_norm and instance_norm in place
     (see the module docstring); a variant left as it is says why for the coverage check."""
@@ -216,6 +236,8 @@ def rewrite_max_and_norms(gm: GraphModule) -> None:
             changed |= _rewrite_max(gm, node)
         elif node.target in NORM_OPS:
             changed |= _rewrite_norm(gm, node)
+        elif node.target == aten.log_softmax.int and len(node.args) == 2:
+            changed |= _rewrite_log_softmax(gm, node)
         elif node.target == LAYER_NORM:
             changed |= _rewrite_layer_norm(gm, node)
     if changed:

@@ -272,6 +272,18 @@ class ClampOneBound(nn.Module):
         return self.fc(y.amax((2, 3)))
 
 
+class LogSoftmaxHead(nn.Module):
+    """A classifier trained with NLLLoss: F.log_softmax at the end."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc1 = nn.Linear(16, 32)
+        self.fc2 = nn.Linear(32, 10)
+
+    def forward(self, x):
+        return F.log_softmax(self.fc2(F.relu(self.fc1(x))), dim=1)
+
+
 class ArgmaxHead(nn.Module):
     """torch.max(x, 1) with both outputs: the score and the class index."""
 
@@ -318,6 +330,7 @@ CASES = [
         8, affine=True, track_running_stats=True))), [(1, 3, 8, 8)], {"conv2d"}),
     ("max_with_indices", ArgmaxHead, [(1, 8)], {"amax", "argmax"}),
     ("norms_1d", lambda: _norms(Norm1d()), [(1, 3, 32)], {"layer_norm", "amax"}),
+    ("log_softmax", LogSoftmaxHead, [(1, 16)], {"amax", "sub", "unary", "sum"}),
     ("clamp_one_bound", ClampOneBound, [(1, 3, 6, 6)], {"hardtanh", "resize"}),
     ("layer_norm_chw", lambda: _norms(LayerNormChw()), [(1, 3, 6, 6)], {"layer_norm", "amax"}),
 ]
