@@ -1,4 +1,5 @@
-"""Max reductions with indices and the per-sample norms, as ops the graph file has.
+"""Max reductions with indices, the per-sample norms and log_softmax, as ops the graph file
+has.
 
 Found by writing TinyML models the way their authors do (issue 14, docs/decisions.md 78):
 CBAM's channel attention (``F.adaptive_max_pool2d(x, 1)``, ``x.max(1, keepdim=True)[0]``)
@@ -7,7 +8,8 @@ and GroupNorm / InstanceNorm. Runs on the captured ATen graph before the op-cove
 
 * ``adaptive_max_pool2d`` / ``adaptive_max_pool1d`` return (values, indices). The values of
   a pool to 1x1 (1) are ``amax`` over the pooled dims; to a size dividing the input's, a
-  ``max_pool2d`` of kernel = stride = in / out. A model reading the indices is refused.
+  max pool (1-D: ``max_pool1d``, for conv_rewrite) of kernel = stride = in / out. A model
+  reading the indices is refused.
 * ``max.dim`` returns (values, indices): the values are ``amax`` over that dim, the indices
   ``argmax`` (PyTorch's first index of the maximum, as argmax's).
 * ``group_norm(x [N, C, ...], G)``: ``x.reshape(N, G, -1)``, ``layer_norm`` over the last dim
