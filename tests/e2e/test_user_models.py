@@ -299,7 +299,8 @@ class ArgmaxHead(nn.Module):
 def _norms(model: nn.Module) -> nn.Module:
     with torch.no_grad():
         for m in model.modules():
-            if isinstance(m, (nn.GroupNorm, nn.InstanceNorm2d, nn.LayerNorm)) and m.weight is not None:
+            affine = (nn.GroupNorm, nn.InstanceNorm2d, nn.LayerNorm)
+            if isinstance(m, affine) and m.weight is not None:
                 m.weight.uniform_(0.5, 1.5)
                 m.bias.uniform_(-0.3, 0.3)
             if isinstance(m, nn.InstanceNorm2d) and m.running_mean is not None:
