@@ -8,6 +8,8 @@
 //
 // What cannot be expressed exactly with TensorFlow Lite Micro's int8 kernels is rejected
 // with a diagnostic naming the op (e.g. avg_pool2d counting padding), never approximated.
+#include <algorithm>
+
 #include "passes/fold_qdq_internal.h"
 #include "passes/pass.h"
 #include "passes/util.h"
@@ -88,8 +90,11 @@ std::pair<int64_t, int64_t> FullRange(const ir::Tensor& y) {
 
 int64_t QuantizeBound(double f, const ir::Tensor& y) {
   const float scale = static_cast<float>(y.quant->scale[0]);
-  return y.quant->zero_point[0] +
-         static_cast<int64_t>(quant::RoundHalfAway(static_cast<float>(f) / scale));
+  // A clamp with one bound is a hardtanh whose other bound is -+FLT_MAX (aten_ops._clamp):
+  // saturate far outside int8 instead of converting an out-of-range float (undefined).
+  const float q = quant::RoundHalfAway(static_cast<float>(f) / scale);
+  constexpr float kFar = 1e9f;
+  return y.quant->zero_point[0] + static_cast<int64_t>(std::clamp(q, -kFar, kFar));
 }
 
 TensorId Through(Context& c, TensorId y, const ir::QuantParams& want, std::vector<ir::Op>& after) {

@@ -53,11 +53,15 @@ int16_t Sdhm16(int16_t a, int16_t b) {
   return static_cast<int16_t>((int32_t{a} * int32_t{b}) / (1 << 15));
 }
 
-// gemmlowp::RoundingDivideByPOT for int16, exponent in [0, 15].
+// gemmlowp::RoundingDivideByPOT for int16, exponent in [0, 31]. Its mask is 2^exponent - 1
+// truncated to int16: all ones from exponent 16 on, so there the result is 1 for x >= 0 and
+// -1 below (x >> exponent is 0 or -1, the "remainder" x itself). TFLite's reference HardSwish
+// computes exactly that when the scales are that far apart (a network whose activations
+// collapsed: Keras' MobileNetV3Small with its initial weights, docs/decisions.md 79).
 int16_t Rdbp16(int16_t x, int exponent) {
-  const int32_t mask = (1 << exponent) - 1;
-  const int32_t remainder = x & mask;
-  const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  const auto mask = static_cast<int16_t>((int64_t{1} << exponent) - 1);
+  const auto remainder = static_cast<int16_t>(x & mask);
+  const auto threshold = static_cast<int16_t>((mask >> 1) + (x < 0 ? 1 : 0));
   return static_cast<int16_t>((x >> exponent) + (remainder > threshold ? 1 : 0));
 }
 
@@ -109,7 +113,7 @@ Expected<LutTable> HardSwishTable(TensorQuant input, TensorQuant output) {
     return Error{"hard_swish: input scale / output scale must be below 128 (TFLite's "
                  "output multiplier exponent <= 0)"};
   }
-  if (out_m.shift < -15 || relu_m.shift < -15 || relu_m.shift > 16) {
+  if (out_m.shift < -31 || relu_m.shift < -31 || relu_m.shift > 16) {
     return Error{"hard_swish: input / output scale ratio out of the int16 arithmetic's range "
                  "(input scale " + FormatFloat(input.scale) + ", output scale " +
                  FormatFloat(output.scale) + ")"};

@@ -108,7 +108,13 @@ def _clamp(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
         return "hardtanh", [a["self"]], {"min": float(lo), "max": float(hi)}
     if lo == 0 and hi is None:
         return "relu", [a["self"]], {}
-    raise UnsupportedOpError(target_name(node), source_of(node), "clamp needs both bounds (or min=0)")
+    if lo is None and hi is None:
+        raise UnsupportedOpError(target_name(node), source_of(node), "clamp without bounds")
+    # one bound: a hardtanh whose other bound is the largest float32 (finite in the graph
+    # file's JSON; the compiler saturates it to the int8 range, decision 78)
+    far = float(torch.finfo(torch.float32).max)
+    return "hardtanh", [a["self"]], {"min": -far if lo is None else float(lo),
+                                     "max": far if hi is None else float(hi)}
 
 
 def _gelu_attrs(node: Node, a: dict[str, Any]) -> dict[str, Any]:

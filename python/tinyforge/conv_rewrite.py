@@ -80,7 +80,10 @@ def _call(gm: torch.fx.GraphModule, like: Node, target: object, *args: object) -
     for k in _KEEP_META:
         if k in like.meta:
             node.meta[k] = like.meta[k]
-    mode = getattr(like.meta.get("val"), "fake_mode", None)
+    val = like.meta.get("val")
+    if isinstance(val, (tuple, list)):  # (values, indices) of a max: the same fake mode
+        val = next((v for v in val if isinstance(v, torch.Tensor)), None)
+    mode = getattr(val, "fake_mode", None)
     if mode is not None:
         vals = torch.fx.node.map_arg(node.args, lambda n: _val(gm, n, mode))
         with mode:

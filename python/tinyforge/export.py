@@ -32,6 +32,7 @@ from . import _quiet  # noqa: F401  (quiet torchao import)
 from .attention import decompose_attention
 from .binary_ops import canonicalize_binary
 from .conv_rewrite import rewrite_convs
+from .norm_rewrite import rewrite_max_and_norms
 from .pixel_shuffle import expand_pixel_shuffle
 from .tile import expand_repeats
 from .fold import fold_batchnorm, remove_noops, unshare_biases
@@ -116,6 +117,7 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
     decompose_attention(gm)  # scaled_dot_product_attention / baddbmm as matmul, softmax, ...
     canonicalize_binary(gm)  # scalars / constants as tensors: the handlers see nodes
     rewrite_einsum(gm)  # matrix-product einsums as (transpose +) matmul
+    rewrite_max_and_norms(gm)  # adaptive max pools, max.dim, group / instance norm
     rewrite_convs(gm, example)  # conv1d, 1-D pools, conv_transpose2d as 2-D ops
     check_supported(gm)  # every unsupported op at once, before folding or calibration
     fold_batchnorm(gm)

@@ -107,12 +107,25 @@ def test_matmul_within_1_lsb_of_pytorch(name, cli, tmp_path):
 
 
 def test_unsupported_einsum_names_the_equation(tmp_path):
+    class Trace(nn.Module):
+        def forward(self, a, b):
+            return torch.einsum("ii,j->j", a, b)
+
+    with pytest.raises(tinyforge.UnsupportedOpError, match="ii,j->j"):
+        tinyforge.export(Trace(), (torch.randn(3, 3), torch.randn(4)))
+
+
+def test_outer_product_einsum_is_a_matmul():
+    """Any contraction of two operands is a matmul after permutes and reshapes (decision
+    78): an outer product is [3, 1] @ [1, 4]."""
     class Outer(nn.Module):
         def forward(self, a, b):
             return torch.einsum("i,j->ij", a, b)
 
-    with pytest.raises(tinyforge.UnsupportedOpError, match="i,j->ij"):
-        tinyforge.export(Outer(), (torch.randn(3), torch.randn(4)))
+    a, b = torch.randn(3), torch.randn(4)
+    res = tinyforge.export(Outer(), (a, b))
+    assert "matmul" in {op["type"] for op in res.graph["ops"]}
+    torch.testing.assert_close(res.reference(a, b), torch.outer(a, b))
 
 
 def test_attention_scores_on_an547(board_env, tmp_path):

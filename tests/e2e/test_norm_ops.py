@@ -89,13 +89,17 @@ def test_float_graph_matches_the_module(cli, tmp_path):
         np.testing.assert_allclose(np.load(tmp_path / "y.npy"), ref, rtol=1e-4, atol=1e-5)
 
 
-def test_layer_norm_over_two_dims_is_refused():
+def test_layer_norm_over_two_dims_is_flattened():
+    """normalized_shape [3, 8]: one layer_norm over the 24 values between two reshapes
+    (decision 78; it was refused)."""
     class Two(nn.Module):
         def forward(self, x):
             return nn.functional.layer_norm(x, [3, 8])
 
-    with pytest.raises(tinyforge.UnsupportedOpError, match="normalized_shape"):
-        tinyforge.export(Two(), (torch.randn(1, 3, 8),))
+    x = torch.randn(2, 3, 8)
+    res = tinyforge.export(Two(), (x,))
+    assert [op["type"] for op in res.graph["ops"]] == ["reshape", "layer_norm", "reshape"]
+    torch.testing.assert_close(res.reference(x), nn.functional.layer_norm(x, [3, 8]))
 
 
 def test_layer_norm_on_an547_board_equals_host(board_env, tmp_path):

@@ -328,6 +328,25 @@ def test_unsupported_op_named_with_index(build, op, cli, tmp_path):
     assert proc.returncode == 2 and err.split(": ", 1)[1] in proc.stderr
 
 
+def test_float_layer_after_dequantize_is_named(cli, tmp_path):
+    """A layer the converter left in float32 (Keras' MobileNetV3Small with some weights:
+    DEQUANTIZE -> float DEPTHWISE_CONV_2D -> QUANTIZE) is named in the DEQUANTIZE's error
+    (decision 79). Made here by turning CUMSUM's float island into a float RELU."""
+    m = oracle.parse(_cumsum_float())
+    index = _op_index(m, "CUMSUM")
+    op = m.subgraphs[0].operators[index]
+    code = schema.OperatorCodeT()
+    code.builtinCode = code.deprecatedBuiltinCode = schema.BuiltinOperator.RELU
+    code.version = 1
+    m.operatorCodes.append(code)
+    op.opcodeIndex = len(m.operatorCodes) - 1
+    op.inputs = op.inputs[:1]
+    op.builtinOptionsType, op.builtinOptions = 0, None
+    _check(cli, tmp_path, _pack(m),
+           rf"op #\d+ \(DEQUANTIZE\): outputs\[0\]: DEQUANTIZE is supported only .*; op "
+           rf"#{index} \(RELU\) reads it in float32: the converter left that op unquantized")
+
+
 def test_relu6_that_would_rescale_is_refused(cli, tmp_path):
     spec = next(s for s in tflite_cases.MODELS if s.name == "add_mul")
     tflite_cases.tf.keras.utils.set_random_seed(1)

@@ -181,6 +181,39 @@ def test_keras_model_matches_tf_interpreter(spec, converted, cli, tmp_path):
           f"{total.skipped} downstream of a tie")
 
 
+def test_hard_swish_of_tiny_scales_matches_tf_interpreter(cli, tmp_path):
+    """HARD_SWISH whose input scale is so small that the reluish multiplier's exponent is
+    below -15 (Keras' MobileNetV3Small with its initial weights: activations of scale 1e-8,
+    decision 79): TFLite's reference kernel divides an int16 by 2^16 or more there, which
+    gemmlowp's mask arithmetic turns into +-1. A conv with weights of 1e-7 feeds it."""
+    import numpy as np  # noqa: PLC0415
+
+    tf, layers = tflite_cases.tf, tflite_cases.layers
+    x = tf.keras.Input((6, 6, 3), batch_size=1)
+    conv = layers.Conv2D(8, 3, padding="same")
+    model = tf.keras.Model(x, layers.Conv2D(4, 1)(layers.Activation("hard_silu")(conv(x))))
+    rng = np.random.default_rng(5)
+    conv.set_weights([rng.normal(size=(3, 3, 3, 8)).astype(np.float32) * 1e-7,
+                      rng.normal(size=8).astype(np.float32) * 1e-7])
+
+    def representative():
+        for _ in range(8):
+            yield [rng.normal(size=(1, 6, 6, 3)).astype(np.float32)]
+
+    data = tflite_cases.to_int8(model, representative)
+    graph = oracle.parse(data).subgraphs[0]
+    hs = next(op for op in graph.operators
+              if oracle.op_name(oracle.parse(data), op) == "HARD_SWISH")
+    assert graph.tensors[int(hs.inputs[0])].quantization.scale[0] < 1e-7
+    path = tmp_path / "tiny_hard_swish.tflite"
+    path.write_bytes(data)
+    compared = 0
+    for k, r in _op_by_op(cli, data, path, 300, tmp_path):
+        assert not r.failures, f"input {k}:\n" + "\n".join(r.failures)
+        compared += r.compared
+    assert compared >= 3 * N_INPUTS
+
+
 def test_int8_elu_matches_tf_interpreter(converted, cli, tmp_path):
     """The converter leaves ELU in float (DEQUANTIZE, ELU, QUANTIZE), but TFLite's int8 ELU
     kernel exists (its own lookup table): the `lut` model with every LEAKY_RELU turned into

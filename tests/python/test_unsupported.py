@@ -26,9 +26,15 @@ class FloorDivByActivation(nn.Module):
         return torch.div(torch.relu(x), x.mean(dim=1, keepdim=True), rounding_mode="floor")  # DIV-LINE
 
 
-class OneSidedClamp(nn.Module):
+class BiasOnlyLayerNorm(nn.Module):
+    """(A one-sided clamp was the example here until it became a hardtanh, decision 78.)"""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bias = nn.Parameter(torch.ones(3))
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.clamp(x, max=2.0)  # CLAMP-LINE
+        return nn.functional.layer_norm(x, [3], None, self.bias)  # LN-LINE
 
 
 def _line(cls: type, marker: str) -> int:
@@ -54,7 +60,7 @@ def test_unsupported_op_names_op_and_line(quantize: bool) -> None:
 
 @pytest.mark.parametrize(
     "cls, op, marker",
-    [(FloorDivByActivation, "aten.div.Tensor_mode", "DIV-LINE"), (OneSidedClamp, "aten.clamp.default", "CLAMP-LINE")],
+    [(FloorDivByActivation, "aten.div.Tensor_mode", "DIV-LINE"), (BiasOnlyLayerNorm, "aten.layer_norm.default", "LN-LINE")],
 )
 def test_unsupported_variants_of_supported_ops(cls: type, op: str, marker: str) -> None:
     with pytest.raises(tinyforge.UnsupportedOpError) as e:
@@ -76,7 +82,7 @@ class Several(nn.Module):
         super().__init__()
         self.first = Cumsum()
         self.conv = nn.Conv2d(4, 4, 1)
-        self.second = nn.Sequential(nn.ReLU(), FlipAndClamp())
+        self.second = nn.Sequential(nn.ReLU(), FlipAndNorm())
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.second(self.conv(self.first(x)))
@@ -87,10 +93,14 @@ class Cumsum(nn.Module):
         return torch.cumprod(x, dim=1)  # CUMSUM-LINE
 
 
-class FlipAndClamp(nn.Module):
+class FlipAndNorm(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.bias = nn.Parameter(torch.ones(3))
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         y = torch.flip(x, dims=[3])  # FLIP-LINE
-        return torch.clamp(y, max=1.0)  # CLAMP2-LINE
+        return nn.functional.layer_norm(y, [3], None, self.bias)  # LN2-LINE
 
 
 def test_every_unsupported_op_in_one_error() -> None:
@@ -100,8 +110,8 @@ def test_every_unsupported_op_in_one_error() -> None:
     assert "\n" not in msg and msg.startswith("3 unsupported ops: ")
     want = [
         ("aten.cumprod.default", "first", _line(Cumsum, "CUMSUM-LINE")),
-        ("aten.flip.default", "second.1", _line(FlipAndClamp, "FLIP-LINE")),
-        ("aten.clamp.default", "second.1", _line(FlipAndClamp, "CLAMP2-LINE")),
+        ("aten.flip.default", "second.1", _line(FlipAndNorm, "FLIP-LINE")),
+        ("aten.layer_norm.default", "second.1", _line(FlipAndNorm, "LN2-LINE")),
     ]
     assert [(err.op, err.module, err.source) for err in e.value.errors] == [
         (op, module, f"test_unsupported.py:{line}") for op, module, line in want

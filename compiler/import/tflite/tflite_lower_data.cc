@@ -305,6 +305,25 @@ bool ReadByFloatOp(const TfliteModel& m, int32_t t) {
   return false;
 }
 
+// The first op reading float tensor `t` (a DEQUANTIZE's output), named for the diagnostic:
+// the converter leaves a layer it could not quantize in float32 (a DEPTHWISE_CONV_2D with
+// float weights between DEQUANTIZE and QUANTIZE, docs/decisions.md 79), and the user needs to
+// know which layer that is, not only that the DEQUANTIZE is unexpected.
+namespace {
+std::string FloatReaderNote(const TfliteModel& m, int32_t t) {
+  for (size_t i = 0; i < m.ops.size(); ++i) {
+    for (int32_t x : m.ops[i].inputs) {
+      if (x != t) continue;
+      return "; op #" + std::to_string(i) + " (" + m.ops[i].name() +
+             ") reads it in float32: the converter left that op unquantized, and float "
+             "layers are not imported (convert it to int8, e.g. with other weights or more "
+             "calibration data)";
+    }
+  }
+  return "";
+}
+}  // namespace
+
 Status LowerFloatFn(Lowering& l) {
   const ir::FloatFn fn = *FloatFnOf(l.op().code);
   const int arity = ir::FloatFnArity(fn);
@@ -347,7 +366,8 @@ Status LowerDequantize(Lowering& l) {
       !ReadByFloatOp(l.model(), l.op().outputs[0])) {
     return l.Fail("outputs[0]: DEQUANTIZE is supported only on a graph output, before a "
                   "float op this importer runs in float32 (EXP, LOG, SQRT, SIN, COS, "
-                  "ABS, NEG, POW, ATAN2), or before data movement that ends in QUANTIZE");
+                  "ABS, NEG, POW, ATAN2), or before data movement that ends in QUANTIZE" +
+                  FloatReaderNote(l.model(), l.op().outputs[0]));
   }
   l.AddOp(ir::OpType::kDequantize, {l.Tensor(l.InIndex(0))}, {l.Tensor(l.op().outputs[0])},
           ir::NoAttrs{});
