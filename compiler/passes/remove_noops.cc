@@ -296,7 +296,9 @@ bool SliceOfConcat(State& st, size_t i, const ir::Op& cat) {
     const ir::Tensor& t = g.tensor(in);
     const int64_t len = t.shape[a];
     if (first >= offset && last < offset + len) {
-      if (!SameQuant(t, x)) return false;
+      // (A constant input, a recurrent layer's initial state: the slice kernels read
+      // activations; const-fold has run.)
+      if (!SameQuant(t, x) || t.is_constant()) return false;
       attrs.begin[a] = first - offset;
       attrs.end[a] = attrs.begin[a] + (n - 1) * attrs.stride[a] + 1;
       st.SetInput(i, in);
@@ -351,7 +353,7 @@ bool SliceOfReshapedConcat(State& st, size_t i, const ir::Op& cat) {
     const ir::Tensor& t = g.tensor(in);
     const int64_t n = ir::NumElements(t.shape);
     if (offset == first && n == count) {
-      if (!SameQuant(t, x)) return false;
+      if (!SameQuant(t, x) || t.is_constant()) return false;
       op.type = OpType::kReshape;
       op.attrs = ir::ReshapeAttrs{y.shape};
       st.SetInput(i, in);

@@ -304,6 +304,15 @@ TEST(RemoveNoops, SliceOfConcatReadsTheInputItFallsIn) {
   straddle.replace(straddle.find("begin=[1,1], end=[2,3]"), 22, "begin=[0,1], end=[2,3]");
   straddle.replace(straddle.find("%7 mid: int8[1,2]"), 17, "%7 mid: int8[2,2]");
   EXPECT_NE(RunPasses(straddle, "remove-noops").find("qconcat"), std::string::npos);
+  // A constant input (an initial state) is not read by a slice: the concat stays.
+  constexpr std::string_view kConstFirst = R"(graph t kind=int8 layout=NHWC io_layout=NHWC
+  input %0 x: int8[1,4] q(s=0.1, zp=3)
+  const %1 h0: int8[1,4] q(s=0.1, zp=3) = [1,2,3,4]
+  %2 s: int8[2,4] q(s=0.1, zp=3) = qconcat(%1, %0) {axis=0}
+  %3 y: int8[1,4] q(s=0.1, zp=3) = slice(%2) {begin=[0,0], end=[1,4], stride=[1,1]}
+  output %3
+)";
+  EXPECT_NE(RunPasses(kConstFirst, "remove-noops").find("qconcat"), std::string::npos);
 }
 
 // A qconcat of n one-row slices of x [n, 3] in reverse row order: y is x upside down.
