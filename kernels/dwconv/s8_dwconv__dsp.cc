@@ -26,6 +26,7 @@
 #include <arm_acle.h>
 
 #include "kernels/common/fixed_point.h"
+#include "kernels/dwconv/dsp_dwconv.h"
 
 namespace {
 
@@ -52,16 +53,7 @@ struct Quant {
 //     [X < 0] swap: when X < 0 and h == 0 the -1 does not change the floor).
 //   single rounding: floor((acc * m + 2^(30+e)) / 2^(31+e)) + offset = SMMLA(X, m, c) >> e.
 // |c| < 2^29 + 2^21 and |h| < 2^30: no overflow.
-inline int32_t Smmlar(int32_t a, int32_t b, int32_t c) {
-  int32_t r;
-  __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-  return r;
-}
-inline int32_t Smmla(int32_t a, int32_t b, int32_t c) {
-  int32_t r;
-  __asm__("smmla %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-  return r;
-}
+#include "kernels/dwconv/dsp_lanes.inc"
 
 enum Mode { kGeneric, kDoubled };
 
@@ -272,183 +264,6 @@ void RunFast(const s8_dwconv_params& p, const Geo& g, const int8_t* in, const in
   }
 }
 
-// ---- Lanes path: 4 channels at a time, straight from NHWC ------------------------------------
-// For stride-2 layers and small planes the per-channel plane costs more than it saves. Here
-// one input word holds 4 adjacent channels: SXTAB16 gives (c0, c2) and (c1, c3) + the input
-// offset, each tap's 4 weights are widened once per channel group the same way, and SMLABB /
-// SMLATT accumulate 4 outputs: 9 instructions per tap (4 MACs). Taps outside the input are
-// skipped (x + offset is 0 there). Fast lanes (shift in [-22, -1], |bias| + 9 * 255 * 128 <
-// 2^30): doubled weights and bias, requantized like kDoubled. A group with another lane runs
-// undoubled with the exact generic requantization.
-template <bool kSingle, bool kClamp, bool kFast>
-inline int8_t LaneOut(int32_t acc, int32_t m, int32_t c, int32_t e, const s8_dwconv_params& p,
-                      int32_t ch) {
-  int32_t v;
-  if constexpr (kFast) {
-    v = kSingle ? (Smmla(acc, m, c) >> e) : (Smmlar(acc, m, c + (acc >> 31)) >> e);
-  } else {
-    v = fx::WrapAdd(fx::Requantize(acc, p.multiplier[ch], p.shift[ch], p.rounding), p.output_offset);
-  }
-  if constexpr (kClamp) return static_cast<int8_t>(fx::Clamp(v, p.act_min, p.act_max));
-  return static_cast<int8_t>(__ssat(v, 8));
-}
-
-struct LaneAcc {
-  int32_t a0, a1, a2, a3;
-};
-
-inline void LaneTap(const int8_t* src, uint32_t off2, const uint32_t* w, LaneAcc& a) {
-  const uint32_t x = static_cast<uint32_t>(LoadWord(src));
-  const uint32_t x02 = __sxtab16(off2, x);
-  uint32_t x13;
-  __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(x13) : "r"(off2), "r"(x));
-  a.a0 = __smlabb(x02, w[0], a.a0);
-  a.a2 = __smlatt(x02, w[0], a.a2);
-  a.a1 = __smlabb(x13, w[1], a.a1);
-  a.a3 = __smlatt(x13, w[1], a.a3);
-}
-
-template <bool kSingle, bool kClamp, bool kFast>
-void LaneGroup(const s8_dwconv_params& p, const int8_t* in, const uint32_t* w,
-               const int32_t* init, const int32_t* m, const int32_t* c, const int32_t* e,
-               int32_t c0, int8_t* out) {
-  const int32_t C = p.in_c, W = p.in_w, H = p.in_h;
-  const int32_t row = W * C;
-  const uint32_t off2 = (static_cast<uint32_t>(p.input_offset) & 0xFFFFu) * 0x10001u;
-  for (int32_t oy = 0; oy < p.out_h; ++oy) {
-    const int32_t iy0 = oy * p.stride_h - p.pad_top;
-    const bool y_in = iy0 >= 0 && iy0 + 2 < H;
-    int8_t* o = out + oy * p.out_w * C + c0;
-    for (int32_t ox = 0; ox < p.out_w; ++ox, o += C) {
-      const int32_t ix0 = ox * p.stride_w - p.pad_left;
-      LaneAcc a{init[0], init[1], init[2], init[3]};
-      const int8_t* src = in + (iy0 * W + ix0) * C + c0;
-      if (y_in && ix0 >= 0 && ix0 + 2 < W) {
-        LaneTap(src, off2, w, a);
-        LaneTap(src + C, off2, w + 2, a);
-        LaneTap(src + 2 * C, off2, w + 4, a);
-        LaneTap(src + row, off2, w + 6, a);
-        LaneTap(src + row + C, off2, w + 8, a);
-        LaneTap(src + row + 2 * C, off2, w + 10, a);
-        LaneTap(src + 2 * row, off2, w + 12, a);
-        LaneTap(src + 2 * row + C, off2, w + 14, a);
-        LaneTap(src + 2 * row + 2 * C, off2, w + 16, a);
-      } else {
-        for (int32_t ky = 0; ky < 3; ++ky) {
-          const int32_t iy = iy0 + ky;
-          if (iy < 0 || iy >= H) continue;
-          for (int32_t kx = 0; kx < 3; ++kx) {
-            const int32_t ix = ix0 + kx;
-            if (ix < 0 || ix >= W) continue;
-            LaneTap(src + ky * row + kx * C, off2, w + 2 * (ky * 3 + kx), a);
-          }
-        }
-      }
-      o[0] = LaneOut<kSingle, kClamp, kFast>(a.a0, m[0], c[0], e[0], p, c0);
-      o[1] = LaneOut<kSingle, kClamp, kFast>(a.a1, m[1], c[1], e[1], p, c0 + 1);
-      o[2] = LaneOut<kSingle, kClamp, kFast>(a.a2, m[2], c[2], e[2], p, c0 + 2);
-      o[3] = LaneOut<kSingle, kClamp, kFast>(a.a3, m[3], c[3], e[3], p, c0 + 3);
-    }
-  }
-}
-
-// Any other kernel (5x5: MobileNetV3, EfficientNet; dilation; depth multiplier 1, channels a
-// multiple of 4): the same taps over each output's window clipped to the input once (no
-// per-tap checks). These ran the reference loop.
-template <bool kSingle, bool kClamp, bool kFast>
-void LaneGroupAny(const s8_dwconv_params& p, const int8_t* in, const uint32_t* w,
-                  const int32_t* init, const int32_t* m, const int32_t* c, const int32_t* e,
-                  int32_t c0, int8_t* out) {
-  using tinyforge::dwconv::ValidTaps;
-  const int32_t C = p.in_c, W = p.in_w;
-  const int32_t x_col = p.dilation_w * C, x_row = p.dilation_h * W * C, w_row = 2 * p.k_w;
-  const uint32_t off2 = (static_cast<uint32_t>(p.input_offset) & 0xFFFFu) * 0x10001u;
-  for (int32_t oy = 0; oy < p.out_h; ++oy) {
-    const int32_t iy0 = oy * p.stride_h - p.pad_top;
-    int32_t ky0, ky1;
-    ValidTaps(iy0, p.dilation_h, p.k_h, p.in_h, &ky0, &ky1);
-    int8_t* o = out + oy * p.out_w * C + c0;
-    for (int32_t ox = 0; ox < p.out_w; ++ox, o += C) {
-      const int32_t ix0 = ox * p.stride_w - p.pad_left;
-      int32_t kx0, kx1;
-      ValidTaps(ix0, p.dilation_w, p.k_w, W, &kx0, &kx1);
-      LaneAcc a{init[0], init[1], init[2], init[3]};
-      const int8_t* src_row =
-          in + ((iy0 + ky0 * p.dilation_h) * W + ix0 + kx0 * p.dilation_w) * C + c0;
-      const uint32_t* w_at = w + 2 * (ky0 * p.k_w + kx0);
-      for (int32_t ky = ky0; ky < ky1; ++ky, src_row += x_row, w_at += w_row) {
-        const int8_t* src = src_row;
-        const uint32_t* wt = w_at;
-        for (int32_t kx = kx0; kx < kx1; ++kx, src += x_col, wt += 2) LaneTap(src, off2, wt, a);
-      }
-      o[0] = LaneOut<kSingle, kClamp, kFast>(a.a0, m[0], c[0], e[0], p, c0);
-      o[1] = LaneOut<kSingle, kClamp, kFast>(a.a1, m[1], c[1], e[1], p, c0 + 1);
-      o[2] = LaneOut<kSingle, kClamp, kFast>(a.a2, m[2], c[2], e[2], p, c0 + 2);
-      o[3] = LaneOut<kSingle, kClamp, kFast>(a.a3, m[3], c[3], e[3], p, c0 + 3);
-    }
-  }
-}
-
-// A group with a slow lane (rare), one out-of-line copy.
-__attribute__((noinline)) void LaneGeneric(const s8_dwconv_params& p, const int8_t* in,
-                                           const uint32_t* w, const int32_t* init,
-                                           const int32_t* m, const int32_t* c, const int32_t* e,
-                                           int32_t c0, int8_t* out) {
-  if (p.k_h == 3 && p.k_w == 3 && p.dilation_h == 1 && p.dilation_w == 1) {
-    LaneGroup<false, true, false>(p, in, w, init, m, c, e, c0, out);
-  } else {
-    LaneGroupAny<false, true, false>(p, in, w, init, m, c, e, c0, out);
-  }
-}
-
-// kAny: any kernel (LaneGroupAny); else 3x3 undilated (LaneGroup, its 9 taps unrolled).
-template <bool kSingle, bool kClamp, bool kAny>
-void RunLanes(const s8_dwconv_params& p, const int8_t* in, const int8_t* weights,
-              const int32_t* bias, int8_t* out) {
-  const int32_t C = p.in_c, taps = kAny ? p.k_h * p.k_w : 9;
-  for (int32_t c0 = 0; c0 < C; c0 += 4) {
-    bool fast = true;
-    int32_t init[4], m[4], c[4], e[4];
-    for (int32_t l = 0; l < 4; ++l) {
-      const int32_t ch = c0 + l;
-      const int32_t b = bias != nullptr ? bias[ch] : 0;
-      const int32_t s = p.shift[ch];
-      const int64_t ab = b < 0 ? -int64_t{b} : int64_t{b};
-      if (!(s <= -1 && s >= -22 && ab + int64_t{taps} * 255 * 128 < (int64_t{1} << 30))) {
-        fast = false;
-      }
-      m[l] = p.multiplier[ch];
-      e[l] = -s;
-      init[l] = b;
-      c[l] = 0;
-    }
-    uint32_t w[kAny ? 2 * kS8DwconvDspLaneTaps : 18];
-    for (int32_t t = 0; t < taps; ++t) {
-      const uint32_t v = static_cast<uint32_t>(LoadWord(weights + t * C + c0));
-      uint32_t lo = __sxtb16(v), hi = static_cast<uint32_t>(Sxtb16Ror8(static_cast<int32_t>(v)));
-      if (fast) {
-        lo = __sadd16(lo, lo);
-        hi = __sadd16(hi, hi);
-      }
-      w[2 * t] = lo;
-      w[2 * t + 1] = hi;
-    }
-    if (fast) {
-      for (int32_t l = 0; l < 4; ++l) {
-        init[l] *= 2;
-        c[l] = static_cast<int32_t>(static_cast<uint32_t>(2 * p.output_offset + 1) << e[l]) >> 1;
-      }
-      if constexpr (kAny) {
-        LaneGroupAny<kSingle, kClamp, true>(p, in, w, init, m, c, e, c0, out);
-      } else {
-        LaneGroup<kSingle, kClamp, true>(p, in, w, init, m, c, e, c0, out);
-      }
-    } else {
-      LaneGeneric(p, in, w, init, m, c, e, c0, out);
-    }
-  }
-}
-
 }  // namespace
 
 extern "C" void s8_dwconv__dsp(const s8_dwconv_params* params, const int8_t* input,
@@ -458,19 +273,19 @@ extern "C" void s8_dwconv__dsp(const s8_dwconv_params* params, const int8_t* inp
   if (s8_dwconv_dsp_lanes(p)) {
     const bool clamp = p.act_min > -128 || p.act_max < 127;
     const bool single = p.rounding == TF_ROUNDING_SINGLE;
-    const bool any = p.k_h != 3 || p.k_w != 3 || p.dilation_h != 1 || p.dilation_w != 1;
+    if (p.k_h != 3 || p.k_w != 3 || p.dilation_h != 1 || p.dilation_w != 1) {
+      // Any other kernel: a path linked on demand (dsp_lanes.inc), else the reference loop.
+      if (tinyforge::dwconv_dsp::s8_dwconv__dsp__any != nullptr) {
+        tinyforge::dwconv_dsp::s8_dwconv__dsp__any(p, input, weights, bias, output);
+      } else {
+        s8_dwconv__ref(params, input, weights, bias, output, nullptr);
+      }
+      return;
+    }
     for (int32_t b = 0; b < p.batches; ++b) {
       const int8_t* in = input + b * p.in_h * p.in_w * p.in_c;
       int8_t* out = output + b * p.out_h * p.out_w * p.out_c;
-      if (any) {
-        if (single) {
-          clamp ? RunLanes<true, true, true>(p, in, weights, bias, out)
-                : RunLanes<true, false, true>(p, in, weights, bias, out);
-        } else {
-          clamp ? RunLanes<false, true, true>(p, in, weights, bias, out)
-                : RunLanes<false, false, true>(p, in, weights, bias, out);
-        }
-      } else if (single) {
+      if (single) {
         clamp ? RunLanes<true, true, false>(p, in, weights, bias, out)
               : RunLanes<true, false, false>(p, in, weights, bias, out);
       } else {
