@@ -271,8 +271,6 @@ extern "C" void s8_dwconv__dsp(const s8_dwconv_params* params, const int8_t* inp
                                void* scratch) {
   const s8_dwconv_params& p = *params;
   if (s8_dwconv_dsp_lanes(p)) {
-    const bool clamp = p.act_min > -128 || p.act_max < 127;
-    const bool single = p.rounding == TF_ROUNDING_SINGLE;
     if (p.k_h != 3 || p.k_w != 3 || p.dilation_h != 1 || p.dilation_w != 1) {
       // Any other kernel: a path linked on demand (dsp_lanes.inc), else the reference loop.
       if (tinyforge::dwconv_dsp::s8_dwconv__dsp__any != nullptr) {
@@ -282,17 +280,7 @@ extern "C" void s8_dwconv__dsp(const s8_dwconv_params* params, const int8_t* inp
       }
       return;
     }
-    for (int32_t b = 0; b < p.batches; ++b) {
-      const int8_t* in = input + b * p.in_h * p.in_w * p.in_c;
-      int8_t* out = output + b * p.out_h * p.out_w * p.out_c;
-      if (single) {
-        clamp ? RunLanes<true, true, false>(p, in, weights, bias, out)
-              : RunLanes<true, false, false>(p, in, weights, bias, out);
-      } else {
-        clamp ? RunLanes<false, true, false>(p, in, weights, bias, out)
-              : RunLanes<false, false, false>(p, in, weights, bias, out);
-      }
-    }
+    RunLanesBatches<false>(p, input, weights, bias, output);
     return;
   }
   const Geo g = MakeGeo(p);

@@ -26,19 +26,7 @@ namespace fx = tinyforge::fx;
 void tinyforge::dwconv_dsp::s8_dwconv__dsp__any(const s8_dwconv_params& p,
                                                 const int8_t* input, const int8_t* weights,
                                                 const int32_t* bias, int8_t* output) {
-  const bool clamp = p.act_min > -128 || p.act_max < 127;
-  const bool single = p.rounding == TF_ROUNDING_SINGLE;
-  for (int32_t b = 0; b < p.batches; ++b) {
-    const int8_t* in = input + b * p.in_h * p.in_w * p.in_c;
-    int8_t* out = output + b * p.out_h * p.out_w * p.out_c;
-    if (single) {
-      clamp ? RunLanes<true, true, true>(p, in, weights, bias, out)
-            : RunLanes<true, false, true>(p, in, weights, bias, out);
-    } else {
-      clamp ? RunLanes<false, true, true>(p, in, weights, bias, out)
-            : RunLanes<false, false, true>(p, in, weights, bias, out);
-    }
-  }
+  RunLanesBatches<true>(p, input, weights, bias, output);
 }
 
 #endif  // TF_HAVE_DSP

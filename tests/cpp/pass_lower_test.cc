@@ -23,6 +23,21 @@ constexpr std::string_view kConvClamp = R"(graph t kind=int8
   output %4
 )";
 
+// Runs both graphs on the host executor with input x and expects every output bit-equal.
+void ExpectSameOutputs(std::string_view before_text, const std::string& after_text,
+                       const exec::HostTensor& x) {
+  auto before = ir::ParseGraph(before_text);
+  auto after = ir::ParseGraph(after_text);
+  ASSERT_TRUE(before.ok() && after.ok());
+  auto y0 = exec::Run(*before, std::span(&x, 1));
+  auto y1 = exec::Run(*after, std::span(&x, 1));
+  ASSERT_TRUE(y0.ok() && y1.ok());
+  ASSERT_EQ(y0->outputs.size(), y1->outputs.size());
+  for (size_t k = 0; k < y0->outputs.size(); ++k) {
+    EXPECT_TRUE(y0->outputs[k].BitEqual(y1->outputs[k])) << "output " << k;
+  }
+}
+
 TEST(FuseActivation, ClampMergesIntoProducerRange) {
   EXPECT_EQ(RunPasses(kConvClamp, "fuse-activation"), R"(graph t kind=int8
   input %0 x: int8[1,1,2,2] q(s=0.1, zp=3)
@@ -230,13 +245,7 @@ TEST(SplitGroups, PerGroupSliceConvAndConcatComputeTheSameValues) {
   const exec::HostTensor x =
       exec::HostTensor::Int8({1, 2, 2, 4}, {-128, -7, 0, 5, 127, 64, -64, 3, 9, -9, 100, -100,
                                             1, 2, 3, 4});
-  auto before = ir::ParseGraph(kGroupedConv);
-  auto after = ir::ParseGraph(out);
-  ASSERT_TRUE(before.ok() && after.ok());
-  auto y0 = exec::Run(*before, std::span(&x, 1));
-  auto y1 = exec::Run(*after, std::span(&x, 1));
-  ASSERT_TRUE(y0.ok() && y1.ok());
-  EXPECT_TRUE(y0->outputs[0].BitEqual(y1->outputs[0]));
+  ExpectSameOutputs(kGroupedConv, out, x);
 }
 
 TEST(RemoveNoops, SliceOfSliceIsOneSlice) {
@@ -253,13 +262,7 @@ TEST(RemoveNoops, SliceOfSliceIsOneSlice) {
   std::vector<int8_t> v(84);
   for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<int8_t>(k * 7 - 100);
   const exec::HostTensor x = exec::HostTensor::Int8({1, 6, 7, 2}, v);
-  auto before = ir::ParseGraph(kTwo);
-  auto after = ir::ParseGraph(out);
-  ASSERT_TRUE(before.ok() && after.ok());
-  auto y0 = exec::Run(*before, std::span(&x, 1));
-  auto y1 = exec::Run(*after, std::span(&x, 1));
-  ASSERT_TRUE(y0.ok() && y1.ok());
-  EXPECT_TRUE(y0->outputs[0].BitEqual(y1->outputs[0]));
+  ExpectSameOutputs(kTwo, out, x);
 }
 
 // A recurrent layer's stacked outputs and a slice of them: the slice reads the concat input
@@ -291,14 +294,7 @@ TEST(RemoveNoops, SliceOfConcatReadsTheInputItFallsIn) {
   std::vector<int8_t> v(12);
   for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<int8_t>(k * 19 - 90);
   const exec::HostTensor x = exec::HostTensor::Int8({3, 4}, v);
-  auto before = ir::ParseGraph(kStacked);
-  auto after = ir::ParseGraph(out);
-  ASSERT_TRUE(before.ok() && after.ok());
-  auto y0 = exec::Run(*before, std::span(&x, 1));
-  auto y1 = exec::Run(*after, std::span(&x, 1));
-  ASSERT_TRUE(y0.ok() && y1.ok());
-  EXPECT_TRUE(y0->outputs[0].BitEqual(y1->outputs[0]));
-  EXPECT_TRUE(y0->outputs[1].BitEqual(y1->outputs[1]));
+  ExpectSameOutputs(kStacked, out, x);
   // Straddling the first two inputs: the concat stays.
   std::string straddle(kStacked);
   straddle.replace(straddle.find("begin=[1,1], end=[2,3]"), 22, "begin=[0,1], end=[2,3]");
