@@ -551,6 +551,72 @@ std::vector<int> ChooseOrder(const GraphSpec& g, const PlanOptions& o) {
   return OrderSearch(g, o).Run();
 }
 
+namespace {
+
+// Each op as late as its readers allow: a depth-first walk from the graph's outputs back
+// through producers, an op's inputs visited deepest chain first, each op emitted once its
+// producers are; ops no output depends on follow in index order. An unrolled recurrent
+// layer's per-step slices then run next to their step: the search's first descent (graphs
+// over max_search_ops) takes the cheapest ready op, and the slices, cheap and always ready,
+// all ran before the first step and stayed live together.
+std::vector<int> DemandOrder(const GraphSpec& g) {
+  const size_t n = g.ops.size();
+  std::vector<int> producer(g.tensors.size(), -1);
+  for (size_t k = 0; k < n; ++k) {
+    for (int t : g.ops[k].outputs) producer[static_cast<size_t>(t)] = static_cast<int>(k);
+  }
+  // Longest producer chain to each op (the ops are in a valid order).
+  std::vector<int64_t> depth(n, 0);
+  for (size_t k = 0; k < n; ++k) {
+    for (int t : g.ops[k].inputs) {
+      const int p = producer[static_cast<size_t>(t)];
+      if (p >= 0) depth[k] = std::max(depth[k], depth[static_cast<size_t>(p)] + 1);
+    }
+  }
+  // Each op's producers, deepest first (ties in input order).
+  std::vector<std::vector<int>> before(n);
+  for (size_t k = 0; k < n; ++k) {
+    for (int t : g.ops[k].inputs) {
+      const int p = producer[static_cast<size_t>(t)];
+      if (p >= 0) before[k].push_back(p);
+    }
+    std::stable_sort(before[k].begin(), before[k].end(), [&](int a, int b) {
+      return depth[static_cast<size_t>(a)] > depth[static_cast<size_t>(b)];
+    });
+  }
+  std::vector<int> order;
+  order.reserve(n);
+  std::vector<uint8_t> state(n, 0);  // 0 new, 1 on the stack, 2 emitted
+  std::vector<std::pair<int, size_t>> stack;
+  auto visit = [&](int root) {
+    if (state[static_cast<size_t>(root)] != 0) return;
+    stack.push_back({root, 0});
+    state[static_cast<size_t>(root)] = 1;
+    while (!stack.empty()) {
+      auto& [k, next] = stack.back();
+      const std::vector<int>& b = before[static_cast<size_t>(k)];
+      if (next < b.size()) {
+        const int p = b[next++];
+        if (state[static_cast<size_t>(p)] == 0) {
+          state[static_cast<size_t>(p)] = 1;
+          stack.push_back({p, 0});
+        }
+        continue;
+      }
+      state[static_cast<size_t>(k)] = 2;
+      order.push_back(k);
+      stack.pop_back();
+    }
+  };
+  for (size_t t = 0; t < g.tensors.size(); ++t) {
+    if (g.tensors[t].graph_output && producer[t] >= 0) visit(producer[t]);
+  }
+  for (size_t k = 0; k < n; ++k) visit(static_cast<int>(k));
+  return order;
+}
+
+}  // namespace
+
 Expected<MemoryPlan> PlanGraph(const GraphSpec& g, const std::vector<Region>& regions,
                                const PlanOptions& options) {
   TF_RETURN_IF_ERROR(CheckGraph(g));
@@ -559,11 +625,19 @@ Expected<MemoryPlan> PlanGraph(const GraphSpec& g, const std::vector<Region>& re
   if (!options.reorder || g.ops.empty()) return PlanOrder(g, regions, options, given);
   const std::vector<int> chosen = ChooseOrder(g, options);
   auto a = PlanOrder(g, regions, options, chosen);
-  if (chosen == given) return a;
-  auto b = PlanOrder(g, regions, options, given);
-  if (!a.ok()) return b.ok() ? std::move(b) : std::move(a);
-  if (!b.ok()) return a;
-  return b->total_bytes < a->total_bytes ? std::move(b) : std::move(a);
+  if (chosen != given) {
+    auto b = PlanOrder(g, regions, options, given);
+    if (!a.ok() || (b.ok() && b->total_bytes < a->total_bytes)) a = std::move(b);
+  }
+  // Graphs the search only descends once: the demand order too, where it is another order.
+  if (static_cast<int64_t>(g.ops.size()) > options.max_search_ops) {
+    const std::vector<int> demand = DemandOrder(g);
+    if (demand != chosen && demand != given) {
+      auto c = PlanOrder(g, regions, options, demand);
+      if (c.ok() && (!a.ok() || c->total_bytes < a->total_bytes)) a = std::move(c);
+    }
+  }
+  return a;
 }
 
 }  // namespace tinyforge::plan

@@ -455,9 +455,38 @@ bool Model::DeclaredInPlace(uint32_t op, uint32_t in, uint32_t out) const {
 // op (the input's last use is the output's first).
 // Every pair of tensors is compared, with live ranges computed for kBatch tensors per pass
 // over the ops (no heap): O(T^2 + (T / kBatch)^2 * operands) for T <= kMaxArenaTensors.
+// A first pass notes the steps each batch's arena tensors span (for the first kMaxSpans
+// batches): two batches whose spans are disjoint are not compared, so a long unrolled
+// sequence model (tensors numbered about in time order, each batch live with few others)
+// costs about (T / kBatch) * (neighbours + 2) passes, not (T / kBatch)^2 / 2.
 Status Model::CheckLifetimes() {
-  constexpr uint32_t kBatch = 64;
+  constexpr uint32_t kBatch = 64, kMaxSpans = 128;
+  struct Span {
+    uint16_t first, last;  // first > last: no arena tensor
+  };
+  Span spans[kMaxSpans];
   LiveRange ra[kBatch], rb[kBatch];
+  const bool use_spans = num_ops_ + 1 < 0xffffu;
+  for (uint32_t a0 = 0; use_spans && a0 < num_tensors_ && a0 / kBatch < kMaxSpans;
+       a0 += kBatch) {
+    const uint32_t na = num_tensors_ - a0 < kBatch ? num_tensors_ - a0 : kBatch;
+    LiveRanges(a0, na, ra);
+    uint32_t first = 0xffffu, last = 0;
+    for (uint32_t i = 0; i < na; ++i) {
+      if (ra[i].first > ra[i].last) return Status::kUnusedTensor;  // an operand changed?
+      if (!TensorRecord(static_cast<int32_t>(a0 + i)).in_arena()) continue;
+      first = ra[i].first < first ? ra[i].first : first;
+      last = ra[i].last > last ? ra[i].last : last;
+    }
+    spans[a0 / kBatch] = {static_cast<uint16_t>(first), static_cast<uint16_t>(last)};
+  }
+  // Whether batches x and y (x < y) may hold tensors live at the same step.
+  auto may_meet = [&](uint32_t x, uint32_t y) {
+    if (!use_spans || y >= kMaxSpans) return true;
+    const Span& u = spans[x];
+    const Span& v = spans[y];
+    return u.first <= u.last && v.first <= v.last && u.first <= v.last && v.first <= u.last;
+  };
   for (uint32_t a0 = 0; a0 < num_tensors_; a0 += kBatch) {
     const uint32_t na = num_tensors_ - a0 < kBatch ? num_tensors_ - a0 : kBatch;
     LiveRanges(a0, na, ra);
@@ -468,6 +497,7 @@ Status Model::CheckLifetimes() {
     for (uint32_t b0 = a0; b0 < num_tensors_; b0 += kBatch) {
       const uint32_t nb = num_tensors_ - b0 < kBatch ? num_tensors_ - b0 : kBatch;
       if (b0 != a0 && !AnyInArena(b0, nb)) continue;  // constants: checked by their layout
+      if (b0 != a0 && !may_meet(a0 / kBatch, b0 / kBatch)) continue;
       const LiveRange* rbp = ra;
       if (b0 != a0) {
         LiveRanges(b0, nb, rb);

@@ -136,6 +136,40 @@ TEST(PlanGraph, HundredThousandOpChainPlansQuickly) {
   EXPECT_LT(seconds, 30.0);
 }
 
+TEST(PlanGraph, UnrolledRecurrenceSlicesNextToTheirStep) {
+  // An unrolled recurrence over kSteps steps, as exported: one projection of the whole input
+  // (proj), then every step's slice of it (cheap, always ready: listed first), then the
+  // steps, each joining its slice with the previous state. Over max_search_ops the search
+  // descends once and ran every slice first; the demand order runs each slice before its
+  // step: proj + one slice + the state, not proj + all slices.
+  constexpr int kSteps = 600;
+  constexpr int64_t kSlice = 32, kState = 96, kProj = kSteps * kSlice;  // a step costs more
+  GraphSpec g;
+  g.tensors.push_back({"x", 1200, true, false, ""});
+  g.tensors.push_back({"proj", kProj, false, false, ""});
+  g.ops.push_back({"proj", {0}, {1}, 0, InPlace::kNone, 0, {}, 1});
+  for (int t = 0; t < kSteps; ++t) {
+    g.tensors.push_back({"s" + std::to_string(t), kSlice, false, false, ""});
+    g.ops.push_back({"slice" + std::to_string(t), {1}, {static_cast<int>(g.tensors.size()) - 1},
+                     0, InPlace::kNone, 0, {}, 1});
+  }
+  int state = -1;
+  for (int t = 0; t < kSteps; ++t) {
+    g.tensors.push_back({"h" + std::to_string(t), kState, false, t == kSteps - 1, ""});
+    const int h = static_cast<int>(g.tensors.size()) - 1;
+    std::vector<int> in = {2 + t};
+    if (state >= 0) in.push_back(state);
+    g.ops.push_back({"step" + std::to_string(t), in, {h}, 0, InPlace::kNone, 0, {}, 1});
+    state = h;
+  }
+  ASSERT_GT(static_cast<int64_t>(g.ops.size()), PlanOptions{}.max_search_ops);
+  auto mp = PlanGraph(g, {{"ram", int64_t{1} << 24, 0}});
+  ASSERT_TRUE(mp.ok()) << mp.error().message();
+  EXPECT_TRUE(Verify(mp->problem, mp->plan).ok());
+  EXPECT_LE(mp->total_bytes, 1200 + kProj + 4 * kSlice + 4 * kState);  // was 2 * kProj
+  EXPECT_EQ(testing::Shadow(g, *mp).Run(), "");
+}
+
 TEST(PlanGraph, ResidualBlockUsesInPlaceConvAndAdd) {
   const GraphSpec g = ResidualBlock();
   auto mp = PlanGraph(g, {{"ram", 1 << 20, 0}});
