@@ -84,6 +84,45 @@ TEST(Lifetimes, ATensorOverwrittenWhileStillLiveIsRejected) {
   EXPECT_EQ(lr.status, Status::kOk) << StatusText(lr.status);
 }
 
+// A chain of kLong logistic ops (tensors in four batches of the check), each tensor at one of
+// four offsets in turn, so bytes are reused every four steps, but tensors 5 and 150 at their
+// own shared bytes; with `keep_early`, a final add also reads tensor 5, which is then live
+// when tensor 150 is written (batches 0 and 2 must still be compared).
+Builder LongChain(bool keep_early) {
+  constexpr int kLong = 200;
+  Builder b(256);
+  std::vector<int32_t> t;
+  for (int k = 0; k <= kLong; ++k) {
+    // Tensors 5 and 150 (batches 0 and 2) alone share bytes 64..67.
+    const uint32_t at = k == 5 || k == 150 ? 64 : static_cast<uint32_t>(16 * (k % 4));
+    t.push_back(b.Arena(fmt::kInt8, at, 4));
+  }
+  for (int k = 0; k < kLong; ++k) {
+    b.Op(KernelId("s8_logistic__ref"), {t[static_cast<size_t>(k)], t[static_cast<size_t>(k) + 1]},
+         emit::EncodeParams(kLogistic));
+  }
+  int32_t out = t.back();
+  if (keep_early) {
+    out = b.Arena(fmt::kInt8, 128, 4);
+    s8_add_params add{{{1, 1, 1, 1, 1, 4}, {0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 1}},
+                      128, 128, 20, 1 << 30, -1, 1 << 30, -1, 1 << 30, -17, -128, -128, 127,
+                      TF_ROUNDING_DOUBLE, 0, 0, 0, 0};
+    b.Op(KernelId("s8_add__ref"), {t.back(), t[5], out}, emit::EncodeParams(add));
+  }
+  b.Input(t.front(), {4});
+  b.Output(out, {4}, 1.0f / 256, -128);
+  return b;
+}
+
+TEST(Lifetimes, FarApartTensorsAreComparedWhenLiveTogether) {
+  Builder reuse = LongChain(false);
+  Loaded ok(reuse.Image(), testing::RegionSizes(reuse.p));
+  EXPECT_EQ(ok.status, Status::kOk) << StatusText(ok.status);
+  Builder kept = LongChain(true);
+  Loaded bad(kept.Image(), testing::RegionSizes(kept.p));
+  EXPECT_EQ(bad.status, Status::kLiveOverlap) << StatusText(bad.status);
+}
+
 // logistic(in) -> out at the same bytes, then out is the program output.
 Builder InPlaceLogistic() {
   Builder b(64);
