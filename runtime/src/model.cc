@@ -466,7 +466,8 @@ Status Model::CheckLifetimes() {
   };
   Span spans[kMaxSpans];
   LiveRange ra[kBatch], rb[kBatch];
-  const bool use_spans = num_ops_ + 1 < 0xffffu;
+  // (With two batches or fewer every pair is compared anyway: no first pass.)
+  const bool use_spans = num_ops_ + 1 < 0xffffu && num_tensors_ > 2 * kBatch;
   for (uint32_t a0 = 0; use_spans && a0 < num_tensors_ && a0 / kBatch < kMaxSpans;
        a0 += kBatch) {
     const uint32_t na = num_tensors_ - a0 < kBatch ? num_tensors_ - a0 : kBatch;
