@@ -1,7 +1,8 @@
 // What runs per inference: the op loop, the tensor lookups every op glue makes and the kernel
 // entry search (format: docs/program-format.md). Apart from model.cc so that firmware can
-// compile the loader and validator for size and this file at the build's level (-O3):
-// model.cc at -Os with these in it cost kws 559 instructions per inference.
+// compile the loader and validator for size (-Os) and this file for speed (-O2 in firmware,
+// runtime/CMakeLists.txt): model.cc at -Os with these in it cost kws 559 instructions per
+// inference.
 #include "records.h"
 #include "tinyforge/runtime.h"
 
