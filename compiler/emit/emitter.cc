@@ -189,6 +189,232 @@ Expected<HotConstants> ChooseHotConstants(const ir::Graph& g, const target::Boar
   return hot;
 }
 
+
+// ---- Pipes (docs/decisions.md 84) ------------------------------------------------------
+// A chain of e.ops run as a pipe, and each member's output rows per kernel call.
+struct PipeSel {
+  std::vector<size_t> ops;
+  std::vector<int32_t> rows;
+};
+
+// The planner's view of `e` with each pipe one op (its windows and members' scratch its
+// scratch), and the way back.
+struct Fused {
+  plan::GraphSpec spec;
+  std::vector<int> tensor_of;  // e tensor -> spec tensor (-1: a window)
+  std::vector<int> op_of;      // spec op -> e op (a pipe: its first member)
+  std::vector<int> pipe_of;    // spec op -> pipe index, or -1
+  struct Pipe {
+    rt::Pipe pipe;
+    std::vector<int64_t> scratch, scratch_at, window_at;  // per member (windows: s < n-1)
+  };
+  std::vector<Pipe> pipes;
+};
+
+Expected<Fused> Fuse(const detail::Encoded& e, const std::vector<PipeSel>& sel, int64_t align) {
+  Fused f;
+  std::vector<int> pipe_of_op(e.ops.size(), -1);
+  std::vector<bool> window(e.tensors.size(), false);
+  for (size_t i = 0; i < sel.size(); ++i) {
+    const PipeSel& ps = sel[i];
+    Fused::Pipe fp;
+    fp.pipe.stages = static_cast<int32_t>(ps.ops.size());
+    int64_t at = 0;
+    for (size_t s = 0; s < ps.ops.size(); ++s) {
+      const detail::EncodedOp& eo = e.ops[ps.ops[s]];
+      if (!eo.row_calls || eo.spec.stream_options.empty()) {
+        return Error::Internal("pipe: op without row streaming");
+      }
+      fp.pipe.g[s] = rt::StreamBlocks(eo.spec.stream_options[0], ps.rows[s]);
+      detail::EncodedOp tmp = eo;
+      fp.scratch.push_back(tmp.row_calls(tmp, ps.rows[s]));
+      pipe_of_op[ps.ops[s]] = static_cast<int>(i);
+      if (s + 1 < ps.ops.size()) window[static_cast<size_t>(eo.spec.outputs[0])] = true;
+    }
+    if (!rt::MinPipeWindows(&fp.pipe)) return Error::Internal("pipe: members do not chain");
+    for (size_t s = 0; s < ps.ops.size(); ++s) {
+      fp.scratch_at.push_back(at);
+      at += AlignUp(fp.scratch[s], align);
+    }
+    for (size_t s = 0; s + 1 < ps.ops.size(); ++s) {
+      fp.window_at.push_back(at);
+      at += AlignUp(fp.pipe.window_rows[s] * rt::PipeRowBytes(fp.pipe.g[s]), align);
+    }
+    f.pipes.push_back(std::move(fp));
+  }
+  f.tensor_of.assign(e.tensors.size(), -1);
+  for (size_t t = 0; t < e.tensors.size(); ++t) {
+    if (window[t]) continue;
+    f.tensor_of[t] = static_cast<int>(f.spec.tensors.size());
+    f.spec.tensors.push_back(e.tensors[t]);
+  }
+  auto remap = [&](std::vector<int>& ts) {
+    for (int& t : ts) t = f.tensor_of[static_cast<size_t>(t)];
+  };
+  for (size_t k = 0; k < e.ops.size(); ++k) {
+    const int pi = pipe_of_op[k];
+    if (pi >= 0 && sel[static_cast<size_t>(pi)].ops.front() != k) continue;
+    plan::OpSpec op = e.ops[k].spec;
+    if (pi >= 0) {
+      const PipeSel& ps = sel[static_cast<size_t>(pi)];
+      const Fused::Pipe& fp = f.pipes[static_cast<size_t>(pi)];
+      const plan::OpSpec& last = e.ops[ps.ops.back()].spec;
+      op.name = e.ops[ps.ops.front()].spec.name + ".pipe";
+      op.outputs = last.outputs;
+      op.scratch_bytes = fp.window_at.empty() ? 0 : 0;
+      int64_t bytes = 0;
+      for (int64_t b : fp.scratch) bytes += AlignUp(b, align);
+      for (size_t s = 0; s + 1 < ps.ops.size(); ++s) {
+        bytes += AlignUp(fp.pipe.window_rows[s] * rt::PipeRowBytes(fp.pipe.g[s]), align);
+      }
+      op.scratch_bytes = bytes;
+      op.macs = 0;
+      for (size_t m : ps.ops) op.macs += e.ops[m].spec.macs;
+      op.in_place = plan::InPlace::kStream;
+      op.stream_options.clear();
+      op.stream_min_rows.clear();
+      op.pipe = fp.pipe;
+    }
+    remap(op.inputs);
+    remap(op.outputs);
+    for (int t : op.inputs) {
+      if (t < 0) return Error::Internal("pipe: a window is read outside its pipe");
+    }
+    f.op_of.push_back(static_cast<int>(k));
+    f.pipe_of.push_back(pi);
+    f.spec.ops.push_back(std::move(op));
+  }
+  return f;
+}
+
+// The plan of the fused spec, per e op and e tensor again; role[k] = {stage, stages} of a
+// pipe member ({-1, 0} otherwise); window_bytes[t] > 0 for a window.
+plan::MemoryPlan Unfuse(const Fused& f, const detail::Encoded& e, const std::vector<PipeSel>& sel,
+                        plan::MemoryPlan mpf, std::vector<std::pair<int, int>>* role,
+                        std::vector<int64_t>* window_bytes) {
+  plan::MemoryPlan mp;
+  const size_t n = e.ops.size();
+  role->assign(n, {-1, 0});
+  window_bytes->assign(e.tensors.size(), 0);
+  mp.tensors.assign(e.tensors.size(), plan::Placement{});
+  mp.scratch.assign(n, plan::Placement{});
+  mp.line_buffers.assign(n, plan::Placement{});
+  mp.streams.assign(n, plan::StreamChoice{});
+  mp.aliased.assign(n, false);
+  for (size_t t = 0; t < e.tensors.size(); ++t) {
+    if (f.tensor_of[t] >= 0) mp.tensors[t] = mpf.tensors[static_cast<size_t>(f.tensor_of[t])];
+  }
+  for (int j : mpf.order) {
+    const size_t sj = static_cast<size_t>(j);
+    const size_t k = static_cast<size_t>(f.op_of[sj]);
+    const int pi = f.pipe_of[sj];
+    if (pi < 0) {
+      mp.order.push_back(static_cast<int>(k));
+      mp.scratch[k] = mpf.scratch[sj];
+      mp.line_buffers[k] = mpf.line_buffers[sj];
+      mp.streams[k] = mpf.streams[sj];
+      mp.aliased[k] = mpf.aliased[sj];
+      continue;
+    }
+    const PipeSel& ps = sel[static_cast<size_t>(pi)];
+    const Fused::Pipe& fp = f.pipes[static_cast<size_t>(pi)];
+    const plan::Placement& sp = mpf.scratch[sj];
+    const int stages = static_cast<int>(ps.ops.size());
+    for (int s = 0; s < stages; ++s) {
+      const size_t m = ps.ops[static_cast<size_t>(s)];
+      mp.order.push_back(static_cast<int>(m));
+      (*role)[m] = {s, stages};
+      if (fp.scratch[static_cast<size_t>(s)] > 0) {
+        mp.scratch[m] = {sp.region, sp.offset + fp.scratch_at[static_cast<size_t>(s)]};
+      }
+      plan::StreamChoice c;
+      c.option = 0;
+      c.geometry = fp.pipe.g[s];
+      c.pipe = fp.pipe;
+      if (s + 1 < stages) {
+        const size_t t = static_cast<size_t>(e.ops[m].spec.outputs[0]);
+        mp.tensors[t] = {sp.region, sp.offset + fp.window_at[static_cast<size_t>(s)]};
+        (*window_bytes)[t] = fp.pipe.window_rows[s] * rt::PipeRowBytes(fp.pipe.g[s]);
+      } else {
+        c.slots = mpf.streams[sj].slots;
+        c.line_bytes = mpf.streams[sj].line_bytes;
+        mp.line_buffers[m] = mpf.line_buffers[sj];
+      }
+      mp.streams[m] = c;
+    }
+  }
+  mp.regions = std::move(mpf.regions);
+  mp.total_bytes = mpf.total_bytes;
+  mp.lower_bound = mpf.lower_bound;
+  mp.problem = std::move(mpf.problem);
+  mp.plan = std::move(mpf.plan);
+  return mp;
+}
+
+// Links a -> b two ops of `e` could make in a pipe: a's only output is read by b alone, as
+// the input b streams, and is neither a graph input or output nor pinned.
+std::vector<std::pair<size_t, size_t>> PipeLinks(const detail::Encoded& e) {
+  std::vector<int> readers(e.tensors.size(), 0);
+  for (const detail::EncodedOp& eo : e.ops) {
+    for (int t : eo.spec.inputs) ++readers[static_cast<size_t>(t)];
+  }
+  auto pipeable = [&](const detail::EncodedOp& eo) {
+    return eo.row_calls && !eo.spec.stream_options.empty() &&
+           eo.spec.in_place == plan::InPlace::kStream && eo.spec.outputs.size() == 1;
+  };
+  std::vector<std::pair<size_t, size_t>> links;
+  for (size_t a = 0; a < e.ops.size(); ++a) {
+    if (!pipeable(e.ops[a])) continue;
+    const int t = e.ops[a].spec.outputs[0];
+    const plan::TensorSpec& ts = e.tensors[static_cast<size_t>(t)];
+    if (readers[static_cast<size_t>(t)] != 1 || ts.graph_input || ts.graph_output ||
+        !ts.pin.empty()) {
+      continue;
+    }
+    for (size_t b = 0; b < e.ops.size(); ++b) {
+      const plan::OpSpec& sb = e.ops[b].spec;
+      if (b != a && pipeable(e.ops[b]) &&
+          sb.inputs[static_cast<size_t>(sb.in_place_input)] == t) {
+        links.emplace_back(a, b);
+      }
+    }
+  }
+  return links;
+}
+
+// `sel` with the link a -> b added (chains joined), or false if a member would be in two
+// pipes or a pipe would exceed rt::kMaxPipeStages.
+bool AddLink(std::vector<PipeSel>& sel, const detail::Encoded& e, size_t a, size_t b) {
+  int pa = -1, pb = -1;
+  for (size_t i = 0; i < sel.size(); ++i) {
+    if (sel[i].ops.back() == a) pa = static_cast<int>(i);
+    if (sel[i].ops.front() == b) pb = static_cast<int>(i);
+    for (size_t m : sel[i].ops) {
+      if ((m == a && sel[i].ops.back() != a) || (m == b && sel[i].ops.front() != b)) return false;
+    }
+  }
+  auto rows = [&](size_t k) { return std::max<int32_t>(1, e.ops[k].spec.stream_min_rows.empty() ? 1 : e.ops[k].spec.stream_min_rows[0]); };
+  PipeSel joined;
+  if (pa >= 0) joined = sel[static_cast<size_t>(pa)];
+  else joined = {{a}, {rows(a)}};
+  if (pb >= 0) {
+    const PipeSel& tail = sel[static_cast<size_t>(pb)];
+    joined.ops.insert(joined.ops.end(), tail.ops.begin(), tail.ops.end());
+    joined.rows.insert(joined.rows.end(), tail.rows.begin(), tail.rows.end());
+  } else {
+    joined.ops.push_back(b);
+    joined.rows.push_back(rows(b));
+  }
+  if (joined.ops.size() > static_cast<size_t>(rt::kMaxPipeStages)) return false;
+  std::vector<PipeSel> next;
+  for (size_t i = 0; i < sel.size(); ++i) {
+    if (static_cast<int>(i) != pa && static_cast<int>(i) != pb) next.push_back(sel[i]);
+  }
+  next.push_back(std::move(joined));
+  sel = std::move(next);
+  return true;
+}
+
 }  // namespace
 
 Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
@@ -226,11 +452,23 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
                                              kernels, size));
     return ApplyPlacements(g, board, options, e);
   };
-  auto plan_of = [&](const detail::Encoded& e) {
-    plan::GraphSpec spec;
-    spec.tensors = e.tensors;
-    for (const detail::EncodedOp& op : e.ops) spec.ops.push_back(op.spec);
-    return plan::PlanGraph(spec, regions, options.plan);
+  // Pipes chosen so far (docs/decisions.md 84); per e op its {stage, stages} in a pipe and
+  // per e tensor its window's bytes, as the last plan_of left them.
+  std::vector<PipeSel> pipes;
+  std::vector<std::pair<int, int>> role;
+  std::vector<int64_t> window_bytes;
+  auto plan_of = [&](const detail::Encoded& e) -> Expected<plan::MemoryPlan> {
+    if (pipes.empty()) {
+      role.assign(e.ops.size(), {-1, 0});
+      window_bytes.assign(e.tensors.size(), 0);
+      plan::GraphSpec spec;
+      spec.tensors = e.tensors;
+      for (const detail::EncodedOp& op : e.ops) spec.ops.push_back(op.spec);
+      return plan::PlanGraph(spec, regions, options.plan);
+    }
+    TF_ASSIGN_OR_RETURN(Fused f, Fuse(e, pipes, options.plan.align));
+    TF_ASSIGN_OR_RETURN(plan::MemoryPlan mpf, plan::PlanGraph(f.spec, regions, options.plan));
+    return Unfuse(f, e, pipes, std::move(mpf), &role, &window_bytes);
   };
   detail::Encoded e;
   std::map<size_t, const rt::KernelInfo*> kernels;
@@ -241,6 +479,27 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   }
   auto planned = plan_of(e);
   TF_RETURN_IF_ERROR_PREFIX(planned, g.name + " on " + board.name);
+  // Pipes where they lower the plan's total: greedily, the link that lowers it most, until
+  // none does (docs/decisions.md 84).
+  if (options.pipes && options.stream == StreamMode::kMinRam) {
+    const auto links = PipeLinks(e);
+    for (size_t round = 0; round < links.size(); ++round) {
+      const std::vector<PipeSel> cur = pipes;
+      std::vector<PipeSel> best;
+      int64_t best_total = planned->total_bytes;
+      for (const auto& [a, b] : links) {
+        std::vector<PipeSel> trial = cur;
+        if (!AddLink(trial, e, a, b)) continue;
+        pipes = trial;
+        auto p2 = plan_of(e);
+        if (p2.ok() && p2->total_bytes < best_total) best_total = p2->total_bytes, best = trial;
+      }
+      pipes = best.empty() ? cur : best;
+      if (best.empty()) break;
+      planned = plan_of(e);
+      TF_RETURN_IF_ERROR_PREFIX(planned, g.name + " on " + board.name);
+    }
+  }
   // The kernel per op by RAM (docs/decisions.md 58): every op with scratch that has another
   // variant of the same instruction set with less scratch (s8_dwconv__mve_direct: none)
   // takes it if that lowers the plan's total bytes; then each of them, in program order,
@@ -276,6 +535,18 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
       }
     }
   }
+  if (!pipes.empty()) {
+    // A member calls its kernel on its pipe's blocks only: their scratch and paths.
+    for (const PipeSel& ps : pipes) {
+      for (size_t s = 0; s < ps.ops.size(); ++s) {
+        detail::EncodedOp& eo = e.ops[ps.ops[s]];
+        eo.paths.clear();
+        eo.spec.scratch_bytes = eo.row_calls(eo, ps.rows[s]);
+      }
+    }
+    planned = plan_of(e);  // (role and window_bytes of these pipes)
+    TF_RETURN_IF_ERROR_PREFIX(planned, g.name + " on " + board.name);
+  }
   TF_ASSIGN_OR_RETURN(auto weight_regions, WeightRegions(g, board, options));
   out.plan = std::move(*planned);
   const plan::MemoryPlan& mp = out.plan;
@@ -297,7 +568,8 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   };
   std::vector<int32_t> act_tensor(e.tensors.size());
   for (size_t t = 0; t < e.tensors.size(); ++t) {
-    act_tensor[t] = arena_tensor(mp.tensors[t], e.tensor_dtype[t], e.tensors[t].bytes);
+    act_tensor[t] = arena_tensor(mp.tensors[t], e.tensor_dtype[t],
+                                 window_bytes[t] > 0 ? window_bytes[t] : e.tensors[t].bytes);
   }
   // The quantization of every int8 activation (the loader checks each op's zero points and
   // scale-derived parameters against it); the IR tensors sharing a plan tensor (reshape
@@ -385,11 +657,17 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
       }
     }
     rec.flags |= DeclaredOpFlags(eo.kernel->op, rec, p);
+    const auto [stage, stages] = role[static_cast<size_t>(k)];
     if (stream.option >= 0) {
       rec.flags |= fmt::kOpFlagStream;
       rec.stream_rows = static_cast<uint16_t>(stream.geometry.rows_per_unit);
-      rec.operands.push_back(
-          arena_tensor(mp.line_buffers[static_cast<size_t>(k)], fmt::kInt8, stream.line_bytes));
+      // A pipe member but the last writes a window (tinyforge/pipe.h): no line buffer.
+      rec.operands.push_back(stage >= 0 && stage + 1 < stages
+                                 ? fmt::kNoTensor
+                                 : arena_tensor(mp.line_buffers[static_cast<size_t>(k)],
+                                                fmt::kInt8, stream.line_bytes));
+      if (stage >= 0 && stage + 1 < stages) rec.flags |= fmt::kOpFlagPipeOut;
+      if (stage > 0) rec.flags |= fmt::kOpFlagPipeIn;
     }
     if (mp.aliased[static_cast<size_t>(k)] || stream.option >= 0) {
       // Declare the planner's in-place partners: the loader accepts their overlap only
@@ -423,6 +701,11 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     info.line_bytes = stream.option >= 0 ? stream.line_bytes : 0;
     info.stream_rows = stream.option >= 0 ? stream.geometry.rows_per_unit : 0;
     info.aliased = mp.aliased[static_cast<size_t>(k)];
+    info.pipe_stage = stage;
+    info.pipe_stages = stages;
+    if (stage >= 0 && stage + 1 < stages) {
+      info.window_bytes = window_bytes[static_cast<size_t>(eo.spec.outputs[0])];
+    }
     out.ops.push_back(info);
     if (std::find(out.kernels.begin(), out.kernels.end(), eo.kernel) == out.kernels.end()) {
       out.kernels.push_back(eo.kernel);

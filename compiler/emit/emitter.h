@@ -47,6 +47,11 @@ struct EmitOptions {
   // plan's peak, another variant of the same instruction set with less scratch if that
   // lowers the plan's total; elsewhere the fastest.
   bool kernels_by_ram = false;
+  // Pipes (docs/decisions.md 84, tinyforge/pipe.h): chains of streamed convs and depthwise
+  // convs run interleaved by rows, so the tensors between them exist only as windows of
+  // rows, wherever that lowers the plan's total (with stream == kMinRam; --pipes,
+  // experimental: off by default until every --min-ram configuration is proven).
+  bool pipes = false;
   // --kernels: the kernel variants' instruction-set class, "auto" (the board's) or one the
   // board can run: ref (portable), scalar, dsp, mve (docs/boards.md).
   std::string kernels = "auto";
@@ -72,6 +77,10 @@ struct EmittedOp {
   int64_t line_bytes = 0;
   int32_t stream_rows = 0;  // rows (pixels) per kernel call when streamed
   bool aliased = false;  // output written over its input
+  // A pipe member (docs/decisions.md 84): its stage and the pipe's stages ({-1, 0}: none);
+  // window_bytes: the window it writes (all stages but the last).
+  int32_t pipe_stage = -1, pipe_stages = 0;
+  int64_t window_bytes = 0;
   // Bytes of the op's operands: activations read and written (an operand read twice counts
   // twice), constants read (weights, bias, tables); scratch and line buffers not counted.
   int64_t activation_bytes = 0;

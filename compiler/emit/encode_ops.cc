@@ -1,6 +1,7 @@
 #include "emit/encode_ops.h"
 
 #include <algorithm>
+#include <memory>
 #include <cstring>
 
 #include "emit/program_writer.h"
@@ -157,6 +158,24 @@ void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream,
       eo.spec.stream_min_rows = {RowsFor(stream_pixels, p.out_w)};
       AddStreamCalls<kOp>(p, bound, rt::ConvRows(p), eo.spec.stream_min_rows[0], eo, add_path,
                           enc.optimize_size);
+      auto kps = std::make_shared<KP>(kp);
+      const bool size = enc.optimize_size;
+      eo.row_calls = [kps, size](EncodedOp& self, int32_t k) -> int64_t {
+        const auto& pp = kps->params;
+        const auto bb = kps->Bind();
+        auto add = [&self](const char* symbol) {
+          if (std::find(self.paths.begin(), self.paths.end(), symbol) == self.paths.end())
+            self.paths.push_back(symbol);
+        };
+        const rt::StreamGeometry g = rt::StreamBlocks(rt::ConvRows(pp), k);
+        int64_t scratch = 0;
+        for (int32_t u : {0, g.units - 1}) {
+          scratch = std::max(scratch,
+                             rt::ScratchBytes<kOp>(self.kernel->id, rt::StreamUnitParams(pp, g, u)));
+          rt::ForEachPath<kOp>(self.kernel->id, rt::StreamUnitParams(bb, g, u), add, size);
+        }
+        return scratch;
+      };
     }
   }
 }

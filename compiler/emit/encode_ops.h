@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -43,6 +44,10 @@ struct EncodedOp {
   std::vector<int32_t> pixel_params;  // stream option 1 (1x1 conv cut into pixels), or empty
   std::vector<Operand> operands;
   plan::OpSpec spec;  // what the planner sees (tensors: plan indices)
+  // Conv / depthwise that may stream by rows: adds the paths of its kernel calls in blocks
+  // of k rows to `self` and returns their scratch (a pipe's calls, docs/decisions.md 84);
+  // null for other ops.
+  std::function<int64_t(EncodedOp& self, int32_t k)> row_calls;
 };
 
 struct Encoded {

@@ -144,6 +144,11 @@ json Report(const Emitted& e) {
     } else if (op.aliased) {
       o["in_place"] = "alias";
     }
+    if (op.pipe_stage >= 0) {
+      o["pipe_stage"] = op.pipe_stage;
+      o["pipe_stages"] = op.pipe_stages;
+      if (op.window_bytes > 0) o["window_bytes"] = op.window_bytes;
+    }
     j["ops"].push_back(o);
   }
   j["buffers"] = json::array();

@@ -42,8 +42,19 @@ Status CheckGraph(const GraphSpec& g) {
         (op.in_place_input < 0 || static_cast<size_t>(op.in_place_input) >= op.inputs.size())) {
       return Error::Internal("plan: op '" + op.name + "' names an in-place input it lacks");
     }
+    if (op.pipe.stages > 0) {
+      const rt::Pipe& pp = op.pipe;
+      const rt::StreamGeometry& first = pp.g[0];
+      const rt::StreamGeometry& last = pp.g[pp.stages - 1];
+      if (op.in_place != InPlace::kStream || !rt::PipeValid(pp) ||
+          int64_t{first.in_units} * first.in_unit_bytes !=
+              g.tensors[static_cast<size_t>(op.inputs[static_cast<size_t>(op.in_place_input)])].bytes ||
+          rt::StreamOutBytes(last) != g.tensors[static_cast<size_t>(op.outputs[0])].bytes) {
+        return Error::Internal("plan: op '" + op.name + "': pipe does not match its tensors");
+      }
+    }
     for (const rt::StreamGeometry& s : op.stream_options) {
-      if (op.in_place != InPlace::kStream) break;
+      if (op.in_place != InPlace::kStream || op.pipe.stages > 0) break;
       const int64_t in =
           g.tensors[static_cast<size_t>(op.inputs[static_cast<size_t>(op.in_place_input)])].bytes;
       const int64_t out = g.tensors[static_cast<size_t>(op.outputs[0])].bytes;
@@ -84,6 +95,10 @@ std::vector<StreamChoice> BestStreams(const GraphSpec& g, const PlanOptions& o) 
   std::vector<StreamChoice> best(g.ops.size());
   for (size_t k = 0; k < g.ops.size(); ++k) {
     const OpSpec& op = g.ops[k];
+    if (op.pipe.stages > 0) {
+      best[k] = o.in_place ? ChoosePipe(op.pipe, o.align) : DisjointPipe(op.pipe, o.align);
+      continue;
+    }
     if (!o.in_place || op.in_place != InPlace::kStream) continue;
     for (size_t i = 0; i < op.stream_options.size(); ++i) {
       StreamChoice c = ChooseStream(rt::StreamBlocks(op.stream_options[i], MinRows(op, i)), o.align);
@@ -140,6 +155,10 @@ Schedule MakeSchedule(const GraphSpec& g, const std::vector<int>& order,
     }
     return t;
   };
+  // A pipe runs as one whether or not its output may overlap its input.
+  for (size_t k = 0; k < g.ops.size(); ++k) {
+    if (g.ops[k].pipe.stages > 0) s.streams[k] = DisjointPipe(g.ops[k].pipe, o.align);
+  }
   for (size_t k = 0; k < g.ops.size(); ++k) {
     if (!o.in_place || !InPlaceAllowed(g, k, s.last, s.pos[k])) continue;
     const OpSpec& op = g.ops[k];
@@ -151,7 +170,7 @@ Schedule MakeSchedule(const GraphSpec& g, const std::vector<int>& order,
     const std::string merged = pi.empty() ? po : pi;
     if (op.in_place == InPlace::kAlias) {
       s.aliased[k] = true;
-    } else if (best[k].option >= 0) {
+    } else if (best[k].option >= 0 && best[k].in_place) {
       const int64_t in =
           g.tensors[static_cast<size_t>(op.inputs[static_cast<size_t>(op.in_place_input)])].bytes;
       const int64_t out = g.tensors[static_cast<size_t>(op.outputs[0])].bytes;
@@ -413,8 +432,10 @@ Expected<MemoryPlan> PlaceSchedule(const GraphSpec& g, const std::vector<Region>
       p.buffers.push_back({op.name + ".line", c.line_bytes, o.align, step, step,
                            g.tensors[static_cast<size_t>(op.outputs[0])].pin,
                            2.0 * static_cast<double>(op.macs) / static_cast<double>(c.line_bytes)});
-      p.overlaps.push_back(
-          {in, op.outputs[0], step, OverlapKind::kStream, c.delta, c.geometry, line_buf[k]});
+      if (c.in_place) {
+        p.overlaps.push_back({in, op.outputs[0], step, OverlapKind::kStream, c.delta, c.geometry,
+                              line_buf[k], c.pipe});
+      }
     }
   }
   TF_ASSIGN_OR_RETURN(mp.plan, Place(p));
@@ -437,7 +458,7 @@ Expected<MemoryPlan> PlaceSchedule(const GraphSpec& g, const std::vector<Region>
 std::vector<size_t> UnusedLinks(const GraphSpec& g, const MemoryPlan& mp) {
   std::vector<size_t> unused;
   for (size_t k = 0; k < g.ops.size(); ++k) {
-    if (!mp.aliased[k] && mp.streams[k].option < 0) continue;
+    if (!mp.aliased[k] && (mp.streams[k].option < 0 || !mp.streams[k].in_place)) continue;
     const OpSpec& op = g.ops[k];
     const Placement& a =
         mp.tensors[static_cast<size_t>(op.inputs[static_cast<size_t>(op.in_place_input)])];
@@ -462,7 +483,7 @@ void WidenStreams(const GraphSpec& g, const std::vector<Region>& regions, const 
                   const std::vector<int>& order, Schedule* s, MemoryPlan* best) {
   for (size_t k = 0; k < g.ops.size(); ++k) {
     const StreamChoice cur = s->streams[k];
-    if (cur.option < 0) continue;
+    if (cur.option < 0 || cur.pipe.stages > 0) continue;  // a pipe's blocks are its own
     const rt::StreamGeometry& rows = g.ops[k].stream_options[static_cast<size_t>(cur.option)];
     std::vector<StreamChoice> wider = {StreamChoice{}};  // not streamed
     const std::vector<int32_t> sizes =
@@ -494,7 +515,10 @@ Expected<MemoryPlan> PlanOrder(const GraphSpec& g, const std::vector<Region>& re
   for (int round = 0; round < 4; ++round) {
     const std::vector<size_t> unused = UnusedLinks(g, best);
     if (unused.empty()) break;
-    for (size_t k : unused) s.streams[k] = StreamChoice{}, s.aliased[k] = false;
+    for (size_t k : unused) {
+      s.streams[k] = g.ops[k].pipe.stages > 0 ? DisjointPipe(g.ops[k].pipe, o.align) : StreamChoice{};
+      s.aliased[k] = false;
+    }
     auto next = PlaceSchedule(g, regions, o, order, s);
     if (!next.ok()) break;
     best = std::move(*next);
@@ -515,6 +539,64 @@ std::vector<int32_t> StreamBlockSizes(int32_t rows, int32_t least) {
     if (k > least) sizes.push_back(k);
   }
   return sizes;
+}
+
+namespace {
+// ChooseStream and ChoosePipe: in and out bytes, output unit bytes, and the fewest slots for
+// an output at `delta` from the input (0: none works).
+template <class Slots>
+StreamChoice ChooseStreamBy(int64_t in, int64_t out, int64_t out_unit, int64_t align,
+                            Slots&& min_slots) {
+  std::vector<int64_t> deltas = {0, AlignDown(in - out, align)};
+  const int64_t base = std::min<int64_t>(0, AlignDown(in - out, align));
+  for (int k = 1; k <= 8; ++k) deltas.push_back(AlignDown(base - k * out_unit, align));
+  StreamChoice best;
+  for (int64_t d : deltas) {
+    StreamChoice c;
+    c.delta = d;
+    c.slots = min_slots(d);
+    if (c.slots < 1) continue;
+    c.line_bytes = AlignUp(int64_t{c.slots} * out_unit, align);
+    c.footprint = std::max(AlignUp(in, align), d + AlignUp(out, align)) - std::min<int64_t>(0, d) +
+                  c.line_bytes;
+    const auto drift = [&](int64_t delta) { return delta > base ? delta - base : base - delta; };
+    if (best.slots == 0 || c.footprint < best.footprint ||
+        (c.footprint == best.footprint && drift(c.delta) < drift(best.delta))) {
+      best = c;
+    }
+  }
+  return best;
+}
+}  // namespace
+
+StreamChoice ChoosePipe(const rt::Pipe& pipe, int64_t align) {
+  if (!rt::PipeValid(pipe)) return StreamChoice{};
+  const rt::StreamGeometry& first = pipe.g[0];
+  const rt::StreamGeometry& last = pipe.g[pipe.stages - 1];
+  StreamChoice c = ChooseStreamBy(int64_t{first.in_units} * first.in_unit_bytes,
+                                  rt::StreamOutBytes(last), last.out_unit_bytes, align,
+                                  [&](int64_t d) { return rt::MinPipeSlots(pipe, 0, d); });
+  if (c.slots < 1) return StreamChoice{};
+  c.option = 0;
+  c.geometry = last;
+  c.pipe = pipe;
+  return c;
+}
+
+StreamChoice DisjointPipe(const rt::Pipe& pipe, int64_t align) {
+  if (!rt::PipeValid(pipe)) return StreamChoice{};
+  const rt::StreamGeometry& first = pipe.g[0];
+  const rt::StreamGeometry& last = pipe.g[pipe.stages - 1];
+  StreamChoice c;
+  c.option = 0;
+  c.geometry = last;
+  c.pipe = pipe;
+  c.in_place = false;
+  c.slots = 1;
+  c.line_bytes = AlignUp(last.out_unit_bytes, align);
+  c.footprint = AlignUp(int64_t{first.in_units} * first.in_unit_bytes, align) +
+                AlignUp(rt::StreamOutBytes(last), align) + c.line_bytes;
+  return c;
 }
 
 StreamChoice ChooseStream(const rt::StreamGeometry& g, int64_t align) {

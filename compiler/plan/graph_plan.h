@@ -46,6 +46,11 @@ struct OpSpec {
   // missing entries are 1. The option itself stays one row per unit; the planner runs
   // rt::StreamBlocks of it.
   std::vector<int32_t> stream_min_rows = {};
+  // A pipe (tinyforge/pipe.h; pipe.stages > 0): this op stands for several ops run
+  // interleaved by rows; in_place is kStream, inputs[in_place_input] is the first op's input
+  // and outputs[0] the last op's output; the windows and the ops' scratch are scratch_bytes.
+  // The stream choice is the pipe's (stream_options unused).
+  rt::Pipe pipe{};
 };
 
 // ops are in a valid execution order (every input produced by an earlier op or a graph
@@ -79,11 +84,18 @@ struct StreamChoice {
   int32_t slots = 0;       // line-buffer units
   int64_t line_bytes = 0;  // slots * unit bytes, rounded up to the alignment
   int64_t footprint = 0;   // bytes input + output + line buffer span together
+  rt::Pipe pipe{};         // a pipe op's (OpSpec::pipe), geometry its last stage's
+  // False: a pipe whose output may not overlap its input (one slot, no overlap permission).
+  bool in_place = true;
 };
 
 // The best way to stream with geometry `g`: smallest footprint; ties: the output closest to
 // the input's start (or, when larger, to ending where the input ends).
 StreamChoice ChooseStream(const rt::StreamGeometry& g, int64_t align);
+// The same for a pipe (tinyforge/pipe.h; its windows set); option -1 if no offset works.
+StreamChoice ChoosePipe(const rt::Pipe& pipe, int64_t align);
+// A pipe whose output does not overlap its input: one line-buffer slot.
+StreamChoice DisjointPipe(const rt::Pipe& pipe, int64_t align);
 
 // The block sizes (output rows per kernel call) an op of `rows` rows may run with when it
 // calls its kernel on at least `least` rows: `least`, then the powers of two above it, below

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "support/expected.h"
+#include "tinyforge/pipe.h"
 #include "tinyforge/stream.h"
 
 namespace tinyforge::plan {
@@ -51,6 +52,9 @@ struct Overlap {
   int64_t delta = 0;
   rt::StreamGeometry geometry{};  // kStream: units of in and out
   int line_buffer = -1;           // kStream: the buffer holding the line-buffer slots
+  // kStream of a pipe (pipe.stages > 0, tinyforge/pipe.h): in is its first op's input, out
+  // its last op's output, geometry the last op's; the pipe's schedule decides the flushes.
+  rt::Pipe pipe{};
 };
 
 struct Problem {

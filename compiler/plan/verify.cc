@@ -18,8 +18,73 @@ std::string Name(const Problem& p, int b) {
 
 // Checks that streaming `o` with the input at in_off, the output at out_off and `slots`
 // line-buffer slots never writes an input byte that a later output unit still reads.
+// A pipe (tinyforge/pipe.h): the same check, with the input rows each output unit's
+// computation reads taken from the pipe's schedule (stage 0's units, run for last-stage unit
+// t, read rows lo..hi of the input).
+Status CheckPipe(const Problem& p, const Overlap& o, int64_t in_off, int64_t out_off,
+                 int64_t line_size) {
+  const rt::Pipe& pipe = o.pipe;
+  const Buffer& in = p.buffers[static_cast<size_t>(o.in)];
+  const Buffer& out = p.buffers[static_cast<size_t>(o.out)];
+  if (!rt::PipeValid(pipe)) return Error::Internal("verify: pipe of " + Name(p, o.out) + " is invalid");
+  const rt::StreamGeometry& first = pipe.g[0];
+  const rt::StreamGeometry& last = pipe.g[pipe.stages - 1];
+  if (int64_t{first.in_units} * first.in_unit_bytes != in.size ||
+      rt::StreamOutBytes(last) != out.size) {
+    return Error::Internal("verify: pipe " + Name(p, o.in) + " -> " + Name(p, o.out) +
+                           " does not match the buffer sizes");
+  }
+  const int64_t slots = line_size / last.out_unit_bytes;
+  if (slots < 1 || slots > 0x7fffffff) {
+    return Error::Internal("verify: line buffer of " + Name(p, o.out) + " holds no output row");
+  }
+  // last_read[r]: the last last-stage unit during whose computation input row r is read.
+  std::vector<int64_t> last_read(static_cast<size_t>(first.in_units), -1);
+  int64_t now = 0;  // last-stage units computed so far: stage 0 works for unit `now`
+  const bool ran = rt::RunPipe(
+      pipe, in_off, out_off, static_cast<int32_t>(slots),
+      [&](int32_t s, int32_t u, int32_t, int32_t) {
+        if (s == pipe.stages - 1) ++now;
+        if (s != 0) return;
+        const int64_t top = int64_t{u} * first.stride - first.pad;
+        for (int64_t r = top; r < top + first.extent; ++r) {
+          if (r >= 0 && r < first.in_units) last_read[static_cast<size_t>(r)] = now;
+        }
+      },
+      [](int32_t, int32_t, int32_t) {}, [](int32_t, int32_t) {});
+  if (!ran) {
+    return Error::Internal("verify: pipe of " + Name(p, o.out) + ": windows or line buffer (" +
+                           std::to_string(slots) + " rows) too small");
+  }
+  std::string violation;
+  int64_t t = -1;
+  rt::RunPipe(
+      pipe, in_off, out_off, static_cast<int32_t>(slots),
+      [&](int32_t s, int32_t u, int32_t, int32_t) {
+        if (s == pipe.stages - 1) t = u;
+      },
+      [](int32_t, int32_t, int32_t) {},
+      [&](int32_t v, int32_t) {
+        const int64_t lo = out_off + int64_t{v} * last.out_unit_bytes;
+        const int64_t hi = lo + rt::StreamUnitBytes(last, v);
+        for (int64_t r = 0; r < first.in_units && violation.empty(); ++r) {
+          const int64_t rlo = in_off + r * first.in_unit_bytes, rhi = rlo + first.in_unit_bytes;
+          if (lo < rhi && rlo < hi && last_read[static_cast<size_t>(r)] > t) {
+            violation = "output unit " + std::to_string(v) + " overwrites input row " +
+                        std::to_string(r) + " after unit " + std::to_string(t) + " but unit " +
+                        std::to_string(last_read[static_cast<size_t>(r)]) + " still reads it";
+          }
+        }
+      });
+  if (!violation.empty()) {
+    return Error::Internal("verify: pipe " + Name(p, o.in) + " -> " + Name(p, o.out) + ": " + violation);
+  }
+  return OkStatus();
+}
+
 Status CheckStream(const Problem& p, const Overlap& o, int64_t in_off, int64_t out_off,
                    int64_t line_size) {
+  if (o.pipe.stages > 0) return CheckPipe(p, o, in_off, out_off, line_size);
   const rt::StreamGeometry& g = o.geometry;
   const Buffer& in = p.buffers[static_cast<size_t>(o.in)];
   const Buffer& out = p.buffers[static_cast<size_t>(o.out)];

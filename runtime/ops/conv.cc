@@ -56,7 +56,8 @@ Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind, Kerne
   for (int32_t slot : slots1) {
     if (op.has(slot)) TF_RT_TRY(Disjoint(op.tensor(slot), out));
   }
-  int64_t scratch = KernelScratchOf(op, kind, p);
+  // A streamed op calls its kernel on units only: their scratch.
+  int64_t scratch = op.streamed() ? 0 : KernelScratchOf(op, kind, p);
   if (op.streamed()) {
     TF_RT_TRY(StreamLinked());
     if (p.batches != 1) return Status::kBadParams;
@@ -71,7 +72,9 @@ Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind, Kerne
     const int32_t slots2[] = {abi::kConvWeights, abi::kConvBias, abi::kConvMultiplier,
                               abi::kConvShift, abi::kConvScratch};
     for (int32_t slot : slots2) {
-      if (op.has(slot)) TF_RT_TRY(Disjoint(op.tensor(slot), op.tensor(kConvOperands)));
+      if (op.has(slot) && !op.pipe_out()) {
+        TF_RT_TRY(Disjoint(op.tensor(slot), op.tensor(kConvOperands)));
+      }
     }
   } else {
     TF_RT_TRY(Disjoint(in, out));
@@ -133,8 +136,9 @@ Status Run(const OpContext& op, OpKind kind) {
     return Status::kOk;
   }
   const int32_t k_h = p.*(depthwise ? kDwconvKernel : kConvKernel).h;
-  return RunStreamed(p, StreamedGeometry(op, Rows(p, k_h)), in, out,
-                     op.tensor(abi::kConvOperands), kernel);
+  // (A pipe member writing a window has no line buffer.)
+  return RunStreamed(op, p, StreamedGeometry(op, Rows(p, k_h)), in, out,
+                     op.pipe_out() ? TensorRef{} : op.tensor(abi::kConvOperands), kernel);
 }
 
 }  // namespace conv_common

@@ -332,7 +332,8 @@ using StreamUnitFn = void (*)(const void* ctx, int32_t u, const uint8_t* in, uin
 // tables of every kernel; elsewhere it reads as null and the validators refuse a streamed op
 // (StreamLinked).
 extern "C" TF_PATH_WEAK tinyforge::rt::Status tf_rt_run_streamed_units(
-    const tinyforge::rt::StreamGeometry& g, const tinyforge::rt::TensorRef& in,
+    const tinyforge::rt::OpContext& op, const tinyforge::rt::StreamGeometry& g,
+    const tinyforge::rt::TensorRef& in,
     const tinyforge::rt::TensorRef& out, const tinyforge::rt::TensorRef& ring,
     tinyforge::rt::ops::StreamUnitFn unit, const void* ctx);
 
@@ -345,11 +346,12 @@ inline Status StreamLinked() {
 }
 
 // Executes a streamed op: `run_unit(p_unit, in_rows, out_rows)` runs the kernel for one unit
-// (StreamUnitParams) with the input cut to start at `in_rows`.
+// (StreamUnitParams) with the input cut to start at `in_rows`. A member of a pipe
+// (op.pipe()) records its stage and runs the next member, or the pipe if it is the last.
 // P is a params struct with in_h, out_h, stride_h, pad_top (conv, dwconv, pool).
 template <class P, class RunUnit>
-Status RunStreamed(const P& p, const StreamGeometry& g, const TensorRef& in, const TensorRef& out,
-                   const TensorRef& ring, const RunUnit& run_unit) {
+Status RunStreamed(const OpContext& op, const P& p, const StreamGeometry& g, const TensorRef& in,
+                   const TensorRef& out, const TensorRef& ring, const RunUnit& run_unit) {
   struct Ctx {
     const P* p;
     const StreamGeometry* g;
@@ -357,7 +359,7 @@ Status RunStreamed(const P& p, const StreamGeometry& g, const TensorRef& in, con
   };
   const Ctx ctx{&p, &g, &run_unit};
   return tf_rt_run_streamed_units(
-      g, in, out, ring,
+      op, g, in, out, ring,
       [](const void* c, int32_t u, const uint8_t* unit_in, uint8_t* unit_out) {
         const Ctx& x = *static_cast<const Ctx*>(c);
         (*x.run_unit)(StreamUnitParams(*x.p, *x.g, u), unit_in, unit_out);

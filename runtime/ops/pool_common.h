@@ -44,7 +44,7 @@ inline Status RunPool(const OpContext& op) {
     kernel(&p, reinterpret_cast<const int8_t*>(in.data), reinterpret_cast<int8_t*>(out.data));
     return Status::kOk;
   }
-  return RunStreamed(p, StreamedGeometry(op, PoolRows(p)), in, out, op.tensor(abi::kPoolOperands),
+  return RunStreamed(op, p, StreamedGeometry(op, PoolRows(p)), in, out, op.tensor(abi::kPoolOperands),
                      [&](const s8_pool_params& row, const uint8_t* row_in, uint8_t* row_out) {
                        kernel(&row, reinterpret_cast<const int8_t*>(row_in),
                               reinterpret_cast<int8_t*>(row_out));

@@ -9,8 +9,8 @@
 namespace tinyforge::rt {
 
 OpContext::OpContext(const Model& model, int32_t index, const uint8_t* record,
-                     const KernelEntry* entry)
-    : model_(model), index_(index), record_(record), entry_(entry) {}
+                     const KernelEntry* entry, PipeRun* pipe)
+    : model_(model), index_(index), record_(record), entry_(entry), pipe_(pipe) {}
 
 TensorRef OpContext::tensor(int32_t slot) const { return model_.Tensor(operand(slot)); }
 float OpContext::scale(int32_t slot) const { return model_.TensorScale(operand(slot)); }
@@ -57,12 +57,21 @@ Status Model::Run() {
     const uint8_t* rec = ops_ + pos;
     const uint32_t id = fmt::LoadU32(rec);
     const KernelEntry* entry = FindEntry(id);  // present: checked at init
-    const OpContext op(*this, static_cast<int32_t>(i), rec, entry);
     if (profile_ != nullptr) profile_(profile_user_, static_cast<int32_t>(i), id, 0);
-    const Status s = entry->run(op);
+    const bool pipe = (fmt::LoadU32(rec + 8) & fmt::kOpFlagPipeOut) != 0;
+    const Status s = pipe ? RunPipeFrom(i, rec, false)
+                          : entry->run(OpContext(*this, static_cast<int32_t>(i), rec, entry));
     if (profile_ != nullptr) profile_(profile_user_, static_cast<int32_t>(i), id, 1);
     if (!Ok(s)) return s;
     pos += RecordSize(rec);
+    // The pipe's other members ran with it (a profile counts them in its first op).
+    while (pipe && i + 1 < num_ops_ && (fmt::LoadU32(ops_ + pos + 8) & fmt::kOpFlagPipeIn) != 0) {
+      ++i;
+      const uint32_t mid = fmt::LoadU32(ops_ + pos);
+      if (profile_ != nullptr) profile_(profile_user_, static_cast<int32_t>(i), mid, 0);
+      if (profile_ != nullptr) profile_(profile_user_, static_cast<int32_t>(i), mid, 1);
+      pos += RecordSize(ops_ + pos);
+    }
   }
   // The new state becomes the next run's: output bytes into the input (distinct tensors
   // never overlap, the lifetime check made sure).
@@ -72,6 +81,22 @@ Status Model::Run() {
     if (in.data != out.data) __builtin_memcpy(in.data, out.data, in.size);
   }
   return Status::kOk;
+}
+
+Status Model::RunPipeFrom(uint32_t index, const uint8_t* rec, bool dry) const {
+  PipeRun st;
+  st.record = rec;
+  st.index = static_cast<int32_t>(index);
+  st.dry = dry;
+  const KernelEntry* entry = FindEntry(fmt::LoadU32(rec));
+  return entry->run(OpContext(*this, st.index, rec, entry, &st));
+}
+
+Status Model::RunPipeNext(PipeRun& st) const {
+  st.record += RecordSize(st.record);
+  ++st.index;
+  const KernelEntry* entry = FindEntry(fmt::LoadU32(st.record));
+  return entry->run(OpContext(*this, st.index, st.record, entry, &st));
 }
 
 }  // namespace tinyforge::rt

@@ -420,13 +420,15 @@ void Model::LiveRanges(uint32_t base, uint32_t count, LiveRange* r) const {
     const uint32_t in = fmt::LoadU32(state_ + k * fmt::kStateRecordSize);
     use(fmt::LoadU32(io_ + in * fmt::kIoRecordSize), num_ops_ + 1);
   }
-  uint32_t pos = 0;
+  // The members of a pipe run interleaved: they all take the step of its first op.
+  uint32_t pos = 0, step = 0;
   for (uint32_t k = 0; k < num_ops_; ++k) {
     const uint8_t* rec = ops_ + pos;
+    if (k == 0 || (fmt::LoadU32(rec + 8) & fmt::kOpFlagPipeIn) == 0) step = k + 1;
     const uint32_t operands = fmt::LoadU16(rec + 4);
     for (uint32_t j = 0; j < operands; ++j) {
       const int32_t t = fmt::LoadI32(rec + fmt::kOpHeaderSize + 4 * j);
-      if (t != fmt::kNoTensor) use(static_cast<uint32_t>(t), k + 1);
+      if (t != fmt::kNoTensor) use(static_cast<uint32_t>(t), step);
     }
     pos += RecordSize(rec);
   }
@@ -444,10 +446,63 @@ bool Model::DeclaredInPlace(uint32_t op, uint32_t in, uint32_t out) const {
   uint32_t pos = 0;
   for (uint32_t k = 0; k < op; ++k) pos += RecordSize(ops_ + pos);
   const uint8_t* rec = ops_ + pos;
-  const uint8_t si = rec[fmt::kOffOpInPlaceInput], so = rec[fmt::kOffOpInPlaceOutput];
+  const uint8_t si = rec[fmt::kOffOpInPlaceInput];
   if (si == fmt::kNoSlot) return false;
+  // A pipe's first op: its input with the last member's output (tinyforge/pipe.h).
+  const uint8_t* last = rec;
+  for (uint32_t k = op; (fmt::LoadU32(last + 8) & fmt::kOpFlagPipeOut) != 0 && k + 1 < num_ops_;
+       ++k) {
+    last += RecordSize(last);
+  }
+  const uint8_t so = last[fmt::kOffOpInPlaceOutput];
+  if (so == fmt::kNoSlot) return false;
   return fmt::LoadI32(rec + fmt::kOpHeaderSize + 4u * si) == static_cast<int32_t>(in) &&
-         fmt::LoadI32(rec + fmt::kOpHeaderSize + 4u * so) == static_cast<int32_t>(out);
+         fmt::LoadI32(last + fmt::kOpHeaderSize + 4u * so) == static_cast<int32_t>(out);
+}
+
+// Pipes (tinyforge/pipe.h): PIPE_IN exactly on the ops after a PIPE_OUT op, every member a
+// streamed conv or depthwise conv, at most kMaxPipeStages members, each reading the window
+// its predecessor writes (their declared in-place slots); and each pipe's schedule completes
+// with its windows and line buffer (a dry run).
+Status Model::CheckPipes() {
+  uint32_t pos = 0, head = 0, members = 0;
+  const uint8_t* head_rec = nullptr;
+  const uint8_t* prev = nullptr;
+  for (uint32_t i = 0; i < num_ops_; ++i) {
+    const uint8_t* rec = ops_ + pos;
+    error_op_ = static_cast<int32_t>(i);
+    error_kernel_ = fmt::LoadU32(rec);
+    const uint32_t flags = fmt::LoadU32(rec + 8);
+    const bool out = (flags & fmt::kOpFlagPipeOut) != 0, in = (flags & fmt::kOpFlagPipeIn) != 0;
+    const bool prev_out = prev != nullptr && (fmt::LoadU32(prev + 8) & fmt::kOpFlagPipeOut) != 0;
+    if (in || out) {
+      const KernelEntry* e = FindEntry(fmt::LoadU32(rec));
+      const uint8_t si = rec[fmt::kOffOpInPlaceInput], so = rec[fmt::kOffOpInPlaceOutput];
+      if ((flags & fmt::kOpFlagStream) == 0 || e == nullptr ||
+          (e->op != OpKind::kConv && e->op != OpKind::kDwconv) || si == fmt::kNoSlot ||
+          so == fmt::kNoSlot) {
+        return Status::kBadOp;
+      }
+    }
+    if (in != prev_out) return Status::kBadOp;
+    if (in) {
+      const uint8_t po = prev[fmt::kOffOpInPlaceOutput], si = rec[fmt::kOffOpInPlaceInput];
+      if (++members > static_cast<uint32_t>(kMaxPipeStages) ||
+          fmt::LoadI32(prev + fmt::kOpHeaderSize + 4u * po) !=
+              fmt::LoadI32(rec + fmt::kOpHeaderSize + 4u * si)) {
+        return Status::kBadOp;
+      }
+    } else if (out) {
+      head = i, head_rec = rec, members = 1;
+    }
+    if (in && !out) TF_RT_TRY(RunPipeFrom(head, head_rec, true));
+    prev = rec;
+    pos += RecordSize(rec);
+  }
+  if (prev != nullptr && (fmt::LoadU32(prev + 8) & fmt::kOpFlagPipeOut) != 0) return Status::kBadOp;
+  error_op_ = -1;
+  error_kernel_ = 0;
+  return Status::kOk;
 }
 
 // Every tensor is used (by an op, or as an input or output), and no two arena tensors that
@@ -585,6 +640,7 @@ Status Model::Init(const tf_model_def& def) {
     kernels_ = def.kernels;
     num_kernels_ = def.num_kernels;
     s = CheckOps();
+    if (Ok(s)) s = CheckPipes();
   }
   if (!Ok(s)) {
     Fail();

@@ -16,7 +16,11 @@ int64_t Product2(int64_t a, int64_t b) {
 Status Expect(const OpContext& op, int32_t slot, uint8_t dtype, int64_t bytes, bool writable) {
   if (!op.has(slot)) return Status::kBadOp;
   const TensorRef t = op.tensor(slot);
-  if (bytes < 1 || t.dtype != dtype || int64_t{t.size} != bytes) return Status::kBadParams;
+  // A pipe window (tinyforge/pipe.h) holds some of the tensor's rows: the pipe's schedule,
+  // checked at init (Model::CheckPipes), keeps within it.
+  const bool size_ok = op.window(slot) ? t.size >= 1 && int64_t{t.size} <= bytes && t.in_arena()
+                                       : int64_t{t.size} == bytes;
+  if (bytes < 1 || t.dtype != dtype || !size_ok) return Status::kBadParams;
   if (writable && !t.in_arena()) return Status::kBadParams;
   return Status::kOk;
 }
@@ -32,6 +36,7 @@ Status ExpectValues(const OpContext& op, int32_t slot, int32_t lo, int32_t hi) {
 
 Status ExpectLineBuffer(const OpContext& op, int32_t slot, int64_t row_bytes, const TensorRef& in,
                         const TensorRef& out) {
+  if (op.pipe_out()) return op.has(slot) ? Status::kBadOp : Status::kOk;  // a window instead
   if (!op.has(slot)) return Status::kBadOp;
   const TensorRef ring = op.tensor(slot);
   if (ring.dtype != fmt::kInt8 || !ring.in_arena() || int64_t{ring.size} < row_bytes) {

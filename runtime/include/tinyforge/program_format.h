@@ -122,8 +122,16 @@ inline constexpr uint32_t kOpFlagPartial = 16u;
 // softmax: the input multiplier is beta * input scale for a beta other than 1 (a .tflite
 // SoftmaxOptions.beta); otherwise it is the input scale's (tinyforge/softmax_scale.h).
 inline constexpr uint32_t kOpFlagBeta = 32u;
+// conv, dwconv (streamed): a pipe (tinyforge/pipe.h). PIPE_OUT: the op's output is a window
+// of rows read only by the next op, which has PIPE_IN (its input is that window); the ops of
+// a pipe (one without PIPE_IN, then ops with PIPE_IN, the last without PIPE_OUT) run
+// interleaved by blocks of rows. Window operands hold whole rows, fewer than the tensor's;
+// a PIPE_OUT op has no line buffer (its last operand is kNoTensor).
+inline constexpr uint32_t kOpFlagPipeOut = 64u;
+inline constexpr uint32_t kOpFlagPipeIn = 128u;
 inline constexpr uint32_t kOpKnownFlags = kOpFlagStream | kOpFlagZpFolded | kOpFlagClamp |
-                                          kOpFlagPads | kOpFlagPartial | kOpFlagBeta;
+                                          kOpFlagPads | kOpFlagPartial | kOpFlagBeta |
+                                          kOpFlagPipeOut | kOpFlagPipeIn;
 inline constexpr int32_t kNoTensor = -1;
 
 // Loader bounds (docs/program-format.md): the lifetime check compares every pair of arena

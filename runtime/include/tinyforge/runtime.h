@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "tinyforge/kernel_ids.h"
+#include "tinyforge/pipe.h"
 #include "tinyforge/program_format.h"
 #include "tinyforge/status.h"
 #include "tinyforge/tf_model.h"
@@ -28,6 +29,7 @@ namespace tinyforge::rt {
 
 class Model;
 class OpContext;
+struct PipeRun;
 
 }  // namespace tinyforge::rt
 
@@ -73,7 +75,8 @@ struct TensorRef {
 // One op record, as validators and runners see it.
 class OpContext {
  public:
-  OpContext(const Model& model, int32_t index, const uint8_t* record, const KernelEntry* entry);
+  OpContext(const Model& model, int32_t index, const uint8_t* record, const KernelEntry* entry,
+            PipeRun* pipe = nullptr);
 
   int32_t index() const { return index_; }
   uint32_t kernel_id() const { return fmt::LoadU32(record_); }
@@ -88,6 +91,18 @@ class OpContext {
     return k < 1 ? 1 : k;
   }
   const KernelEntry& entry() const { return *entry_; }
+  // Pipes (tinyforge/pipe.h, fmt::kOpFlagPipeOut / kOpFlagPipeIn): whether the op's output
+  // (its declared in-place output slot) or input (in-place input slot) is a window, and,
+  // while a pipe runs, its state (null otherwise).
+  bool pipe_out() const { return (flags() & fmt::kOpFlagPipeOut) != 0; }
+  bool pipe_in() const { return (flags() & fmt::kOpFlagPipeIn) != 0; }
+  // Whether operand `slot` is a pipe window.
+  bool window(int32_t slot) const {
+    return (pipe_in() && slot == record_[fmt::kOffOpInPlaceInput]) ||
+           (pipe_out() && slot == record_[fmt::kOffOpInPlaceOutput]);
+  }
+  PipeRun* pipe() const { return pipe_; }
+  const Model& model() const { return model_; }
 
   // Tensor index in operand slot `slot`, or fmt::kNoTensor. Precondition: slot in range.
   int32_t operand(int32_t slot) const {
@@ -121,6 +136,25 @@ class OpContext {
   int32_t index_;
   const uint8_t* record_;
   const KernelEntry* entry_;
+  PipeRun* pipe_;
+};
+
+// A pipe while it runs (tinyforge/pipe.h): each member's Run glue, on reaching its streamed
+// loop (tf_rt_run_streamed_units), records its stage here and runs the next member
+// (Model::RunPipeNext), so every member's decoded parameters stay on the stack; the last
+// member runs the schedule. dry: the schedule's bookkeeping only (the check at init).
+struct PipeRun {
+  struct Stage {
+    StreamGeometry g;
+    TensorRef in, out, ring;
+    void (*unit)(const void* ctx, int32_t u, const uint8_t* in, uint8_t* out);
+    const void* ctx;
+  };
+  const uint8_t* record = nullptr;  // the member running
+  int32_t index = 0;
+  int32_t stages = 0;
+  bool dry = false;
+  Stage stage[kMaxPipeStages];
 };
 
 namespace abi {
@@ -156,6 +190,8 @@ class Model {
   int32_t error_op() const { return error_op_; }
   uint32_t error_kernel() const { return error_kernel_; }
   Status Run();
+  // Runs the pipe member after st's (the op glue of a member with kOpFlagPipeOut).
+  Status RunPipeNext(PipeRun& st) const;
 
   bool ready() const { return ready_; }
   int32_t num_inputs() const { return static_cast<int32_t>(num_inputs_); }
@@ -214,6 +250,9 @@ class Model {
   TF_RT_COLD Status CheckOpRecords(const tf_model_def& def);
   TF_RT_COLD Status CheckLifetimes();
   TF_RT_COLD Status CheckOps();
+  TF_RT_COLD Status CheckPipes();
+  // Runs the pipe whose first member is op `index` (record `rec`).
+  Status RunPipeFrom(uint32_t index, const uint8_t* rec, bool dry) const;
   static uint32_t RecordSize(const uint8_t* rec);
   TF_RT_COLD void LiveRanges(uint32_t base, uint32_t count, LiveRange* r) const;
   TF_RT_COLD bool DeclaredInPlace(uint32_t op, uint32_t in, uint32_t out) const;

@@ -101,7 +101,8 @@ constexpr int64_t StreamHi(const StreamGeometry& g, int64_t u) {
 // and the input cut to start at its first row (StreamLo), the top padding what remains of
 // the window above it. The kernels' contract (output row oy reads input rows from
 // oy * stride_h - pad_top, bottom padding implied by out_h) makes this call compute exactly
-// rows u * k .. of the whole-tensor call. The runtime calls the kernel with it; the compiler
+// rows u * k .. of the whole-tensor call; in_h ends at the unit's last input row (the rows
+// below it would be read by no output of the unit). The runtime calls the kernel with it; the compiler
 // sizes scratch and links paths for it.
 template <class P>
 constexpr P StreamUnitParams(const P& p, const StreamGeometry& g, int32_t u) {
@@ -112,6 +113,9 @@ constexpr P StreamUnitParams(const P& p, const StreamGeometry& g, int32_t u) {
   row.in_h = p.in_h - first;
   row.pad_top = first - y0;
   row.out_h = p.out_h - r0 < g.rows_per_unit ? p.out_h - r0 : g.rows_per_unit;
+  // Only the rows the unit reads: a pipe's window ends there (tinyforge/pipe.h).
+  const int32_t reads = static_cast<int32_t>(StreamHi(g, u)) - first + 1;
+  if (reads >= 1 && reads < row.in_h) row.in_h = reads;
   return row;
 }
 

@@ -1,0 +1,99 @@
+"""Pipes (docs/decisions.md 84, runtime/include/tinyforge/pipe.h): with `--min-ram --pipes` the
+planner runs chains of streamed convs and depthwise convs interleaved by rows, so the
+tensors between them exist only as windows of rows (patch-based execution of the first
+layers). On MLPerf Tiny's vww (a 48x48x16 pointwise output that used to exist whole):
+  * the report shows the pipe and the plan is smaller than without pipes;
+  * every tensor the pipe program holds whole equals, byte for byte after each op, the one
+    of the whole-tensor program (`--speed-over-ram`, no streaming), on the host runtime
+    (the dumps after every op, placed by the report's buffers);
+  * on the an547 the firmware equals the host run (board_run), and its RAM is printed.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tinyforge import board as tfboard
+from tinyforge import board_run
+from tinyforge import reference_models
+
+from e2e_util import board_environment, run_cli
+
+
+def _compile(cli, model, out, *extra):
+    proc = run_cli(cli, "compile", model, "--target", "an547", "-o", out, "--json", *extra)
+    return json.loads(proc.stdout), json.loads((Path(out) / "report.json").read_text())
+
+
+def _outputs_after_ops(report, dump_dir: Path):
+    """Tensor name -> bytes right after the op that wrote it (whole tensors only)."""
+    buffers = {b["name"]: b for b in report["buffers"]}
+    got = {}
+    for i, op in enumerate(report["ops"]):
+        arena = (dump_dir / f"{i:03d}_0.bin").read_bytes()
+        for t in op["outputs"]:
+            b = buffers.get(t["name"])
+            if b is not None and b["bytes"] >= t["bytes"]:
+                got[t["name"]] = arena[b["offset"]:b["offset"] + t["bytes"]]
+    return got
+
+
+@pytest.fixture(scope="module")
+def vww():
+    if reference_models.models_dir() is None:
+        pytest.skip(f"MLPerf Tiny models missing: {reference_models.HOW_TO}")
+    return reference_models.path("vww")
+
+
+def test_pipe_tensors_equal_whole_tensor_execution(cli, vww, tmp_path):
+    plan, report = _compile(cli, vww, tmp_path / "pipe", "--min-ram", "--pipes")
+    whole_plan, whole = _compile(cli, vww, tmp_path / "whole", "--speed-over-ram")
+    members = [op for op in report["ops"] if "pipe_stage" in op]
+    assert members, "vww --min-ram plans no pipe"
+    assert all(op["in_place"] == "stream-rows" for op in members)
+    windows = {op["outputs"][0]["name"] for op in members if "window_bytes" in op}
+    assert windows and all(op["window_bytes"] < op["outputs"][0]["bytes"]
+                           for op in members if "window_bytes" in op)
+    print(f"vww an547: --min-ram arena {plan['ram_bytes']:,} B with "
+          f"{len(members)} ops in pipes; whole tensors {whole_plan['ram_bytes']:,} B")
+    rng = np.random.default_rng(5)
+    for k in range(2):
+        x = rng.integers(-128, 128, size=(1, 96, 96, 3), dtype=np.int8)
+        np.save(tmp_path / "x.npy", x)
+        dumps = {}
+        for name in ("pipe", "whole"):
+            d = tmp_path / f"dump_{name}_{k}"
+            run_cli(cli, "run", tmp_path / name / "program.bin", "-i", tmp_path / "x.npy",
+                    "-o", tmp_path / f"y_{name}.npy", "--dump-dir", d)
+            dumps[name] = d
+        a = _outputs_after_ops(report, dumps["pipe"])
+        b = _outputs_after_ops(whole, dumps["whole"])
+        compared = 0
+        for t, v in b.items():
+            if t in windows:
+                continue
+            assert t in a, f"{t} is not held whole by the pipe program"
+            assert a[t] == v, f"input {k}: {t} differs from whole-tensor execution"
+            compared += 1
+        assert compared == len(b) - len(windows & set(b))
+        assert np.array_equal(np.load(tmp_path / "y_pipe.npy"), np.load(tmp_path / "y_whole.npy"))
+
+
+def test_pipes_lower_the_plan(cli, vww, tmp_path):
+    # A pipe is kept only where it lowers the total: the plan without the pipe's link is
+    # the --min-ram plan of the previous release, 37,584 B on the an547 (docs/decisions.md 84).
+    plan, report = _compile(cli, vww, tmp_path / "pipe", "--min-ram", "--pipes")
+    assert plan["ram_bytes"] < 37584
+
+
+def test_pipe_on_board_equals_host(cli, vww):
+    with board_environment(cli):
+        o = board_run.run_model(vww, "an547", compile_args=["--min-ram", "--pipes"])
+        p = tfboard.profile(vww, "an547", compile_args=["--min-ram", "--pipes"])
+    print(f"vww an547 --min-ram: {p['insns_per_inference']:,} instructions, RAM "
+          f"{p['ram']['arena_total']:,} + stack {p['ram']['stack']:,} B")
+    assert o.bit_exact, o.mismatch
+    assert p["ram"]["arena_total"] < 37584
