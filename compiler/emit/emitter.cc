@@ -384,7 +384,8 @@ std::vector<std::pair<size_t, size_t>> PipeLinks(const detail::Encoded& e) {
 
 // `sel` with the link a -> b added (chains joined), or false if a member would be in two
 // pipes or a pipe would exceed rt::kMaxPipeStages.
-bool AddLink(std::vector<PipeSel>& sel, const detail::Encoded& e, size_t a, size_t b) {
+bool AddLink(std::vector<PipeSel>& sel, const detail::Encoded& e, size_t a, size_t b,
+             int32_t div) {
   int pa = -1, pb = -1;
   for (size_t i = 0; i < sel.size(); ++i) {
     if (sel[i].ops.back() == a) pa = static_cast<int>(i);
@@ -393,7 +394,10 @@ bool AddLink(std::vector<PipeSel>& sel, const detail::Encoded& e, size_t a, size
       if ((m == a && sel[i].ops.back() != a) || (m == b && sel[i].ops.front() != b)) return false;
     }
   }
-  auto rows = [&](size_t k) { return std::max<int32_t>(1, e.ops[k].spec.stream_min_rows.empty() ? 1 : e.ops[k].spec.stream_min_rows[0]); };
+  auto rows = [&](size_t k) {
+    const int32_t least = e.ops[k].spec.stream_min_rows.empty() ? 1 : e.ops[k].spec.stream_min_rows[0];
+    return std::max<int32_t>(1, least / div);
+  };
   PipeSel joined;
   if (pa >= 0) joined = sel[static_cast<size_t>(pa)];
   else joined = {{a}, {rows(a)}};
@@ -405,6 +409,7 @@ bool AddLink(std::vector<PipeSel>& sel, const detail::Encoded& e, size_t a, size
     joined.ops.push_back(b);
     joined.rows.push_back(rows(b));
   }
+  for (size_t i = 0; i < joined.ops.size(); ++i) joined.rows[i] = std::min(joined.rows[i], rows(joined.ops[i]));
   if (joined.ops.size() > static_cast<size_t>(rt::kMaxPipeStages)) return false;
   std::vector<PipeSel> next;
   for (size_t i = 0; i < sel.size(); ++i) {
@@ -481,24 +486,60 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   TF_RETURN_IF_ERROR_PREFIX(planned, g.name + " on " + board.name);
   // Pipes where they lower the plan's total: greedily, the link that lowers it most, until
   // none does (docs/decisions.md 84).
-  if (options.pipes && options.stream == StreamMode::kMinRam) {
+  if (options.pipes && options.stream != StreamMode::kOff) {
     const auto links = PipeLinks(e);
+    // The default plan (kBudget) spends at most kPipeBudget of the program's MACs' worth on
+    // the pipes' kernel calls: a member calling its kernel on blocks of P output pixels
+    // costs, per call, a tenth of its variant's stream figure (StreamBudgetPixels: the
+    // pixels a call that keeps it within 10 %), i.e. (figure / 10) / P of its work more.
+    // MACs stand for work, which undercounts depthwise convs (about twice conv's
+    // instructions per MAC): 3 % of the MACs came to 4.7 % more instructions on vww (an547;
+    // docs/decisions.md 84). --min-ram takes the pipes that lower the plan most.
+    constexpr double kPipeBudget = 0.03;
+    double total_macs = 0;
+    for (const detail::EncodedOp& eo : e.ops) total_macs += static_cast<double>(eo.spec.macs);
+    auto extra_of = [&](const std::vector<PipeSel>& sel) {
+      double extra = 0;
+      for (const PipeSel& ps : sel) {
+        for (size_t s = 0; s < ps.ops.size(); ++s) {
+          const detail::EncodedOp& eo = e.ops[ps.ops[s]];
+          const double figure = detail::StreamBudgetPixels(*eo.kernel);
+          // Output pixels per row: out_w, word 5 of the conv and dwconv parameters.
+          const double block = static_cast<double>(ps.rows[s]) * std::max(eo.params[5], 1);
+          extra += figure <= 0 ? total_macs
+                               : figure / 10.0 / block * static_cast<double>(eo.spec.macs);
+        }
+      }
+      return extra;
+    };
+    const bool budget = options.stream == StreamMode::kBudget;
     for (size_t round = 0; round < links.size(); ++round) {
       const std::vector<PipeSel> cur = pipes;
       std::vector<PipeSel> best;
       int64_t best_total = planned->total_bytes;
+      double best_extra = 0;
       for (const auto& [a, b] : links) {
-        std::vector<PipeSel> trial = cur;
-        if (!AddLink(trial, e, a, b)) continue;
-        pipes = trial;
-        auto p2 = plan_of(e);
-        if (p2.ok() && p2->total_bytes < best_total) best_total = p2->total_bytes, best = trial;
+        for (int32_t div : {1, 2, 4}) {
+          std::vector<PipeSel> trial = cur;
+          if (!AddLink(trial, e, a, b, div)) continue;
+          const double extra = extra_of(trial);
+          if (budget && extra > kPipeBudget * total_macs) continue;
+          pipes = trial;
+          auto p2 = plan_of(e);
+          if (p2.ok() && (p2->total_bytes < best_total ||
+                          (!best.empty() && p2->total_bytes == best_total && extra < best_extra))) {
+            best_total = p2->total_bytes, best = trial, best_extra = extra;
+          }
+        }
       }
       pipes = best.empty() ? cur : best;
       if (best.empty()) break;
       planned = plan_of(e);
       TF_RETURN_IF_ERROR_PREFIX(planned, g.name + " on " + board.name);
     }
+    // The trials left role and window_bytes as the last one planned them.
+    planned = plan_of(e);
+    TF_RETURN_IF_ERROR_PREFIX(planned, g.name + " on " + board.name);
   }
   // The kernel per op by RAM (docs/decisions.md 58): every op with scratch that has another
   // variant of the same instruction set with less scratch (s8_dwconv__mve_direct: none)

@@ -49,9 +49,8 @@ struct EmitOptions {
   bool kernels_by_ram = false;
   // Pipes (docs/decisions.md 84, tinyforge/pipe.h): chains of streamed convs and depthwise
   // convs run interleaved by rows, so the tensors between them exist only as windows of
-  // rows, wherever that lowers the plan's total (with stream == kMinRam; --pipes,
-  // experimental: off by default until every --min-ram configuration is proven).
-  bool pipes = false;
+  // rows, wherever that lowers the plan's total (with stream == kMinRam, --min-ram).
+  bool pipes = true;
   // --kernels: the kernel variants' instruction-set class, "auto" (the board's) or one the
   // board can run: ref (portable), scalar, dsp, mve (docs/boards.md).
   std::string kernels = "auto";

@@ -105,7 +105,7 @@ struct CompileArgs {
   std::vector<std::string> weights_in;  // --weights-in OP=REGION
   bool json = false;                    // --json: print the plan summary as JSON
   bool min_ram = false;                 // --min-ram: stream ops by rows (RAM over speed)
-  bool pipes = false;                   // --pipes: with --min-ram, pipes (decision 84)
+  bool no_pipes = false;                // --no-pipes: --min-ram without pipes (decision 84)
   bool speed_over_ram = false;          // --speed-over-ram: whole-tensor calls only
   int stream_pixels = 0;                // --stream-pixels: fewest output pixels per call
   std::string kernels = "auto";         // --kernels: auto | ref | scalar | dsp | mve

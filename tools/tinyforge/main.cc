@@ -117,11 +117,11 @@ int main(int argc, char** argv) {
       "(--kernels ref: per row, the smallest plan), and at the peak a kernel variant with "
       "less scratch (docs/decisions.md 58). Default: in place by blocks only as finely as "
       "keeps each op within 10 % of its whole-tensor instructions (decision 71)");
-  compile->add_flag("--pipes", compile_args.pipes,
-                    "With --min-ram (experimental): run chains of convolutions and depthwise "
-                    "convolutions interleaved by rows where that lowers the plan, so the "
-                    "tensors between them exist only as windows of rows (patch-based "
-                    "execution; docs/decisions.md 84)")
+  compile->add_flag("--no-pipes", compile_args.no_pipes,
+                    "With --min-ram: no pipes. By default --min-ram runs chains of "
+                    "convolutions and depthwise convolutions interleaved by rows where that "
+                    "lowers the plan, so the tensors between them exist only as windows of "
+                    "rows (patch-based execution; docs/decisions.md 84)")
       ->needs(min_ram);
   compile->add_flag("--speed-over-ram", compile_args.speed_over_ram,
                     "With --target: whole-tensor kernel calls only (no op runs in place by "
