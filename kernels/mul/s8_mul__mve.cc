@@ -355,7 +355,7 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
   constexpr bool kWide = kMode == kSingleRight || kMode == kDoubleRight;
   if (kWide && !e.plain && s.in1_strides[5] == 1 && s.in2_strides[5] == 1 && Wide8Ok(p)) {
     // The SE gate multiply (as the compiler lays it out), told apart before the general
-    // classification: a quarter of the cost of a 3x3x144 call.
+    // classification (about 140 of a 3x3x144 call's 2,860 instructions).
     int32_t rows;
     const bool g2 = ChannelRows(s, s.in1_strides, s.in2_strides, &rows);
     if (g2 || ChannelRows(s, s.in2_strides, s.in1_strides, &rows)) {
