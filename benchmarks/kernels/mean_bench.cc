@@ -50,6 +50,7 @@ TFB_CASE(mean, "mean 8x8x64 (ic global pool)", "") { MeanCase(b, 1, 64, 64); }
 TFB_CASE(mean, "mean 3x3x256 (vww global pool)", "") { MeanCase(b, 1, 9, 256); }
 TFB_CASE(mean, "mean 25x5x64 (kws global pool)", "") { MeanCase(b, 1, 125, 64); }
 TFB_CASE(mean, "mean 7x7x576 (MobileNetV3 SE)", "") { MeanCase(b, 1, 49, 576); }
+TFB_CASE(mean, "mean 5x5x10 (SqueezeNet classes)", "") { MeanCase(b, 1, 25, 10); }
 TFB_CASE(mean, "mean over C 64x32 (inner 1)", "") { MeanCase(b, 64, 32, 1); }
 TFB_CASE(reduce_max, "reduce_max 8x8x64", "") { ReduceMaxCase(b, 1, 64, 64); }
 TFB_CASE(pad, "pad 16x16x32 +1", "") { PadCase(b, 16, 16, 32, 1); }

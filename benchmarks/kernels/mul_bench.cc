@@ -44,6 +44,18 @@ TFB_CASE(mul, "silu mul 16x16x32 elementwise", "-") { MulCase(b, 16 * 16, 32, 0)
 TFB_CASE(mul, "mv3s se mul 6x6x120 * [120] single-rounding", "-") {
   MulCase(b, 6 * 6, 120, 1, TF_ROUNDING_SINGLE);
 }
+TFB_CASE(mul, "mv3s se mul 24x24x8 * [8] single-rounding", "-") {
+  MulCase(b, 24 * 24, 8, 1, TF_ROUNDING_SINGLE);
+}
+TFB_CASE(mul, "mv3s se mul 6x6x48 * [48] single-rounding", "-") {
+  MulCase(b, 6 * 6, 48, 1, TF_ROUNDING_SINGLE);
+}
+TFB_CASE(mul, "mv3s se mul 3x3x144 * [144] single-rounding", "-") {
+  MulCase(b, 3 * 3, 144, 1, TF_ROUNDING_SINGLE);
+}
+TFB_CASE(mul, "mv3s se mul 3x3x288 * [288] single-rounding", "-") {
+  MulCase(b, 3 * 3, 288, 1, TF_ROUNDING_SINGLE);
+}
 TFB_CASE(mul, "se mul 28x28x72 * [72] single-rounding", "-") {
   MulCase(b, 28 * 28, 72, 1, TF_ROUNDING_SINGLE);
 }

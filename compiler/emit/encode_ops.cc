@@ -479,6 +479,14 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, St
         eo.params = EncodeParams(*p);
         eo.operands = {enc.ActOp(x), enc.ActOp(y)};
         eo.spec.macs = Elements(g, x);
+        // The variant's paths the call takes (mean.inc: 2..16 channels).
+        rt::ForEachPath<rt::OpKind::kMean>(
+            eo.kernel->id, *p,
+            [&eo](const char* symbol) {
+              if (std::find(eo.paths.begin(), eo.paths.end(), symbol) == eo.paths.end())
+                eo.paths.push_back(symbol);
+            },
+            enc.optimize_size);
         break;
       }
       case OpType::kQReduceMax: {

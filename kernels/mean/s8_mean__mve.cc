@@ -3,7 +3,8 @@
 // Lanes are inner positions (channels: contiguous in NHWC). 32 channels at a time are summed
 // down the reduced rows in four int16x8 accumulators (one widening byte load and one add per
 // 8 inputs; fewer than 32 channels load only the vectors that hold some, the last one
-// predicated: SqueezeNet's mean over 10 class maps, one unpredicated and one predicated),
+// predicated; 2..16 channels over at most 256 rows take the path s8_mean__mve__few when it
+// is linked, mve_mean.h),
 // exact for 256 rows (|sum| <= 256 * 128): such a reduction is requantized straight from the
 // accumulators (even and odd lanes widened, narrowed back: Store8); longer ones add each
 // 256-row chunk into int32 sums. inner == 1 (contiguous inputs per output) sums 16 bytes per
@@ -19,99 +20,16 @@
 
 #if TF_HAVE_MVE
 
-#include <arm_mve.h>
-
-#include "kernels/mean/mean_out.h"
-
-namespace mean = tinyforge::mean;
+#include "kernels/mean/mve_mean.h"
 
 namespace {
 
-constexpr int32_t kChunk = 256;  // rows per int16 accumulation
 constexpr int32_t kBlock = 32;   // channels per pass
 constexpr int32_t kFewRows = 16;  // inner 1: at most this many rows per output by gathers
 
-// The requantization of mean::Out, 4 outputs a vector, by mode (chosen once per call).
-enum Mode : int32_t { kScalar, kSingleLeft, kSingleN0, kSingleN, kSingleBig, kDouble };
-
-struct Req {
-  Mode mode;
-  int32_t zps, multiplier, shift, n, zp_n, out_zp;
-};
-
-Req MakeReq(const s8_mean_params& p, int32_t zps) {
-  Req q{kDouble, zps, p.multiplier, p.shift, p.shift > 0 ? 0 : -p.shift, 0, p.output_zero_point};
-  if (p.rounding != TF_ROUNDING_SINGLE) return q;
-  if (p.shift > 0) {
-    // (x * m + 2^(30 - s)) >> (31 - s) is VQRDMULH(x << s, m) while x << s fits int32:
-    // |x| <= 255 * reduce_size (a global mean over few rows, ResNet's 2x2: s > 0).
-    q.mode = (int64_t{p.reduce_size} * 255) << p.shift >= (int64_t{1} << 31) ? kScalar
-                                                                             : kSingleLeft;
-    return q;
-  }
-  // (x * m + 2^(30 + n)) >> (31 + n): VRSHL(VQDMULH(x, m), -n) for n >= 1 (a floor of a
-  // floor), VQRDMULH for n == 0; the output zero point added before the rounding shift as
-  // zp << n (exact), by VQDMLASH.
-  q.mode = q.n == 0 ? kSingleN0 : q.n < 24 ? kSingleN : kSingleBig;
-  q.zp_n = q.n < 24 ? p.output_zero_point * (1 << q.n) : 0;
-  return q;
-}
-
-// Four sums requantized, offset and clamped to int8 (in int32 lanes). mode != kScalar.
-inline int32x4_t Req4(const Req& q, int32x4_t sums) {
-  int32x4_t x = vsubq_n_s32(sums, q.zps);  // wrapping, as fx::WrapSub
-  int32x4_t y;
-  switch (q.mode) {
-    case kSingleLeft:
-      y = vaddq_n_s32(vqrdmulhq_n_s32(vshlq_r_s32(x, q.shift), q.multiplier), q.out_zp);
-      break;
-    case kSingleN0:
-      y = vaddq_n_s32(vqrdmulhq_n_s32(x, q.multiplier), q.out_zp);
-      break;
-    case kSingleN:
-      y = vrshlq_n_s32(vqdmlashq_n_s32(x, vdupq_n_s32(q.multiplier), q.zp_n), -q.n);
-      break;
-    case kSingleBig:
-      y = vaddq_n_s32(vrshlq_n_s32(vqdmulhq_n_s32(x, q.multiplier), -q.n), q.out_zp);
-      break;
-    default:  // kDouble
-      x = vshlq_r_s32(x, q.shift > 0 ? q.shift : 0);  // wrapping, as fx::WrapShiftLeft
-      x = vqrdmulhq_n_s32(x, q.multiplier);
-      if (q.n > 0) {
-        x = vqaddq_s32(x, vshrq_n_s32(x, 31));  // x - 1 for x < 0: ties away from zero
-        x = vrshlq_n_s32(x, -q.n);
-      }
-      y = vaddq_n_s32(x, q.out_zp);
-      break;
-  }
-  return vminq_s32(vmaxq_s32(y, vdupq_n_s32(-128)), vdupq_n_s32(127));
-}
-
-// m outputs of sums (m <= kBlock) as mean::Out computes them.
-void Requantize(const s8_mean_params& p, const Req& q, const int32_t* sums, int32_t m,
-                int8_t* out) {
-  if (q.mode == kScalar) {
-    for (int32_t k = 0; k < m; ++k) out[k] = mean::Out(p, sums[k], q.zps);
-    return;
-  }
-  for (int32_t k = 0; k < m; k += 4) {
-    const mve_pred16_t pr = vctp32q(static_cast<uint32_t>(m - k));
-    vstrbq_p_s32(out + k, Req4(q, vld1q_s32(sums + k)), pr);
-  }
-}
-
-// Eight int16 sums (one chunk's) requantized straight from the accumulator: even and odd
-// lanes widened, requantized, narrowed back in place and stored as bytes (`pr`: 16-bit lanes).
-inline void Store8(const Req& q, int16x8_t a, int8_t* out, mve_pred16_t pr) {
-  const int32x4_t even = Req4(q, vmovlbq_s16(a)), odd = Req4(q, vmovltq_s16(a));
-  const int16x8_t y = vmovntq_s32(vmovnbq_s32(vdupq_n_s16(0), even), odd);
-  vstrbq_p_s16(out, y, pr);
-}
-
-}  // namespace
-
-extern "C" void s8_mean__mve(const s8_mean_params* params, const int8_t* input,
-                             int8_t* output) {
+// Every call but those the path takes.
+__attribute__((noinline)) void General(const s8_mean_params* params, const int8_t* input,
+                                       int8_t* output) {
   const s8_mean_params& p = *params;
   const int32_t zps = mean::ZeroPointSum(p);
   const Req rq = MakeReq(p, zps);
@@ -234,6 +152,20 @@ extern "C" void s8_mean__mve(const s8_mean_params* params, const int8_t* input,
       Requantize(p, rq, sums, n < kBlock ? n : kBlock, out + c);
     }
   }
+}
+
+}  // namespace
+
+// 2..16 channels over at most 256 rows, output shift <= 0 (vector requantization): the path
+// linked on demand (mve_mean.h), else
+// General; one tail call either way (a test of the path at the top of General's own code
+// cost its loops 3 to 22 instructions an op, GCC allocating registers differently).
+extern "C" void s8_mean__mve(const s8_mean_params* params, const int8_t* input,
+                             int8_t* output) {
+  const s8_mean_params& p = *params;
+  const bool few = p.inner > 1 && p.inner <= 16 && p.reduce_size <= kChunk && p.shift <= 0 &&
+                   s8_mean__mve__few != nullptr;
+  (few ? s8_mean__mve__few : &General)(params, input, output);
 }
 
 #endif  // TF_HAVE_MVE

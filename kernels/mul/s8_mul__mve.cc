@@ -4,10 +4,12 @@
 //   * output shift in [-23, -1] (the usual case) with both inputs dense, or one input
 //     per-channel (SE blocks, [.., P, C] * [C] in NHWC, either way round): 8 elements per
 //     step in int16 lanes (Mul8 below: VMULLB / VMULLT, the offset folded into VQDMLASH,
-//     VQMOVNB / VQMOVNT back to int16), the SE gates offset once into an int16 buffer and,
-//     for C a multiple of 8, repeated for several rows so they run as one flat loop;
-//     16 instructions per 8 elements (single rounding; 15 with the int8 range as the clamp,
-//     kSingleSat);
+//     VQMOVNB / VQMOVNT back to int16); 16 instructions per 8 elements (single rounding;
+//     14 with the int8 range as the clamp, kSingleSat). SE gates (told apart from the
+//     shape before the general classification, ChannelRows): C == 8 keeps the gates in a
+//     register (13 per 8, kSingleSat); other multiples of 8 offset them once into an int16
+//     buffer repeated to >= kGateRow per loop row, the row loop resetting the gate pointer
+//     (Gate); other C row by row with a predicated step;
 //   * one input a single value (x * c, a scalar broadcast): the 256 possible results in a
 //     table (built 4 lanes at a time with the arithmetic below), then 16 elements per
 //     byte-offset gather (VLDRB.U8 with an offset vector);
@@ -193,14 +195,32 @@ __attribute__((noinline)) void Both8(const Wide& ww, const int8_t* a, int32_t oa
   }
 }
 
-// n outputs (a multiple of 8): x (offset ox) times the int16 gates g (offsets added).
+// rows x 8 outputs: x (offset ox) times one vector of 8 int16 gates g (offsets added),
+// held in a register for the whole loop (no gate load: 13 instructions per 8 elements).
 template <int kMode>
-__attribute__((noinline)) void Flat8(const Wide& ww, const int8_t* x, int32_t ox,
-                                     const int16_t* g, int8_t* out, int32_t n) {
+__attribute__((noinline)) void Gate8(const Wide& ww, const int8_t* x, int32_t ox,
+                                     const int8_t* gw, int32_t ow, int8_t* out, int32_t rows) {
   const Wide w = ww;
   const int16_t o1 = static_cast<int16_t>(ox);
-  for (int32_t i = 0; i < n; i += 8) {
-    vstrbq_s16(out + i, Mul8<kMode>(vaddq_n_s16(vldrbq_s16(x + i), o1), vldrhq_s16(g + i), w));
+  const int16x8_t g = vaddq_n_s16(vldrbq_s16(gw), static_cast<int16_t>(ow));
+  for (int32_t k = rows; k > 0; --k, x += 8, out += 8) {
+    vstrbq_s16(out, Mul8<kMode>(vaddq_n_s16(vldrbq_s16(x), o1), g, w));
+  }
+}
+
+// rows x (8 nv) outputs, dense: x (offset ox) times the int16 gates g[0 .. 8 nv) (offsets
+// added), the gate pointer reset at each row (a few instructions a row).
+template <int kMode>
+__attribute__((noinline)) void GateRows(const Wide& ww, const int8_t* x, int32_t ox,
+                                        const int16_t* g, int8_t* out, int32_t rows,
+                                        int32_t nv) {
+  const Wide w = ww;
+  const int16_t o1 = static_cast<int16_t>(ox);
+  const int32_t n = nv * 8;
+  for (int32_t r = rows; r > 0; --r, x += n, out += n) {
+    for (int32_t i = 0; i < n; i += 8) {
+      vstrbq_s16(out + i, Mul8<kMode>(vaddq_n_s16(vldrbq_s16(x + i), o1), vldrhq_s16(g + i), w));
+    }
   }
 }
 
@@ -227,25 +247,35 @@ __attribute__((noinline)) void Rows8(const Wide& ww, const int8_t* x, int32_t ox
 }
 
 constexpr int32_t kGateBuf = 512;  // int16 gates on the stack (1 KiB)
+constexpr int32_t kGateRow = 256;  // gates repeated to at least this many per loop row
 
 // rows x ch outputs: x (offset ox, dense) times gw[c] (offset ow): the SE gate multiply.
-// With ch a multiple of 8 the gates are repeated for R rows in the buffer so R rows run as
-// one flat loop; otherwise (or ch > kGateBuf, by channel chunks) row by row.
+// ch 8: the gates stay in a register; other multiples of 8: the gates (offsets added) in an
+// int16 buffer, repeated for k = ceil(kGateRow / ch) rows so each pass of the row loop covers
+// at least kGateRow outputs; otherwise (or ch > kGateBuf, by channel chunks) row by row with
+// a predicated step for the last ch % 8.
 template <int kMode>
 __attribute__((noinline)) void Gate(const s8_mul_params& p, const int8_t* x, int32_t ox,
                                     const int8_t* gw, int32_t ow, int8_t* out, int32_t rows,
                                     int32_t ch) {
   const Wide w = MakeWide(p);
+  if (ch == 8) {
+    Gate8<kMode>(w, x, ox, gw, ow, out, rows);
+    return;
+  }
   alignas(16) int16_t g[kGateBuf];
   const int16_t o = static_cast<int16_t>(ow);
   if (ch % 8 == 0 && ch <= kGateBuf) {
-    int32_t rep = kGateBuf / ch;
-    rep = rep < rows ? rep : rows;
-    for (int32_t c = 0; c < ch; c += 8) vst1q_s16(g + c, vaddq_n_s16(vldrbq_s16(gw + c), o));
-    for (int32_t j = ch; j < rep * ch; j += 8) vst1q_s16(g + j, vld1q_s16(g + j - ch));
-    for (int32_t r = 0; r < rows; r += rep) {
-      const int32_t m = rows - r < rep ? rows - r : rep;
-      Flat8<kMode>(w, x + r * ch, ox, g, out + r * ch, m * ch);
+    int32_t k = (kGateRow + ch - 1) / ch;
+    k = k < rows ? k : rows;
+    int16_t* q = g;
+    for (int32_t c = 0; c < ch; c += 8, q += 8) vst1q_s16(q, vaddq_n_s16(vldrbq_s16(gw + c), o));
+    for (const int16_t* s = g; q < g + k * ch; q += 8, s += 8) vst1q_s16(q, vld1q_s16(s));
+    const int32_t groups = rows / k;
+    GateRows<kMode>(w, x, ox, g, out, groups, k * ch / 8);
+    const int32_t done = groups * k;
+    if (done < rows) {
+      GateRows<kMode>(w, x + done * ch, ox, g, out + done * ch, 1, (rows - done) * ch / 8);
     }
     return;
   }
@@ -254,6 +284,22 @@ __attribute__((noinline)) void Gate(const s8_mul_params& p, const int8_t* x, int
     for (int32_t j = 0; j < m; ++j) g[j] = static_cast<int16_t>(gw[c0 + j] + ow);
     Rows8<kMode>(w, x + c0, ox, g, out + c0, rows, m, ch);
   }
+}
+
+// True when input x (strides xs) is dense and input g (strides gs) one value per channel of
+// the innermost dimension, as MakeBroadcastShape writes it (stride 0 wherever a dimension
+// is 1); rows: the output's elements over its innermost extent. Out of line: one copy for
+// the four requantization modes.
+__attribute__((noinline)) bool ChannelRows(const s8_broadcast_shape& s, const int32_t* xs, const int32_t* gs,
+                        int32_t* rows) {
+  if (gs[5] != 1 || xs[5] != 1 || (gs[0] | gs[1] | gs[2] | gs[3] | gs[4]) != 0) return false;
+  int32_t total = s.out_dims[5];
+  for (int d = 4; d >= 0; --d) {
+    if (s.out_dims[d] > 1 && xs[d] != total) return false;
+    total *= s.out_dims[d];
+  }
+  *rows = total / s.out_dims[5];
+  return true;
 }
 
 // The bytes 0..255 as int8 (table index u holds the result for x = int8(u)).
@@ -302,6 +348,29 @@ __attribute__((noinline)) void ChannelTables(const Lanes& k, const int8_t* x, in
 
 template <int kMode>
 void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* out) {
+  const s8_broadcast_shape& s = p.shape;
+  // Both inputs dense (the common case, told apart first: the classification below costs
+  // about 100 instructions a call, which small tensors feel).
+  const tinyforge::kernels::BroadcastExtent e = tinyforge::kernels::Extent(s);
+  constexpr bool kWide = kMode == kSingleRight || kMode == kDoubleRight;
+  if (kWide && !e.plain && s.in1_strides[5] == 1 && s.in2_strides[5] == 1 && Wide8Ok(p)) {
+    // The SE gate multiply (as the compiler lays it out), told apart before the general
+    // classification (about 140 of a 3x3x144 call's 2,860 instructions).
+    int32_t rows;
+    const bool g2 = ChannelRows(s, s.in1_strides, s.in2_strides, &rows);
+    if (g2 || ChannelRows(s, s.in2_strides, s.in1_strides, &rows)) {
+      const int8_t* x = g2 ? in1 : in2;
+      const int8_t* g = g2 ? in2 : in1;
+      const int32_t ox = g2 ? p.input1_offset : p.input2_offset;
+      const int32_t og = g2 ? p.input2_offset : p.input1_offset;
+      if (kMode == kSingleRight && SatOk(p)) {
+        Gate<kSingleSat>(p, x, ox, g, og, out, rows, s.out_dims[5]);
+      } else {
+        Gate<kMode>(p, x, ox, g, og, out, rows, s.out_dims[5]);
+      }
+      return;
+    }
+  }
   Lanes k;
   k.o1 = p.input1_offset;
   k.o2 = p.input2_offset;
@@ -311,10 +380,6 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
   k.out_off = p.output_offset;
   k.vmin = vdupq_n_s32(p.act_min);
   k.vmax = vdupq_n_s32(p.act_max);
-  const s8_broadcast_shape& s = p.shape;
-  // Both inputs dense (the common case, told apart first: the classification below costs
-  // about 100 instructions a call, which small tensors feel).
-  const tinyforge::kernels::BroadcastExtent e = tinyforge::kernels::Extent(s);
   // Classify: each input dense, a single value, or per-channel (innermost dim only).
   bool dense1 = true, dense2 = true, scalar1 = true, scalar2 = true, chan1 = true, chan2 = true;
   int32_t total = 1;
@@ -333,7 +398,6 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
   } else {
     total = e.elements;
   }
-  constexpr bool kWide = kMode == kSingleRight || kMode == kDoubleRight;
   if (dense1 && dense2) {
     if (kMode == kSingleRight && Wide8Ok(p) && SatOk(p)) {
       Both8<kSingleSat>(MakeWide(p), in1, k.o1, in2, k.o2, out, total);
@@ -358,17 +422,6 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
   }
   const int32_t inner = s.out_dims[5];
   const int32_t rows = total / inner;
-  if (kWide && Wide8Ok(p) && ((chan2 && dense1) || (chan1 && dense2))) {
-    const int8_t* x = chan2 ? in1 : in2;
-    const int8_t* g = chan2 ? in2 : in1;
-    const int32_t ox = chan2 ? k.o1 : k.o2, og = chan2 ? k.o2 : k.o1;
-    if (kMode == kSingleRight && SatOk(p)) {
-      Gate<kSingleSat>(p, x, ox, g, og, out, rows, inner);
-    } else {
-      Gate<kMode>(p, x, ox, g, og, out, rows, inner);
-    }
-    return;
-  }
   if (((chan2 && dense1) || (chan1 && dense2)) && rows >= kChannelTableRows) {
     if (chan2) {
       ChannelTables<kMode>(k, in1, k.o1, in2, k.o2, out, rows, inner);

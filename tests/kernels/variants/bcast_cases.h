@@ -21,6 +21,8 @@ enum EdgeKind {
   kBigBcast,   // [16, 16, C] with [C] / a scalar / [16, 16, 1]: long broadcasts (tables)
   kBigBcastA,  // the same with the broadcast operand as input 1 (SE blocks either way)
   kWideChanB,  // per-channel [C] over [H, W, C], C 68..292 (channel chunks; either input)
+  kSeGate,     // SE gates [C] over [H, W, C]: C 8..520 (multiples of 8 but 520 > 512), H x W
+               // 1 pixel to 42, so repeated gate rows leave some over; either input
   kNumKinds
 };
 constexpr int32_t kNumTails = 12;
@@ -29,7 +31,8 @@ constexpr int32_t kEdgeCases = kNumKinds * kNumTails * 2;
 // Edge kind names, in EdgeKind order (test names: kernel_variants.<symbol>.<kind>).
 inline const char* const kKindNames[kNumKinds] = {
     "resnet16", "tail",     "scalar_b", "scalar_a",  "channel_b",  "row_b",
-    "inner_b",  "mixed",    "in_place", "big_bcast", "big_bcast_a", "wide_chan_b"};
+    "inner_b",  "mixed",    "in_place", "big_bcast", "big_bcast_a", "wide_chan_b",
+    "se_gate"};
 inline const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 struct Shapes {
@@ -133,6 +136,16 @@ inline Shapes EdgeShapes(Rng& rng, int32_t e) {
       int32_t* part = n % 2 == 0 ? d2 : d1;
       full[0] = h, full[1] = w, full[2] = 61 + 7 * n;
       part[2] = 61 + 7 * n;
+      break;
+    }
+    case kSeGate: {
+      const int32_t i = (e / kNumKinds) % kNumTails;
+      const int32_t chans[kNumTails] = {8, 16, 24, 40, 48, 64, 72, 120, 144, 288, 512, 520};
+      const int32_t hs[4] = {1, 3, 6, 5}, ws[4] = {1, 3, 6, 7};
+      int32_t* full = (i + c.pass) % 2 == 0 ? d1 : d2;
+      int32_t* part = (i + c.pass) % 2 == 0 ? d2 : d1;
+      full[0] = hs[i % 4], full[1] = ws[(i + c.pass) % 4], full[2] = chans[i];
+      part[2] = chans[i];
       break;
     }
     case kInPlace:

@@ -15,11 +15,12 @@ enum EdgeKind {
   kLong,         // 257 and 300 rows: more than one int16 chunk
   kShort,        // 1..17 rows (vector tails for inner 1)
   kOuter,        // outer 3
+  kFewRows,      // 25 rows (SqueezeNet's 5x5 class maps) and 1 row (a 1x1 map)
   kNumKinds
 };
 constexpr int32_t kEdgeCases = kNumKinds * kNumEdgeInner * 2;
 const char* const kKindNames[kNumKinds] = {"global_kws", "global_small", "long", "short",
-                                           "outer"};
+                                           "outer", "few_rows"};
 const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 void Shape(tfv::Context& ctx, int32_t* outer, int32_t* reduce, int32_t* inner) {
@@ -49,6 +50,9 @@ void Shape(tfv::Context& ctx, int32_t* outer, int32_t* reduce, int32_t* inner) {
       break;
     case kShort:
       *reduce = ctx.rng.Range(1, 17);
+      break;
+    case kFewRows:
+      *reduce = pass == 0 ? 25 : 1;
       break;
     default:
       *outer = 3;
