@@ -28,34 +28,34 @@ void CopyDown(uint8_t* dst, const uint8_t* src, uint32_t bytes) {
   for (int32_t s = 0; s < n; ++s) {
     p.g[s] = st.stage[s].g;
     if (s + 1 < n) {
-      p.window_rows[s] = static_cast<int32_t>(st.stage[s].out.size / PipeRowBytes(p.g[s]));
+      p.window_rows[s] = static_cast<int32_t>(st.stage[s].out_size / PipeRowBytes(p.g[s]));
     }
   }
   const PipeRun::Stage& last = st.stage[n - 1];
   const uint32_t out_unit = static_cast<uint32_t>(last.g.out_unit_bytes);
-  const int32_t slots = static_cast<int32_t>(last.ring.size / out_unit);
-  const int64_t in_base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(st.stage[0].in.data));
-  const int64_t out_base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(last.out.data));
+  const int32_t slots = static_cast<int32_t>(last.ring_size / out_unit);
+  const int64_t in_base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(st.stage[0].in));
+  const int64_t out_base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(last.out));
   if (st.dry) return PipeFits(p, in_base, out_base, slots) ? Status::kOk : Status::kStreamOverrun;
   const bool ok = RunPipe(
       p, in_base, out_base, slots,
       [&](int32_t s, int32_t u, int32_t in_row, int32_t out_row) {
         const PipeRun::Stage& x = st.stage[s];
-        const uint8_t* src = (s == 0 ? x.in.data : st.stage[s - 1].out.data) +
+        const uint8_t* src = (s == 0 ? x.in : st.stage[s - 1].out) +
                              static_cast<uint32_t>(in_row) * static_cast<uint32_t>(x.g.in_unit_bytes);
-        uint8_t* dst = s + 1 < n ? x.out.data + static_cast<uint32_t>(out_row) *
+        uint8_t* dst = s + 1 < n ? x.out + static_cast<uint32_t>(out_row) *
                                                     static_cast<uint32_t>(PipeRowBytes(x.g))
-                                 : last.ring.data + static_cast<uint32_t>(out_row) * out_unit;
+                                 : last.ring + static_cast<uint32_t>(out_row) * out_unit;
         x.unit(x.ctx, u, src, dst);
       },
       [&](int32_t s, int32_t from, int32_t rows) {
         const uint32_t row = static_cast<uint32_t>(PipeRowBytes(st.stage[s].g));
-        uint8_t* w = st.stage[s].out.data;
+        uint8_t* w = st.stage[s].out;
         CopyDown(w, w + static_cast<uint32_t>(from) * row, static_cast<uint32_t>(rows) * row);
       },
       [&](int32_t v, int32_t slot) {
-        __builtin_memcpy(last.out.data + static_cast<uint32_t>(v) * out_unit,
-                         last.ring.data + static_cast<uint32_t>(slot) * out_unit,
+        __builtin_memcpy(last.out + static_cast<uint32_t>(v) * out_unit,
+                         last.ring + static_cast<uint32_t>(slot) * out_unit,
                          static_cast<uint32_t>(StreamUnitBytes(last.g, v)));
       });
   return ok ? Status::kOk : Status::kStreamOverrun;
@@ -70,7 +70,7 @@ extern "C" Status tf_rt_run_streamed_units(const OpContext& op, const StreamGeom
   if (op.pipe() != nullptr) {
     PipeRun& st = *op.pipe();
     if (st.stages >= kMaxPipeStages) return Status::kBadOp;
-    st.stage[st.stages++] = {g, in, out, ring, unit, ctx};
+    st.stage[st.stages++] = {g, in.data, out.data, ring.data, out.size, ring.size, unit, ctx};
     return op.pipe_out() ? op.model().RunPipeNext(st) : RunPipeStages(st);
   }
   const uint32_t out_unit = static_cast<uint32_t>(g.out_unit_bytes);

@@ -7,7 +7,8 @@ layers). On MLPerf Tiny's vww (a 48x48x16 pointwise output that used to exist wh
   * every tensor the pipe program holds whole equals, byte for byte after each op, the one
     of the whole-tensor program (`--speed-over-ram`, no streaming), on the host runtime
     (the dumps after every op, placed by the report's buffers);
-  * on the an547 the firmware equals the host run (board_run), and its RAM is printed.
+  * the default plan's pipes too (within its budget);
+  * on the an547 and an386 the firmware equals the host run (board_run); RAM printed.
 """
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def _outputs_after_ops(report, dump_dir: Path):
 
 
 MODELS = ["kws", "vww", "ic", "ad"]
-PIPED = {"vww"}  # where --min-ram plans a pipe on the an547 (measured 2026-12-03)
+PIPED = {"vww"}  # where the an547's plans have pipes, default and --min-ram (2026-12-03)
 
 
 def _model(name):
@@ -52,11 +53,12 @@ def _model(name):
     return reference_models.path(name)
 
 
+@pytest.mark.parametrize("mode", ["--min-ram", "default"])
 @pytest.mark.parametrize("name", MODELS)
-def test_pipe_tensors_equal_whole_tensor_execution(cli, name, tmp_path):
+def test_pipe_tensors_equal_whole_tensor_execution(cli, name, mode, tmp_path):
     model = _model(name)
-    plan, report = _compile(cli, model, tmp_path / "pipe", "--min-ram")
-    nopipe, _ = _compile(cli, model, tmp_path / "nopipe", "--min-ram", "--no-pipes")
+    args = [] if mode == "default" else [mode]
+    plan, report = _compile(cli, model, tmp_path / "pipe", *args)
     whole_plan, whole = _compile(cli, model, tmp_path / "whole", "--speed-over-ram")
     members = [op for op in report["ops"] if "pipe_stage" in op]
     assert bool(members) == (name in PIPED), [op["name"] for op in members]
@@ -64,13 +66,13 @@ def test_pipe_tensors_equal_whole_tensor_execution(cli, name, tmp_path):
     windows = {op["outputs"][0]["name"] for op in members if "window_bytes" in op}
     assert all(op["window_bytes"] < op["outputs"][0]["bytes"]
                for op in members if "window_bytes" in op)
-    # A pipe is kept only where it lowers the plan.
-    assert plan["ram_bytes"] <= nopipe["ram_bytes"]
-    if members:
-        assert plan["ram_bytes"] < nopipe["ram_bytes"]
-    print(f"{name} an547: --min-ram arena {plan['ram_bytes']:,} B ({len(members)} ops in "
-          f"pipes), --no-pipes {nopipe['ram_bytes']:,} B, whole tensors "
-          f"{whole_plan['ram_bytes']:,} B")
+    if mode == "--min-ram":  # a pipe is kept only where it lowers the plan
+        nopipe, _ = _compile(cli, model, tmp_path / "nopipe", "--min-ram", "--no-pipes")
+        assert plan["ram_bytes"] <= nopipe["ram_bytes"]
+        if members:
+            assert plan["ram_bytes"] < nopipe["ram_bytes"]
+    print(f"{name} an547 {mode}: arena {plan['ram_bytes']:,} B ({len(members)} ops in "
+          f"pipes), whole tensors {whole_plan['ram_bytes']:,} B")
     shape = report["inputs"][0]["shape"]
     rng = np.random.default_rng(5)
     for k in range(2):
@@ -95,13 +97,12 @@ def test_pipe_tensors_equal_whole_tensor_execution(cli, name, tmp_path):
         assert np.array_equal(np.load(tmp_path / "y_pipe.npy"), np.load(tmp_path / "y_whole.npy"))
 
 
-def test_pipe_on_board_equals_host(cli):
+@pytest.mark.parametrize("board", ["an547", "an386"])
+def test_pipe_on_board_equals_host(cli, board):
     vww = _model("vww")
     with board_environment(cli):
-        o = board_run.run_model(vww, "an547", compile_args=["--min-ram"])
-        p = tfboard.profile(vww, "an547", compile_args=["--min-ram"])
-    print(f"vww an547 --min-ram: {p['insns_per_inference']:,} instructions, RAM "
+        o = board_run.run_model(vww, board)
+        p = tfboard.profile(vww, board)
+    print(f"vww {board} default plan: {p['insns_per_inference']:,} instructions, RAM "
           f"{p['ram']['arena_total']:,} + stack {p['ram']['stack']:,} B")
     assert o.bit_exact, o.mismatch
-    # The --min-ram plan before pipes: 37,584 B (docs/decisions.md 84).
-    assert p["ram"]["arena_total"] < 37584

@@ -144,9 +144,12 @@ class OpContext {
 // (Model::RunPipeNext), so every member's decoded parameters stay on the stack; the last
 // member runs the schedule. dry: the schedule's bookkeeping only (the check at init).
 struct PipeRun {
-  struct Stage {
+  struct Stage {  // (pointers and sizes, not TensorRefs: the state is on the stack)
     StreamGeometry g;
-    TensorRef in, out, ring;
+    const uint8_t* in;
+    uint8_t* out;
+    uint8_t* ring;
+    uint32_t out_size, ring_size;
     void (*unit)(const void* ctx, int32_t u, const uint8_t* in, uint8_t* out);
     const void* ctx;
   };
