@@ -2,6 +2,7 @@
 // every operator kind that streams (conv, dwconv, the pools), and of pipes (tinyforge/pipe.h);
 // linked on demand.
 #include "op_util.h"
+#include "runtime/src/records.h"
 
 using namespace tinyforge::rt;  // NOLINT: the C symbol's types
 
@@ -91,3 +92,74 @@ extern "C" Status tf_rt_run_streamed_units(const OpContext& op, const StreamGeom
       });
   return ok ? Status::kOk : Status::kStreamOverrun;
 }
+
+// ---- Pipes: the executor's side of Model (tinyforge/runtime.h) ----------------------------
+namespace tinyforge::rt {
+
+Status Model::RunPipeFrom(uint32_t index, const uint8_t* rec, bool dry) const {
+  PipeRun st;
+  st.record = rec;
+  st.index = static_cast<int32_t>(index);
+  st.dry = dry;
+  const KernelEntry* entry = FindEntry(fmt::LoadU32(rec));
+  return entry->run(OpContext(*this, st.index, rec, entry, &st));
+}
+
+Status Model::RunPipeNext(PipeRun& st) const {
+  st.record += RecordSize(st.record);
+  ++st.index;
+  const KernelEntry* entry = FindEntry(fmt::LoadU32(st.record));
+  return entry->run(OpContext(*this, st.index, st.record, entry, &st));
+}
+
+// Pipes (tinyforge/pipe.h): PIPE_IN exactly on the ops after a PIPE_OUT op, every member a
+// streamed conv or depthwise conv, at most kMaxPipeStages members, each reading the window
+// its predecessor writes (their declared in-place slots); and each pipe's schedule completes
+// with its windows and line buffer (a dry run).
+Status Model::CheckPipes() {
+  uint32_t pos = 0, head = 0, members = 0;
+  const uint8_t* head_rec = nullptr;
+  const uint8_t* prev = nullptr;
+  for (uint32_t i = 0; i < num_ops_; ++i) {
+    const uint8_t* rec = ops_ + pos;
+    error_op_ = static_cast<int32_t>(i);
+    error_kernel_ = fmt::LoadU32(rec);
+    const uint32_t flags = fmt::LoadU32(rec + 8);
+    const bool out = (flags & fmt::kOpFlagPipeOut) != 0, in = (flags & fmt::kOpFlagPipeIn) != 0;
+    const bool prev_out = prev != nullptr && (fmt::LoadU32(prev + 8) & fmt::kOpFlagPipeOut) != 0;
+    if (in || out) {
+      const KernelEntry* e = FindEntry(fmt::LoadU32(rec));
+      const uint8_t si = rec[fmt::kOffOpInPlaceInput], so = rec[fmt::kOffOpInPlaceOutput];
+      if ((flags & fmt::kOpFlagStream) == 0 || e == nullptr ||
+          (e->op != OpKind::kConv && e->op != OpKind::kDwconv) || si == fmt::kNoSlot ||
+          so == fmt::kNoSlot) {
+        return Status::kBadOp;
+      }
+    }
+    if (in != prev_out) return Status::kBadOp;
+    if (in) {
+      const uint8_t po = prev[fmt::kOffOpInPlaceOutput], si = rec[fmt::kOffOpInPlaceInput];
+      if (++members > static_cast<uint32_t>(kMaxPipeStages) ||
+          fmt::LoadI32(prev + fmt::kOpHeaderSize + 4u * po) !=
+              fmt::LoadI32(rec + fmt::kOpHeaderSize + 4u * si)) {
+        return Status::kBadOp;
+      }
+    } else if (out) {
+      head = i, head_rec = rec, members = 1;
+    }
+    if (in && !out) TF_RT_TRY(RunPipeFrom(head, head_rec, true));
+    prev = rec;
+    pos += RecordSize(rec);
+  }
+  if (prev != nullptr && (fmt::LoadU32(prev + 8) & fmt::kOpFlagPipeOut) != 0) return Status::kBadOp;
+  error_op_ = -1;
+  error_kernel_ = 0;
+  return Status::kOk;
+}
+
+}  // namespace tinyforge::rt
+
+extern "C" Status tf_rt_run_pipe(const Model* model, uint32_t index, const uint8_t* rec) {
+  return model->RunPipeFrom(index, rec, false);
+}
+extern "C" Status tf_rt_check_pipes(Model* model) { return model->CheckPipes(); }

@@ -6,6 +6,11 @@
 #include "records.h"
 #include "tinyforge/runtime.h"
 
+// Pipes run with the streamed-op executor, linked on demand (runtime/ops/stream_run.cc);
+// present whenever a program has a pipe (Model::Init checked it).
+extern "C" __attribute__((weak)) tinyforge::rt::Status tf_rt_run_pipe(
+    const tinyforge::rt::Model* model, uint32_t index, const uint8_t* rec);
+
 namespace tinyforge::rt {
 
 OpContext::OpContext(const Model& model, int32_t index, const uint8_t* record,
@@ -59,7 +64,7 @@ Status Model::Run() {
     const KernelEntry* entry = FindEntry(id);  // present: checked at init
     if (profile_ != nullptr) profile_(profile_user_, static_cast<int32_t>(i), id, 0);
     const bool pipe = (fmt::LoadU32(rec + 8) & fmt::kOpFlagPipeOut) != 0;
-    const Status s = pipe ? RunPipeFrom(i, rec, false)
+    const Status s = pipe ? tf_rt_run_pipe(this, i, rec)
                           : entry->run(OpContext(*this, static_cast<int32_t>(i), rec, entry));
     if (profile_ != nullptr) profile_(profile_user_, static_cast<int32_t>(i), id, 1);
     if (!Ok(s)) return s;
@@ -81,22 +86,6 @@ Status Model::Run() {
     if (in.data != out.data) __builtin_memcpy(in.data, out.data, in.size);
   }
   return Status::kOk;
-}
-
-Status Model::RunPipeFrom(uint32_t index, const uint8_t* rec, bool dry) const {
-  PipeRun st;
-  st.record = rec;
-  st.index = static_cast<int32_t>(index);
-  st.dry = dry;
-  const KernelEntry* entry = FindEntry(fmt::LoadU32(rec));
-  return entry->run(OpContext(*this, st.index, rec, entry, &st));
-}
-
-Status Model::RunPipeNext(PipeRun& st) const {
-  st.record += RecordSize(st.record);
-  ++st.index;
-  const KernelEntry* entry = FindEntry(fmt::LoadU32(st.record));
-  return entry->run(OpContext(*this, st.index, st.record, entry, &st));
 }
 
 }  // namespace tinyforge::rt

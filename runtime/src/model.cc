@@ -12,6 +12,9 @@
 #include "tinyforge/runtime.h"
 #include "records.h"
 
+// The pipes' init check, with the streamed-op executor (runtime/ops/stream_run.cc).
+extern "C" __attribute__((weak)) tinyforge::rt::Status tf_rt_check_pipes(tinyforge::rt::Model* model);
+
 namespace tinyforge::rt {
 namespace {
 
@@ -366,6 +369,7 @@ Status Model::CheckOpRecords(const tf_model_def& def) {
          fmt::LoadU16(rec + fmt::kOffOpStreamRows) != 0)) {
       return Status::kBadOp;
     }
+    pipes_ = pipes_ || (fmt::LoadU32(rec + 8) & (fmt::kOpFlagPipeOut | fmt::kOpFlagPipeIn)) != 0;
     const uint32_t size = RecordSize(rec);
     if (uint64_t{pos} + size > ops_size_) return Status::kBadOp;
     for (uint32_t k = 0; k < operands; ++k) {
@@ -460,50 +464,6 @@ bool Model::DeclaredInPlace(uint32_t op, uint32_t in, uint32_t out) const {
          fmt::LoadI32(last + fmt::kOpHeaderSize + 4u * so) == static_cast<int32_t>(out);
 }
 
-// Pipes (tinyforge/pipe.h): PIPE_IN exactly on the ops after a PIPE_OUT op, every member a
-// streamed conv or depthwise conv, at most kMaxPipeStages members, each reading the window
-// its predecessor writes (their declared in-place slots); and each pipe's schedule completes
-// with its windows and line buffer (a dry run).
-Status Model::CheckPipes() {
-  uint32_t pos = 0, head = 0, members = 0;
-  const uint8_t* head_rec = nullptr;
-  const uint8_t* prev = nullptr;
-  for (uint32_t i = 0; i < num_ops_; ++i) {
-    const uint8_t* rec = ops_ + pos;
-    error_op_ = static_cast<int32_t>(i);
-    error_kernel_ = fmt::LoadU32(rec);
-    const uint32_t flags = fmt::LoadU32(rec + 8);
-    const bool out = (flags & fmt::kOpFlagPipeOut) != 0, in = (flags & fmt::kOpFlagPipeIn) != 0;
-    const bool prev_out = prev != nullptr && (fmt::LoadU32(prev + 8) & fmt::kOpFlagPipeOut) != 0;
-    if (in || out) {
-      const KernelEntry* e = FindEntry(fmt::LoadU32(rec));
-      const uint8_t si = rec[fmt::kOffOpInPlaceInput], so = rec[fmt::kOffOpInPlaceOutput];
-      if ((flags & fmt::kOpFlagStream) == 0 || e == nullptr ||
-          (e->op != OpKind::kConv && e->op != OpKind::kDwconv) || si == fmt::kNoSlot ||
-          so == fmt::kNoSlot) {
-        return Status::kBadOp;
-      }
-    }
-    if (in != prev_out) return Status::kBadOp;
-    if (in) {
-      const uint8_t po = prev[fmt::kOffOpInPlaceOutput], si = rec[fmt::kOffOpInPlaceInput];
-      if (++members > static_cast<uint32_t>(kMaxPipeStages) ||
-          fmt::LoadI32(prev + fmt::kOpHeaderSize + 4u * po) !=
-              fmt::LoadI32(rec + fmt::kOpHeaderSize + 4u * si)) {
-        return Status::kBadOp;
-      }
-    } else if (out) {
-      head = i, head_rec = rec, members = 1;
-    }
-    if (in && !out) TF_RT_TRY(RunPipeFrom(head, head_rec, true));
-    prev = rec;
-    pos += RecordSize(rec);
-  }
-  if (prev != nullptr && (fmt::LoadU32(prev + 8) & fmt::kOpFlagPipeOut) != 0) return Status::kBadOp;
-  error_op_ = -1;
-  error_kernel_ = 0;
-  return Status::kOk;
-}
 
 // Every tensor is used (by an op, or as an input or output), and no two arena tensors that
 // are live at the same time share a byte, except an op's declared in-place partners at that
@@ -640,7 +600,9 @@ Status Model::Init(const tf_model_def& def) {
     kernels_ = def.kernels;
     num_kernels_ = def.num_kernels;
     s = CheckOps();
-    if (Ok(s)) s = CheckPipes();
+    // Pipes: checked by the streamed-op executor, which a program with a pipe links.
+    if (Ok(s) && pipes_) s = tf_rt_check_pipes != nullptr ? tf_rt_check_pipes(this)
+                                                          : Status::kUnknownKernel;
   }
   if (!Ok(s)) {
     Fail();

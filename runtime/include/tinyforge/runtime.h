@@ -193,8 +193,13 @@ class Model {
   int32_t error_op() const { return error_op_; }
   uint32_t error_kernel() const { return error_kernel_; }
   Status Run();
-  // Runs the pipe member after st's (the op glue of a member with kOpFlagPipeOut).
+  // Pipes (tinyforge/pipe.h), defined with the streamed-op executor (runtime/ops/
+  // stream_run.cc, linked on demand): the pipe member after st's (the op glue of a member
+  // with kOpFlagPipeOut); the pipe whose first op is op `index`, record `rec` (dry: the
+  // schedule only); and the init check of every pipe.
   Status RunPipeNext(PipeRun& st) const;
+  Status RunPipeFrom(uint32_t index, const uint8_t* rec, bool dry) const;
+  TF_RT_COLD Status CheckPipes();
 
   bool ready() const { return ready_; }
   int32_t num_inputs() const { return static_cast<int32_t>(num_inputs_); }
@@ -253,9 +258,6 @@ class Model {
   TF_RT_COLD Status CheckOpRecords(const tf_model_def& def);
   TF_RT_COLD Status CheckLifetimes();
   TF_RT_COLD Status CheckOps();
-  TF_RT_COLD Status CheckPipes();
-  // Runs the pipe whose first member is op `index` (record `rec`).
-  Status RunPipeFrom(uint32_t index, const uint8_t* rec, bool dry) const;
   static uint32_t RecordSize(const uint8_t* rec);
   TF_RT_COLD void LiveRanges(uint32_t base, uint32_t count, LiveRange* r) const;
   TF_RT_COLD bool DeclaredInPlace(uint32_t op, uint32_t in, uint32_t out) const;
@@ -287,6 +289,7 @@ class Model {
   tf_profile_fn profile_ = nullptr;
   void* profile_user_ = nullptr;
   bool ready_ = false;
+  bool pipes_ = false;  // some op has kOpFlagPipeOut or kOpFlagPipeIn
   int32_t error_op_ = -1;
   uint32_t error_kernel_ = 0;
 };
