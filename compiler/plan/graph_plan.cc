@@ -544,6 +544,8 @@ std::vector<int32_t> StreamBlockSizes(int32_t rows, int32_t least) {
 namespace {
 // ChooseStream and ChoosePipe: in and out bytes, output unit bytes, and the fewest slots for
 // an output at `delta` from the input (0: none works).
+// Candidates: output at the input's start or (when it is larger) ending where the input
+// ends, then moved down by whole output units: each unit of headroom can save a slot.
 template <class Slots>
 StreamChoice ChooseStreamBy(int64_t in, int64_t out, int64_t out_unit, int64_t align,
                             Slots&& min_slots) {
@@ -600,29 +602,11 @@ StreamChoice DisjointPipe(const rt::Pipe& pipe, int64_t align) {
 }
 
 StreamChoice ChooseStream(const rt::StreamGeometry& g, int64_t align) {
-  const int64_t in = int64_t{g.in_units} * g.in_unit_bytes;
-  const int64_t out = rt::StreamOutBytes(g);
-  // Candidates: output at the input's start or (when it is larger) ending where the input
-  // ends, then moved down by whole output units: each unit of headroom can save a slot.
-  std::vector<int64_t> deltas = {0, AlignDown(in - out, align)};
-  const int64_t base = std::min<int64_t>(0, AlignDown(in - out, align));
-  for (int k = 1; k <= 8; ++k) deltas.push_back(AlignDown(base - k * g.out_unit_bytes, align));
-  StreamChoice best;
-  for (int64_t d : deltas) {
-    StreamChoice c;
-    c.geometry = g;
-    c.delta = d;
-    c.slots = rt::MinStreamSlots(g, 0, d);
-    c.line_bytes = AlignUp(int64_t{c.slots} * g.out_unit_bytes, align);
-    c.footprint = std::max(AlignUp(in, align), d + AlignUp(out, align)) - std::min<int64_t>(0, d) +
-                  c.line_bytes;
-    const auto drift = [&](int64_t delta) { return delta > base ? delta - base : base - delta; };
-    if (best.slots == 0 || c.footprint < best.footprint ||
-        (c.footprint == best.footprint && drift(c.delta) < drift(best.delta))) {
-      best = c;
-    }
-  }
-  return best;
+  StreamChoice c = ChooseStreamBy(int64_t{g.in_units} * g.in_unit_bytes, rt::StreamOutBytes(g),
+                                  g.out_unit_bytes, align,
+                                  [&](int64_t d) { return rt::MinStreamSlots(g, 0, d); });
+  c.geometry = g;
+  return c;
 }
 
 int64_t LiveBytesPeak(const GraphSpec& g, const std::vector<int>& order, const PlanOptions& o) {
