@@ -62,12 +62,32 @@ void CopyDown(uint8_t* dst, const uint8_t* src, uint32_t bytes) {
   return ok ? Status::kOk : Status::kStreamOverrun;
 }
 
+// A pipe's first op (Model::Run): the pipe state on this frame, out of line so that a
+// single streamed op's stack does not hold it.
+[[gnu::noinline]] Status StartPipe(const OpContext& op, const StreamGeometry& g,
+                                   const TensorRef& in, const TensorRef& out,
+                                   const TensorRef& ring, ops::StreamUnitFn unit,
+                                   const void* ctx) {
+  PipeRun st;
+  st.record = op.record();
+  st.index = op.index();
+  st.stages = 1;
+  st.stage[0] = {g, in.data, out.data, ring.data, out.size, ring.size, unit, ctx};
+  return op.model().RunPipeNext(st);
+}
+
 }  // namespace
 
 extern "C" Status tf_rt_run_streamed_units(const OpContext& op, const StreamGeometry& g,
                                            const TensorRef& in, const TensorRef& out,
                                            const TensorRef& ring, ops::StreamUnitFn unit,
                                            const void* ctx) {
+  if (op.pipe() == nullptr && (op.pipe_in() || op.pipe_out())) {
+    // Model::Run reaches a pipe's ops one by one: the first runs the whole pipe, the others
+    // ran with it.
+    if (op.pipe_in()) return Status::kOk;
+    return StartPipe(op, g, in, out, ring, unit, ctx);
+  }
   if (op.pipe() != nullptr) {
     PipeRun& st = *op.pipe();
     if (st.stages >= kMaxPipeStages) return Status::kBadOp;
@@ -159,7 +179,4 @@ Status Model::CheckPipes() {
 
 }  // namespace tinyforge::rt
 
-extern "C" Status tf_rt_run_pipe(const Model* model, uint32_t index, const uint8_t* rec) {
-  return model->RunPipeFrom(index, rec, false);
-}
 extern "C" Status tf_rt_check_pipes(Model* model) { return model->CheckPipes(); }

@@ -6,11 +6,6 @@
 #include "records.h"
 #include "tinyforge/runtime.h"
 
-// Pipes run with the streamed-op executor, linked on demand (runtime/ops/stream_run.cc);
-// present whenever a program has a pipe (Model::Init checked it).
-extern "C" __attribute__((weak)) tinyforge::rt::Status tf_rt_run_pipe(
-    const tinyforge::rt::Model* model, uint32_t index, const uint8_t* rec);
-
 namespace tinyforge::rt {
 
 OpContext::OpContext(const Model& model, int32_t index, const uint8_t* record,
@@ -62,21 +57,12 @@ Status Model::Run() {
     const uint8_t* rec = ops_ + pos;
     const uint32_t id = fmt::LoadU32(rec);
     const KernelEntry* entry = FindEntry(id);  // present: checked at init
+    const OpContext op(*this, static_cast<int32_t>(i), rec, entry);
     if (profile_ != nullptr) profile_(profile_user_, static_cast<int32_t>(i), id, 0);
-    const bool pipe = (fmt::LoadU32(rec + 8) & fmt::kOpFlagPipeOut) != 0;
-    const Status s = pipe ? tf_rt_run_pipe(this, i, rec)
-                          : entry->run(OpContext(*this, static_cast<int32_t>(i), rec, entry));
+    const Status s = entry->run(op);
     if (profile_ != nullptr) profile_(profile_user_, static_cast<int32_t>(i), id, 1);
     if (!Ok(s)) return s;
     pos += RecordSize(rec);
-    // The pipe's other members ran with it (a profile counts them in its first op).
-    while (pipe && i + 1 < num_ops_ && (fmt::LoadU32(ops_ + pos + 8) & fmt::kOpFlagPipeIn) != 0) {
-      ++i;
-      const uint32_t mid = fmt::LoadU32(ops_ + pos);
-      if (profile_ != nullptr) profile_(profile_user_, static_cast<int32_t>(i), mid, 0);
-      if (profile_ != nullptr) profile_(profile_user_, static_cast<int32_t>(i), mid, 1);
-      pos += RecordSize(ops_ + pos);
-    }
   }
   // The new state becomes the next run's: output bytes into the input (distinct tensors
   // never overlap, the lifetime check made sure).

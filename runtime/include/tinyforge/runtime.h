@@ -102,6 +102,7 @@ class OpContext {
            (pipe_out() && slot == record_[fmt::kOffOpInPlaceOutput]);
   }
   PipeRun* pipe() const { return pipe_; }
+  const uint8_t* record() const { return record_; }
   const Model& model() const { return model_; }
 
   // Tensor index in operand slot `slot`, or fmt::kNoTensor. Precondition: slot in range.
@@ -139,10 +140,12 @@ class OpContext {
   PipeRun* pipe_;
 };
 
-// A pipe while it runs (tinyforge/pipe.h): each member's Run glue, on reaching its streamed
-// loop (tf_rt_run_streamed_units), records its stage here and runs the next member
-// (Model::RunPipeNext), so every member's decoded parameters stay on the stack; the last
-// member runs the schedule. dry: the schedule's bookkeeping only (the check at init).
+// A pipe while it runs (tinyforge/pipe.h): Model::Run runs its first op as any other; that
+// op's glue, on reaching its streamed loop (tf_rt_run_streamed_units), starts the pipe here
+// and runs the next member (Model::RunPipeNext), which records its stage and runs the next,
+// so every member's decoded parameters stay on the stack; the last member runs the schedule.
+// The members after the first, reached by Model::Run afterwards, do nothing. dry: the
+// schedule's bookkeeping only (the check at init).
 struct PipeRun {
   struct Stage {  // (pointers and sizes, not TensorRefs: the state is on the stack)
     StreamGeometry g;
