@@ -172,6 +172,10 @@ ModelSources GenerateModelSources(const Emitted& e, std::string c_name,
     c << "// The streamed-op executor (ops run in place by rows; linked on demand).\n"
          "TF_STREAM_LINK()\n\n";
   }
+  if (std::any_of(e.ops.begin(), e.ops.end(), [](const EmittedOp& op) { return op.pipe_stage >= 0; })) {
+    c << "// The pipe executor (ops run interleaved by rows; linked on demand).\n"
+         "TF_PIPE_LINK()\n\n";
+  }
   c
     << "extern \"C\" const tf_model_def tf_model_" << c_name << " = {\n"
     << "    kProgram, sizeof(kProgram),\n"

@@ -332,10 +332,17 @@ using StreamUnitFn = void (*)(const void* ctx, int32_t u, const uint8_t* in, uin
 // tables of every kernel; elsewhere it reads as null and the validators refuse a streamed op
 // (StreamLinked).
 extern "C" TF_PATH_WEAK tinyforge::rt::Status tf_rt_run_streamed_units(
-    const tinyforge::rt::OpContext& op, const tinyforge::rt::StreamGeometry& g,
-    const tinyforge::rt::TensorRef& in,
+    const tinyforge::rt::StreamGeometry& g, const tinyforge::rt::TensorRef& in,
     const tinyforge::rt::TensorRef& out, const tinyforge::rt::TensorRef& ring,
     tinyforge::rt::ops::StreamUnitFn unit, const void* ctx);
+
+// The pipe executor (runtime/ops/pipe_run.cc; tinyforge/pipe.h): a pipe's ops go to it
+// instead, with the same arguments. Linked on demand (TF_PIPE_LINK, tinyforge/kernel_table.h).
+extern "C" TF_PATH_WEAK tinyforge::rt::Status tf_rt_pipe_units(
+    const tinyforge::rt::OpContext& op, const tinyforge::rt::StreamGeometry& g,
+    const tinyforge::rt::TensorRef& in, const tinyforge::rt::TensorRef& out,
+    const tinyforge::rt::TensorRef& ring, tinyforge::rt::ops::StreamUnitFn unit,
+    const void* ctx);
 
 namespace tinyforge::rt::ops {
 
@@ -358,13 +365,16 @@ Status RunStreamed(const OpContext& op, const P& p, const StreamGeometry& g, con
     const RunUnit* run_unit;
   };
   const Ctx ctx{&p, &g, &run_unit};
-  return tf_rt_run_streamed_units(
-      op, g, in, out, ring,
-      [](const void* c, int32_t u, const uint8_t* unit_in, uint8_t* unit_out) {
-        const Ctx& x = *static_cast<const Ctx*>(c);
-        (*x.run_unit)(StreamUnitParams(*x.p, *x.g, u), unit_in, unit_out);
-      },
-      &ctx);
+  const StreamUnitFn unit = [](const void* c, int32_t u, const uint8_t* unit_in,
+                               uint8_t* unit_out) {
+    const Ctx& x = *static_cast<const Ctx*>(c);
+    (*x.run_unit)(StreamUnitParams(*x.p, *x.g, u), unit_in, unit_out);
+  };
+  if (op.pipe() != nullptr || (op.flags() & (fmt::kOpFlagPipeIn | fmt::kOpFlagPipeOut)) != 0) {
+    return tf_rt_pipe_units != nullptr ? tf_rt_pipe_units(op, g, in, out, ring, unit, &ctx)
+                                       : Status::kUnknownKernel;
+  }
+  return tf_rt_run_streamed_units(g, in, out, ring, unit, &ctx);
 }
 
 }  // namespace tinyforge::rt::ops

@@ -54,3 +54,4 @@ extern "C" const uint32_t tf_all_kernels_count = sizeof(tf_all_kernels) / sizeof
 #undef TF_KERNEL_PATH_ALL
 #undef TF_KERNEL_ALL
 TF_STREAM_LINK()
+TF_PIPE_LINK()

@@ -55,5 +55,8 @@ extern "C" const uint32_t tf_all_kernels_count;
 // (runtime/ops/op_util.h), so that the linker pulls it in; the generated model.cc of a program
 // with a streamed op has it, as do tables of every kernel (all_kernels.cc).
 #define TF_STREAM_LINK() TF_KERNEL_PATH_LINK_ON(tf_rt_run_streamed_units)
+// TF_PIPE_LINK(), the same for the pipe executor (runtime/ops/pipe_run.cc): a program with a
+// pipe (tinyforge/pipe.h) has it beside TF_STREAM_LINK.
+#define TF_PIPE_LINK() TF_KERNEL_PATH_LINK_ON(tf_rt_check_pipes)
 
 #endif  // TINYFORGE_RUNTIME_KERNEL_TABLE_H_
