@@ -207,6 +207,7 @@ struct Fused {
   struct Pipe {
     rt::Pipe pipe;
     std::vector<int64_t> scratch, scratch_at, window_at;  // per member (windows: s < n-1)
+    int64_t bytes = 0;  // the members' scratch and the windows, each aligned
   };
   std::vector<Pipe> pipes;
 };
@@ -240,6 +241,7 @@ Expected<Fused> Fuse(const detail::Encoded& e, const std::vector<PipeSel>& sel, 
       fp.window_at.push_back(at);
       at += AlignUp(fp.pipe.window_rows[s] * rt::PipeRowBytes(fp.pipe.g[s]), align);
     }
+    fp.bytes = at;
     f.pipes.push_back(std::move(fp));
   }
   f.tensor_of.assign(e.tensors.size(), -1);
@@ -261,13 +263,7 @@ Expected<Fused> Fuse(const detail::Encoded& e, const std::vector<PipeSel>& sel, 
       const plan::OpSpec& last = e.ops[ps.ops.back()].spec;
       op.name = e.ops[ps.ops.front()].spec.name + ".pipe";
       op.outputs = last.outputs;
-      op.scratch_bytes = fp.window_at.empty() ? 0 : 0;
-      int64_t bytes = 0;
-      for (int64_t b : fp.scratch) bytes += AlignUp(b, align);
-      for (size_t s = 0; s + 1 < ps.ops.size(); ++s) {
-        bytes += AlignUp(fp.pipe.window_rows[s] * rt::PipeRowBytes(fp.pipe.g[s]), align);
-      }
-      op.scratch_bytes = bytes;
+      op.scratch_bytes = fp.bytes;
       op.macs = 0;
       for (size_t m : ps.ops) op.macs += e.ops[m].spec.macs;
       op.in_place = plan::InPlace::kStream;

@@ -141,16 +141,7 @@ constexpr bool PipeFits(const Pipe& p, int64_t in_base, int64_t out_base, int32_
 constexpr int32_t MinPipeSlots(const Pipe& p, int64_t in_base, int64_t out_base) {
   const int32_t units = p.g[p.stages > 0 ? p.stages - 1 : 0].units;
   if (!PipeFits(p, in_base, out_base, units)) return 0;
-  int32_t lo = 1, hi = units;
-  while (lo < hi) {
-    const int32_t mid = lo + (hi - lo) / 2;
-    if (PipeFits(p, in_base, out_base, mid)) {
-      hi = mid;
-    } else {
-      lo = mid + 1;
-    }
-  }
-  return lo;
+  return FewestSlots(units, [&](int32_t slots) { return PipeFits(p, in_base, out_base, slots); });
 }
 
 // The fewest rows each window needs (the line buffer aside): window s must hold, when

@@ -155,19 +155,27 @@ constexpr bool StreamFits(const StreamGeometry& g, int64_t in_base, int64_t out_
       g, in_base, out_base, slots, [](int32_t, int32_t) {}, [](int32_t, int32_t) {});
 }
 
-// Fewest slots with which the schedule completes (at most g.units, which always works:
-// every unit is flushed after the last one is computed).
-constexpr int32_t MinStreamSlots(const StreamGeometry& g, int64_t in_base, int64_t out_base) {
-  int32_t lo = 1, hi = g.units;  // StreamFits is monotone in slots
+// The fewest slots in 1 .. hi for which fits(slots) holds, given that it holds for hi and is
+// monotone in slots (a binary search; shared with tinyforge/pipe.h).
+template <class Fits>
+constexpr int32_t FewestSlots(int32_t hi, Fits&& fits) {
+  int32_t lo = 1;
   while (lo < hi) {
     const int32_t mid = lo + (hi - lo) / 2;
-    if (StreamFits(g, in_base, out_base, mid)) {
+    if (fits(mid)) {
       hi = mid;
     } else {
       lo = mid + 1;
     }
   }
   return lo;
+}
+
+// Fewest slots with which the schedule completes (at most g.units, which always works:
+// every unit is flushed after the last one is computed).
+constexpr int32_t MinStreamSlots(const StreamGeometry& g, int64_t in_base, int64_t out_base) {
+  return FewestSlots(g.units,
+                     [&](int32_t slots) { return StreamFits(g, in_base, out_base, slots); });
 }
 
 }  // namespace tinyforge::rt
