@@ -267,6 +267,7 @@ Expected<Fused> Fuse(const detail::Encoded& e, const std::vector<PipeSel>& sel, 
       op.macs = 0;
       for (size_t m : ps.ops) op.macs += e.ops[m].spec.macs;
       op.in_place = plan::InPlace::kStream;
+      op.alias_whole = false;
       op.stream_options.clear();
       op.stream_min_rows.clear();
       op.pipe = fp.pipe;

@@ -178,6 +178,17 @@ void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream,
       };
     }
   }
+  if constexpr (kOp == rt::OpKind::kDwconv) {
+    // Exactly in place in one call where the kernel allows it (in_place.h): with streaming
+    // on, as the planner's first choice beside the streams.
+    if (eo.kernel->id == rt::KernelId(kS8DwconvInPlaceKernel) && s8_dwconv_mve_in_place(p)) {
+      if (eo.spec.in_place == plan::InPlace::kStream) {
+        eo.spec.alias_whole = true;
+      } else if (stream) {
+        eo.spec.in_place = plan::InPlace::kAlias;
+      }
+    }
+  }
 }
 
 std::map<size_t, const rt::KernelInfo*> SizeKernels(const ir::Graph& g, const Encoded& e) {
@@ -740,7 +751,9 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, St
     eo.spec.outputs = {enc.Act(y)};
     // Offer the planner only what the runtime accepts (tinyforge/in_place.h, one definition).
     const rt::InPlaceMode allowed = rt::InPlaceRuleOf(eo.kernel->op).mode;
-    if ((eo.spec.in_place == plan::InPlace::kAlias && allowed != rt::InPlaceMode::kExact) ||
+    const bool exact_by_kernel = rt::InPlaceRuleOf(eo.kernel->op).exact_by_kernel;
+    if ((eo.spec.in_place == plan::InPlace::kAlias && allowed != rt::InPlaceMode::kExact &&
+         !exact_by_kernel) ||
         (eo.spec.in_place == plan::InPlace::kStream && allowed != rt::InPlaceMode::kStream)) {
       eo.spec.in_place = plan::InPlace::kNone;
     }

@@ -109,6 +109,9 @@ std::vector<StreamChoice> BestStreams(const GraphSpec& g, const PlanOptions& o) 
   return best;
 }
 
+// Whether op runs in place by aliasing (rather than by a stream) when it runs in place.
+bool Aliases(const OpSpec& op) { return op.in_place == InPlace::kAlias || op.alias_whole; }
+
 // Whether op k may overlap its in-place input with its output, given the lifetimes.
 bool InPlaceAllowed(const GraphSpec& g, size_t k, const std::vector<int>& last, int step) {
   const OpSpec& op = g.ops[k];
@@ -119,7 +122,7 @@ bool InPlaceAllowed(const GraphSpec& g, size_t k, const std::vector<int>& last, 
   if (ti.graph_output || last[static_cast<size_t>(in)] != step) return false;
   if (std::count(op.inputs.begin(), op.inputs.end(), in) != 1) return false;
   if (!ti.pin.empty() && !to.pin.empty() && ti.pin != to.pin) return false;
-  return op.in_place != InPlace::kAlias || ti.bytes == to.bytes;
+  return !Aliases(op) || ti.bytes == to.bytes;
 }
 
 Schedule MakeSchedule(const GraphSpec& g, const std::vector<int>& order,
@@ -168,7 +171,7 @@ Schedule MakeSchedule(const GraphSpec& g, const std::vector<int>& order,
     const std::string& po = pin[static_cast<size_t>(ro)];
     if (!pi.empty() && !po.empty() && pi != po) continue;
     const std::string merged = pi.empty() ? po : pi;
-    if (op.in_place == InPlace::kAlias) {
+    if (Aliases(op)) {
       s.aliased[k] = true;
     } else if (best[k].option >= 0 && best[k].in_place) {
       const int64_t in =
@@ -292,7 +295,7 @@ class OrderSearch {
                         std::count(op.inputs.begin(), op.inputs.end(), in) == 1;
       const bool pins = ti.pin.empty() || to.pin.empty() || ti.pin == to.pin;
       if (dies && pins) {
-        if (op.in_place == InPlace::kAlias && ti.bytes == to.bytes) {
+        if (Aliases(op) && ti.bytes == to.bytes) {
           during -= Bytes(in);
         } else if (op.in_place == InPlace::kStream && best_streams_[k].option >= 0 &&
                    best_streams_[k].footprint < Bytes(in) + Bytes(op.outputs[0])) {

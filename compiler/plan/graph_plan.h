@@ -51,6 +51,11 @@ struct OpSpec {
   // and outputs[0] the last op's output; the windows and the ops' scratch are scratch_bytes.
   // The stream choice is the pipe's (stream_options unused).
   rt::Pipe pipe{};
+  // A kStream op whose kernel may also write its output exactly over
+  // inputs[in_place_input] in one whole-tensor call (s8_dwconv__mve's single-band plane
+  // path, s8_dwconv_mve_in_place): the planner takes that instead of a stream when it may
+  // (no line buffer, whole-tensor speed).
+  bool alias_whole = false;
 };
 
 // ops are in a valid execution order (every input produced by an earlier op or a graph

@@ -48,6 +48,12 @@ struct s8_conv_params {
   // Requantization rounding: TF_ROUNDING_DOUBLE (0, TFLite Micro) or TF_ROUNDING_SINGLE (1),
   // kernels/common/rounding.h. Zero-initialized structs get TFLM's double rounding.
   int32_t rounding;
+  // Set by the caller, not part of the program (zero-initialized structs: 0): nonzero when
+  // `scratch` still holds what a call of the same kernel with the same channels, weights,
+  // bias and quantization left there and nothing has written it since (the runtime's calls
+  // after the first of a streamed op, docs/decisions.md 86). A variant may then skip
+  // rebuilding its per-channel tables; its output is the same either way.
+  int32_t warm;
 };
 
 // True for an unpadded 1x1 convolution whose every output pixel reads an input pixel (any

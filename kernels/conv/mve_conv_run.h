@@ -301,13 +301,15 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
   int32_t* packed = nullptr;
   bool four = false;  // K <= 16: 4 pixels x 1 channel per step (SmallK4Rows)
   if constexpr (!kSmall && (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingleNeg)) {
+    // A warm call (p.warm) finds its table in scratch, except the quads of a K <= 16 call of
+    // fewer than 4 pixels (a stream's last unit: the units before it packed channels).
     if (k <= 16 && total >= 4) {
       four = true;
       packed = packed_space;
-      mve::PackChannels(bias, p.multiplier, p.shift, p.out_c, packed);
+      if (!p.warm) mve::PackChannels(bias, p.multiplier, p.shift, p.out_c, packed);
     } else if (k <= 64 && p.out_c >= 4) {
       packed = packed_space;
-      mve::PackQuads(bias, p.multiplier, p.shift, 1, p.out_c >> 2, packed);
+      if (!p.warm || k <= 16) mve::PackQuads(bias, p.multiplier, p.shift, 1, p.out_c >> 2, packed);
     }
   }
   // Tile23 (K > 16, even out_c, common modes): the per-pair table, once per call.
@@ -315,7 +317,7 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
   if constexpr (!kSmall && (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingleNeg)) {
     if (packed == nullptr && (p.out_c & 1) == 0 && k > 16) {
       tile23 = true;
-      PairTable(bias, p.multiplier, p.shift, p.out_c, packed_space);
+      if (!p.warm) PairTable(bias, p.multiplier, p.shift, p.out_c, packed_space);
     }
   }
   const int32_t tile = g.direct ? kDirectPixels : s8_conv_mve_patch_pixels(p);
@@ -454,7 +456,7 @@ inline void Conv(const s8_conv_params* params, const int8_t* input, const int8_t
   int8_t* cols = reinterpret_cast<int8_t*>(ebias + p.out_c);
   const int32_t* b = bias;
   if (bias == nullptr || p.input_offset != 0) {
-    mve::EffectiveBias(bias, weights, g.k, p.out_c, p.input_offset, ebias);
+    if (!p.warm) mve::EffectiveBias(bias, weights, g.k, p.out_c, p.input_offset, ebias);
     b = ebias;
   }
   Run<kMode, kSmall>(g, weights, b, output, cols, packed);

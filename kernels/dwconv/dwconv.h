@@ -40,10 +40,18 @@ struct s8_dwconv_params {
   // Requantization rounding: TF_ROUNDING_DOUBLE (0, TFLite Micro) or TF_ROUNDING_SINGLE (1),
   // kernels/common/rounding.h. Zero-initialized structs get TFLM's double rounding.
   int32_t rounding;
+  // Set by the caller, not part of the program (zero-initialized structs: 0): nonzero when
+  // `scratch` still holds what a call of the same kernel with the same channels, weights,
+  // bias and quantization left there and nothing has written it since (the runtime's calls
+  // after the first of a streamed op, docs/decisions.md 86). A variant may then skip
+  // rebuilding its per-channel tables; its output is the same either way.
+  int32_t warm;
 };
 
 extern "C" {
-// scratch: unused by __ref (may be null).
+// scratch: unused by __ref (may be null), but in place: output == input (the same bytes)
+// only where s8_dwconv_mve_in_place(p) holds, with scratch of at least in_h * in_w bytes
+// (s8_dwconv__mve's always is), which a host running an M55 program in place gives it.
 void s8_dwconv__ref(const s8_dwconv_params* params, const int8_t* input, const int8_t* weights,
                     const int32_t* bias, int8_t* output, void* scratch);
 // Plain C++ (Cortex-M0/M3). scratch: s8_dwconv_dsp_scratch_bytes(p) bytes (the same plane).
@@ -130,6 +138,24 @@ constexpr int64_t s8_dwconv_mve_scratch_bytes(const s8_dwconv_params& p) {
   if (!plan.fast) return 0;
   return int64_t{p.out_c} * 16 + int64_t{plan.n_a} * plan.pitch * plan.chunk + 16 +
          int64_t{plan.pixels} * 32;
+}
+
+// Whether s8_dwconv__mve may write its output over its input (output == input, the same
+// bytes) for p: stride 1, the output the input's shape, depth multiplier 1 and the plane
+// path in one band, which fills each chunk's planes with its channels' whole input before
+// writing any output of those channels (and writes no other channel). The one definition
+// the compiler (which plans such an op in place), the runtime's validator and the variant
+// harness use (docs/decisions.md 86). s8_dwconv__ref runs such a call too (from a copy of
+// one channel's plane at a time in scratch; a host runs an M55 program's mve kernels as
+// __ref), as no other variant does.
+inline constexpr char kS8DwconvInPlaceKernel[] = "s8_dwconv__mve";
+constexpr bool s8_dwconv_mve_in_place(const s8_dwconv_params& p) {
+  if (p.stride_h != 1 || p.stride_w != 1 || p.depth_multiplier != 1 || p.out_h != p.in_h ||
+      p.out_w != p.in_w || p.out_c != p.in_c) {
+    return false;
+  }
+  const s8_dwconv_mve_plan plan = s8_dwconv_mve_make_plan(p);
+  return plan.fast && plan.band >= (plan.b_is_y ? p.out_h : p.out_w);
 }
 
 // s8_dwconv__dsp's lanes path (depth multiplier 1, channels a multiple of 4; a 3x3 undilated

@@ -3,6 +3,10 @@
 // Also defines what it shares with DEPTHWISE_CONV_2D (conv_common.h), once for the two.
 #include "conv_common.h"
 #include "kernels/conv/conv_limits.h"
+#include "kernels/dwconv/dwconv.h"
+#if TF_HAVE_MVE
+#include "kernels/dwconv/mve_dwconv.h"
+#endif
 
 namespace tinyforge::rt::ops {
 
@@ -26,6 +30,24 @@ int64_t KernelScratchOf(const OpContext& op, OpKind kind, const s8_conv_params& 
     return KernelScratch<OpKind::kDwconv>(op, d);
   }
   return KernelScratch<OpKind::kConv>(op, p);
+}
+
+// Whether the op's kernel may write its output exactly over its input for p: s8_dwconv__mve
+// where s8_dwconv_mve_in_place holds, with the plane path of p's rounding in the firmware
+// (without it the dispatcher would take a path that is not in place); a build without MVE
+// (the host) runs it as __ref, which is (dwconv.h).
+bool DwconvInPlace(const OpContext& op, const s8_dwconv_params& p) {
+  if (op.kernel_id() != KernelId(kS8DwconvInPlaceKernel) || !s8_dwconv_mve_in_place(p)) {
+    return false;
+  }
+#if TF_HAVE_MVE
+  using tinyforge::dwconv_mve::s8_dwconv__mve__plane;
+  using tinyforge::dwconv_mve::s8_dwconv__mve__plane_single;
+  return p.rounding == TF_ROUNDING_SINGLE ? s8_dwconv__mve__plane_single != nullptr
+                                          : s8_dwconv__mve__plane != nullptr;
+#else
+  return true;
+#endif
 }
 }  // namespace
 
@@ -76,8 +98,12 @@ Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind, Kerne
         TF_RT_TRY(Disjoint(op.tensor(slot), op.tensor(kConvOperands)));
       }
     }
-  } else {
-    TF_RT_TRY(Disjoint(in, out));
+  } else if (in.Overlaps(out)) {
+    // Exactly in place in one call: only where the kernel allows it (in_place.h).
+    if (kind != OpKind::kDwconv || !in.SameBytes(out) ||
+        !DwconvInPlace(op, AsDwconv(p))) {
+      return Status::kBadAlias;
+    }
   }
   if (scratch < 0) return Status::kUnknownKernel;  // the id is not a kernel of this family
   if (op.has(abi::kConvScratch)) {

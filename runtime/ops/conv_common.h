@@ -48,6 +48,7 @@ TF_CONV_SAME_PLACE(shift, shift);
 TF_CONV_SAME_PLACE(act_min, act_min);
 TF_CONV_SAME_PLACE(act_max, act_max);
 TF_CONV_SAME_PLACE(rounding, rounding);
+TF_CONV_SAME_PLACE(warm, warm);
 #undef TF_CONV_SAME_PLACE
 static_assert(sizeof(s8_conv_params) == sizeof(s8_dwconv_params));
 

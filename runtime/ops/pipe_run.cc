@@ -9,18 +9,6 @@ using namespace tinyforge::rt;  // NOLINT: the C symbol's types
 
 namespace {
 
-// Moves `bytes` from `src` down to `dst` (dst < src; the ranges may overlap): a window's
-// rows its consumer still needs, to the window's start.
-void CopyDown(uint8_t* dst, const uint8_t* src, uint32_t bytes) {
-  if (((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src) | bytes) & 3) == 0) {
-    uint32_t* d = reinterpret_cast<uint32_t*>(dst);
-    const uint32_t* s = reinterpret_cast<const uint32_t*>(src);
-    for (uint32_t n = bytes / 4; n != 0; --n) *d++ = *s++;
-    return;
-  }
-  for (uint32_t i = 0; i < bytes; ++i) dst[i] = src[i];
-}
-
 // The last member of a pipe: runs the schedule over every member's recorded stage.
 // Out of line: its frame (the pipe state) stays off the single streamed op's stack.
 [[gnu::noinline]] Status RunPipeStages(const PipeRun& st) {
@@ -53,10 +41,11 @@ void CopyDown(uint8_t* dst, const uint8_t* src, uint32_t bytes) {
       [&](int32_t s, int32_t from, int32_t rows) {
         const uint32_t row = static_cast<uint32_t>(PipeRowBytes(st.stage[s].g));
         uint8_t* w = st.stage[s].out;
-        CopyDown(w, w + static_cast<uint32_t>(from) * row, static_cast<uint32_t>(rows) * row);
+        // A window's rows its consumer still needs, down to its start.
+        ops::CopyForward(w, w + static_cast<uint32_t>(from) * row, static_cast<uint32_t>(rows) * row);
       },
       [&](int32_t v, int32_t slot) {
-        __builtin_memcpy(last.out + static_cast<uint32_t>(v) * out_unit,
+        ops::CopyForward(last.out + static_cast<uint32_t>(v) * out_unit,
                          last.ring + static_cast<uint32_t>(slot) * out_unit,
                          static_cast<uint32_t>(StreamUnitBytes(last.g, v)));
       });

@@ -20,7 +20,7 @@ extern "C" Status tf_rt_run_streamed_units(const StreamGeometry& g, const Tensor
              ring.data + static_cast<uint32_t>(slot) * out_unit);
       },
       [&](int32_t v, int32_t slot) {
-        __builtin_memcpy(out.data + static_cast<uint32_t>(v) * out_unit,
+        ops::CopyForward(out.data + static_cast<uint32_t>(v) * out_unit,
                          ring.data + static_cast<uint32_t>(slot) * out_unit,
                          static_cast<uint32_t>(StreamUnitBytes(g, v)));
       });

@@ -280,9 +280,11 @@ def test_unlinked_kernel_paths_fall_back_to_the_same_result(graphs, tmp_path):
     """A variant's fast paths are linked only through model.cc's TF_KERNEL_PATH_LINK lines
     (docs/decisions.md 45). The same program with those lines removed links none of the
     path symbols; its dispatchers take the slower paths or __ref: outputs bit-exact with the
-    host, more instructions, less flash."""
+    host, more instructions, less flash. (Whole-tensor calls: an in-place depthwise needs
+    its plane path, below.)"""
     board = "an547"
-    full = tfboard.compile_for_board(graphs["ds_cnn"], board, tmp_path / "full")
+    full = tfboard.compile_for_board(graphs["ds_cnn"], board, tmp_path / "full",
+                                     ["--speed-over-ram"])
     text = (full.dir / "model.cc").read_text()
     line = re.compile(r"^TF_KERNEL_PATH_LINK\((\w+), (\w+)\)\n", re.M)
     paths = [symbol for _, symbol in line.findall(text)]
@@ -306,6 +308,17 @@ def test_unlinked_kernel_paths_fall_back_to_the_same_result(graphs, tmp_path):
     slow, fast = tfboard.profile(bare, board, x), tfboard.profile(full.dir, board, x)
     assert slow["insns_per_inference"] > fast["insns_per_inference"]
     assert slow["flash"]["kernels"] < fast["flash"]["kernels"], (slow["flash"], fast["flash"])
+    # The default plan runs the depthwise convs exactly in place, which only their plane
+    # path may (kernels/dwconv/dwconv.h, decision 86): without it the program is refused at
+    # init, naming the op, rather than run through a path that would read what it wrote.
+    default = tfboard.compile_for_board(graphs["ds_cnn"], board, tmp_path / "default")
+    ops = json.loads((default.dir / "report.json").read_text())["ops"]
+    assert any(op.get("in_place") == "alias" for op in ops if op["type"] == "qdwconv2d"), ops
+    bare_default = tmp_path / "bare_default"
+    shutil.copytree(default.dir, bare_default)
+    (bare_default / "model.cc").write_text(line.sub("", (default.dir / "model.cc").read_text()))
+    with pytest.raises(tfboard.BoardError, match=r"op 1 .*overlap where the kernel forbids it"):
+        tfboard.run_model(bare_default, board, x)
 
 
 def test_streamed_op_executor_linked_on_demand(graphs, tmp_path):

@@ -52,6 +52,51 @@ TEST(MaxPool, ClampsToActivation) {
   EXPECT_EQ(out[1], 7);
 }
 
+TEST(Dwconv, InPlaceEqualsOutOfPlace) {
+  // s8_dwconv__ref with output == input (a host running an M55 program's in-place depthwise,
+  // kernels/dwconv/dwconv.h) against its own out-of-place result, on DS-CNN's shape and
+  // odd ones, both roundings and a dilated kernel.
+  struct Shape {
+    int32_t h, w, c, k, dilation, rounding;
+  };
+  const Shape shapes[] = {{25, 5, 64, 3, 1, TF_ROUNDING_DOUBLE}, {7, 9, 5, 3, 1, TF_ROUNDING_SINGLE},
+                          {6, 6, 17, 1, 1, TF_ROUNDING_DOUBLE}, {8, 5, 3, 3, 2, TF_ROUNDING_SINGLE},
+                          {1, 1, 9, 3, 1, TF_ROUNDING_DOUBLE}};
+  uint32_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<int32_t>(seed >> 8);
+  };
+  for (const Shape& sh : shapes) {
+    s8_dwconv_params p{};
+    p.batches = 1;
+    p.in_h = p.out_h = sh.h, p.in_w = p.out_w = sh.w, p.in_c = p.out_c = sh.c;
+    p.depth_multiplier = 1, p.k_h = p.k_w = sh.k;
+    p.stride_h = p.stride_w = 1, p.dilation_h = p.dilation_w = sh.dilation;
+    p.pad_top = p.pad_left = (sh.k - 1) * sh.dilation / 2;
+    p.input_offset = 7, p.output_offset = -3, p.act_min = -128, p.act_max = 127;
+    p.rounding = sh.rounding;
+    ASSERT_TRUE(s8_dwconv_mve_in_place(p)) << sh.h << "x" << sh.w << "x" << sh.c;
+    std::vector<int32_t> mult(sh.c), shift(sh.c), bias(sh.c);
+    for (int32_t c = 0; c < sh.c; ++c) {
+      mult[c] = (1 << 30) + (next() & 0x3fffffff);
+      shift[c] = -(next() % 9) - 1;
+      bias[c] = next() % 4000 - 2000;
+    }
+    p.multiplier = mult.data(), p.shift = shift.data();
+    const int32_t n = sh.h * sh.w * sh.c;
+    std::vector<int8_t> in(n), w(sh.k * sh.k * sh.c), want(n);
+    for (int8_t& v : in) v = static_cast<int8_t>(next());
+    for (int8_t& v : w) v = static_cast<int8_t>(next());
+    s8_dwconv__ref(&p, in.data(), w.data(), bias.data(), want.data(), nullptr);
+    std::vector<int8_t> scratch(static_cast<size_t>(s8_dwconv_mve_scratch_bytes(p)));
+    ASSERT_GE(scratch.size(), static_cast<size_t>(sh.h * sh.w));
+    std::vector<int8_t> io = in;
+    s8_dwconv__ref(&p, io.data(), w.data(), bias.data(), io.data(), scratch.data());
+    EXPECT_EQ(io, want) << sh.h << "x" << sh.w << "x" << sh.c;
+  }
+}
+
 TEST(Pad, FillsWithZeroPoint) {
   const int32_t dims[] = {1, 2, 1, 1};
   const std::pair<int32_t, int32_t> pads[] = {{0, 0}, {1, 2}, {0, 1}, {0, 0}};

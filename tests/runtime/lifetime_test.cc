@@ -186,6 +186,9 @@ TEST(Lifetimes, InPlaceDeclarationsMustBeAllowedByTheOperator) {
   EXPECT_FALSE(InPlaceAllowed(OpKind::kAdd, true, abi::kBinIn1, abi::kBinOut));
   EXPECT_TRUE(InPlaceAllowed(OpKind::kConv, true, abi::kConvIn, abi::kConvOut));
   EXPECT_FALSE(InPlaceAllowed(OpKind::kConv, false, abi::kConvIn, abi::kConvOut));
+  // A depthwise conv may also be exact in place in one call (its validator checks the kernel).
+  EXPECT_TRUE(InPlaceAllowed(OpKind::kDwconv, false, abi::kConvIn, abi::kConvOut));
+  EXPECT_TRUE(InPlaceAllowed(OpKind::kDwconv, true, abi::kConvIn, abi::kConvOut));
   EXPECT_FALSE(InPlaceAllowed(OpKind::kFc, false, abi::kConvIn, abi::kConvOut));
 }
 
@@ -226,7 +229,7 @@ Status LoadConv(const std::function<void(s8_conv_params&)>& edit,
   b.p.tensors[static_cast<size_t>(out)].scale = 0.25f;
   b.p.tensors[static_cast<size_t>(out)].zero_point = -4;
   s8_conv_params c{1, 4, 4, 2, 4, 4, 2, 3, 3, 2, 1, 1, 1, 1, 1, 1, 3, -4, nullptr, nullptr,
-                   -128, 127, TF_ROUNDING_SINGLE};
+                   -128, 127, TF_ROUNDING_SINGLE, 0};
   edit(c);
   b.Op(KernelId("s8_conv__ref"),
        {in, b.Const(std::vector<int8_t>(static_cast<size_t>(2 * c.k_h * c.k_w * 2), 3), fmt::kInt8),

@@ -28,13 +28,18 @@ struct InPlaceRule {
   InPlaceMode mode = InPlaceMode::kNone;
   uint8_t inputs = 0;  // bit i set: operand slot i may be the output's partner
   uint8_t output = 0;  // the output's operand slot
+  // A kStream op that some kernels may also run in one whole-tensor call with the output
+  // exactly over the input: the op's validator checks that its kernel does for its
+  // parameters (DEPTHWISE_CONV_2D: s8_dwconv_mve_in_place, kernels/dwconv/dwconv.h).
+  bool exact_by_kernel = false;
 };
 
 constexpr InPlaceRule InPlaceRuleOf(OpKind op) {
   switch (op) {
     case OpKind::kConv:
-    case OpKind::kDwconv:
       return {InPlaceMode::kStream, 1u << abi::kConvIn, abi::kConvOut};
+    case OpKind::kDwconv:
+      return {InPlaceMode::kStream, 1u << abi::kConvIn, abi::kConvOut, true};
     case OpKind::kAvgpool:
     case OpKind::kMaxpool:
       return {InPlaceMode::kStream, 1u << abi::kPoolIn, abi::kPoolOut};
@@ -60,10 +65,14 @@ constexpr InPlaceRule InPlaceRuleOf(OpKind op) {
 }
 
 // Whether an op of kind `op` (streamed: fmt::kOpFlagStream set) may have operand slots
-// `in_slot` and `out_slot` as in-place partners.
+// `in_slot` and `out_slot` as in-place partners (for an exact_by_kernel op not streamed, the
+// validator then checks the kernel).
 constexpr bool InPlaceAllowed(OpKind op, bool streamed, uint32_t in_slot, uint32_t out_slot) {
   const InPlaceRule r = InPlaceRuleOf(op);
-  if (r.mode == InPlaceMode::kNone || (r.mode == InPlaceMode::kStream) != streamed) return false;
+  if (r.mode == InPlaceMode::kNone) return false;
+  if ((r.mode == InPlaceMode::kStream) != streamed && !(r.exact_by_kernel && !streamed)) {
+    return false;
+  }
   return in_slot < 8 && ((r.inputs >> in_slot) & 1u) != 0 && out_slot == r.output;
 }
 

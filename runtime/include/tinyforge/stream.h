@@ -104,9 +104,21 @@ constexpr int64_t StreamHi(const StreamGeometry& g, int64_t u) {
 // rows u * k .. of the whole-tensor call; in_h ends at the unit's last input row (the rows
 // below it would be read by no output of the unit). The runtime calls the kernel with it; the compiler
 // sizes scratch and links paths for it.
+namespace stream_detail {
+// Units after the first run warm where the params have the field (s8_conv_params::warm: the
+// executors run a streamed op's units in order, with the op's own scratch).
+template <class P>
+constexpr auto SetWarm(P& p, int32_t u, int) -> decltype(p.warm = 0, void()) {
+  p.warm = u > 0 ? 1 : 0;
+}
+template <class P>
+constexpr void SetWarm(P&, int32_t, long) {}
+}  // namespace stream_detail
+
 template <class P>
 constexpr P StreamUnitParams(const P& p, const StreamGeometry& g, int32_t u) {
   P row = p;
+  stream_detail::SetWarm(row, u, 0);
   const int32_t r0 = u * g.rows_per_unit;
   const int32_t y0 = r0 * p.stride_h - p.pad_top;
   const int32_t first = static_cast<int32_t>(StreamLo(g, u));

@@ -1,4 +1,7 @@
 // conv family (kernels/conv): every variant vs s8_conv__ref.
+#include <algorithm>
+#include <cstring>
+
 #include "tests/kernels/variants/stream_blocks.h"
 #include "tests/kernels/variants/variant_harness.h"
 
@@ -288,11 +291,37 @@ TFV_FAMILY_TEST(conv, kEdgeCases, EdgeKindName) {
     const auto call = tfv::MakeBlockCall(p, tinyforge::rt::ConvRows(p), c.block);
     int8_t* unit_out = ctx.Output(call.out_bytes);
     if (unit_out == nullptr) return false;
-    ctx.Variant(&s8_conv__ref)(&call.unit, input + call.in_offset, weights, bias, unit_out,
-                               ctx.Scratch(&call.unit));
-    return tfv::Compare(ctx, "block", unit_out, want + call.out_offset, call.out_bytes);
+    s8_conv_params cold = call.unit;  // (StreamUnitParams marks the units after the first warm)
+    cold.warm = 0;
+    ctx.Variant(&s8_conv__ref)(&cold, input + call.in_offset, weights, bias, unit_out,
+                               ctx.Scratch(&cold));
+    if (!tfv::Compare(ctx, "block", unit_out, want + call.out_offset, call.out_bytes)) {
+      return false;
+    }
+    // Warm (s8_conv_params::warm): the stream's first unit runs cold, then this one with the
+    // scratch it left, as the runtime calls a streamed op's units.
+    const auto first = tfv::MakeBlockCall(p, tinyforge::rt::ConvRows(p), {c.block.rows, 0});
+    const int32_t n_scratch = std::max(ctx.variant->scratch_bytes(&first.unit),
+                                       ctx.variant->scratch_bytes(&call.unit));
+    void* scratch = n_scratch > 0 ? ctx.AllocBytes(n_scratch, 0xC3) : nullptr;
+    int8_t* first_out = ctx.Output(first.out_bytes);
+    int8_t* warm_out = ctx.Output(call.out_bytes);
+    if ((n_scratch > 0 && scratch == nullptr) || first_out == nullptr || warm_out == nullptr) {
+      return false;
+    }
+    ctx.Variant(&s8_conv__ref)(&first.unit, input + first.in_offset, weights, bias, first_out,
+                               scratch);
+    s8_conv_params warm = call.unit;
+    warm.warm = 1;  // (also for a whole-tensor block: a repeated call)
+    ctx.Variant(&s8_conv__ref)(&warm, input + call.in_offset, weights, bias, warm_out, scratch);
+    return tfv::Compare(ctx, "warm block", warm_out, want + call.out_offset, call.out_bytes);
   }
   void* scratch = ctx.Scratch(&p);
   ctx.Variant(&s8_conv__ref)(&p, input, weights, bias, got, scratch);
-  return tfv::Compare(ctx, "output", got, want, n_out);
+  if (!tfv::Compare(ctx, "output", got, want, n_out)) return false;
+  // Again, warm: the scratch as the call above left it.
+  std::memset(got, 0x5A, static_cast<size_t>(n_out));
+  p.warm = 1;
+  ctx.Variant(&s8_conv__ref)(&p, input, weights, bias, got, scratch);
+  return tfv::Compare(ctx, "warm output", got, want, n_out);
 }
