@@ -181,7 +181,7 @@ void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream,
   if constexpr (kOp == rt::OpKind::kDwconv) {
     // Exactly in place in one call where the kernel allows it (in_place.h): with streaming
     // on, as the planner's first choice beside the streams.
-    if (eo.kernel->id == rt::KernelId(kS8DwconvInPlaceKernel) && s8_dwconv_mve_in_place(p)) {
+    if (rt::DwconvInPlace(eo.kernel->id, p)) {
       if (eo.spec.in_place == plan::InPlace::kStream) {
         eo.spec.alias_whole = true;
       } else if (stream) {

@@ -49,9 +49,10 @@ struct s8_dwconv_params {
 };
 
 extern "C" {
-// scratch: unused by __ref (may be null), but in place: output == input (the same bytes)
-// only where s8_dwconv_mve_in_place(p) holds, with scratch of at least in_h * in_w bytes
-// (s8_dwconv__mve's always is), which a host running an M55 program in place gives it.
+// scratch: unused by __ref (may be null), but in place (output == input, the same bytes; only
+// for a stride-1 call whose output has the input's shape, s8_dwconv_same_shape): at least
+// in_h * in_w bytes (as the in-place variants' scratch always is, which a host running their
+// programs gives it).
 void s8_dwconv__ref(const s8_dwconv_params* params, const int8_t* input, const int8_t* weights,
                     const int32_t* bias, int8_t* output, void* scratch);
 // Plain C++ (Cortex-M0/M3). scratch: s8_dwconv_dsp_scratch_bytes(p) bytes (the same plane).
@@ -140,20 +141,22 @@ constexpr int64_t s8_dwconv_mve_scratch_bytes(const s8_dwconv_params& p) {
          int64_t{plan.pixels} * 32;
 }
 
-// Whether s8_dwconv__mve may write its output over its input (output == input, the same
-// bytes) for p: stride 1, the output the input's shape, depth multiplier 1 and the plane
-// path in one band, which fills each chunk's planes with its channels' whole input before
-// writing any output of those channels (and writes no other channel). The one definition
-// the compiler (which plans such an op in place), the runtime's validator and the variant
-// harness use (docs/decisions.md 86). s8_dwconv__ref runs such a call too (from a copy of
-// one channel's plane at a time in scratch; a host runs an M55 program's mve kernels as
-// __ref), as no other variant does.
-inline constexpr char kS8DwconvInPlaceKernel[] = "s8_dwconv__mve";
+// In place: a variant may write its output exactly over its input (output == input, the
+// same bytes) where it says so below, each for a stride-1 depthwise conv whose output has
+// its input's shape (depth multiplier 1): paths that copy a channel's whole input into
+// scratch before writing any output of that channel, and write no other channel.
+// tinyforge/in_place.h lists the variants (DwconvInPlace: the compiler plans such an op in
+// place, the runtime's validator checks it, the variant harness tests it; docs/decisions.md
+// 86). s8_dwconv__ref runs such a call too (from a copy of one channel's plane at a time in
+// scratch: a host runs the M55 and M4 variants as __ref).
+constexpr bool s8_dwconv_same_shape(const s8_dwconv_params& p) {
+  return p.stride_h == 1 && p.stride_w == 1 && p.depth_multiplier == 1 && p.out_h == p.in_h &&
+         p.out_w == p.in_w && p.out_c == p.in_c;
+}
+// s8_dwconv__mve: the plane path in one band (each chunk's planes are filled with its
+// channels' whole input first).
 constexpr bool s8_dwconv_mve_in_place(const s8_dwconv_params& p) {
-  if (p.stride_h != 1 || p.stride_w != 1 || p.depth_multiplier != 1 || p.out_h != p.in_h ||
-      p.out_w != p.in_w || p.out_c != p.in_c) {
-    return false;
-  }
+  if (!s8_dwconv_same_shape(p)) return false;
   const s8_dwconv_mve_plan plan = s8_dwconv_mve_make_plan(p);
   return plan.fast && plan.band >= (plan.b_is_y ? p.out_h : p.out_w);
 }
@@ -183,6 +186,12 @@ constexpr int64_t s8_dwconv_dsp_scratch_bytes(const s8_dwconv_params& p) {
   const int64_t n_a = int64_t{(y ? p.out_w : p.out_h) - 1} * (y ? p.stride_w : p.stride_h) + 3;
   const int64_t pitch = int64_t{(y ? p.out_h : p.out_w) - 1} * (y ? p.stride_h : p.stride_w) + 4;
   return n_a * pitch > 16384 ? 0 : (n_a * pitch + 7) / 4 * 4;
+}
+
+// s8_dwconv__dsp and s8_dwconv__scalar: the plane path (one channel at a time), taken
+// where the lanes path is not and the plane fits.
+constexpr bool s8_dwconv_dsp_in_place(const s8_dwconv_params& p) {
+  return s8_dwconv_same_shape(p) && !s8_dwconv_dsp_lanes(p) && s8_dwconv_dsp_scratch_bytes(p) > 0;
 }
 
 namespace tinyforge::dwconv {

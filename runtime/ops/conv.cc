@@ -4,6 +4,7 @@
 #include "conv_common.h"
 #include "kernels/conv/conv_limits.h"
 #include "kernels/dwconv/dwconv.h"
+#include "tinyforge/in_place.h"
 #if TF_HAVE_MVE
 #include "kernels/dwconv/mve_dwconv.h"
 #endif
@@ -32,22 +33,21 @@ int64_t KernelScratchOf(const OpContext& op, OpKind kind, const s8_conv_params& 
   return KernelScratch<OpKind::kConv>(op, p);
 }
 
-// Whether the op's kernel may write its output exactly over its input for p: s8_dwconv__mve
-// where s8_dwconv_mve_in_place holds, with the plane path of p's rounding in the firmware
-// (without it the dispatcher would take a path that is not in place); a build without MVE
-// (the host) runs it as __ref, which is (dwconv.h).
-bool DwconvInPlace(const OpContext& op, const s8_dwconv_params& p) {
-  if (op.kernel_id() != KernelId(kS8DwconvInPlaceKernel) || !s8_dwconv_mve_in_place(p)) {
-    return false;
-  }
+// Whether the op's kernel may write its output exactly over its input for p (in_place.h),
+// with, for s8_dwconv__mve, the plane path of p's rounding in the firmware (without it the
+// dispatcher would take a path that is not in place). A build without the variant's
+// instruction set (the host) runs it as __ref, which is (dwconv.h).
+bool DwconvInPlaceHere(const OpContext& op, const s8_dwconv_params& p) {
+  if (!DwconvInPlace(op.kernel_id(), p)) return false;
 #if TF_HAVE_MVE
-  using tinyforge::dwconv_mve::s8_dwconv__mve__plane;
-  using tinyforge::dwconv_mve::s8_dwconv__mve__plane_single;
-  return p.rounding == TF_ROUNDING_SINGLE ? s8_dwconv__mve__plane_single != nullptr
-                                          : s8_dwconv__mve__plane != nullptr;
-#else
-  return true;
+  if (op.kernel_id() == KernelId("s8_dwconv__mve")) {
+    using tinyforge::dwconv_mve::s8_dwconv__mve__plane;
+    using tinyforge::dwconv_mve::s8_dwconv__mve__plane_single;
+    return p.rounding == TF_ROUNDING_SINGLE ? s8_dwconv__mve__plane_single != nullptr
+                                            : s8_dwconv__mve__plane != nullptr;
+  }
 #endif
+  return true;
 }
 }  // namespace
 
@@ -101,7 +101,7 @@ Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind, Kerne
   } else if (in.Overlaps(out)) {
     // Exactly in place in one call: only where the kernel allows it (in_place.h).
     if (kind != OpKind::kDwconv || !in.SameBytes(out) ||
-        !DwconvInPlace(op, AsDwconv(p))) {
+        !DwconvInPlaceHere(op, AsDwconv(p))) {
       return Status::kBadAlias;
     }
   }

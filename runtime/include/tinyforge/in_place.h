@@ -30,7 +30,7 @@ struct InPlaceRule {
   uint8_t output = 0;  // the output's operand slot
   // A kStream op that some kernels may also run in one whole-tensor call with the output
   // exactly over the input: the op's validator checks that its kernel does for its
-  // parameters (DEPTHWISE_CONV_2D: s8_dwconv_mve_in_place, kernels/dwconv/dwconv.h).
+  // parameters (DEPTHWISE_CONV_2D: DwconvInPlace below).
   bool exact_by_kernel = false;
 };
 
@@ -62,6 +62,17 @@ constexpr InPlaceRule InPlaceRuleOf(OpKind op) {
     default:
       return {};
   }
+}
+
+// The DEPTHWISE_CONV_2D variants that may write their output exactly over their input in
+// one whole-tensor call, and for which parameters (kernels/dwconv/dwconv.h). The compiler
+// offers such an op in place, the dwconv validator accepts it, the variant harness tests it.
+constexpr bool DwconvInPlace(uint32_t kernel, const s8_dwconv_params& p) {
+  if (kernel == KernelId("s8_dwconv__mve")) return s8_dwconv_mve_in_place(p);
+  if (kernel == KernelId("s8_dwconv__dsp") || kernel == KernelId("s8_dwconv__scalar")) {
+    return s8_dwconv_dsp_in_place(p);
+  }
+  return false;
 }
 
 // Whether an op of kind `op` (streamed: fmt::kOpFlagStream set) may have operand slots

@@ -3,6 +3,7 @@
 
 #include "tests/kernels/variants/stream_blocks.h"
 #include "tests/kernels/variants/variant_harness.h"
+#include "tinyforge/in_place.h"
 
 namespace {
 
@@ -259,16 +260,11 @@ TFV_FAMILY_TEST(dwconv, kEdgeCases, EdgeKindName) {
   void* scratch = ctx.Scratch(&p);
   ctx.Variant (&s8_dwconv__ref)(&p, input, weights, bias, got, scratch);
   if (!tfv::Compare(ctx, "output", got, want, n_out)) return false;
-  // Exactly in place (output == input) where the kernel allows it (kernels/dwconv/dwconv.h),
-  // and __ref, which runs such a call on a host, with s8_dwconv__mve's scratch.
-  const bool ref = std::strcmp(ctx.symbol(), "s8_dwconv__ref") == 0;
-  if ((ref || std::strcmp(ctx.symbol(), kS8DwconvInPlaceKernel) == 0) &&
-      s8_dwconv_mve_in_place(p)) {
-    const int32_t n_scratch = static_cast<int32_t>(s8_dwconv_mve_scratch_bytes(p));
-    void* s = ref ? ctx.AllocBytes(n_scratch, 0xC3) : scratch;
-    if (s == nullptr) return false;
+  // Exactly in place (output == input) where the variant may run so (tinyforge/in_place.h;
+  // __ref's in-place calls: tests/kernels/kernel_ref_test.cc).
+  if (tinyforge::rt::DwconvInPlace(tinyforge::rt::KernelId(ctx.symbol()), p)) {
     std::memcpy(got, input, static_cast<size_t>(n_in));
-    ctx.Variant (&s8_dwconv__ref)(&p, got, weights, bias, got, s);
+    ctx.Variant (&s8_dwconv__ref)(&p, got, weights, bias, got, scratch);
     return tfv::Compare(ctx, "in place", got, want, n_out);
   }
   return true;
