@@ -69,6 +69,15 @@ inline int32_t s8_conv_mve_patch_pixels(const s8_conv_params& p) {
   return p.k_h * p.k_w * p.in_c <= 288 ? 12 : 6;
 }
 
+// Bytes of s8_conv__mve's per-channel table in its scratch: Tile23's pair table (24 a
+// channel) where a call may take that routine (K > 16, even out_c, not the K <= 64 rows),
+// else the packed quads or channels (12 a channel). Its effective bias follows (4 a channel).
+inline int32_t s8_conv_mve_table_bytes(const s8_conv_params& p) {
+  const int32_t k = p.k_h * p.k_w * p.in_c;
+  const bool pairs = (p.out_c & 1) == 0 && k > 16 && !(k <= 64 && p.out_c >= 4);
+  return (pairs ? 24 : 12) * p.out_c;
+}
+
 // s8_conv__mve's paths linked on demand (kernels/common/paths.h, conv.inc): the
 // requantization mode of a call (rq_mode.h; -1: a grouped convolution, run by __ref) ...
 inline int s8_conv_mve_mode(const s8_conv_params& p) {

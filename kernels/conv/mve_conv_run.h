@@ -448,11 +448,11 @@ inline void Conv(const s8_conv_params* params, const int8_t* input, const int8_t
   g.k = p.k_h * p.k_w * p.in_c;
   g.direct = s8_conv_is_direct(p);
   g.zero_point = static_cast<int8_t>(-p.input_offset);
-  // Scratch (16-aligned): 24 * out_c bytes of tables (packed quads, 12 * out_c, or Tile23's
-  // pair table, 24 * out_c), the effective bias (4 * out_c), the patches.
+  // Scratch (16-aligned): the table (s8_conv_mve_table_bytes: packed quads or channels, 12
+  // * out_c, or Tile23's pair table, 24 * out_c), the effective bias (4 * out_c), the patches.
   const uintptr_t base = (reinterpret_cast<uintptr_t>(scratch) + 15u) & ~uintptr_t{15};
   int32_t* packed = reinterpret_cast<int32_t*>(base);
-  int32_t* ebias = packed + 6 * p.out_c;
+  int32_t* ebias = packed + s8_conv_mve_table_bytes(p) / 4;
   int8_t* cols = reinterpret_cast<int8_t*>(ebias + p.out_c);
   const int32_t* b = bias;
   if (bias == nullptr || p.input_offset != 0) {
