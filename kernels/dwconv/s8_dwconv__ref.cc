@@ -38,8 +38,8 @@ extern "C" void s8_dwconv__ref(const s8_dwconv_params* params, const int8_t* inp
   const s8_dwconv_params& p = *params;
   const int32_t in_px = p.in_h * p.in_w;
   if (output == input) {
-    // In place (dwconv.h: only where s8_dwconv_mve_in_place holds, with scratch of at least
-    // in_h * in_w bytes, as s8_dwconv__mve's is): channel by channel from a copy of its plane.
+    // In place (dwconv.h: stride 1, the output the input's shape, scratch of at least in_h *
+    // in_w bytes, as every in-place variant's is): channel by channel from a copy of its plane.
     int8_t* plane = static_cast<int8_t*>(scratch);
     for (int32_t b = 0; b < p.batches; ++b) {
       int8_t* io = output + b * in_px * p.in_c;

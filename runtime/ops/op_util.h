@@ -344,19 +344,13 @@ namespace tinyforge::rt::ops {
 // Copies n bytes forward (dst <= src, or the ranges disjoint): the streamed-op and pipe
 // executors' moves of finished rows. On Helium 16 bytes per 3 instructions (newlib's
 // memcpy took about 0.6 a byte: 5,000 instructions per streamed op of DS-CNN's 8,000-byte
-// maps, docs/decisions.md 86).
+// maps, docs/decisions.md 86); elsewhere the C library's memmove.
 inline void CopyForward(uint8_t* dst, const uint8_t* src, uint32_t n) {
 #if TF_HAVE_MVE
   strided::CopyMve(reinterpret_cast<const int8_t*>(src), reinterpret_cast<int8_t*>(dst),
                    static_cast<int32_t>(n));
 #else
-  if (((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src) | n) & 3) == 0) {
-    uint32_t* d = reinterpret_cast<uint32_t*>(dst);
-    const uint32_t* s = reinterpret_cast<const uint32_t*>(src);
-    for (uint32_t k = n / 4; k != 0; --k) *d++ = *s++;
-    return;
-  }
-  for (uint32_t i = 0; i < n; ++i) dst[i] = src[i];
+  __builtin_memmove(dst, src, n);
 #endif
 }
 }  // namespace tinyforge::rt::ops

@@ -80,8 +80,8 @@ constexpr bool DwconvInPlace(uint32_t kernel, const s8_dwconv_params& p) {
 // validator then checks the kernel).
 constexpr bool InPlaceAllowed(OpKind op, bool streamed, uint32_t in_slot, uint32_t out_slot) {
   const InPlaceRule r = InPlaceRuleOf(op);
-  if (r.mode == InPlaceMode::kNone) return false;
-  if ((r.mode == InPlaceMode::kStream) != streamed && !(r.exact_by_kernel && !streamed)) {
+  if (streamed ? r.mode != InPlaceMode::kStream
+               : r.mode != InPlaceMode::kExact && !r.exact_by_kernel) {
     return false;
   }
   return in_slot < 8 && ((r.inputs >> in_slot) & 1u) != 0 && out_slot == r.output;
