@@ -178,10 +178,16 @@ void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream,
       };
     }
   }
-  if constexpr (kOp == rt::OpKind::kDwconv) {
+  if constexpr (kOp == rt::OpKind::kConv || kOp == rt::OpKind::kDwconv) {
     // Exactly in place in one call where the kernel allows it (in_place.h): with streaming
     // on, as the planner's first choice beside the streams.
-    if (rt::DwconvInPlace(eo.kernel->id, p)) {
+    bool exact = false;
+    if constexpr (kOp == rt::OpKind::kConv) {
+      exact = rt::ConvInPlace(eo.kernel->id, p);
+    } else {
+      exact = rt::DwconvInPlace(eo.kernel->id, p);
+    }
+    if (exact) {
       if (eo.spec.in_place == plan::InPlace::kStream) {
         eo.spec.alias_whole = true;
       } else if (stream) {

@@ -63,6 +63,28 @@ inline bool s8_conv_is_direct(const s8_conv_params& p) {
          (p.out_h - 1) * p.stride_h < p.in_h && (p.out_w - 1) * p.stride_w < p.in_w;
 }
 
+// In place: s8_conv__mve may write its output exactly over its input (output == input, the
+// same bytes) for an ungrouped direct 1x1 stride-1 convolution whose output has its input's
+// shape: it copies each tile's input pixels (s8_conv_mve_in_place_pixels of them) into its
+// scratch before writing any output of the tile, and the tile's outputs land only on those
+// pixels. tinyforge/in_place.h lists the variants (ConvInPlace: the compiler plans such an op
+// in place, the runtime's validator checks it, the variant harness tests it). s8_conv__ref
+// runs such a call too (from a copy of one pixel at a time in scratch: a host runs the M55
+// variants as __ref).
+constexpr bool s8_conv_same_pixels(const s8_conv_params& p) {
+  return p.k_h == 1 && p.k_w == 1 && p.stride_h == 1 && p.stride_w == 1 && p.pad_top == 0 &&
+         p.pad_left == 0 && p.out_h == p.in_h && p.out_w == p.in_w && p.out_c == p.in_c &&
+         p.filter_in_c == p.in_c;
+}
+// Pixels per in-place tile of s8_conv__mve: 4 where K <= 64 (one input-stationary row call
+// each, as fast as longer tiles), else the whole-tensor call's 24 (Tile23 reloads every
+// weight per tile: 6-pixel tiles cost vww's 6x6x128 pointwise convs 0.24 instructions per
+// MAC against 0.20), or the image's pixels if fewer.
+constexpr int32_t s8_conv_mve_in_place_pixels(const s8_conv_params& p) {
+  const int64_t pixels = int64_t{p.batches} * p.out_h * p.out_w;
+  return p.in_c <= 64 ? 4 : (pixels < 24 ? static_cast<int32_t>(pixels) : 24);
+}
+
 // Output pixels per im2col tile of s8_conv__mve (its scratch holds that many K-byte patches):
 // 12 (4 blocks of 3 pixels) for K <= 288, 6 above, so the patches stay within 3,456 bytes.
 inline int32_t s8_conv_mve_patch_pixels(const s8_conv_params& p) {
@@ -131,7 +153,8 @@ inline int32_t s8_conv_dsp_scratch_bytes(const s8_conv_params& p) {
 }
 
 extern "C" {
-// scratch: unused by __ref (may be null); faster variants state their need in conv.inc.
+// scratch: unused by __ref (may be null) except in place (output == input: in_c bytes, see
+// s8_conv_same_pixels); faster variants state their need in conv.inc.
 void s8_conv__ref(const s8_conv_params* params, const int8_t* input, const int8_t* weights,
                   const int32_t* bias, int8_t* output, void* scratch);
 // Cortex-M0/M3 and any core (plain C++); scratch: see conv.inc.

@@ -320,7 +320,16 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
       if (!p.warm) PairTable(bias, p.multiplier, p.shift, p.out_c, packed_space);
     }
   }
-  const int32_t tile = g.direct ? kDirectPixels : s8_conv_mve_patch_pixels(p);
+  // In place (conv.h, s8_conv_same_pixels): a pixel's outputs overwrite its column. The
+  // K <= 64 rows (out_c % 4 == 0) and SmallK4Rows's groups of 4 pixels load the whole column
+  // into registers before writing any output of it; the other routines read a column again
+  // per channel pair, so their pixels are first copied into the patch space
+  // (s8_conv_mve_in_place_pixels per tile; with SmallK4Rows only a tile's last 1..3).
+  const bool in_place = g.direct && output == g.input;
+  const bool in_regs = (packed != nullptr && !four && (p.out_c & 3) == 0) || four;
+  const int32_t tile = in_place && !in_regs ? s8_conv_mve_in_place_pixels(p)
+                       : g.direct           ? kDirectPixels
+                                            : s8_conv_mve_patch_pixels(p);
   static_assert(kMaxPatchPixels <= kDirectPixels, "cols[] holds a tile");
   const mve::Preds pr = mve::MakePreds();
   const int8_t* cols[kDirectPixels];
@@ -346,7 +355,15 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
   int32_t b = 0, oy = 0, ox = 0;  // the next output pixel
   for (int32_t n = 0; n < total; n += tile) {
     const int32_t np = total - n < tile ? total - n : tile;
-    if (g.direct) {  // columns are input pixels
+    if (in_place) {  // 1x1 stride 1 over the input's shape: pixel n is at n * in_c
+      const int8_t* px = g.input + n * p.in_c;
+      const int32_t held = !in_regs ? 0 : four ? (np & ~3) : np;  // read in place
+      for (int32_t i = 0; i < held; ++i) cols[i] = px + i * p.in_c;
+      if (held < np) {
+        CopyRun(patches, px + held * p.in_c, (np - held) * p.in_c);
+        for (int32_t i = held; i < np; ++i) cols[i] = patches + (i - held) * p.in_c;
+      }
+    } else if (g.direct) {  // columns are input pixels
       const int8_t* px =
           g.input + b * batch_bytes + (oy * p.stride_h * p.in_w + ox * p.stride_w) * p.in_c;
       for (int32_t i = 0; i < np; ++i, px += x_step) {

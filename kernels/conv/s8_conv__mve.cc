@@ -57,8 +57,8 @@ extern "C" void s8_conv__mve(const s8_conv_params* params, const int8_t* input,
   } else if (mode < 0) {  // grouped convolution
     path = nullptr;
   }
-  if (path == nullptr) {
-    s8_conv__ref(params, input, weights, bias, output, nullptr);
+  if (path == nullptr) {  // (the scratch: __ref's in-place copy, conv.h)
+    s8_conv__ref(params, input, weights, bias, output, scratch);
     return;
   }
   path(params, input, weights, bias, output, scratch);

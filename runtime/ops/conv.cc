@@ -100,10 +100,9 @@ Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind, Kerne
     }
   } else if (in.Overlaps(out)) {
     // Exactly in place in one call: only where the kernel allows it (in_place.h).
-    if (kind != OpKind::kDwconv || !in.SameBytes(out) ||
-        !DwconvInPlaceHere(op, AsDwconv(p))) {
-      return Status::kBadAlias;
-    }
+    const bool allowed = kind == OpKind::kDwconv ? DwconvInPlaceHere(op, AsDwconv(p))
+                                                 : ConvInPlace(op.kernel_id(), p);
+    if (!in.SameBytes(out) || !allowed) return Status::kBadAlias;
   }
   if (scratch < 0) return Status::kUnknownKernel;  // the id is not a kernel of this family
   if (op.has(abi::kConvScratch)) {

@@ -97,6 +97,47 @@ TEST(Dwconv, InPlaceEqualsOutOfPlace) {
   }
 }
 
+TEST(Conv, InPlaceEqualsOutOfPlace) {
+  // s8_conv__ref with output == input (a host running an in-place pointwise conv of an M55
+  // or M4 program, kernels/conv/conv.h) against its own out-of-place result: DS-CNN's
+  // 25x5x64 (as the planner encodes it, [125, 1]), odd shapes, batches, both roundings.
+  struct Shape {
+    int32_t batches, h, w, c, rounding;
+  };
+  const Shape shapes[] = {{1, 125, 1, 64, TF_ROUNDING_DOUBLE}, {1, 7, 9, 5, TF_ROUNDING_SINGLE},
+                          {2, 3, 4, 17, TF_ROUNDING_DOUBLE}, {1, 1, 1, 1, TF_ROUNDING_SINGLE}};
+  uint32_t seed = 777;
+  auto next = [&seed] {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<int32_t>(seed >> 8);
+  };
+  for (const Shape& sh : shapes) {
+    s8_conv_params p{};
+    p.batches = sh.batches;
+    p.in_h = p.out_h = sh.h, p.in_w = p.out_w = sh.w, p.in_c = p.out_c = p.filter_in_c = sh.c;
+    p.k_h = p.k_w = 1, p.stride_h = p.stride_w = 1, p.dilation_h = p.dilation_w = 1;
+    p.input_offset = 128, p.output_offset = -5, p.act_min = -128, p.act_max = 127;
+    p.rounding = sh.rounding;
+    ASSERT_TRUE(s8_conv_same_pixels(p)) << sh.h << "x" << sh.w << "x" << sh.c;
+    std::vector<int32_t> mult(sh.c), shift(sh.c), bias(sh.c);
+    for (int32_t c = 0; c < sh.c; ++c) {
+      mult[c] = (1 << 30) + (next() & 0x3fffffff);
+      shift[c] = -(next() % 9) - 2;
+      bias[c] = next() % 4000 - 2000;
+    }
+    p.multiplier = mult.data(), p.shift = shift.data();
+    const int32_t n = sh.batches * sh.h * sh.w * sh.c;
+    std::vector<int8_t> in(n), w(sh.c * sh.c), want(n);
+    for (int8_t& v : in) v = static_cast<int8_t>(next());
+    for (int8_t& v : w) v = static_cast<int8_t>(next());
+    s8_conv__ref(&p, in.data(), w.data(), bias.data(), want.data(), nullptr);
+    std::vector<int8_t> scratch(static_cast<size_t>(sh.c));
+    std::vector<int8_t> io = in;
+    s8_conv__ref(&p, io.data(), w.data(), bias.data(), io.data(), scratch.data());
+    EXPECT_EQ(io, want) << sh.h << "x" << sh.w << "x" << sh.c;
+  }
+}
+
 TEST(Pad, FillsWithZeroPoint) {
   const int32_t dims[] = {1, 2, 1, 1};
   const std::pair<int32_t, int32_t> pads[] = {{0, 0}, {1, 2}, {0, 1}, {0, 0}};

@@ -185,8 +185,9 @@ TEST(Lifetimes, InPlaceDeclarationsMustBeAllowedByTheOperator) {
   EXPECT_TRUE(InPlaceAllowed(OpKind::kAdd, false, abi::kBinIn2, abi::kBinOut));
   EXPECT_FALSE(InPlaceAllowed(OpKind::kAdd, true, abi::kBinIn1, abi::kBinOut));
   EXPECT_TRUE(InPlaceAllowed(OpKind::kConv, true, abi::kConvIn, abi::kConvOut));
-  EXPECT_FALSE(InPlaceAllowed(OpKind::kConv, false, abi::kConvIn, abi::kConvOut));
-  // A depthwise conv may also be exact in place in one call (its validator checks the kernel).
+  // A conv or depthwise conv may also be exact in place in one call (its validator checks
+  // the kernel: tests below).
+  EXPECT_TRUE(InPlaceAllowed(OpKind::kConv, false, abi::kConvIn, abi::kConvOut));
   EXPECT_TRUE(InPlaceAllowed(OpKind::kDwconv, false, abi::kConvIn, abi::kConvOut));
   EXPECT_TRUE(InPlaceAllowed(OpKind::kDwconv, true, abi::kConvIn, abi::kConvOut));
   EXPECT_FALSE(InPlaceAllowed(OpKind::kFc, false, abi::kConvIn, abi::kConvOut));
@@ -293,6 +294,49 @@ TEST(Consistency, ZeroPointsRoundingPaddingAndClampAgreeWithTheTensors) {
   EXPECT_EQ(LoadConv([](s8_conv_params& c) { c.act_max = 21; },
                      [](emit::Program& p) { p.ops[0].flags &= ~fmt::kOpFlagClamp; }),
             Status::kBadParams);
+}
+
+// A k x k conv (SAME) over 4x4x8 into 8 channels, its output exactly over its input when
+// `in_place` (declared partners), run by `kernel` with 2 KiB of scratch (__ref: none).
+Status LoadConvInPlace(const char* kernel, int32_t k, bool in_place) {
+  const bool ref = std::string(kernel) == "s8_conv__ref";
+  Builder b(4096);
+  const int32_t in = b.Arena(fmt::kInt8, 0, 128);
+  const int32_t out = b.Arena(fmt::kInt8, in_place ? 0 : 128, 128);
+  const int32_t scratch = ref ? fmt::kNoTensor : b.Arena(fmt::kInt8, 256, 2048);
+  for (int32_t t : {in, out}) {
+    b.p.tensors[static_cast<size_t>(t)].scale = 0.5f;
+    b.p.tensors[static_cast<size_t>(t)].zero_point = -3;
+  }
+  s8_conv_params c{1, 4, 4, 8, 4, 4, 8, k, k, 8, 1, 1, 1, 1, k / 2, k / 2, 3, -3, nullptr,
+                   nullptr, -128, 127, TF_ROUNDING_SINGLE, 0};
+  b.Op(KernelId(kernel),
+       {in, b.Const(std::vector<int8_t>(static_cast<size_t>(8 * k * k * 8), 3), fmt::kInt8),
+        fmt::kNoTensor, b.Const(std::vector<int32_t>(8, 1 << 30), fmt::kInt32),
+        b.Const(std::vector<int32_t>(8, -2), fmt::kInt32), out,
+        scratch},
+       emit::EncodeParams(c));
+  if (in_place) {
+    b.p.ops[0].in_place_input = abi::kConvIn;
+    b.p.ops[0].in_place_output = abi::kConvOut;
+  }
+  b.Input(in, {1, 4, 4, 8}, 0.5f, -3);
+  b.Output(out, {1, 4, 4, 8}, 0.5f, -3);
+  return Loaded(b.Image(), testing::RegionSizes(b.p)).status;
+}
+
+TEST(Consistency, ConvExactlyInPlaceOnlyWhereTheKernelIs) {
+  // tinyforge/in_place.h, ConvInPlace: a 1x1 stride-1 conv keeping its shape, by the
+  // variants that copy or widen a tile's pixels first (a host runs them as __ref).
+  EXPECT_EQ(LoadConvInPlace("s8_conv__mve", 1, false), Status::kOk);
+  EXPECT_EQ(LoadConvInPlace("s8_conv__mve", 1, true), Status::kOk);
+  EXPECT_EQ(LoadConvInPlace("s8_conv__dsp", 1, true), Status::kOk);
+  EXPECT_EQ(LoadConvInPlace("s8_conv__scalar", 1, true), Status::kOk);
+  // Not __ref (it has no scratch to copy a pixel into); a 3x3 window reads its neighbours.
+  EXPECT_EQ(LoadConvInPlace("s8_conv__ref", 1, false), Status::kOk);
+  EXPECT_EQ(LoadConvInPlace("s8_conv__ref", 1, true), Status::kBadAlias);
+  EXPECT_EQ(LoadConvInPlace("s8_conv__mve", 3, false), Status::kOk);
+  EXPECT_EQ(LoadConvInPlace("s8_conv__mve", 3, true), Status::kBadAlias);
 }
 
 // avgpool over a 5x5x1 input recording its quantization; `edit` changes the parameters (the

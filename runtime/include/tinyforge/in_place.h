@@ -30,14 +30,14 @@ struct InPlaceRule {
   uint8_t output = 0;  // the output's operand slot
   // A kStream op that some kernels may also run in one whole-tensor call with the output
   // exactly over the input: the op's validator checks that its kernel does for its
-  // parameters (DEPTHWISE_CONV_2D: DwconvInPlace below).
+  // parameters (CONV_2D: ConvInPlace, DEPTHWISE_CONV_2D: DwconvInPlace below).
   bool exact_by_kernel = false;
 };
 
 constexpr InPlaceRule InPlaceRuleOf(OpKind op) {
   switch (op) {
     case OpKind::kConv:
-      return {InPlaceMode::kStream, 1u << abi::kConvIn, abi::kConvOut};
+      return {InPlaceMode::kStream, 1u << abi::kConvIn, abi::kConvOut, true};
     case OpKind::kDwconv:
       return {InPlaceMode::kStream, 1u << abi::kConvIn, abi::kConvOut, true};
     case OpKind::kAvgpool:
@@ -71,6 +71,20 @@ constexpr bool DwconvInPlace(uint32_t kernel, const s8_dwconv_params& p) {
   if (kernel == KernelId("s8_dwconv__mve")) return s8_dwconv_mve_in_place(p);
   if (kernel == KernelId("s8_dwconv__dsp") || kernel == KernelId("s8_dwconv__scalar")) {
     return s8_dwconv_dsp_in_place(p);
+  }
+  return false;
+}
+
+// The CONV_2D variants that may write their output exactly over their input in one
+// whole-tensor call: an ungrouped 1x1 stride-1 convolution whose output has its input's
+// shape (kernels/conv/conv.h, s8_conv_same_pixels). s8_conv__mve copies each tile's pixels
+// into its scratch first; s8_conv__dsp and s8_conv__scalar widen a tile's pixels into their
+// scratch before writing its outputs (K <= 32000: larger K runs __ref, which is in place
+// only with scratch).
+constexpr bool ConvInPlace(uint32_t kernel, const s8_conv_params& p) {
+  if (kernel == KernelId("s8_conv__mve") || kernel == KernelId("s8_conv__dsp") ||
+      kernel == KernelId("s8_conv__scalar")) {
+    return s8_conv_same_pixels(p) && p.in_c <= 32000;
   }
   return false;
 }

@@ -4,6 +4,7 @@
 
 #include "tests/kernels/variants/stream_blocks.h"
 #include "tests/kernels/variants/variant_harness.h"
+#include "tinyforge/in_place.h"
 
 namespace {
 
@@ -114,6 +115,10 @@ Case RandomCase(tfv::Rng& rng) {
                         rng.Range(0, eff_w - 1));
     }
     if (p.out_h <= 0 || p.out_w <= 0) continue;
+    if (groups == 1 && p.k_h == 1 && p.k_w == 1 && p.stride_h == 1 && p.stride_w == 1 &&
+        pad_kind == 0 && rng.Chance(30)) {
+      p.out_c = p.in_c;  // same pixels: in place where a variant may (in_place.h)
+    }
     const int32_t macs = p.batches * p.out_h * p.out_w * p.out_c * p.k_h * p.k_w * fic;
     if (macs > 40000) continue;
     break;
@@ -239,6 +244,10 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
   p.out_c = out_c * groups;
   tfv::RandomQuant(rng, p, (e & 1) != 0, 40);
   if (kind == kPointwise) p.input_offset = 0;
+  if (kind == kPointwiseOff && pass == 1) {  // in place where a variant may (in_place.h)
+    if (ci % 3 == 2) p.in_c = p.filter_in_c = p.in_c + 64;  // K > 64: s8_conv__mve's copies
+    p.out_c = p.in_c;
+  }
   p.rounding = pass == 0 ? TF_ROUNDING_DOUBLE : TF_ROUNDING_SINGLE;
   c.bias_kind = (e % 7 == 3) ? 0 : ((e % 5 == 2) ? 2 : ((e % 11 == 4) ? 3 : 1));
   c.mult_kind = (e / 3) % 4;
@@ -323,5 +332,14 @@ TFV_FAMILY_TEST(conv, kEdgeCases, EdgeKindName) {
   std::memset(got, 0x5A, static_cast<size_t>(n_out));
   p.warm = 1;
   ctx.Variant(&s8_conv__ref)(&p, input, weights, bias, got, scratch);
-  return tfv::Compare(ctx, "warm output", got, want, n_out);
+  if (!tfv::Compare(ctx, "warm output", got, want, n_out)) return false;
+  // Exactly in place (output == input) where the variant may run so (tinyforge/in_place.h;
+  // __ref's in-place calls: tests/kernels/kernel_ref_test.cc).
+  if (tinyforge::rt::ConvInPlace(tinyforge::rt::KernelId(ctx.symbol()), p)) {
+    p.warm = 0;
+    std::memcpy(got, input, static_cast<size_t>(n_in));
+    ctx.Variant(&s8_conv__ref)(&p, got, weights, bias, got, scratch);
+    return tfv::Compare(ctx, "in place", got, want, n_out);
+  }
+  return true;
 }
