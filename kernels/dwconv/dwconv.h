@@ -133,12 +133,29 @@ constexpr s8_dwconv_mve_plan s8_dwconv_mve_make_plan(const s8_dwconv_params& p) 
   return plan;
 }
 
-// Scratch bytes of s8_dwconv__mve: 16 packed weights per output channel and `chunk` planes.
+// Whether s8_dwconv__mve's plane path packs the weights of one chunk of 8 input channels at a
+// time, just before the chunk's planes are read, rather than all channels once per call: where
+// every chunk is filled once (one band, one batch), so the packing costs the same and the
+// scratch holds 16 * 8 * depth_multiplier bytes of them instead of 16 * out_c.
+constexpr bool s8_dwconv_mve_packs_chunks(const s8_dwconv_params& p,
+                                          const s8_dwconv_mve_plan& plan) {
+  return plan.fast && plan.chunk == 8 && p.batches == 1 &&
+         plan.band >= (plan.b_is_y ? p.out_h : p.out_w);
+}
+// Output channels whose packed weights the scratch holds at a time.
+constexpr int64_t s8_dwconv_mve_packed_channels(const s8_dwconv_params& p,
+                                                const s8_dwconv_mve_plan& plan) {
+  const int64_t chunk = int64_t{8} * p.depth_multiplier;
+  return s8_dwconv_mve_packs_chunks(p, plan) && chunk < p.out_c ? chunk : p.out_c;
+}
+
+// Scratch bytes of s8_dwconv__mve: 16 packed weights per output channel held at a time and
+// `chunk` planes.
 constexpr int64_t s8_dwconv_mve_scratch_bytes(const s8_dwconv_params& p) {
   const s8_dwconv_mve_plan plan = s8_dwconv_mve_make_plan(p);
   if (!plan.fast) return 0;
-  return int64_t{p.out_c} * 16 + int64_t{plan.n_a} * plan.pitch * plan.chunk + 16 +
-         int64_t{plan.pixels} * 32;
+  return s8_dwconv_mve_packed_channels(p, plan) * 16 +
+         int64_t{plan.n_a} * plan.pitch * plan.chunk + 16 + int64_t{plan.pixels} * 32;
 }
 
 // In place: a variant may write its output exactly over its input (output == input, the
