@@ -283,6 +283,18 @@ inline const int8_t* Column(const Geometry& g, int32_t b, int32_t oy, int32_t ox
   return slot;
 }
 
+// An in-place tile's columns (Run): np pixels from px, the first `held` read where they are
+// (their routine holds a column in registers), the rest copied into `patches` first.
+[[gnu::noinline]] inline void InPlaceColumns(const int8_t* px, int32_t np, int32_t held,
+                                             int32_t in_c, int8_t* patches,
+                                             const int8_t** cols) {
+  for (int32_t i = 0; i < held; ++i) cols[i] = px + i * in_c;
+  if (held < np) {
+    CopyRun(patches, px + held * in_c, (np - held) * in_c);
+    for (int32_t i = held; i < np; ++i) cols[i] = patches + (i - held) * in_c;
+  }
+}
+
 // Output pixels per tile: im2col patches built in scratch (conv.inc)
 // (s8_conv_mve_patch_pixels: 12 or 6), or pointers into the input for direct 1x1 convolutions.
 constexpr int32_t kMaxPatchPixels = 12;
@@ -356,13 +368,8 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
   for (int32_t n = 0; n < total; n += tile) {
     const int32_t np = total - n < tile ? total - n : tile;
     if (in_place) {  // 1x1 stride 1 over the input's shape: pixel n is at n * in_c
-      const int8_t* px = g.input + n * p.in_c;
-      const int32_t held = !in_regs ? 0 : four ? (np & ~3) : np;  // read in place
-      for (int32_t i = 0; i < held; ++i) cols[i] = px + i * p.in_c;
-      if (held < np) {
-        CopyRun(patches, px + held * p.in_c, (np - held) * p.in_c);
-        for (int32_t i = held; i < np; ++i) cols[i] = patches + (i - held) * p.in_c;
-      }
+      InPlaceColumns(g.input + n * p.in_c, np, !in_regs ? 0 : four ? (np & ~3) : np, p.in_c,
+                     patches, cols);
     } else if (g.direct) {  // columns are input pixels
       const int8_t* px =
           g.input + b * batch_bytes + (oy * p.stride_h * p.in_w + ox * p.stride_w) * p.in_c;

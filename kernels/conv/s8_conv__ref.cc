@@ -4,33 +4,11 @@
 
 namespace fx = tinyforge::fx;
 
-extern "C" void s8_conv__ref(const s8_conv_params* params, const int8_t* input,
-                             const int8_t* weights, const int32_t* bias, int8_t* output,
-                             void* scratch) {
-  const s8_conv_params& p = *params;
-  if (output == input) {
-    // In place (conv.h, s8_conv_same_pixels: 1x1, stride 1, the output the input's shape;
-    // scratch of at least in_c bytes): each pixel is copied out before its outputs are written.
-    int8_t* px = static_cast<int8_t*>(scratch);
-    const int32_t pixels = p.batches * p.in_h * p.in_w;
-    for (int32_t i = 0; i < pixels; ++i) {
-      int8_t* io = output + i * p.in_c;
-      for (int32_t c = 0; c < p.in_c; ++c) px[c] = io[c];
-      for (int32_t oc = 0; oc < p.out_c; ++oc) {
-        const int8_t* w = weights + oc * p.in_c;
-        int32_t acc = 0;
-        for (int32_t ic = 0; ic < p.in_c; ++ic) {
-          acc = fx::WrapAdd(acc, static_cast<int32_t>(w[ic]) *
-                                     (static_cast<int32_t>(px[ic]) + p.input_offset));
-        }
-        if (bias != nullptr) acc = fx::WrapAdd(acc, bias[oc]);
-        acc = fx::Requantize(acc, p.multiplier[oc], p.shift[oc], p.rounding);
-        acc = fx::WrapAdd(acc, p.output_offset);
-        io[oc] = static_cast<int8_t>(fx::Clamp(acc, p.act_min, p.act_max));
-      }
-    }
-    return;
-  }
+namespace {
+
+// The convolution of `input` into `output` (separate buffers).
+[[gnu::noinline]] void Convolve(const s8_conv_params& p, const int8_t* input,
+                                const int8_t* weights, const int32_t* bias, int8_t* output) {
   const int32_t groups = p.in_c / p.filter_in_c;
   const int32_t filters_per_group = p.out_c / groups;
 
@@ -67,5 +45,28 @@ extern "C" void s8_conv__ref(const s8_conv_params* params, const int8_t* input,
         }
       }
     }
+  }
+}
+
+}  // namespace
+
+extern "C" void s8_conv__ref(const s8_conv_params* params, const int8_t* input,
+                             const int8_t* weights, const int32_t* bias, int8_t* output,
+                             void* scratch) {
+  const s8_conv_params& p = *params;
+  if (output != input) {
+    Convolve(p, input, weights, bias, output);
+    return;
+  }
+  // In place (conv.h, s8_conv_same_pixels: 1x1, stride 1, the output the input's shape;
+  // scratch of at least in_c bytes): each pixel is copied out, then convolved as a 1x1 image.
+  int8_t* px = static_cast<int8_t*>(scratch);
+  s8_conv_params one = p;
+  one.batches = one.in_h = one.in_w = one.out_h = one.out_w = 1;
+  const int32_t pixels = p.batches * p.in_h * p.in_w;
+  for (int32_t i = 0; i < pixels; ++i) {
+    int8_t* io = output + i * p.in_c;
+    for (int32_t c = 0; c < p.in_c; ++c) px[c] = io[c];
+    Convolve(one, px, weights, bias, io);
   }
 }
