@@ -52,6 +52,36 @@ TEST(MaxPool, ClampsToActivation) {
   EXPECT_EQ(out[1], 7);
 }
 
+// Seeded random data for the in-place tests: per-channel requantization (multiplier in
+// [2^30, 2^31), shift in [-9, -1], bias in [-2000, 2000)) and int8 values.
+struct RandomData {
+  explicit RandomData(uint32_t s) : seed(s) {}
+  uint32_t seed;
+  int32_t Next() {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<int32_t>(seed >> 8);
+  }
+  std::vector<int8_t> Bytes(int32_t n) {
+    std::vector<int8_t> v(static_cast<size_t>(n));
+    for (int8_t& x : v) x = static_cast<int8_t>(Next());
+    return v;
+  }
+  // Sets p's c channels' multiplier and shift (held here) and returns their bias.
+  template <class P>
+  const int32_t* Channels(P* p, int32_t c) {
+    mult.resize(static_cast<size_t>(c)), shift.resize(static_cast<size_t>(c));
+    bias.resize(static_cast<size_t>(c));
+    for (int32_t i = 0; i < c; ++i) {
+      mult[i] = (1 << 30) + (Next() & 0x3fffffff);
+      shift[i] = -(Next() % 9) - 1;
+      bias[i] = Next() % 4000 - 2000;
+    }
+    p->multiplier = mult.data(), p->shift = shift.data();
+    return bias.data();
+  }
+  std::vector<int32_t> mult, shift, bias;
+};
+
 TEST(Dwconv, InPlaceEqualsOutOfPlace) {
   // s8_dwconv__ref with output == input (a host running an M55 program's in-place depthwise,
   // kernels/dwconv/dwconv.h) against its own out-of-place result, on DS-CNN's shape and
@@ -62,11 +92,7 @@ TEST(Dwconv, InPlaceEqualsOutOfPlace) {
   const Shape shapes[] = {{25, 5, 64, 3, 1, TF_ROUNDING_DOUBLE}, {7, 9, 5, 3, 1, TF_ROUNDING_SINGLE},
                           {6, 6, 17, 1, 1, TF_ROUNDING_DOUBLE}, {8, 5, 3, 3, 2, TF_ROUNDING_SINGLE},
                           {1, 1, 9, 3, 1, TF_ROUNDING_DOUBLE}};
-  uint32_t seed = 12345;
-  auto next = [&seed] {
-    seed = seed * 1664525u + 1013904223u;
-    return static_cast<int32_t>(seed >> 8);
-  };
+  RandomData rnd(12345);
   for (const Shape& sh : shapes) {
     s8_dwconv_params p{};
     p.batches = 1;
@@ -77,22 +103,15 @@ TEST(Dwconv, InPlaceEqualsOutOfPlace) {
     p.input_offset = 7, p.output_offset = -3, p.act_min = -128, p.act_max = 127;
     p.rounding = sh.rounding;
     ASSERT_TRUE(s8_dwconv_mve_in_place(p)) << sh.h << "x" << sh.w << "x" << sh.c;
-    std::vector<int32_t> mult(sh.c), shift(sh.c), bias(sh.c);
-    for (int32_t c = 0; c < sh.c; ++c) {
-      mult[c] = (1 << 30) + (next() & 0x3fffffff);
-      shift[c] = -(next() % 9) - 1;
-      bias[c] = next() % 4000 - 2000;
-    }
-    p.multiplier = mult.data(), p.shift = shift.data();
+    const int32_t* bias = rnd.Channels(&p, sh.c);
     const int32_t n = sh.h * sh.w * sh.c;
-    std::vector<int8_t> in(n), w(sh.k * sh.k * sh.c), want(n);
-    for (int8_t& v : in) v = static_cast<int8_t>(next());
-    for (int8_t& v : w) v = static_cast<int8_t>(next());
-    s8_dwconv__ref(&p, in.data(), w.data(), bias.data(), want.data(), nullptr);
+    const std::vector<int8_t> in = rnd.Bytes(n), w = rnd.Bytes(sh.k * sh.k * sh.c);
+    std::vector<int8_t> want(n);
+    s8_dwconv__ref(&p, in.data(), w.data(), bias, want.data(), nullptr);
     std::vector<int8_t> scratch(static_cast<size_t>(s8_dwconv_mve_scratch_bytes(p)));
     ASSERT_GE(scratch.size(), static_cast<size_t>(sh.h * sh.w));
     std::vector<int8_t> io = in;
-    s8_dwconv__ref(&p, io.data(), w.data(), bias.data(), io.data(), scratch.data());
+    s8_dwconv__ref(&p, io.data(), w.data(), bias, io.data(), scratch.data());
     EXPECT_EQ(io, want) << sh.h << "x" << sh.w << "x" << sh.c;
   }
 }
@@ -106,11 +125,7 @@ TEST(Conv, InPlaceEqualsOutOfPlace) {
   };
   const Shape shapes[] = {{1, 125, 1, 64, TF_ROUNDING_DOUBLE}, {1, 7, 9, 5, TF_ROUNDING_SINGLE},
                           {2, 3, 4, 17, TF_ROUNDING_DOUBLE}, {1, 1, 1, 1, TF_ROUNDING_SINGLE}};
-  uint32_t seed = 777;
-  auto next = [&seed] {
-    seed = seed * 1664525u + 1013904223u;
-    return static_cast<int32_t>(seed >> 8);
-  };
+  RandomData rnd(777);
   for (const Shape& sh : shapes) {
     s8_conv_params p{};
     p.batches = sh.batches;
@@ -119,21 +134,14 @@ TEST(Conv, InPlaceEqualsOutOfPlace) {
     p.input_offset = 128, p.output_offset = -5, p.act_min = -128, p.act_max = 127;
     p.rounding = sh.rounding;
     ASSERT_TRUE(s8_conv_same_pixels(p)) << sh.h << "x" << sh.w << "x" << sh.c;
-    std::vector<int32_t> mult(sh.c), shift(sh.c), bias(sh.c);
-    for (int32_t c = 0; c < sh.c; ++c) {
-      mult[c] = (1 << 30) + (next() & 0x3fffffff);
-      shift[c] = -(next() % 9) - 2;
-      bias[c] = next() % 4000 - 2000;
-    }
-    p.multiplier = mult.data(), p.shift = shift.data();
+    const int32_t* bias = rnd.Channels(&p, sh.c);
     const int32_t n = sh.batches * sh.h * sh.w * sh.c;
-    std::vector<int8_t> in(n), w(sh.c * sh.c), want(n);
-    for (int8_t& v : in) v = static_cast<int8_t>(next());
-    for (int8_t& v : w) v = static_cast<int8_t>(next());
-    s8_conv__ref(&p, in.data(), w.data(), bias.data(), want.data(), nullptr);
+    const std::vector<int8_t> in = rnd.Bytes(n), w = rnd.Bytes(sh.c * sh.c);
+    std::vector<int8_t> want(n);
+    s8_conv__ref(&p, in.data(), w.data(), bias, want.data(), nullptr);
     std::vector<int8_t> scratch(static_cast<size_t>(sh.c));
     std::vector<int8_t> io = in;
-    s8_conv__ref(&p, io.data(), w.data(), bias.data(), io.data(), scratch.data());
+    s8_conv__ref(&p, io.data(), w.data(), bias, io.data(), scratch.data());
     EXPECT_EQ(io, want) << sh.h << "x" << sh.w << "x" << sh.c;
   }
 }
