@@ -56,6 +56,14 @@ Status ReadTensorBody(const Json& j, std::span<const uint8_t> blob, Tensor& t) {
     return Error("dtype: unknown dtype \"" + dtype_name + "\" (expected float32, int8 or int32)");
   }
   t.dtype = *dtype;
+  auto order = j.find("order");  // lowered graphs: a rank-4 activation in PyTorch's order
+  if (order != j.end() && !order->is_null()) {
+    TF_ASSIGN_OR_RETURN(std::string o, GetString(*order, "order"));
+    if (o != "pytorch" || t.shape.size() != 4) {
+      return Error("order: expected \"pytorch\", on a rank-4 tensor");
+    }
+    t.pytorch_order = true;
+  }
 
   auto quant = j.find("quant");
   const bool has_quant = quant != j.end() && !quant->is_null();

@@ -31,6 +31,8 @@ Json TensorJson(const ir::Tensor& t, std::vector<uint8_t>& blob) {
   j["name"] = t.name;
   j["shape"] = t.shape;
   j["dtype"] = std::string(ir::DTypeName(t.dtype));
+  // (Rank 4 only: a pass after the layout pass may reshape a tensor it marked.)
+  if (t.pytorch_order && t.shape.size() == 4) j["order"] = "pytorch";
   if (t.quant) {
     Json q = Json::object();
     Json scales = Json::array();

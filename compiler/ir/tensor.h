@@ -33,6 +33,11 @@ struct Tensor {
   std::optional<QuantParams> quant;  // required for int8/int32, absent for float32
   // Constant bytes: C order of `shape`, little-endian, size == numel * DTypeSize(dtype).
   std::optional<std::vector<uint8_t>> data;
+  // A rank-4 activation the layout pass left in PyTorch's element order while the graph's
+  // layout is NHWC (docs/passes.md, layout): an attention block's [B, H, T, D], a
+  // channels-last block between permutes. passes::TensorLayout reads it (on rank-4 tensors
+  // only: a later pass may reshape one).
+  bool pytorch_order = false;
 
   bool is_constant() const { return data.has_value(); }
   int64_t num_elements() const { return NumElements(shape); }

@@ -9,9 +9,11 @@
 // size-1 dims.
 //
 // Rank-4 activations that no spatial op (conv, depthwise, pools, resize) reaches through
-// the ops joining them, and that are no graph input or output, keep PyTorch's order: an
-// attention block's [B, H, T, D] tensors between its head-split transposes and qbmm would
-// otherwise gain a transpose pair around every qbmm.
+// the ops joining them (transposes join nothing), and that are no graph input or output,
+// keep PyTorch's order: an attention block's [B, H, T, D] tensors between its head-split
+// transposes and qbmm would otherwise gain a transpose pair around every qbmm, a
+// channels-last block (ConvNeXt's LayerNorm and Linear layers between permutes) a pair
+// around every op.
 //
 // The model's inputs and outputs follow --layout (PassOptions::io_layout): NHWC (default)
 // makes them NHWC too; NCHW keeps them and inserts a transpose at each rank-4 edge.
@@ -355,6 +357,11 @@ static void KeepMatrixGroups(const ir::Graph& g, const std::vector<bool>& at_edg
   };
   std::vector<bool> spatial(n, false);
   for (const ir::Op& op : g.ops) {
+    // A transpose joins nothing: its input and output may each keep their own order (a
+    // channels-last block between a conv's permute(0, 2, 3, 1) and permute(0, 3, 1, 2),
+    // as ConvNeXt's: the transposes the pass then writes around the permutes compose to
+    // identities, which remove-noops drops).
+    if (op.type == OpType::kTranspose) continue;
     const bool needs_nhwc = op.type == OpType::kQConv2d || op.type == OpType::kQDwConv2d ||
                             op.type == OpType::kQAvgPool2d || op.type == OpType::kQMaxPool2d ||
                             op.type == OpType::kResize || op.type == OpType::kFConv2d ||
@@ -520,8 +527,10 @@ Status ToNhwc(ir::Graph& g, const PassOptions& options) {
   }
   g.ops = std::move(r.out);
   for (size_t t = 0; t < g.tensors.size(); ++t) {
-    if (!r.permute[t]) continue;
     ir::Tensor& desc = g.tensors[t];
+    desc.pytorch_order = !r.permute[t] && !r.edge[t] && desc.shape.size() == 4 &&
+                         !desc.is_constant() && desc.dtype != ir::DType::kInt32;
+    if (!r.permute[t]) continue;
     if (desc.is_constant()) {
       PermuteConstant(desc, kNchwToNhwc);
     } else {

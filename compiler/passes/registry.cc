@@ -36,8 +36,9 @@ constexpr std::array<PassInfo, 12> kPasses = {{
      "none after a `qlut` (composed into its table), none over 256+ elements (a `qlut`)",
      "needs fold-qdq's clamps; before compute-multipliers so removed clamps get no constants"},
     {"layout", ToNhwc,
-     "`graph.layout = NHWC`: rank-4 activations NHWC, conv weights OHWI, depthwise 1HWC; "
-     "`graph.io_layout` = `--layout`",
+     "`graph.layout = NHWC`: rank-4 activations NHWC (those no spatial op reaches, across "
+     "ops other than transposes, keep PyTorch's order: `pytorch_order`), conv weights OHWI, "
+     "depthwise 1HWC; `graph.io_layout` = `--layout`",
      "needs lowered ops (they carry `layout`); before remove-noops, which resolves the "
      "transposes it inserts"},
     {"split-groups", SplitGroups,

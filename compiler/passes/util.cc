@@ -103,6 +103,7 @@ std::optional<ir::Layout> TensorLayout(const ir::Graph& g, const std::vector<boo
                                        ir::TensorId t) {
   const ir::Tensor& desc = g.tensor(t);
   if (desc.shape.size() != 4 || desc.is_constant()) return std::nullopt;
+  if (desc.pytorch_order) return ir::Layout::kNCHW;
   return edge[static_cast<size_t>(t)] ? g.io_layout : g.layout;
 }
 

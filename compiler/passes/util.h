@@ -95,7 +95,8 @@ inline constexpr int64_t kNhwcToNchw[] = {0, 3, 1, 2};
 // quantize (after an input) or dequantize (before an output) only. Their rank-4 shapes are
 // in Graph::io_layout, every other rank-4 activation in Graph::layout.
 std::vector<bool> EdgeTensors(const ir::Graph& g);
-// The layout a rank-4 non-constant tensor is stored in; nullopt for other tensors.
+// The layout a rank-4 non-constant tensor is stored in (NCHW: PyTorch's order, also for a
+// tensor the layout pass kept so, Tensor::pytorch_order); nullopt for other tensors.
 std::optional<ir::Layout> TensorLayout(const ir::Graph& g, const std::vector<bool>& edge,
                                        ir::TensorId t);
 

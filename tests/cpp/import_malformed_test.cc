@@ -159,6 +159,11 @@ TEST(Malformed, DTypeAndQuantPresence) {
             "m.tfg: tensor 'x_q' (#1): quant: required for int8 tensors");
   EXPECT_EQ(EditJson([](json& d) { d["tensors"][0]["quant"] = d["tensors"][1]["quant"]; }),
             "m.tfg: tensor 'x' (#0): quant: not allowed on float32 tensors");
+  // `order` (a lowered graph's rank-4 activation in PyTorch's order): "pytorch", rank 4.
+  EXPECT_EQ(EditJson([](json& d) { d["tensors"][0]["order"] = "nhwc"; }),
+            "m.tfg: tensor 'x' (#0): order: expected \"pytorch\", on a rank-4 tensor");
+  EXPECT_EQ(EditJson([](json& d) { d["tensors"][5]["order"] = "pytorch"; }),
+            "m.tfg: tensor 'b_q' (#5): order: expected \"pytorch\", on a rank-4 tensor");
 }
 
 TEST(Malformed, NaNAndZeroScale) {

@@ -150,6 +150,44 @@ class Permutes(nn.Module):
         return y.transpose(1, 2).contiguous().view(1, 7, 30)
 
 
+class ChannelsLastBlock(nn.Module):
+    """ConvNeXt's block: depthwise 7x7, then permute(0, 2, 3, 1), LayerNorm and Linear layers
+    over channels, a per-channel scale, permute(0, 3, 1, 2), a residual add."""
+
+    def __init__(self, c: int = 12) -> None:
+        super().__init__()
+        self.stem = nn.Conv2d(3, c, 1)
+        self.dw = nn.Conv2d(c, c, 7, padding=3, groups=c)
+        self.ln = nn.LayerNorm(c)
+        self.pw1 = nn.Linear(c, 4 * c)
+        self.pw2 = nn.Linear(4 * c, c)
+        self.gamma = nn.Parameter(torch.linspace(0.2, 1.0, c))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.stem(x)
+        y = self.dw(x).permute(0, 2, 3, 1)
+        y = self.pw2(nn.functional.gelu(self.pw1(self.ln(y))))
+        return x + (self.gamma * y).permute(0, 3, 1, 2)
+
+
+def test_channels_last_block_without_transposes(cli, tmp_path):
+    """The permutes around a channels-last block cost nothing: the layout pass keeps the
+    block's tensors in PyTorch's order ([N, H, W, C], the NHWC bytes the depthwise conv
+    wrote), so no transpose is left and the per-channel scale is the fast gate multiply
+    (docs/decisions.md 88); host within 1 LSB of PyTorch, `compare` finds no divergence."""
+    shape = (1, 3, 6, 5)
+    res = export_quantized(ChannelsLastBlock(), shape, tmp_path / "block.tfg")
+    ops = _lowered_ops(cli, res.path)
+    assert "transpose" not in ops and "qlayernorm" in ops
+    assert host_vs_torch(cli, res, shape, tmp_path) <= 1
+    x = random_inputs(shape, 1, seed=3)[0].numpy()
+    np.save(tmp_path / "x.npy", x)
+    out = run_cli(cli, "compare", res.path, "--against", "pytorch", "-i", tmp_path / "x.npy")
+    assert "no divergence" in out.stdout
+    rows = [line.split()[1] for line in out.stdout.splitlines() if line[:6].strip().isdigit()]
+    assert {"ln", "pw1", "pw2"} <= set(rows), rows  # the block's tensors were compared
+
+
 def test_channel_shuffle_is_one_transpose(cli, tmp_path):
     """view -> transpose -> view between the layout pass's NCHW transposes folds to one
     transpose of the NHWC data, run by the transpose kernel; host within 1 LSB of PyTorch."""
