@@ -63,12 +63,13 @@ inline bool s8_conv_is_direct(const s8_conv_params& p) {
          (p.out_h - 1) * p.stride_h < p.in_h && (p.out_w - 1) * p.stride_w < p.in_w;
 }
 
-// In place: s8_conv__mve may write its output exactly over its input (output == input, the
-// same bytes) for an ungrouped direct 1x1 stride-1 convolution whose output has its input's
-// shape: it copies each tile's input pixels (s8_conv_mve_in_place_pixels of them) into its
-// scratch before writing any output of the tile, and the tile's outputs land only on those
-// pixels. tinyforge/in_place.h lists the variants (ConvInPlace: the compiler plans such an op
-// in place, the runtime's validator checks it, the variant harness tests it). s8_conv__ref
+// In place: an ungrouped direct 1x1 stride-1 convolution whose output has its input's shape
+// writes each output pixel only over its own input pixel, so a variant may run it with
+// output == input where it reads a pixel's whole column before writing any output of it:
+// s8_conv__mve holds the column in registers (its K <= 64 routines) or copies the tile's
+// pixels into its scratch first (s8_conv_mve_in_place_pixels of them; mve_conv_run.h).
+// tinyforge/in_place.h lists the variants (ConvInPlace: the compiler plans such an op in
+// place, the runtime's validator checks it, the variant harness tests it). s8_conv__ref
 // runs such a call too (from a copy of one pixel at a time in scratch: a host runs the M55
 // variants as __ref).
 constexpr bool s8_conv_same_pixels(const s8_conv_params& p) {

@@ -133,14 +133,19 @@ constexpr s8_dwconv_mve_plan s8_dwconv_mve_make_plan(const s8_dwconv_params& p) 
   return plan;
 }
 
+// Whether the plane plan covers the output in one band along b.
+constexpr bool s8_dwconv_mve_one_band(const s8_dwconv_params& p,
+                                      const s8_dwconv_mve_plan& plan) {
+  return plan.band >= (plan.b_is_y ? p.out_h : p.out_w);
+}
+
 // Whether s8_dwconv__mve's plane path packs the weights of one chunk of 8 input channels at a
 // time, just before the chunk's planes are read, rather than all channels once per call: where
 // every chunk is filled once (one band, one batch), so the packing costs the same and the
 // scratch holds 16 * 8 * depth_multiplier bytes of them instead of 16 * out_c.
 constexpr bool s8_dwconv_mve_packs_chunks(const s8_dwconv_params& p,
                                           const s8_dwconv_mve_plan& plan) {
-  return plan.fast && plan.chunk == 8 && p.batches == 1 &&
-         plan.band >= (plan.b_is_y ? p.out_h : p.out_w);
+  return plan.fast && plan.chunk == 8 && p.batches == 1 && s8_dwconv_mve_one_band(p, plan);
 }
 // Output channels whose packed weights the scratch holds at a time.
 constexpr int64_t s8_dwconv_mve_packed_channels(const s8_dwconv_params& p,
@@ -175,7 +180,7 @@ constexpr bool s8_dwconv_same_shape(const s8_dwconv_params& p) {
 constexpr bool s8_dwconv_mve_in_place(const s8_dwconv_params& p) {
   if (!s8_dwconv_same_shape(p)) return false;
   const s8_dwconv_mve_plan plan = s8_dwconv_mve_make_plan(p);
-  return plan.fast && plan.band >= (plan.b_is_y ? p.out_h : p.out_w);
+  return plan.fast && s8_dwconv_mve_one_band(p, plan);
 }
 
 // s8_dwconv__dsp's lanes path (depth multiplier 1, channels a multiple of 4; a 3x3 undilated
