@@ -107,6 +107,41 @@ struct EluAttrs {
   friend bool operator==(const EluAttrs&, const EluAttrs&) = default;
 };
 
+struct SoftplusAttrs {
+  // y = x * beta > threshold ? x : log(1 + exp(x * beta)) / beta (aten.softplus)
+  double beta = 1.0;
+  double threshold = 20.0;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("beta", s.beta);
+    f("threshold", s.threshold);
+  }
+  friend bool operator==(const SoftplusAttrs&, const SoftplusAttrs&) = default;
+};
+
+struct ShrinkAttrs {
+  // hardshrink: |x| > lambd ? x : 0; softshrink: x > lambd ? x - lambd : x < -lambd ?
+  // x + lambd : 0 (aten.hardshrink / softshrink)
+  double lambd = 0.5;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("lambd", s.lambd);
+  }
+  friend bool operator==(const ShrinkAttrs&, const ShrinkAttrs&) = default;
+};
+
+struct ThresholdAttrs {
+  // y = x > threshold ? x : value (aten.threshold)
+  double threshold = 0.0;
+  double value = 0.0;
+  template <class S, class F>
+  static void Fields(S& s, F&& f) {
+    f("threshold", s.threshold);
+    f("value", s.value);
+  }
+  friend bool operator==(const ThresholdAttrs&, const ThresholdAttrs&) = default;
+};
+
 struct GeluAttrs {
   bool approximate_tanh = false;  // PyTorch's approximate='tanh' (else the exact erf form)
   template <class S, class F>
@@ -535,6 +570,7 @@ using Attrs = std::variant<NoAttrs, Conv2dAttrs, HardtanhAttrs, MaxPool2dAttrs, 
                            MeanAttrs, ReshapeAttrs, CatAttrs, SoftmaxAttrs, QConv2dAttrs,
                            QDwConv2dAttrs, QFcAttrs, QPool2dAttrs, ClampAttrs, QPadAttrs,
                            TransposeAttrs, SliceAttrs, LeakyReluAttrs, EluAttrs, GeluAttrs,
+                           SoftplusAttrs, ShrinkAttrs, ThresholdAttrs,
                            PadAttrs, ResizeAttrs, ArgMaxAttrs, GatherAttrs, QBmmAttrs, LayerNormAttrs,
                            QLayerNormAttrs, FloatFnAttrs, CumsumAttrs, FConv2dAttrs,
                            FFcAttrs, FPool2dAttrs, QLstmAttrs>;

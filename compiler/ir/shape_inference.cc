@@ -306,7 +306,14 @@ Expected<std::vector<Shape>> InferShapes(OpType type, const Attrs& attrs,
     case OpType::kSilu:
     case OpType::kGelu:
     case OpType::kElu:
-    case OpType::kLeakyRelu: {
+    case OpType::kLeakyRelu:
+    case OpType::kMish:
+    case OpType::kSoftplus:
+    case OpType::kLogSigmoid:
+    case OpType::kHardshrink:
+    case OpType::kSoftshrink:
+    case OpType::kThreshold:
+    case OpType::kSquare: {
       const std::string why = CheckUnaryFnAttrs(type, attrs);
       if (!why.empty()) return Error("attrs: " + why);
       return std::vector<Shape>{in[0]};

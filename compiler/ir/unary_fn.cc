@@ -24,6 +24,13 @@ bool IsUnaryFn(OpType type) {
     case OpType::kGelu:
     case OpType::kElu:
     case OpType::kLeakyRelu:
+    case OpType::kMish:
+    case OpType::kSoftplus:
+    case OpType::kLogSigmoid:
+    case OpType::kHardshrink:
+    case OpType::kSoftshrink:
+    case OpType::kThreshold:
+    case OpType::kSquare:
       return true;
     default:
       return false;
@@ -62,6 +69,33 @@ float EvalUnaryFn(OpType type, const Attrs& attrs, float x) {
       const float slope = static_cast<float>(std::get<LeakyReluAttrs>(attrs).negative_slope);
       return x > 0.0f ? x : x * slope;
     }
+    case OpType::kMish:  // x * tanh(log1p(exp(x))), as PyTorch's kernel (no threshold)
+      y = v * std::tanh(std::log1p(std::exp(v)));
+      break;
+    case OpType::kSoftplus: {
+      const auto& a = std::get<SoftplusAttrs>(attrs);
+      y = v * a.beta > a.threshold ? v : std::log1p(std::exp(v * a.beta)) / a.beta;
+      break;
+    }
+    case OpType::kLogSigmoid:  // min(x, 0) - log1p(exp(-|x|)), PyTorch's stable form
+      y = std::min(v, 0.0) - std::log1p(std::exp(-std::abs(v)));
+      break;
+    // The piecewise ones compare and subtract in float32, as PyTorch (its Scalar parameters
+    // become float32 first).
+    case OpType::kHardshrink: {
+      const float l = static_cast<float>(std::get<ShrinkAttrs>(attrs).lambd);
+      return x >= -l && x <= l ? 0.0f : x;
+    }
+    case OpType::kSoftshrink: {
+      const float l = static_cast<float>(std::get<ShrinkAttrs>(attrs).lambd);
+      return x > l ? x - l : x < -l ? x + l : 0.0f;
+    }
+    case OpType::kThreshold: {
+      const auto& a = std::get<ThresholdAttrs>(attrs);
+      return x <= static_cast<float>(a.threshold) ? static_cast<float>(a.value) : x;
+    }
+    case OpType::kSquare:
+      return x * x;
     default:
       return x;
   }
@@ -77,6 +111,19 @@ std::string CheckUnaryFnAttrs(OpType type, const Attrs& attrs) {
     const auto& a = std::get<EluAttrs>(attrs);
     if (!std::isfinite(a.alpha) || !std::isfinite(a.scale) || !std::isfinite(a.input_scale)) {
       return "alpha, scale and input_scale must be finite";
+    }
+  } else if (type == OpType::kSoftplus) {
+    const auto& a = std::get<SoftplusAttrs>(attrs);
+    if (!std::isfinite(a.beta) || a.beta == 0.0 || !std::isfinite(a.threshold)) {
+      return "beta must be finite and nonzero, threshold finite";
+    }
+  } else if (type == OpType::kHardshrink || type == OpType::kSoftshrink) {
+    const double l = std::get<ShrinkAttrs>(attrs).lambd;
+    if (!std::isfinite(l) || l < 0.0) return "lambd must be finite and >= 0";
+  } else if (type == OpType::kThreshold) {
+    const auto& a = std::get<ThresholdAttrs>(attrs);
+    if (!std::isfinite(a.threshold) || !std::isfinite(a.value)) {
+      return "threshold and value must be finite";
     }
   }
   return {};

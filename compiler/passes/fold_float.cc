@@ -14,7 +14,8 @@
 //
 // What the float kernels do not compute is rejected naming the op, as fold-qdq does (grouped
 // convolution that is not depthwise, dilated max pooling, an average pool counting its
-// padding, a pad value other than +0.0, celu).
+// padding, a pad value other than +0.0, celu, softplus with a threshold other than 20,
+// hardshrink, softshrink, threshold).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -238,7 +239,9 @@ class FloatFolder {
       case OpType::kHardswish:
       case OpType::kHardsigmoid:
       case OpType::kSilu:
-      case OpType::kGelu: {
+      case OpType::kGelu:
+      case OpType::kMish:
+      case OpType::kLogSigmoid: {
         Emit(OpType::kUnary, o.inputs, o.outputs[0], ir::FloatFnAttrs{UnaryFnOf(o)}, o.name);
         return OkStatus();
       }
@@ -266,6 +269,24 @@ class FloatFolder {
         return WithConstant(ir::FloatFn::kElu, static_cast<float>(a.alpha),
                             static_cast<float>(a.scale));
       }
+      case OpType::kSoftplus: {
+        const auto& a = o.attrs_as<ir::SoftplusAttrs>();
+        if (a.threshold != 20.0) {
+          return Fail("softplus with threshold " + std::to_string(a.threshold) +
+                      ": the float kernel takes PyTorch's default, 20");
+        }
+        return WithConstant(ir::FloatFn::kSoftplus, static_cast<float>(a.beta));
+      }
+      case OpType::kSquare:
+        Emit(OpType::kBinary, {o.inputs[0], o.inputs[0]}, o.outputs[0],
+             ir::FloatFnAttrs{ir::FloatFn::kMul}, o.name);
+        return OkStatus();
+      case OpType::kHardshrink:
+      case OpType::kSoftshrink:
+      case OpType::kThreshold:
+        return Fail(std::string(ir::OpTypeName(o.type)) +
+                    " in a float model: the float kernels do not compute it; export with "
+                    "calibration data (int8: a table lookup)");
       case OpType::kLayerNorm:
         return LayerNorm();
       case OpType::kPad:
@@ -307,6 +328,8 @@ class FloatFolder {
       case OpType::kHardswish: return ir::FloatFn::kHardswish;
       case OpType::kHardsigmoid: return ir::FloatFn::kHardsigmoid;
       case OpType::kSilu: return ir::FloatFn::kSilu;
+      case OpType::kMish: return ir::FloatFn::kMish;
+      case OpType::kLogSigmoid: return ir::FloatFn::kLogSigmoid;
       default:  // gelu
         return o.attrs_as<ir::GeluAttrs>().approximate_tanh ? ir::FloatFn::kGeluTanh
                                                             : ir::FloatFn::kGelu;

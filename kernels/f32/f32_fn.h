@@ -14,6 +14,12 @@ inline float F(double v) { return static_cast<float>(v); }
 // min(max(v, 0), 6) with NaN passed through (PyTorch's hardswish / hardsigmoid).
 inline float Clamp6(float v) { return v != v ? v : v < 0.0f ? 0.0f : v > 6.0f ? 6.0f : v; }
 
+// log(1 + e^x) without losing e^x where it is below double's epsilon (a series there).
+inline double Log1pExp(double x) {
+  const double t = Exp(x);
+  return t < 1e-5 ? t * (1.0 - t * (0.5 - t / 3.0)) : Log(1.0 + t);
+}
+
 inline float Unary(int32_t fn, float x) {
   const double v = x;
   switch (fn) {
@@ -37,6 +43,8 @@ inline float Unary(int32_t fn, float x) {
     case kF32Gelu: return F(0.5 * v * (1.0 + Erf(v * 0.70710678118654752440)));
     case kF32GeluTanh:
       return F(0.5 * v * (1.0 + Tanh(0.79788456080286535588 * (v + 0.044715 * v * v * v))));
+    case kF32Mish: return F(v * Tanh(Log1pExp(v)));
+    case kF32LogSigmoid: return F((v < 0.0 ? v : 0.0) - Log1pExp(-Abs(v)));
     default: return x;  // (the validator admits no other code)
   }
 }
@@ -54,6 +62,8 @@ inline float Binary(int32_t fn, float a, float b) {
     case kF32Minimum: return a != a || b != b ? F(Nan()) : (a < b ? a : b);
     case kF32Prelu: return a >= 0.0f || a != a ? a : a * b;
     case kF32Elu: return a > 0.0f || a != a ? a : F((Exp(a) - 1.0) * b);
+    // PyTorch's default threshold (fold-float takes no other).
+    case kF32Softplus: return a * b > 20.0f || a != a ? a : F(Log1pExp(double{a} * b) / b);
     default: return a;
   }
 }

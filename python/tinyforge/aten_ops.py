@@ -128,6 +128,31 @@ def _no_attrs(node: Node, a: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
+# SELU and CELU are ELU with other constants (PyTorch's own definitions).
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def _elu_attrs(node: Node, a: dict[str, Any]) -> dict[str, Any]:
+    if node.target in (aten.selu.default, aten.selu_.default):
+        return {"alpha": _SELU_ALPHA, "scale": _SELU_SCALE, "input_scale": 1.0}
+    if node.target in (aten.celu.default, aten.celu_.default):
+        alpha = float(a["alpha"])
+        if alpha == 0.0:
+            raise UnsupportedOpError(target_name(node), source_of(node), "celu with alpha=0")
+        return {"alpha": alpha, "scale": 1.0, "input_scale": 1.0 / alpha}
+    return {k: float(a[k]) for k in ("alpha", "scale", "input_scale")}
+
+
+def _leaky_relu_attrs(node: Node, a: dict[str, Any]) -> dict[str, Any]:
+    """leaky_relu; rrelu in eval mode is leaky_relu with the mean slope (lower + upper) / 2."""
+    if node.target in (aten.rrelu.default, aten.rrelu_.default):
+        if a.get("training", False):
+            raise UnsupportedOpError(target_name(node), source_of(node),
+                                     "rrelu in training mode (random slopes): export in eval()")
+        return {"negative_slope": (float(a["lower"]) + float(a["upper"])) / 2.0}
+    return {"negative_slope": float(a["negative_slope"])}
+
+
 # The float functions of one input, each compiled to a 256-entry table (`qlut`): graph op ->
 # (ATen overloads, graph attrs from the bound arguments). The one Python list: the handler
 # below and quantizer.py read it; compiler/ir/unary_fn.cc is the C++ side (interp.py, the
@@ -139,10 +164,19 @@ UNARY_FNS: dict[str, tuple[tuple[Any, ...], Callable[[Node, dict[str, Any]], dic
     "hardsigmoid": ((aten.hardsigmoid.default, aten.hardsigmoid_.default), _no_attrs),
     "silu": ((aten.silu.default, aten.silu_.default), _no_attrs),
     "gelu": ((aten.gelu.default, aten.gelu_.default), _gelu_attrs),
-    "elu": ((aten.elu.default, aten.elu_.default),
-            lambda n, a: {k: float(a[k]) for k in ("alpha", "scale", "input_scale")}),
-    "leaky_relu": ((aten.leaky_relu.default, aten.leaky_relu_.default),
-                   lambda n, a: {"negative_slope": float(a["negative_slope"])}),
+    "elu": ((aten.elu.default, aten.elu_.default, aten.selu.default, aten.selu_.default,
+             aten.celu.default, aten.celu_.default), _elu_attrs),
+    "leaky_relu": ((aten.leaky_relu.default, aten.leaky_relu_.default,
+                    aten.rrelu.default, aten.rrelu_.default), _leaky_relu_attrs),
+    "mish": ((aten.mish.default, aten.mish_.default), _no_attrs),
+    "softplus": ((aten.softplus.default,),
+                 lambda n, a: {"beta": float(a["beta"]), "threshold": float(a["threshold"])}),
+    "log_sigmoid": ((aten.log_sigmoid.default,), _no_attrs),
+    "hardshrink": ((aten.hardshrink.default,), lambda n, a: {"lambd": float(a["lambd"])}),
+    "softshrink": ((aten.softshrink.default,), lambda n, a: {"lambd": float(a["lambd"])}),
+    "threshold": ((aten.threshold.default, aten.threshold_.default),
+                  lambda n, a: {"threshold": float(a["threshold"]), "value": float(a["value"])}),
+    "square": ((aten.square.default,), _no_attrs),
 }
 UNARY_FN_TARGETS = {t: name for name, (targets, _) in UNARY_FNS.items() for t in targets}
 
@@ -520,6 +554,9 @@ FLOAT_FNS: dict[str, tuple[int, tuple[Any, ...]]] = {
     "gelu_tanh": (1, ()),
     "prelu": (2, ()),
     "elu": (2, ()),
+    "mish": (1, ()),
+    "log_sigmoid": (1, ()),
+    "softplus": (2, ()),
 }
 FLOAT_FN_TARGETS = {t: name for name, (_, targets) in FLOAT_FNS.items() for t in targets}
 # Graph ops with an int8 lowering that export(..., keep_float=...) can keep in float32, as the

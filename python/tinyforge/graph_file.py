@@ -50,6 +50,13 @@ OP_TYPES: dict[str, tuple[int, int, int, tuple[str, ...]]] = {
     "gelu": (1, 1, 1, ("approximate_tanh",)),
     "elu": (1, 1, 1, ("alpha", "scale", "input_scale")),
     "leaky_relu": (1, 1, 1, ("negative_slope",)),
+    "mish": (1, 1, 1, ()),
+    "softplus": (1, 1, 1, ("beta", "threshold")),
+    "log_sigmoid": (1, 1, 1, ()),
+    "hardshrink": (1, 1, 1, ("lambd",)),
+    "softshrink": (1, 1, 1, ("lambd",)),
+    "threshold": (1, 1, 1, ("threshold", "value")),
+    "square": (1, 1, 1, ()),
     "max_pool2d": (1, 1, 1, ("kernel", "stride", "padding", "dilation", "ceil_mode")),
     "avg_pool2d": (
         1, 1, 1,

@@ -107,12 +107,14 @@ _FLOAT_UNARY = {
     "cos": torch.cos, "atan": torch.atan, "erf": torch.erf, "tanh": torch.tanh,
     "sigmoid": torch.sigmoid, "hardswish": F.hardswish, "hardsigmoid": F.hardsigmoid,
     "silu": F.silu, "gelu": F.gelu, "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),
+    "mish": F.mish, "log_sigmoid": F.logsigmoid,
 }
 _FLOAT_BINARY = {
     "add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div, "pow": torch.pow,
     "atan2": torch.atan2, "maximum": torch.maximum, "minimum": torch.minimum,
     "prelu": lambda a, b: torch.where(a >= 0, a, a * b),
     "elu": lambda a, b: torch.where(a > 0, a, torch.expm1(a) * b),
+    "softplus": lambda a, b: F.softplus(a, float(b.reshape(-1)[0])),
 }
 
 FLOAT_OPS = {
@@ -128,6 +130,13 @@ FLOAT_OPS = {
     "gelu": lambda ins, a: F.gelu(_t(ins[0]), approximate="tanh" if a["approximate_tanh"] else "none"),
     "elu": lambda ins, a: torch.ops.aten.elu(_t(ins[0]), a["alpha"], a["scale"], a["input_scale"]),
     "leaky_relu": lambda ins, a: F.leaky_relu(_t(ins[0]), a["negative_slope"]),
+    "mish": lambda ins, a: F.mish(_t(ins[0])),
+    "softplus": lambda ins, a: F.softplus(_t(ins[0]), a["beta"], a["threshold"]),
+    "log_sigmoid": lambda ins, a: F.logsigmoid(_t(ins[0])),
+    "hardshrink": lambda ins, a: F.hardshrink(_t(ins[0]), a["lambd"]),
+    "softshrink": lambda ins, a: F.softshrink(_t(ins[0]), a["lambd"]),
+    "threshold": lambda ins, a: F.threshold(_t(ins[0]), a["threshold"], a["value"]),
+    "square": lambda ins, a: torch.square(_t(ins[0])),
     "max_pool2d": lambda ins, a: F.max_pool2d(
         _t(ins[0]), a["kernel"], a["stride"], _pool_pad(a), a["dilation"], a["ceil_mode"]),
     "avg_pool2d": lambda ins, a: F.avg_pool2d(

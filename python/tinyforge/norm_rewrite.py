@@ -1,5 +1,5 @@
-"""Max reductions with indices, the per-sample norms and log_softmax, as ops the graph file
-has.
+"""Max reductions with indices, the per-sample norms, log_softmax and glu, as ops the graph
+file has.
 
 Found by writing TinyML models the way their authors do (issue 14, docs/decisions.md 78):
 CBAM's channel attention (``F.adaptive_max_pool2d(x, 1)``, ``x.max(1, keepdim=True)[0]``)
@@ -18,6 +18,8 @@ and GroupNorm / InstanceNorm. Runs on the captured ATen graph before the op-cove
   statistics is the group norm with G = C; on running statistics (``track_running_stats``)
   it is a BatchNorm and folds as one.
 * ``log_softmax``: (x - max) - log(sum(exp(x - max))), exp and log on the float fallback.
+* ``glu(x, dim)`` (gated linear units, audio and conformer blocks): the first half of x
+  along dim times the sigmoid of the second, as two slices, ``sigmoid`` and ``mul``.
 * ``layer_norm`` over several trailing dims (``nn.LayerNorm([C, H, W])``): those dims
   flattened into one, weight and bias alike, ``layer_norm`` over it, reshaped back.
 """
@@ -43,6 +45,7 @@ REWRITTEN = {
     aten.max.dim: "values `amax`, indices `argmax`",
     aten.log_softmax.int: "`amax`, `sub`, `unary` fn=`exp`, `sum`, `unary` fn=`log`, `sub` "
                           "(x - max - log(sum(exp(x - max))))",
+    aten.glu.default: "two `slice`s, `sigmoid` of the second half, `mul`",
     aten.group_norm.default: "`reshape` to [N, G, -1], `layer_norm` (no affine), `reshape`, "
                              "the per-channel affine as a depthwise 1x1 `conv2d`",
     aten.instance_norm.default: "as group_norm with one group per channel; on running "
@@ -227,6 +230,27 @@ def _rewrite_log_softmax(gm: GraphModule, node: Node) -> bool:
     return True
 
 
+def _rewrite_glu(gm: GraphModule, node: Node) -> bool:
+    """glu(x, dim) = x[..., :h, ...] * sigmoid(x[..., h:, ...]), h half of x's size on dim."""
+    x = node.args[0]
+    dim = int(node.args[1]) if len(node.args) > 1 else int(node.kwargs.get("dim", -1))
+    shape = _shape(x)
+    if shape is None:
+        return False
+    dim = dim + len(shape) if dim < 0 else dim
+    if not 0 <= dim < len(shape) or shape[dim] % 2:
+        _refuse(node, f"glu over dim {dim} of size {shape[dim] if 0 <= dim < len(shape) else '?'}"
+                      " (it halves an even size)")
+        return False
+    h = shape[dim] // 2
+    a = _call(gm, node, aten.slice.Tensor, x, dim, 0, h)
+    b = _call(gm, node, aten.slice.Tensor, x, dim, h, 2 * h)
+    node.replace_all_uses_with(_call(gm, node, aten.mul.Tensor, a,
+                                     _call(gm, node, aten.sigmoid.default, b)))
+    gm.graph.erase_node(node)
+    return True
+
+
 def rewrite_max_and_norms(gm: GraphModule) -> None:
     """Rewrite ``gm``'s adaptive max pools, max.dim, group_norm and instance_norm in place
     (see the module docstring); a variant left as it is says why for the coverage check."""
@@ -242,6 +266,8 @@ def rewrite_max_and_norms(gm: GraphModule) -> None:
             changed |= _rewrite_log_softmax(gm, node)
         elif node.target == LAYER_NORM:
             changed |= _rewrite_layer_norm(gm, node)
+        elif node.target == aten.glu.default:
+            changed |= _rewrite_glu(gm, node)
     if changed:
         gm.graph.eliminate_dead_code()
         gm.graph.lint()

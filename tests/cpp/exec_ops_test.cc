@@ -147,6 +147,25 @@ TEST(RefElementwise, UnaryFns) {
   EXPECT_NEAR(y.f32()[3], 1.9544997, 1e-6);  // 2 * Phi(2)
   UnaryFn(OpType::kGelu, ir::GeluAttrs{true}, x, y);
   EXPECT_NEAR(y.f32()[3], 1.9545977, 1e-6);  // tanh form
+  UnaryFn(OpType::kMish, ir::NoAttrs{}, x, y);
+  EXPECT_NEAR(y.f32()[3], 1.9439589, 1e-6);  // 2 tanh(log(1 + e^2))
+  EXPECT_NEAR(y.f32()[0], -0.0725917, 1e-6);
+  UnaryFn(OpType::kSoftplus, ir::SoftplusAttrs{1.0, 20.0}, x, y);
+  EXPECT_NEAR(y.f32()[2], std::log(2.0), 1e-7);
+  UnaryFn(OpType::kSoftplus, ir::SoftplusAttrs{2.0, 3.0}, x, y);
+  EXPECT_EQ(y.f32()[3], 2.0f);  // 2 * 2 > 3: x itself
+  EXPECT_NEAR(y.f32()[1], std::log1p(std::exp(-3.0)) / 2.0, 1e-7);
+  UnaryFn(OpType::kLogSigmoid, ir::NoAttrs{}, x, y);
+  EXPECT_NEAR(y.f32()[2], -std::log(2.0), 1e-7);
+  EXPECT_NEAR(y.f32()[0], -4.0 - std::log1p(std::exp(-4.0)), 1e-6);
+  UnaryFn(OpType::kHardshrink, ir::ShrinkAttrs{1.5}, x, y);  // |x| <= lambd: 0
+  EXPECT_EQ(Values(y), (std::vector<float>{-4.0f, 0.0f, 0.0f, 2.0f}));
+  UnaryFn(OpType::kSoftshrink, ir::ShrinkAttrs{1.5}, x, y);
+  EXPECT_EQ(Values(y), (std::vector<float>{-2.5f, 0.0f, 0.0f, 0.5f}));
+  UnaryFn(OpType::kThreshold, ir::ThresholdAttrs{0.0, 7.0}, x, y);  // x <= threshold: value
+  EXPECT_EQ(Values(y), (std::vector<float>{7.0f, 7.0f, 7.0f, 2.0f}));
+  UnaryFn(OpType::kSquare, ir::NoAttrs{}, x, y);
+  EXPECT_EQ(Values(y), (std::vector<float>{16.0f, 2.25f, 0.0f, 4.0f}));
 }
 
 TEST(RefElementwise, SigmoidTanhAdd) {

@@ -37,7 +37,8 @@ BOARD_RUNS = [("mobilenet_v3_small", "an547"), ("mobilenet_v3_small", "an386"),
 
 class OpMix(torch.nn.Module):
     """The float model ops no family above reaches (or not in these forms): pad, strided
-    slice, leaky_relu, elu, selu, prelu, silu, hardsigmoid, gelu (tanh), bilinear resize, sum,
+    slice, leaky_relu, elu, selu, prelu, silu, mish, log_sigmoid, softplus, square,
+    hardsigmoid, gelu (tanh), bilinear resize, sum,
     amax, mean, softmax over the channels, layer_norm without weight or bias, a matmul broadcasting one matrix,
     gather (index_select), argmax."""
 
@@ -55,6 +56,8 @@ class OpMix(torch.nn.Module):
         y = self.prelu(self.conv(torch.nn.functional.pad(x, (1, 2, 0, 1))))  # [1,6,7,11]
         y = torch.nn.functional.leaky_relu(y[:, :, ::2, 1::3], 0.2)  # [1,6,4,4]
         y = torch.nn.functional.elu(y, 0.7) + torch.nn.functional.silu(y) + torch.ops.aten.elu(y, 1.67326, 1.0507, 1.0)  # selu's form
+        y = y + torch.nn.functional.mish(y) * torch.nn.functional.logsigmoid(y) \
+            + torch.nn.functional.softplus(y, beta=2.0) - 0.1 * torch.square(y)
         y = torch.softmax(y, dim=1) * torch.nn.functional.hardsigmoid(y)
         u = torch.nn.functional.interpolate(y, scale_factor=2.0, mode="bilinear")
         v = torch.nn.functional.interpolate(y, size=(7, 5), mode="bilinear", align_corners=True)
@@ -148,3 +151,17 @@ def test_pad_on_an_nchw_edge_input(cli, tmp_path):
         ref = model(x).numpy()
     y = np.load(tmp_path / "y.npy").reshape(ref.shape)
     assert float(np.max(np.abs(y - ref))) <= REL * float(np.max(np.abs(ref)))
+
+
+@pytest.mark.parametrize("act", [torch.nn.Hardshrink(), torch.nn.Softplus(threshold=5.0)])
+def test_float_model_refuses_what_the_float_kernels_do_not_compute(act, cli, tmp_path):
+    """An int8 table (export with calibration) runs these; a float model is refused in one
+    line naming the op, exit 2."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 1), act).eval()
+    graph = tmp_path / "m.tfg"
+    tinyforge.export(model, (torch.randn(1, 3, 4, 4),), path=graph)
+    proc = run_cli(cli, "compile", graph, check=False)
+    name = "hardshrink" if isinstance(act, torch.nn.Hardshrink) else "softplus"
+    assert proc.returncode == 2 and name in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr

@@ -1,5 +1,6 @@
 """The table-lookup activations from PyTorch (hardswish, hardsigmoid, silu, gelu erf/tanh,
-elu, leaky_relu, sigmoid, tanh): conv -> act -> conv exported with PT2E, compiled, and the
+elu, leaky_relu, sigmoid, tanh, mish, softplus, log_sigmoid, selu, celu, rrelu, the shrinks,
+threshold, square; glu's sigmoid): conv -> act -> conv exported with PT2E, compiled, and the
 compiled program compared with PyTorch's converted int8 model (`compare --against pytorch`,
 whose reference reproduces it bit for bit). docs/numerics.md "Table lookups": every table
 entry is quantize(f(dequantize(q))) with PyTorch's arithmetic, so the activation alone is
@@ -26,16 +27,32 @@ ACTS = {
     "leaky_relu": nn.LeakyReLU(0.1),
     "sigmoid": nn.Sigmoid(),
     "tanh": nn.Tanh(),
+    "mish": nn.Mish(),
+    "softplus": nn.Softplus(),
+    "softplus_beta": nn.Softplus(beta=2.0, threshold=3.0),
+    "log_sigmoid": nn.LogSigmoid(),
+    "selu": nn.SELU(),
+    "celu": nn.CELU(alpha=0.5),
+    "rrelu": nn.RReLU(0.1, 0.3),
+    "hardshrink": nn.Hardshrink(0.4),
+    "softshrink": nn.Softshrink(0.4),
+    "threshold": nn.Threshold(0.2, -1.0),
+    "square": torch.square,
+    "glu": nn.GLU(dim=1),
 }
-GRAPH_OP = {"gelu_tanh": "gelu"}
+# The graph op each becomes (the ATen op's own name where missing): SELU and CELU are ELU
+# with other constants, RReLU in eval() a leaky_relu of the mean slope, GLU a slice pair
+# with a sigmoid and a mul.
+GRAPH_OP = {"gelu_tanh": "gelu", "softplus_beta": "softplus", "selu": "elu", "celu": "elu",
+            "rrelu": "leaky_relu", "glu": "sigmoid"}
 
 
 class ConvActConv(nn.Module):
-    def __init__(self, act: nn.Module) -> None:
+    def __init__(self, act) -> None:
         super().__init__()
         self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
         self.act = act
-        self.conv2 = nn.Conv2d(8, 4, 1)
+        self.conv2 = nn.Conv2d(4 if isinstance(act, nn.GLU) else 8, 4, 1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.conv2(self.act(self.conv1(x)))
