@@ -30,7 +30,8 @@ TEST(DType, NamesRoundTripAndSizes) {
 
 TEST(OpType, EveryTypeRoundTripsAndHasMatchingDefaultAttrs) {
   // The v1 list of docs/graph-format.md and the lowered ops of docs/lowered-ops.md.
-  EXPECT_EQ(kNumOpTypes, 67);  // (+ unary, binary, cumsum: the float fallback; + the 5 float layers; + qlstm)
+  EXPECT_EQ(kNumOpTypes, 74);  // (+ unary, binary, cumsum: the float fallback; + the 5 float layers; + qlstm;
+                               // + 7 table activations, decisions.md 89)
   for (int i = 0; i < kNumOpTypes; ++i) {
     const OpType t = static_cast<OpType>(i);
     EXPECT_EQ(ParseOpType(OpTypeName(t)), t) << OpTypeName(t);
