@@ -72,10 +72,10 @@ void s8_dwconv__mve_direct(const s8_dwconv_params* params, const int8_t* input,
                            void* scratch);
 }
 
-// s8_dwconv__mve's fast path (up to 16 taps, any stride / dilation / depth multiplier)
+// s8_dwconv__mve's fast path (up to 64 taps, any stride / dilation / depth multiplier)
 // works on "planes": per input channel, a zero-point padded window of the input transposed
-// so that each output's k_h x k_w patch lies within 256 bytes (one 16-lane byte gather) —
-// lanes along y ("column-major", b = y) or along x for short images. The geometry is a
+// so that each output's k_h x k_w patch lies within 256 bytes (one 16-lane byte gather per
+// 16 taps) — lanes along y ("column-major", b = y) or along x for short images. The geometry is a
 // pure function of the parameters, shared by the kernel and its scratch size (dwconv.inc).
 struct s8_dwconv_mve_plan {
   bool fast;
@@ -87,11 +87,24 @@ struct s8_dwconv_mve_plan {
                     // channels of a pixel) or 1 (one gather per 8 rows of a channel)
   int32_t pixels;   // > 0: small image (pixel mode): dot products of 8 channels are kept
                     // (int32 [pixels][8]) and requantized 4 channels at a time
+  int32_t groups;   // gathers per output: 1 (up to 16 taps), 2 (32) or 4 (64; 33 to 48
+                    // taps gather a fourth group of zero weights)
 };
 
-constexpr s8_dwconv_mve_plan s8_dwconv_mve_make_plan(const s8_dwconv_params& p) {
-  s8_dwconv_mve_plan plan{false, true, 0, 0, 0, 1, 0};
-  if (p.k_h * p.k_w > 16 || p.stride_h < 1 || p.stride_w < 1 || p.dilation_h < 1 ||
+// The plane path's largest kernel (8x8, or 7x7: ConvNeXt; 5x5: MobileNetV3, EfficientNet).
+constexpr int32_t kS8DwconvMveMaxTaps = 64;
+
+[[gnu::noinline]] constexpr s8_dwconv_mve_plan s8_dwconv_mve_make_plan(const s8_dwconv_params& p) {
+  s8_dwconv_mve_plan plan{false, true, 0, 0, 0, 1, 0, 1};
+  const int64_t taps = int64_t{p.k_h} * p.k_w;
+  // Over 16 taps, an input smaller than the kernel or fewer than 16 outputs: the plane
+  // computes every padded tap and its per-channel set-up is not repaid, the general path
+  // clips each window (MobileNetV3-Small's 5x5 convs on 3x3 outputs, an547: 67,510 and
+  // 123,095 instructions on the plane, 53,777 and 73,241 on the general path).
+  if (taps > 16 && (p.in_h < p.k_h || p.in_w < p.k_w || int64_t{p.out_h} * p.out_w < 16)) {
+    return plan;
+  }
+  if (taps > kS8DwconvMveMaxTaps || p.stride_h < 1 || p.stride_w < 1 || p.dilation_h < 1 ||
       p.dilation_w < 1) {
     return plan;
   }
@@ -109,9 +122,15 @@ constexpr s8_dwconv_mve_plan s8_dwconv_mve_make_plan(const s8_dwconv_params& p) 
   const int64_t step_b = plan.b_is_y ? int64_t{p.in_w} * p.in_c : int64_t{p.in_c};
   if (step_b * 7 > 65535) return plan;  // 16-bit gather offsets (8 rows at a time)
   const int32_t eff_b = (k_b - 1) * d_b + 1;
+  // The pitch that keeps every patch offset (k_a - 1) * d_a * pitch + (k_b - 1) * d_b within
+  // a byte, a multiple of 8, at most 120.
+  // (32-bit: k * dilation is validated to fit; an int64 division would link a library call.)
+  const int32_t span_a = (k_a - 1) * d_a, span_b = (k_b - 1) * d_b;
+  int32_t max_pitch = 120;
+  if (span_a > 0 && (255 - span_b) / span_a < max_pitch) max_pitch = (255 - span_b) / span_a / 8 * 8;
   // Plane rows read by a band, tail group of 4 included: ceil(band / 4) * 4 * s_b + eff_b,
-  // at most 120.
-  const int64_t room = 120 - eff_b - 4 * int64_t{s_b};
+  // at most max_pitch.
+  const int64_t room = max_pitch - eff_b - 4 * int64_t{s_b};
   if (room < 0) return plan;
   int64_t band = room / s_b + 1;
   if (band > n_b_out) band = n_b_out;
@@ -129,6 +148,7 @@ constexpr s8_dwconv_mve_plan s8_dwconv_mve_make_plan(const s8_dwconv_params& p) 
       n_b_out < 8) {
     plan.pixels = static_cast<int32_t>(pixels);
   }
+  plan.groups = taps <= 16 ? 1 : taps <= 32 ? 2 : 4;
   plan.fast = true;
   return plan;
 }
@@ -142,7 +162,7 @@ constexpr bool s8_dwconv_mve_one_band(const s8_dwconv_params& p,
 // Whether s8_dwconv__mve's plane path packs the weights of one chunk of 8 input channels at a
 // time, just before the chunk's planes are read, rather than all channels once per call: where
 // every chunk is filled once (one band, one batch), so the packing costs the same and the
-// scratch holds 16 * 8 * depth_multiplier bytes of them instead of 16 * out_c.
+// scratch holds 16 * groups * 8 * depth_multiplier bytes of them instead of 16 * groups * out_c.
 constexpr bool s8_dwconv_mve_packs_chunks(const s8_dwconv_params& p,
                                           const s8_dwconv_mve_plan& plan) {
   return plan.fast && plan.chunk == 8 && p.batches == 1 && s8_dwconv_mve_one_band(p, plan);
@@ -154,12 +174,12 @@ constexpr int64_t s8_dwconv_mve_packed_channels(const s8_dwconv_params& p,
   return s8_dwconv_mve_packs_chunks(p, plan) && chunk < p.out_c ? chunk : p.out_c;
 }
 
-// Scratch bytes of s8_dwconv__mve: 16 packed weights per output channel held at a time and
-// `chunk` planes.
+// Scratch bytes of s8_dwconv__mve: 16 packed weights per tap group and output channel held at
+// a time and `chunk` planes.
 constexpr int64_t s8_dwconv_mve_scratch_bytes(const s8_dwconv_params& p) {
   const s8_dwconv_mve_plan plan = s8_dwconv_mve_make_plan(p);
   if (!plan.fast) return 0;
-  return s8_dwconv_mve_packed_channels(p, plan) * 16 +
+  return s8_dwconv_mve_packed_channels(p, plan) * 16 * plan.groups +
          int64_t{plan.n_a} * plan.pitch * plan.chunk + 16 + int64_t{plan.pixels} * 32;
 }
 

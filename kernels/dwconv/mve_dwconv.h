@@ -4,6 +4,8 @@
 //                                                       VMLAV per output; mve_plane.inc),
 //                                                       double rounding
 //   s8_dwconv__mve__plane_single  s8_dwconv__mve_plane_single.cc  the same, single rounding
+//   s8_dwconv__mve__plane_wide(_single)  s8_dwconv__mve_plane_wide(_single).cc  kernels of 17
+//                                        to 64 taps (a gather + VMLAV per 16 taps)
 //   s8_dwconv__mve__general  s8_dwconv__mve_general.cc  anything else (4 output channels per
 //                                                       vector)
 // Only included inside `#if TF_HAVE_MVE` (kernels/common/isa.h).
@@ -100,7 +102,7 @@ inline int32x4_t RequantVector(int32x4_t x, int32x4_t mult, int32x4_t shift) {
 }
 
 // The paths, linked on demand (kernels/common/paths.h; dwconv.inc): the plane path, one per
-// rounding (scratch:
+// rounding and per kernel size (up to 16 taps; "wide": 17 to 64) (scratch:
 // s8_dwconv_mve_scratch_bytes) returns false, having done nothing, when the plan says the
 // kernel does not fit it (or there is no scratch); the plan is made there, not by the
 // dispatcher: passing it across the call cost 30 instructions per op. The general path takes
@@ -112,6 +114,12 @@ bool s8_dwconv__mve__plane(const s8_dwconv_params& p, const int8_t* input,
 bool s8_dwconv__mve__plane_single(const s8_dwconv_params& p, const int8_t* input,
                                   const int8_t* weights, const int32_t* bias, int8_t* output,
                                   void* scratch) TF_PATH_WEAK;
+bool s8_dwconv__mve__plane_wide(const s8_dwconv_params& p, const int8_t* input,
+                                const int8_t* weights, const int32_t* bias, int8_t* output,
+                                void* scratch) TF_PATH_WEAK;
+bool s8_dwconv__mve__plane_wide_single(const s8_dwconv_params& p, const int8_t* input,
+                                       const int8_t* weights, const int32_t* bias,
+                                       int8_t* output, void* scratch) TF_PATH_WEAK;
 void s8_dwconv__mve__general(const s8_dwconv_params& p, const int8_t* input,
                              const int8_t* weights, const int32_t* bias,
                              int8_t* output) TF_PATH_WEAK;

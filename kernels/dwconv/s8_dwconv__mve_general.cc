@@ -1,5 +1,6 @@
 // DEPTHWISE_CONV_2D for Cortex-M55 (Helium / MVE), general path (s8_dwconv__mve.cc takes it
-// where the plane path declines: kernels of more than 16 taps, huge rows, or no scratch):
+// where the plane path declines: kernels of more than 64 taps, over 16 taps on maps smaller
+// than the kernel or of fewer than 16 outputs, huge rows, or no scratch):
 // one output pixel at a time, the input offset added to the loaded inputs; depth multiplier
 // 1 by blocks of 16 channels over the window clipped once per pixel (Dm1T), any other by
 // 4-lane gathers with per-tap bounds checks (GeneralT).

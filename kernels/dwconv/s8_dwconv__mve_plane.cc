@@ -11,7 +11,7 @@ bool tinyforge::dwconv_mve::s8_dwconv__mve__plane(const s8_dwconv_params& p,
                                                   const int8_t* input, const int8_t* weights,
                                                   const int32_t* bias, int8_t* output,
                                                   void* scratch) {
-  return Plane<false>(p, input, weights, bias, output, scratch);
+  return Plane<false, false>(p, input, weights, bias, output, scratch);
 }
 
 #endif  // TF_HAVE_MVE

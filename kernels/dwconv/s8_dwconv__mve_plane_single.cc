@@ -12,7 +12,7 @@ bool tinyforge::dwconv_mve::s8_dwconv__mve__plane_single(const s8_dwconv_params&
                                                          const int8_t* weights,
                                                          const int32_t* bias, int8_t* output,
                                                          void* scratch) {
-  return Plane<true>(p, input, weights, bias, output, scratch);
+  return Plane<true, false>(p, input, weights, bias, output, scratch);
 }
 
 #endif  // TF_HAVE_MVE

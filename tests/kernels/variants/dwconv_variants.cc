@@ -27,7 +27,7 @@ enum EdgeKind {
   kMultiplier,   // depth multiplier 2..3
   kDilated,      // dilation 2
   kMixedStride,  // stride 2 along one axis only
-  k5x5,          // 5x5 kernel
+  k5x5,          // 5x5 kernel (pass 1: 7x7)
   kStreamedBlock,  // one block of a streamed call (stream_blocks.h) vs __ref's whole output
   kNumKinds
 };
@@ -52,7 +52,7 @@ Case RandomCase(tfv::Rng& rng) {
   for (;;) {
     p = s8_dwconv_params{};
     p.batches = rng.Chance(85) ? 1 : rng.Range(2, 3);
-    const int32_t ks[] = {1, 2, 3, 3, 3, 3, 3, 4, 5};
+    const int32_t ks[] = {1, 2, 3, 3, 3, 3, 3, 4, 5, 5, 7};
     p.k_h = rng.Pick(ks);
     p.k_w = rng.Chance(80) ? p.k_h : rng.Pick(ks);
     p.stride_h = rng.Chance(55) ? 1 : rng.Range(2, 3);
@@ -172,9 +172,9 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
       p.in_h = rng.Range(4, 8);
       p.in_w = rng.Range(4, 8);
       break;
-    case k5x5:
-      p.k_h = p.k_w = 5;
-      p.in_h = p.in_w = 6;
+    case k5x5:  // and 7x7: two and four tap groups of the M55's plane path
+      p.k_h = p.k_w = 5 + 2 * pass;
+      p.in_h = p.in_w = 6 + 2 * pass;
       break;
     case kStreamedBlock:  // 3x3 s1 (DS-CNN's 25x5), 3x3 s2, 5x5 s1, dilated
       c.block = tfv::BlockOfEdge(e / kNumKinds);
