@@ -34,17 +34,22 @@ int64_t KernelScratchOf(const OpContext& op, OpKind kind, const s8_conv_params& 
 }
 
 // Whether the op's kernel may write its output exactly over its input for p (in_place.h),
-// with, for s8_dwconv__mve, the plane path of p's rounding in the firmware (without it the
-// dispatcher would take a path that is not in place). A build without the variant's
-// instruction set (the host) runs it as __ref, which is (dwconv.h).
+// with, for s8_dwconv__mve, the plane path of p's rounding and kernel size (up to 16 taps,
+// or wide) in the firmware (without it the dispatcher would take a path that is not in
+// place). A build without the variant's instruction set (the host) runs it as __ref, which
+// is (dwconv.h).
 bool DwconvInPlaceHere(const OpContext& op, const s8_dwconv_params& p) {
   if (!DwconvInPlace(op.kernel_id(), p)) return false;
 #if TF_HAVE_MVE
   if (op.kernel_id() == KernelId("s8_dwconv__mve")) {
-    using tinyforge::dwconv_mve::s8_dwconv__mve__plane;
-    using tinyforge::dwconv_mve::s8_dwconv__mve__plane_single;
-    return p.rounding == TF_ROUNDING_SINGLE ? s8_dwconv__mve__plane_single != nullptr
-                                            : s8_dwconv__mve__plane != nullptr;
+    namespace dm = tinyforge::dwconv_mve;
+    const bool single = p.rounding == TF_ROUNDING_SINGLE;
+    if (s8_dwconv_mve_make_plan(p).groups > 1) {
+      return single ? dm::s8_dwconv__mve__plane_wide_single != nullptr
+                    : dm::s8_dwconv__mve__plane_wide != nullptr;
+    }
+    return single ? dm::s8_dwconv__mve__plane_single != nullptr
+                  : dm::s8_dwconv__mve__plane != nullptr;
   }
 #endif
   return true;
