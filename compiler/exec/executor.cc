@@ -245,6 +245,13 @@ Expected<HostTensor> RunAlone(const ir::Graph& g, const ir::Op& op,
   ir::Op copy = op;
   std::vector<HostTensor> feed;
   for (size_t i = 0; i < op.inputs.size(); ++i) {
+    // A tensor the op reads more than once (a cat of copies) is one input of the mini graph.
+    const size_t first = static_cast<size_t>(
+        std::find(op.inputs.begin(), op.inputs.end(), op.inputs[i]) - op.inputs.begin());
+    if (first < i) {
+      copy.inputs[i] = copy.inputs[first];
+      continue;
+    }
     const ir::Tensor& t = g.tensor(op.inputs[i]);
     const ir::TensorId id = mini.AddTensor(t);
     if (!t.is_constant()) {

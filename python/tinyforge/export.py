@@ -33,6 +33,7 @@ from .attention import decompose_attention
 from .binary_ops import canonicalize_binary
 from .conv_rewrite import rewrite_convs
 from .norm_rewrite import rewrite_max_and_norms
+from .op_rewrite import rewrite_ops
 from .pixel_shuffle import expand_pixel_shuffle
 from .tile import expand_repeats
 from .fold import fold_batchnorm, remove_noops, unshare_biases
@@ -113,6 +114,7 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
     unflip_steps(gm)  # a reverse direction reads the steps backwards
     slices_for_splits(gm, every=unrolled)  # the gates: slices sharing the linear's parameters
     expand_pixel_shuffle(gm)  # reshape / permute / reshape: shared parameters, one transpose
+    rewrite_ops(gm)  # reflect pads, flip, roll, stack, norms, var / std, ... (op_rewrite)
     expand_repeats(gm)  # repeat / expand: cats of copies
     decompose_attention(gm)  # scaled_dot_product_attention / baddbmm as matmul, softmax, ...
     canonicalize_binary(gm)  # scalars / constants as tensors: the handlers see nodes

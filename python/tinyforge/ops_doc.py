@@ -47,12 +47,13 @@ def _emitted_ops(fn) -> list[str]:
 
 def pytorch_rows() -> list[tuple[str, str]]:
     # torch import: only when generating
-    from . import (attention, aten_ops, conv_rewrite, fold, matmul_ops, norm_rewrite, recurrent,
-                   tile)
+    from . import (attention, aten_ops, conv_rewrite, fold, matmul_ops, norm_rewrite, op_rewrite,
+                   recurrent, tile)
 
     rows = []
     rewritten = {**conv_rewrite.REWRITTEN, **matmul_ops.REWRITTEN, **recurrent.REWRITTEN,
-                 **attention.REWRITTEN, **tile.REWRITTEN, **norm_rewrite.REWRITTEN}
+                 **attention.REWRITTEN, **tile.REWRITTEN, **norm_rewrite.REWRITTEN,
+                 **op_rewrite.REWRITTEN}
     for op, fn in aten_ops.HANDLERS.items():
         if op in rewritten:
             continue  # (a rewrite before lowering decides what it becomes; its row says)

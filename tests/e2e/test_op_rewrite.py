@@ -1,0 +1,107 @@
+"""ATen ops written with the graph file's ops at export (tinyforge.op_rewrite, docs/decisions.md
+91): reflect / replicate / circular pads, flip, roll, stack, channel_shuffle, vector norms,
+var / std, max / min of two tensors, one-sided clamps, expand_as, average pools counting their
+padding. Each after a conv, exported
+with PT2E, compiled, and compared with PyTorch's converted int8 model op by op (every op alone
+within 1 LSB); two run on the an547 and the an386, board == host."""
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+import tinyforge
+
+from e2e_util import compare_with_pytorch, random_inputs, run_cli, save_npy
+
+
+class Fn(nn.Module):
+    def __init__(self, fn) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fn(x)
+
+
+# name -> (module, graph ops the rewrite must leave in the exported graph)
+OPS = {
+    "reflect_pad": (nn.ReflectionPad2d((2, 1, 1, 2)), {"gather"}),
+    "replicate_pad": (nn.ReplicationPad2d(2), {"gather"}),
+    "circular_pad": (Fn(lambda x: F.pad(x, (1, 1, 2, 0), mode="circular")), {"gather"}),
+    "flip": (Fn(lambda x: torch.flip(x, [2, 3])), {"gather"}),
+    "roll": (Fn(lambda x: torch.roll(x, (1, -2), (3, 2))), {"gather"}),
+    "stack": (Fn(lambda x: torch.stack([x, x * 0.5], 2).flatten(1, 2)), {"cat"}),
+    "channel_shuffle": (nn.ChannelShuffle(2), {"transpose"}),
+    "normalize": (Fn(lambda x: F.normalize(x, dim=1)), {"square", "sum", "unary"}),
+    "l1_norm": (Fn(lambda x: x / (1 + torch.linalg.vector_norm(x, 1, dim=1, keepdim=True))),
+                {"sum", "unary"}),
+    "inf_norm": (Fn(lambda x: x * torch.linalg.vector_norm(x, float("inf"), dim=(2, 3),
+                                                           keepdim=True)), {"amax"}),
+    "std": (Fn(lambda x: x - x.std(dim=1, keepdim=True)), {"square", "mean"}),
+    "var": (Fn(lambda x: x * x.var((2, 3), keepdim=True, correction=0)), {"square", "mean"}),
+    "max_min": (Fn(lambda x: torch.max(x, 0.5 * x) + torch.min(x, -x)), {"maximum", "minimum"}),
+    "clamp_min_max": (Fn(lambda x: x.clamp_min(-0.2).clamp_max(0.6)), {"hardtanh"}),
+    "expand_as": (Fn(lambda x: x.sum(1, keepdim=True).expand_as(x) * 0.1 + x), {"cat"}),
+    # PyTorch's default count_include_pad=True with padding (Inception's 3x3 stride-1 pools)
+    "avg_pool_pad": (nn.AvgPool2d(3, 1, 1), {"pad", "avg_pool2d"}),
+    "avg_pool_pad_ceil": (nn.AvgPool2d(3, 2, 1, ceil_mode=True), {"pad", "avg_pool2d"}),
+    "avg_pool1d_pad": (Fn(lambda x: F.avg_pool1d(x.flatten(2), 4, 2, 2)), {"pad", "avg_pool2d"}),
+}
+
+
+class ConvOp(nn.Module):
+    def __init__(self, op: nn.Module) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+        self.op = op
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.op(self.conv(x))
+
+
+def _export(name: str, tmp_path):
+    torch.manual_seed(3)
+    shape = (1, 3, 6, 7)
+    calib = [(x * 2,) for x in random_inputs(shape, 4, seed=1)]
+    return tinyforge.export(ConvOp(OPS[name][0]).eval(), calib[0], calibration=calib,
+                            path=tmp_path / f"{name}.tfg"), shape
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_rewritten_op_within_1_lsb(name, cli, tmp_path):
+    res, shape = _export(name, tmp_path)
+    types = {op["type"] for op in res.graph["ops"]}
+    assert OPS[name][1] <= types, types
+    run_cli(cli, "compile", res.path, "--target", "an547", "-o", tmp_path / "c")
+    x = save_npy(tmp_path / "x.npy", random_inputs(shape, 1, seed=2)[0] * 2)
+    report = compare_with_pytorch(cli, res.path, x, tmp_path)
+    assert report["first_divergence"] is None, report
+    for row in report["ops"]:
+        if row["alone_max_diff_lsb"] is not None:
+            assert row["alone_max_diff_lsb"] <= 1.0 + 1e-6, row
+
+
+def test_unsupported_forms_named(tmp_path):
+    """A roll of the flattened tensor and a vector norm of order 3 are refused, each named
+    with its reason in one error."""
+    model = ConvOp(Fn(lambda x: torch.roll(x, 1) + torch.linalg.vector_norm(x, 3, dim=1,
+                                                                            keepdim=True))).eval()
+    x = torch.randn(1, 3, 6, 7)
+    with pytest.raises(tinyforge.UnsupportedOpError) as e:
+        tinyforge.export(model, (x,), path=tmp_path / "m.tfg")
+    assert "roll without dims" in str(e.value) and "order 3.0" in str(e.value), str(e.value)
+
+
+@pytest.mark.parametrize("board", ["an547", "an386"])
+def test_pads_and_flip_on_board(board, board_env, tmp_path):
+    from tinyforge import board as tfboard  # noqa: PLC0415
+
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReflectionPad2d(1), nn.ReLU(),
+                          Fn(lambda x: torch.flip(x, [3])), nn.ReplicationPad2d((0, 1, 1, 0)),
+                          nn.Conv2d(8, 4, 3)).eval()
+    calib = [(x,) for x in random_inputs((1, 3, 12, 12), 4, seed=1)]
+    res = tinyforge.export(model, calib[0], calibration=calib, path=tmp_path / "pads.tfg")
+    assert tfboard.run_model(res.path, board, seed=1).bit_exact
