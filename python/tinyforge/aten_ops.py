@@ -327,9 +327,10 @@ def _slice(lw: Shapes, node: Node, a: dict[str, Any]) -> OpSpec:
     dim = int(a["dim"]) % len(shape)
     start = 0 if a["start"] is None else int(a["start"])
     end = shape[dim] if a["end"] is None else min(int(a["end"]), shape[dim])
-    if int(a["step"]) < 1 or min(end, shape[dim]) <= (start + shape[dim] if start < 0 else start):
+    attrs = slice_attrs(shape, dim, start, end, int(a["step"]))  # negative ends counted back
+    if int(a["step"]) < 1 or attrs["end"][dim] <= attrs["begin"][dim]:
         raise UnsupportedOpError(target_name(node), source_of(node), "an empty slice or a step < 1")
-    return "slice", [a["self"]], slice_attrs(shape, dim, start, end, int(a["step"]))
+    return "slice", [a["self"]], attrs
 
 
 @_handles(aten.narrow.default)

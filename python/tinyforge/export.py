@@ -115,6 +115,7 @@ def _capture(model: torch.nn.Module, example: tuple[torch.Tensor, ...]) -> torch
     slices_for_splits(gm, every=unrolled)  # the gates: slices sharing the linear's parameters
     expand_pixel_shuffle(gm)  # reshape / permute / reshape: shared parameters, one transpose
     rewrite_ops(gm)  # reflect pads, flip, roll, stack, norms, var / std, ... (op_rewrite)
+    fold_factories(gm, any_constant=True)  # weights computed from parameters: constants
     expand_repeats(gm)  # repeat / expand: cats of copies
     decompose_attention(gm)  # scaled_dot_product_attention / baddbmm as matmul, softmax, ...
     canonicalize_binary(gm)  # scalars / constants as tensors: the handlers see nodes

@@ -75,9 +75,11 @@ def decompose_recurrent(
             return ep.run_decompositions({op: table[op] for op in ops}), True
 
 
-def fold_factories(gm: torch.fx.GraphModule) -> int:
+def fold_factories(gm: torch.fx.GraphModule, any_constant: bool = False) -> int:
     """Replace factory ops, and ops reading only constants of which one came from a factory,
-    by constants (buffers). Returns the number of constants made."""
+    by constants (buffers); with ``any_constant``, every op reading only constants
+    (parameters and buffers too: weight normalization, a weight computed in forward).
+    Returns the number of constants made."""
     folded: dict[Node, torch.Tensor] = {}
     for node in list(gm.graph.nodes):
         if node.op != "call_function":
@@ -85,7 +87,7 @@ def fold_factories(gm: torch.fx.GraphModule) -> int:
         inputs = node.all_input_nodes
         if node.target in FACTORY_OPS and not inputs:
             pass
-        elif not inputs or not any(i in folded for i in inputs):
+        elif not inputs or not (any_constant or any(i in folded for i in inputs)):
             continue
         elif not all(i in folded or i.op == "get_attr" for i in inputs):
             continue

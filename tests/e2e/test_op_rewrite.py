@@ -105,3 +105,37 @@ def test_pads_and_flip_on_board(board, board_env, tmp_path):
     calib = [(x,) for x in random_inputs((1, 3, 12, 12), 4, seed=1)]
     res = tinyforge.export(model, calib[0], calibration=calib, path=tmp_path / "pads.tfg")
     assert tfboard.run_model(res.path, board, seed=1).bit_exact
+
+
+class TemporalBlock(nn.Module):
+    """The TCN paper's block: weight-normalized dilated causal Conv1d layers, the padding's
+    tail cut off with a negative slice end ("chomp"), a residual."""
+
+    def __init__(self, cin: int, cout: int, d: int, new_api: bool) -> None:
+        super().__init__()
+        wn = nn.utils.parametrizations.weight_norm if new_api else nn.utils.weight_norm
+        self.cut = 2 * d
+        self.c1 = wn(nn.Conv1d(cin, cout, 3, padding=self.cut, dilation=d))
+        self.c2 = wn(nn.Conv1d(cout, cout, 3, padding=self.cut, dilation=d))
+        self.down = nn.Conv1d(cin, cout, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = torch.relu(self.c1(x)[:, :, :-self.cut])
+        y = torch.relu(self.c2(y)[:, :, :-self.cut])
+        return torch.relu(y + self.down(x))
+
+
+@pytest.mark.parametrize("new_api", [True, False])
+def test_weight_norm_tcn_within_1_lsb(new_api, cli, tmp_path):
+    """Weights computed from parameters in forward (weight normalization, either API) fold
+    to constants at export; a negative slice end counts from the dim's end."""
+    torch.manual_seed(0)
+    model = nn.Sequential(TemporalBlock(3, 8, 1, new_api), TemporalBlock(8, 8, 2, new_api)).eval()
+    shape = (1, 3, 40)
+    calib = [(x,) for x in random_inputs(shape, 4, seed=1)]
+    res = tinyforge.export(model, calib[0], calibration=calib, path=tmp_path / "tcn.tfg")
+    types = [op["type"] for op in res.graph["ops"]]
+    assert types.count("conv2d") == 6 and "slice" in types, types
+    x = save_npy(tmp_path / "x.npy", random_inputs(shape, 1, seed=2)[0])
+    report = compare_with_pytorch(cli, res.path, x, tmp_path)
+    assert report["first_divergence"] is None, report
