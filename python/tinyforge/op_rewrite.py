@@ -84,6 +84,13 @@ def _refuse(node: Node, why: str) -> bool:
     return False
 
 
+def _replace(gm: GraphModule, node: Node, y: Node) -> bool:
+    """``node``'s readers read ``y`` instead; node goes. True (rewritten)."""
+    node.replace_all_uses_with(y)
+    gm.graph.erase_node(node)
+    return True
+
+
 def _gather(gm: GraphModule, node: Node, x: Node, dim: int, index: list[int]) -> Node:
     idx = new_const(gm, node, "_tf_index", torch.tensor(index, dtype=torch.int64))
     return _call(gm, node, aten.index_select.default, x, dim, idx)
@@ -132,14 +139,17 @@ def _rewrite_pad(gm: GraphModule, node: Node) -> bool:
             return _refuse(node, f"{mode} pad of {before}, {after} on a dim of size "
                                  f"{shape[d]} (PyTorch needs less)")
         y = _gather(gm, node, y, d, index)
-    node.replace_all_uses_with(y)
-    gm.graph.erase_node(node)
-    return True
+    return _replace(gm, node, y)
 
 
 def _dims(node: Node, arg: object, rank: int) -> list[int]:
     dims = [arg] if isinstance(arg, int) else list(arg or [])
     return [int(d) % rank for d in dims]
+
+
+def _dims_or_all(arg: object, rank: int) -> list[int]:
+    """A reduction's dims: every dim when none is given (None or [])."""
+    return list(range(rank)) if arg is None or arg == [] else _dims(None, arg, rank)
 
 
 def _rewrite_flip_roll(gm: GraphModule, node: Node) -> bool:
@@ -160,9 +170,7 @@ def _rewrite_flip_roll(gm: GraphModule, node: Node) -> bool:
         for s, d in zip(shifts, dims):
             n = shape[d]
             y = _gather(gm, node, y, d, [(i - int(s)) % n for i in range(n)])
-    node.replace_all_uses_with(y)
-    gm.graph.erase_node(node)
-    return True
+    return _replace(gm, node, y)
 
 
 def _rewrite_stack(gm: GraphModule, node: Node) -> bool:
@@ -173,9 +181,7 @@ def _rewrite_stack(gm: GraphModule, node: Node) -> bool:
     dim = int(node.args[1]) if len(node.args) > 1 else int(node.kwargs.get("dim", 0))
     dim = dim % (len(shape) + 1)
     parts = [_call(gm, node, aten.unsqueeze.default, t, dim) for t in tensors]
-    node.replace_all_uses_with(_call(gm, node, aten.cat.default, parts, dim))
-    gm.graph.erase_node(node)
-    return True
+    return _replace(gm, node, _call(gm, node, aten.cat.default, parts, dim))
 
 
 def _rewrite_channel_shuffle(gm: GraphModule, node: Node) -> bool:
@@ -187,9 +193,7 @@ def _rewrite_channel_shuffle(gm: GraphModule, node: Node) -> bool:
     y = _call(gm, node, aten.reshape.default, x, [n, g, c // g, *rest])
     y = _call(gm, node, aten.transpose.int, y, 1, 2)
     y = _call(gm, node, aten.reshape.default, y, shape)
-    node.replace_all_uses_with(y)
-    gm.graph.erase_node(node)
-    return True
+    return _replace(gm, node, y)
 
 
 def _rewrite_norm(gm: GraphModule, node: Node) -> bool:
@@ -206,7 +210,7 @@ def _rewrite_norm(gm: GraphModule, node: Node) -> bool:
         keepdim = bool(a[3] if a[3] is not None else node.kwargs.get("keepdim", False))
     if node.kwargs.get("dtype") is not None:
         return _refuse(node, "a norm with a dtype")
-    dims = list(range(len(shape))) if dims is None or dims == [] else _dims(node, dims, len(shape))
+    dims = _dims_or_all(dims, len(shape))
     order = float(order)
     if order == 2.0:
         s = _call(gm, node, aten.sum.dim_IntList, _call(gm, node, aten.square.default, x), dims,
@@ -220,9 +224,7 @@ def _rewrite_norm(gm: GraphModule, node: Node) -> bool:
                   keepdim)
     else:
         return _refuse(node, f"a vector norm of order {order} (orders 1, 2 and inf)")
-    node.replace_all_uses_with(y)
-    gm.graph.erase_node(node)
-    return True
+    return _replace(gm, node, y)
 
 
 def _rewrite_var(gm: GraphModule, node: Node) -> bool:
@@ -232,7 +234,7 @@ def _rewrite_var(gm: GraphModule, node: Node) -> bool:
         return False
     a = list(node.args) + [None] * 3
     dims = a[1] if a[1] is not None else node.kwargs.get("dim")
-    dims = list(range(len(shape))) if dims is None or dims == [] else _dims(node, dims, len(shape))
+    dims = _dims_or_all(dims, len(shape))
     if node.target in (aten.var.dim, aten.std.dim):
         unbiased = a[2] if a[2] is not None else node.kwargs.get("unbiased", True)
         corr = 1.0 if unbiased else 0.0
@@ -251,9 +253,7 @@ def _rewrite_var(gm: GraphModule, node: Node) -> bool:
         v = _call(gm, node, aten.mul.Tensor, v, n / (n - corr))
     if _VARS[node.target]:
         v = _call(gm, node, aten.sqrt.default, v)
-    node.replace_all_uses_with(v)
-    gm.graph.erase_node(node)
-    return True
+    return _replace(gm, node, v)
 
 
 def _rewrite_alias(gm: GraphModule, node: Node) -> bool:
@@ -268,9 +268,7 @@ def _rewrite_alias(gm: GraphModule, node: Node) -> bool:
         if shape is None:
             return False
         y = _call(gm, node, aten.expand.default, node.args[0], shape)
-    node.replace_all_uses_with(y)
-    gm.graph.erase_node(node)
-    return True
+    return _replace(gm, node, y)
 
 
 def _rewrite_avg_pool(gm: GraphModule, node: Node) -> bool:
@@ -298,9 +296,7 @@ def _rewrite_avg_pool(gm: GraphModule, node: Node) -> bool:
         gm.graph.erase_node(pooled)
         gm.graph.erase_node(y)
         return False
-    node.replace_all_uses_with(pooled)
-    gm.graph.erase_node(node)
-    return True
+    return _replace(gm, node, pooled)
 
 
 _REWRITES = {
