@@ -1,0 +1,106 @@
+// PRELU for Cortex-M55 (Helium/MVE). Bit-identical to s8_prelu__ref.
+//
+// The broadcast walk's rows (ForEachBroadcastRow) that read the input densely and the slopes
+// densely (a slope per channel: NHWC's innermost dim) or as one value: 4 lanes at a time,
+// x' = x + input_offset, both requantizations (x' and x' * a', kernels/common/mve_requant.h)
+// and a select on x' >= 0. Single rounding with a shift s >= 0 (a positive side near 1,
+// PyTorch's usual case) is floor((x * m * 2^s + 2^30) / 2^31) = VQRDMULH(x << s, m), exact
+// while x << s fits: |x'| < 2^9 and |x' * a'| < 2^17 allow s up to 22 and 14; beyond,
+// the general form (mve_requant.h's, a dozen instructions). Other rows (a broadcast input, strided slopes) element by element
+// as __ref. Reads each vector before writing it: in place as __ref.
+#include "kernels/common/isa.h"
+#include "kernels/mul/mul.h"
+
+#if TF_HAVE_MVE
+
+#include <arm_mve.h>
+
+#include "kernels/common/broadcast.h"
+#include "kernels/common/fixed_point.h"
+#include "kernels/common/mve_requant.h"
+
+namespace {
+
+namespace fx = tinyforge::fx;
+namespace rq = tinyforge::mve_rq;
+
+// Single rounding, shift >= 0 and small (see above): 2 instructions.
+inline int32x4_t SingleLeft(int32x4_t x, const rq::ChannelQuant& q) {
+  return vqrdmulhq_n_s32(vshlq_r_s32(x, q.left), q.mult);
+}
+
+// The call's constants, made once.
+struct Consts {
+  rq::ChannelQuant q1, q2;
+  bool left1, left2;  // single rounding through SingleLeft
+};
+
+template <bool kSingle>
+inline int32x4_t Rq(int32x4_t x, const rq::ChannelQuant& q, bool left) {
+  return kSingle && left ? SingleLeft(x, q) : rq::RequantScalar<kSingle>(x, q);
+}
+
+// n outputs from input x (dense) and slopes alpha (dense: kPerLane, or alpha[0] for all).
+template <bool kSingle, bool kPerLane>
+[[gnu::noinline]] void DenseRow(const s8_prelu_params& p, const Consts& k, const int8_t* x,
+                                const int8_t* alpha, int8_t* y, int32_t n) {
+  const int32x4_t lo = vdupq_n_s32(-128), hi = vdupq_n_s32(127);
+  const int32x4_t one_slope = vdupq_n_s32(alpha[0] + p.alpha_offset);
+  for (int32_t i = 0; i < n; i += 4) {
+    const mve_pred16_t pr = vctp32q(static_cast<uint32_t>(n - i));
+    const int32x4_t xv = vaddq_n_s32(vldrbq_z_s32(x + i, pr), p.input_offset);
+    const int32x4_t av =
+        kPerLane ? vaddq_n_s32(vldrbq_z_s32(alpha + i, pr), p.alpha_offset) : one_slope;
+    const int32x4_t pos = Rq<kSingle>(xv, k.q1, k.left1);
+    const int32x4_t neg = Rq<kSingle>(vmulq_s32(xv, av), k.q2, k.left2);
+    int32x4_t r = vpselq_s32(pos, neg, vcmpgeq_n_s32(xv, 0));
+    r = vminq_s32(vmaxq_s32(vaddq_n_s32(r, p.output_offset), lo), hi);
+    vstrbq_p_s32(y + i, r, pr);
+  }
+}
+
+// Any strides, element by element as __ref.
+[[gnu::noinline]] void StridedRow(const s8_prelu_params& p, const int8_t* x, int32_t s1,
+                                  const int8_t* alpha, int32_t s2, int8_t* y, int32_t n) {
+  for (int32_t i = 0; i < n; ++i) {
+    const int32_t v = p.input_offset + x[i * s1];
+    const int32_t r =
+        v >= 0 ? fx::Requantize(v, p.output_multiplier_1, p.output_shift_1, p.rounding)
+               : fx::Requantize(v * (p.alpha_offset + alpha[i * s2]), p.output_multiplier_2,
+                                p.output_shift_2, p.rounding);
+    y[i] = static_cast<int8_t>(fx::Clamp(r + p.output_offset, -128, 127));
+  }
+}
+
+template <bool kSingle>
+void Run(const s8_prelu_params& p, const int8_t* input, const int8_t* alpha, int8_t* output) {
+  Consts k;
+  k.q1 = rq::MakeQuant<kSingle>(p.output_multiplier_1, p.output_shift_1);
+  k.q2 = rq::MakeQuant<kSingle>(p.output_multiplier_2, p.output_shift_2);
+  k.left1 = p.output_shift_1 >= 0 && p.output_shift_1 <= 22;
+  k.left2 = p.output_shift_2 >= 0 && p.output_shift_2 <= 14;
+  const int32_t s1 = p.shape.in1_strides[5], s2 = p.shape.in2_strides[5];
+  tinyforge::kernels::ForEachBroadcastRow(
+      p.shape, [&](int32_t a, int32_t b, int32_t o, int32_t n) {
+        if (s1 == 1 && s2 == 1) {
+          DenseRow<kSingle, true>(p, k, input + a, alpha + b, output + o, n);
+        } else if (s1 == 1 && s2 == 0) {
+          DenseRow<kSingle, false>(p, k, input + a, alpha + b, output + o, n);
+        } else {
+          StridedRow(p, input + a, s1, alpha + b, s2, output + o, n);
+        }
+      });
+}
+
+}  // namespace
+
+extern "C" void s8_prelu__mve(const s8_prelu_params* params, const int8_t* input,
+                              const int8_t* alpha, int8_t* output) {
+  if (params->rounding == TF_ROUNDING_SINGLE) {
+    Run<true>(*params, input, alpha, output);
+  } else {
+    Run<false>(*params, input, alpha, output);
+  }
+}
+
+#endif  // TF_HAVE_MVE
