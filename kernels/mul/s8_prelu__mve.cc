@@ -41,7 +41,10 @@ inline int32x4_t Rq(int32x4_t x, const rq::ChannelQuant& q, bool left) {
 }
 
 // n outputs from input x (dense) and slopes alpha (dense: kPerLane, or alpha[0] for all).
-template <bool kSingle, bool kPerLane>
+// kCommon: single rounding, the positive side through SingleLeft and the negative side's
+// shift <= -1 (PyTorch's usual PReLU: s_in / s_out near 1, s_in * s_slope / s_out small):
+// both requantizations branch-free, 2 instructions each.
+template <bool kSingle, bool kPerLane, bool kCommon>
 [[gnu::noinline]] void DenseRow(const s8_prelu_params& p, const Consts& k, const int8_t* x,
                                 const int8_t* alpha, int8_t* y, int32_t n) {
   const int32x4_t lo = vdupq_n_s32(-128), hi = vdupq_n_s32(127);
@@ -51,8 +54,14 @@ template <bool kSingle, bool kPerLane>
     const int32x4_t xv = vaddq_n_s32(vldrbq_z_s32(x + i, pr), p.input_offset);
     const int32x4_t av =
         kPerLane ? vaddq_n_s32(vldrbq_z_s32(alpha + i, pr), p.alpha_offset) : one_slope;
-    const int32x4_t pos = Rq<kSingle>(xv, k.q1, k.left1);
-    const int32x4_t neg = Rq<kSingle>(vmulq_s32(xv, av), k.q2, k.left2);
+    int32x4_t pos, neg;
+    if constexpr (kCommon) {
+      pos = SingleLeft(xv, k.q1);
+      neg = vrshlq_n_s32(vqdmulhq_n_s32(vmulq_s32(xv, av), k.q2.mult), k.q2.right);
+    } else {
+      pos = Rq<kSingle>(xv, k.q1, k.left1);
+      neg = Rq<kSingle>(vmulq_s32(xv, av), k.q2, k.left2);
+    }
     int32x4_t r = vpselq_s32(pos, neg, vcmpgeq_n_s32(xv, 0));
     r = vminq_s32(vmaxq_s32(vaddq_n_s32(r, p.output_offset), lo), hi);
     vstrbq_p_s32(y + i, r, pr);
@@ -80,12 +89,15 @@ void Run(const s8_prelu_params& p, const int8_t* input, const int8_t* alpha, int
   k.left1 = p.output_shift_1 >= 0 && p.output_shift_1 <= 22;
   k.left2 = p.output_shift_2 >= 0 && p.output_shift_2 <= 14;
   const int32_t s1 = p.shape.in1_strides[5], s2 = p.shape.in2_strides[5];
+  const bool common = kSingle && k.left1 && p.output_shift_2 <= -1;
   tinyforge::kernels::ForEachBroadcastRow(
       p.shape, [&](int32_t a, int32_t b, int32_t o, int32_t n) {
-        if (s1 == 1 && s2 == 1) {
-          DenseRow<kSingle, true>(p, k, input + a, alpha + b, output + o, n);
+        if (s1 == 1 && s2 == 1 && common) {
+          DenseRow<kSingle, true, kSingle>(p, k, input + a, alpha + b, output + o, n);
+        } else if (s1 == 1 && s2 == 1) {
+          DenseRow<kSingle, true, false>(p, k, input + a, alpha + b, output + o, n);
         } else if (s1 == 1 && s2 == 0) {
-          DenseRow<kSingle, false>(p, k, input + a, alpha + b, output + o, n);
+          DenseRow<kSingle, false, false>(p, k, input + a, alpha + b, output + o, n);
         } else {
           StridedRow(p, input + a, s1, alpha + b, s2, output + o, n);
         }
