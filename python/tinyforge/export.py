@@ -5,8 +5,10 @@ Pipeline (one screen on purpose):
 1. ``torch.export.export(model.eval(), example_inputs).module()`` -> ATen GraphModule;
    GRU / LSTM (and their cells) unrolled by PyTorch's decompositions, the zero initial
    state folded to constants (recurrent.py);
-2. drop no-ops (dropout, clone, ...), rewrite conv1d / 1-D pools / conv_transpose2d as 2-D
-   convs and pools (conv_rewrite.py), fold BatchNorm into the conv2d/linear before it;
+2. drop no-ops (dropout, clone, ...), write ops the graph file lacks with ones it has
+   (op_rewrite.py, norm_rewrite.py, ...), compute every op reading only constants (weights
+   made in forward: weight normalization), rewrite conv1d / 1-D pools / conv_transpose2d as
+   2-D convs and pools (conv_rewrite.py), fold BatchNorm into the conv2d/linear before it;
 3. lower the float graph once: this rejects unsupported ops before any calibration runs;
 4. quantizing: ``prepare_pt2e`` with :class:`TinyforgeQuantizer`, the two edges of each
    state pair made to share one observer, run the calibration batches (sequences through
