@@ -20,6 +20,10 @@ parameters, so moved values stay bit-exact):
   then sqrt for std;
 * ``torch.max(a, b)`` / ``torch.min(a, b)`` (``maximum`` / ``minimum``), ``clamp_min`` /
   ``clamp_max`` (a one-sided ``clamp``), ``expand_as`` (``expand``);
+* ``masked_fill(scores, mask, -inf)`` before a softmax over the last dim, with a constant mask
+  (nanoGPT's causal attention: ``att.masked_fill(self.bias[..., :T, :T] == 0, -inf)``):
+  the additive constant of scaled_dot_product_attention's masks (attention.py, MASK_VALUE
+  where masked), an ``add``;
 * an average pool with padding that counts the padding (PyTorch's default
   ``count_include_pad=True``, e.g. Inception's 3x3 stride-1 pools): a zero ``pad``, then the
   pool without padding (where the output shape is the same: ceil_mode can drop a last
@@ -33,6 +37,7 @@ import math
 import torch
 from torch.fx import GraphModule, Node
 
+from .attention import MASK_VALUE, _mask_value
 from .conv_rewrite import _call
 from .fold import new_const
 
@@ -69,6 +74,8 @@ REWRITTEN = {
     aten.clamp_min.default: "`relu` or `hardtanh` (clamp with one bound)",
     aten.clamp_max.default: "`hardtanh` (clamp with one bound)",
     aten.expand_as.default: "`cat` of copies (as expand)",
+    aten.masked_fill.Scalar: "`add` of a constant (a constant mask filling -inf before a "
+                             "softmax: attention's additive mask)",
 }
 # (avg_pool1d / avg_pool2d keep their rows: with count_include_pad and padding they become a
 # zero `pad` and the pool without padding.)
@@ -299,6 +306,25 @@ def _rewrite_avg_pool(gm: GraphModule, node: Node) -> bool:
     return _replace(gm, node, pooled)
 
 
+_SOFTMAX = {aten.softmax.int, aten._softmax.default}
+
+
+def _rewrite_masked_fill(gm: GraphModule, node: Node) -> bool:
+    x, mask, value = node.args[0], node.args[1], float(node.args[2])
+    shape, m = _shape(x), _mask_value(gm, mask)
+    if m is None or m.dtype != torch.bool or shape is None:
+        return _refuse(node, "masked_fill with a mask that is not a constant (a buffer)")
+    last = len(shape) - 1
+    to_softmax = node.users and all(
+        u.target in _SOFTMAX and int(u.args[1]) % len(shape) == last for u in node.users)
+    if value > MASK_VALUE or not to_softmax:
+        return _refuse(node, "masked_fill other than -inf (or below -16) before a softmax over "
+                             "the last dim")
+    add = torch.where(torch.broadcast_to(m, shape), MASK_VALUE, 0.0).to(torch.float32)
+    c = new_const(gm, node, "_tf_mask", add)
+    return _replace(gm, node, _call(gm, node, aten.add.Tensor, x, c))
+
+
 _REWRITES = {
     **{op: _rewrite_pad for op in _PADS},
     aten.flip.default: _rewrite_flip_roll,
@@ -311,6 +337,7 @@ _REWRITES = {
     **{op: _rewrite_alias for op in (*_ALIASES, aten.clamp_min.default,
                                      aten.clamp_max.default, aten.expand_as.default)},
     **{op: _rewrite_avg_pool for op in _AVG_POOLS},
+    aten.masked_fill.Scalar: _rewrite_masked_fill,
 }
 
 

@@ -139,3 +139,41 @@ def test_weight_norm_tcn_within_1_lsb(new_api, cli, tmp_path):
     x = save_npy(tmp_path / "x.npy", random_inputs(shape, 1, seed=2)[0])
     report = compare_with_pytorch(cli, res.path, x, tmp_path)
     assert report["first_divergence"] is None, report
+
+
+class CausalAttention(nn.Module):
+    """nanoGPT's attention without the fused kernel: a causal mask buffer, masked_fill with
+    -inf, softmax."""
+
+    def __init__(self, d: int = 16, heads: int = 2, t: int = 8) -> None:
+        super().__init__()
+        self.qkv, self.proj, self.heads = nn.Linear(d, 3 * d), nn.Linear(d, d), heads
+        self.register_buffer("bias", torch.tril(torch.ones(t, t)).view(1, 1, t, t))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, t, c = x.shape
+        q, k, v = (z.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+                   for z in self.qkv(x).split(c, dim=2))
+        att = (q @ k.transpose(-2, -1)) * (c // self.heads) ** -0.5
+        att = att.masked_fill(self.bias[:, :, :t, :t] == 0, float("-inf")).softmax(dim=-1)
+        return self.proj((att @ v).transpose(1, 2).reshape(b, t, c))
+
+
+def test_causal_masked_fill_attention_within_1_lsb(cli, tmp_path):
+    torch.manual_seed(0)
+    shape = (1, 8, 16)
+    calib = [(x,) for x in random_inputs(shape, 4, seed=1)]
+    res = tinyforge.export(CausalAttention().eval(), calib[0], calibration=calib,
+                           path=tmp_path / "attn.tfg")
+    types = [op["type"] for op in res.graph["ops"]]
+    assert "softmax" in types and "add" in types, types
+    x = save_npy(tmp_path / "x.npy", random_inputs(shape, 1, seed=2)[0])
+    report = compare_with_pytorch(cli, res.path, x, tmp_path)
+    assert report["first_divergence"] is None, report
+
+
+def test_masked_fill_elsewhere_named(tmp_path):
+    """A fill other than -inf before a softmax stays refused, with the reason."""
+    model = ConvOp(Fn(lambda x: x.masked_fill(torch.ones(1, 8, 6, 7).tril() == 0, 0.0))).eval()
+    with pytest.raises(tinyforge.UnsupportedOpError, match="masked_fill other than -inf"):
+        tinyforge.export(model, (torch.randn(1, 3, 6, 7),), path=tmp_path / "m.tfg")
