@@ -6,8 +6,9 @@
 // and a select on x' >= 0. Single rounding with a shift s >= 0 (a positive side near 1,
 // PyTorch's usual case) is floor((x * m * 2^s + 2^30) / 2^31) = VQRDMULH(x << s, m), exact
 // while x << s fits: |x'| < 2^9 and |x' * a'| < 2^17 allow s up to 22 and 14; beyond,
-// the general form (mve_requant.h's, a dozen instructions). Other rows (a broadcast input, strided slopes) element by element
-// as __ref. Reads each vector before writing it: in place as __ref.
+// the general form (mve_requant.h's, a dozen instructions). A call whose rows are not dense
+// (a broadcast input, strided slopes) runs __ref. Reads each vector before writing it: in
+// place as __ref.
 #include "kernels/common/isa.h"
 #include "kernels/mul/mul.h"
 
@@ -16,12 +17,10 @@
 #include <arm_mve.h>
 
 #include "kernels/common/broadcast.h"
-#include "kernels/common/fixed_point.h"
 #include "kernels/common/mve_requant.h"
 
 namespace {
 
-namespace fx = tinyforge::fx;
 namespace rq = tinyforge::mve_rq;
 
 // Single rounding, shift >= 0 and small (see above): 2 instructions.
@@ -68,19 +67,6 @@ template <bool kSingle, bool kPerLane, bool kCommon>
   }
 }
 
-// Any strides, element by element as __ref.
-[[gnu::noinline]] void StridedRow(const s8_prelu_params& p, const int8_t* x, int32_t s1,
-                                  const int8_t* alpha, int32_t s2, int8_t* y, int32_t n) {
-  for (int32_t i = 0; i < n; ++i) {
-    const int32_t v = p.input_offset + x[i * s1];
-    const int32_t r =
-        v >= 0 ? fx::Requantize(v, p.output_multiplier_1, p.output_shift_1, p.rounding)
-               : fx::Requantize(v * (p.alpha_offset + alpha[i * s2]), p.output_multiplier_2,
-                                p.output_shift_2, p.rounding);
-    y[i] = static_cast<int8_t>(fx::Clamp(r + p.output_offset, -128, 127));
-  }
-}
-
 template <bool kSingle>
 void Run(const s8_prelu_params& p, const int8_t* input, const int8_t* alpha, int8_t* output) {
   Consts k;
@@ -88,18 +74,16 @@ void Run(const s8_prelu_params& p, const int8_t* input, const int8_t* alpha, int
   k.q2 = rq::MakeQuant<kSingle>(p.output_multiplier_2, p.output_shift_2);
   k.left1 = p.output_shift_1 >= 0 && p.output_shift_1 <= 22;
   k.left2 = p.output_shift_2 >= 0 && p.output_shift_2 <= 14;
-  const int32_t s1 = p.shape.in1_strides[5], s2 = p.shape.in2_strides[5];
+  const int32_t s2 = p.shape.in2_strides[5];
   const bool common = kSingle && k.left1 && p.output_shift_2 <= -1;
   tinyforge::kernels::ForEachBroadcastRow(
       p.shape, [&](int32_t a, int32_t b, int32_t o, int32_t n) {
-        if (s1 == 1 && s2 == 1 && common) {
+        if (s2 == 1 && common) {
           DenseRow<kSingle, true, kSingle>(p, k, input + a, alpha + b, output + o, n);
-        } else if (s1 == 1 && s2 == 1) {
+        } else if (s2 == 1) {
           DenseRow<kSingle, true, false>(p, k, input + a, alpha + b, output + o, n);
-        } else if (s1 == 1 && s2 == 0) {
-          DenseRow<kSingle, false, false>(p, k, input + a, alpha + b, output + o, n);
         } else {
-          StridedRow(p, input + a, s1, alpha + b, s2, output + o, n);
+          DenseRow<kSingle, false, false>(p, k, input + a, alpha + b, output + o, n);
         }
       });
 }
@@ -108,6 +92,13 @@ void Run(const s8_prelu_params& p, const int8_t* input, const int8_t* alpha, int
 
 extern "C" void s8_prelu__mve(const s8_prelu_params* params, const int8_t* input,
                               const int8_t* alpha, int8_t* output) {
+  // The row strides are the call's: rows that are not dense (a broadcast input, strided
+  // slopes) make the whole call __ref's.
+  const int32_t s1 = params->shape.in1_strides[5], s2 = params->shape.in2_strides[5];
+  if (s1 != 1 || (s2 != 0 && s2 != 1)) {
+    s8_prelu__ref(params, input, alpha, output);
+    return;
+  }
   if (params->rounding == TF_ROUNDING_SINGLE) {
     Run<true>(*params, input, alpha, output);
   } else {

@@ -40,6 +40,8 @@ from torch.fx import GraphModule, Node
 from .attention import MASK_VALUE, _mask_value
 from .conv_rewrite import _call
 from .fold import new_const
+from .norm_rewrite import _refuse as _mark_unsupported
+from .norm_rewrite import _shape
 
 aten = torch.ops.aten
 
@@ -81,13 +83,8 @@ REWRITTEN = {
 # zero `pad` and the pool without padding.)
 
 
-def _shape(node: object) -> list[int] | None:
-    val = node.meta.get("val") if isinstance(node, Node) else None
-    return [int(d) for d in val.shape] if isinstance(val, torch.Tensor) else None
-
-
 def _refuse(node: Node, why: str) -> bool:
-    node.meta["tinyforge_unsupported"] = why
+    _mark_unsupported(node, why)
     return False
 
 
