@@ -497,6 +497,7 @@ Status ToNhwc(ir::Graph& g, const PassOptions& options) {
   }
   // Already done (or a .tflite import): only the reductions' runs (and softmax axes) remain.
   if (g.layout == ir::Layout::kNHWC) return ContiguousReductions(g);
+  TF_RETURN_IF_ERROR(Lift1d(g));  // lift_1d.cc: [N, C, L] between Conv1d layers -> [N, C, 1, L]
   const size_t n = g.tensors.size();
   Rewriter r{g, options, std::vector<bool>(n, false), std::vector<bool>(n, false),
              std::vector<TensorId>(n, -1), {}, {}, {}};

@@ -52,6 +52,9 @@ Status FoldQdq(ir::Graph& g, const PassOptions& options);
 Status IoEdges(ir::Graph& g, const PassOptions& options);
 Status FuseActivation(ir::Graph& g, const PassOptions& options);
 Status ToNhwc(ir::Graph& g, const PassOptions& options);
+// The layout pass's first step (lift_1d.cc): rank-3 activations between Conv1d layers
+// become [N, C, 1, L] where that saves transposes.
+Status Lift1d(ir::Graph& g);
 Status SplitGroups(ir::Graph& g, const PassOptions& options);
 Status RemoveNoops(ir::Graph& g, const PassOptions& options);
 Status SplitConcat(ir::Graph& g, const PassOptions& options);

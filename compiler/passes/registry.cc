@@ -37,8 +37,9 @@ constexpr std::array<PassInfo, 12> kPasses = {{
      "needs fold-qdq's clamps; before compute-multipliers so removed clamps get no constants"},
     {"layout", ToNhwc,
      "`graph.layout = NHWC`: rank-4 activations NHWC (those no spatial op reaches, across "
-     "ops other than transposes, keep PyTorch's order: `pytorch_order`), conv weights OHWI, "
-     "depthwise 1HWC; `graph.io_layout` = `--layout`",
+     "ops other than transposes, keep PyTorch's order: `pytorch_order`; rank-3 ones between "
+     "Conv1d layers lifted to [N, C, 1, L] first), conv weights OHWI, depthwise 1HWC; "
+     "`graph.io_layout` = `--layout`",
      "needs lowered ops (they carry `layout`); before remove-noops, which resolves the "
      "transposes it inserts"},
     {"split-groups", SplitGroups,

@@ -102,10 +102,15 @@ ir::Shape WithoutOnes(const ir::Shape& s) {
 // program's tensor of shape `ours` (stored NHWC when `nhwc`): the same extents but for
 // dimensions of 1. Data-movement passes may store a tensor under its name in another order
 // (a transpose folded into its neighbours): such a pair is not compared.
+// A rank-3 reference [N, C, L] as the layout pass's lift (lift_1d.cc) stores it: [N, C, 1, L].
+ir::Shape AsRank4(const ir::Shape& ref) {
+  return ref.size() == 3 ? ir::Shape{ref[0], ref[1], 1, ref[2]} : ref;
+}
+
 bool SameOrder(const ir::Shape& ref, const ir::Shape& ours, bool nhwc) {
   if (!nhwc) return WithoutOnes(ref) == WithoutOnes(ours);
-  return ref.size() == 4 && ours.size() == 4 &&
-         passes::PermuteShape(ref, passes::kNchwToNhwc) == ours;
+  return AsRank4(ref).size() == 4 && ours.size() == 4 &&
+         passes::PermuteShape(AsRank4(ref), passes::kNchwToNhwc) == ours;
 }
 
 // A reference value (NCHW) in the layout the program stores tensor t in; nothing when the
@@ -117,7 +122,8 @@ std::optional<exec::HostTensor> ToProgram(const exec::HostTensor& v, const ir::G
   if (!SameOrder(v.shape(), shape, nhwc)) return std::nullopt;
   if (!nhwc) return exec::HostTensor::FromBytes(v.dtype(), shape, v.ToBytes()).value();
   exec::HostTensor y(v.dtype(), shape);
-  exec::Transpose(passes::kNchwToNhwc, v, y);
+  exec::Transpose(passes::kNchwToNhwc,
+                  exec::HostTensor::FromBytes(v.dtype(), AsRank4(v.shape()), v.ToBytes()).value(), y);
   return y;
 }
 
