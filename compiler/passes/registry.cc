@@ -8,7 +8,7 @@
 namespace tinyforge::passes {
 namespace {
 
-constexpr std::array<PassInfo, 12> kPasses = {{
+constexpr std::array<PassInfo, 13> kPasses = {{
     {"const-fold", ConstFold,
      "no op has only constant inputs, except `dequantize` (the quantized-weight marker)",
      "first: weights PT2E left as float behind a `quantize` (`fold_quantize=False`, QAT "
@@ -49,6 +49,11 @@ constexpr std::array<PassInfo, 12> kPasses = {{
     {"remove-noops", RemoveNoops,
      "no identity op; every `transpose` moves data; `reshape` only as a view",
      "after layout; after fuse-activation (which leaves identity clamps behind)"},
+    {"split-outputs", SplitOutputs,
+     "no `qconv2d` or `qfc` output read only by `slice`s of disjoint output channels: one op "
+     "per slice writes its channels",
+     "after remove-noops (the slices of a GLU or of attention's q / k / v read the op's "
+     "output directly only then); before compute-multipliers, which then sees ordinary ops"},
     {"split-concat", SplitConcat,
      "no `qconcat` over 16 inputs (the kernel's limit): longer ones are a tree of `qconcat`s "
      "(the first inputs joined into partial tensors quantized like the output)",

@@ -4,6 +4,9 @@
 // integer sum and requantization as before (bit-identical); the conv kernels' fast variants
 // take only ungrouped convs (grouped ones fall back to `__ref`, ~20 instructions per MAC on
 // the M55), so the copies in and out cost less than they save (docs/decisions.md 31).
+#include <algorithm>
+#include <optional>
+
 #include "passes/pass.h"
 #include "passes/util.h"
 
@@ -37,7 +40,105 @@ ir::TensorId Activation(ir::Graph& g, TensorNames& names, const ir::Tensor& like
   return g.AddTensor(std::move(t));
 }
 
+// The channel ranges [lo, hi) of the slices reading op's output, in slice order, when
+// every reader is a slice of disjoint output channels (the last axis: NHWC's C, a qfc's
+// features) taking every row of the other axes, quantized like the output; else none.
+struct ChannelSlices {
+  std::vector<int> ops;
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+};
+std::optional<ChannelSlices> SlicedByChannels(const ir::Graph& g, const ir::Op& op,
+                                              const std::vector<std::vector<int>>& consumers,
+                                              const std::vector<bool>& graph_out) {
+  const ir::TensorId y = op.outputs[0];
+  const ir::Tensor& yt = g.tensor(y);
+  const auto& readers = consumers[static_cast<size_t>(y)];
+  if (graph_out[static_cast<size_t>(y)] || readers.empty()) return std::nullopt;
+  const size_t rank = yt.shape.size(), c = rank - 1;
+  ChannelSlices cs;
+  for (int r : readers) {
+    const ir::Op& s = g.ops[static_cast<size_t>(r)];
+    if (s.type != ir::OpType::kSlice || s.inputs[0] != y || g.tensor(s.outputs[0]).quant != yt.quant) {
+      return std::nullopt;
+    }
+    const auto& a = s.attrs_as<ir::SliceAttrs>();
+    for (size_t d = 0; d < rank; ++d) {
+      if (a.stride[d] != 1) return std::nullopt;
+      if (d != c && (a.begin[d] != 0 || a.end[d] < yt.shape[d])) return std::nullopt;
+    }
+    const int64_t lo = std::clamp<int64_t>(a.begin[c] < 0 ? a.begin[c] + yt.shape[c] : a.begin[c], 0, yt.shape[c]);
+    const int64_t hi = std::clamp<int64_t>(a.end[c] < 0 ? a.end[c] + yt.shape[c] : a.end[c], 0, yt.shape[c]);
+    if (lo >= hi || g.tensor(s.outputs[0]).shape[c] != hi - lo) return std::nullopt;
+    cs.ops.push_back(r);
+    cs.ranges.push_back({lo, hi});
+  }
+  std::vector<std::pair<int64_t, int64_t>> sorted = cs.ranges;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t i = 1; i < sorted.size(); ++i) {
+    if (sorted[i].first < sorted[i - 1].second) return std::nullopt;  // overlapping
+  }
+  if (sorted.size() == 1 && sorted[0] == std::pair<int64_t, int64_t>{0, yt.shape[c]}) {
+    return std::nullopt;  // one slice of everything: remove-noops' case
+  }
+  return cs;
+}
+
 }  // namespace
+
+// A qconv2d (NHWC, ungrouped) or qfc whose output only channel slices read (a GLU's or a
+// gated activation's halves, YOLOv8's C2f chunks, attention's q / k / v) becomes one op
+// per slice computing those output channels into the slice's tensor: the same sums and
+// requantizations, no copies, and channels no slice reads are not computed.
+Status SplitOutputs(ir::Graph& g, const PassOptions&) {
+  const auto consumers = ir::ComputeConsumers(g);
+  std::vector<bool> graph_out(g.tensors.size(), false);
+  for (ir::TensorId t : g.outputs) graph_out[static_cast<size_t>(t)] = true;
+  TensorNames names({&g.tensors});
+  std::vector<std::optional<ChannelSlices>> plan(g.ops.size());
+  std::vector<bool> dropped(g.ops.size(), false);
+  for (size_t k = 0; k < g.ops.size(); ++k) {
+    const ir::Op& op = g.ops[k];
+    const bool conv = op.type == ir::OpType::kQConv2d &&
+                      op.attrs_as<ir::QConv2dAttrs>().groups == 1 &&
+                      op.attrs_as<ir::QConv2dAttrs>().layout == ir::Layout::kNHWC;
+    if (!conv && op.type != ir::OpType::kQFc) continue;
+    if (!g.tensor(op.inputs[1]).is_constant()) continue;
+    plan[k] = SlicedByChannels(g, op, consumers, graph_out);
+    if (plan[k]) {
+      for (int r : plan[k]->ops) dropped[static_cast<size_t>(r)] = true;
+    }
+  }
+  std::vector<ir::Op> out;
+  out.reserve(g.ops.size());
+  for (size_t k = 0; k < g.ops.size(); ++k) {
+    if (dropped[k]) continue;
+    if (!plan[k]) {
+      out.push_back(std::move(g.ops[k]));
+      continue;
+    }
+    const ir::Op& op = g.ops[k];
+    for (size_t i = 0; i < plan[k]->ops.size(); ++i) {
+      const auto [lo, hi] = plan[k]->ranges[i];
+      const ir::Op& slice = g.ops[static_cast<size_t>(plan[k]->ops[i])];
+      std::vector<ir::TensorId> ins = {op.inputs[0]};
+      for (size_t j = 1; j < op.inputs.size(); ++j) {  // w, b[, multiplier, shift]: per channel
+        const ir::Tensor& t = g.tensor(op.inputs[j]);
+        if (t.is_constant() && !t.shape.empty() && t.shape[0] > 1) {
+          ins.push_back(Rows(g, names, op.inputs[j], lo, hi, t.name + "." + slice.name));
+        } else {
+          ins.push_back(op.inputs[j]);
+        }
+      }
+      ir::Op part = op;
+      part.name = slice.name;
+      part.inputs = std::move(ins);
+      part.outputs = slice.outputs;
+      out.push_back(std::move(part));
+    }
+  }
+  g.ops = std::move(out);
+  return OkStatus();
+}
 
 Status SplitGroups(ir::Graph& g, const PassOptions&) {
   TensorNames names({&g.tensors});

@@ -1,7 +1,8 @@
 """Rank-3 activations between Conv1d layers are lifted to [N, C, 1, L] (the layout pass's
 first step, compiler/passes/lift_1d.cc; docs/decisions.md 93): the pads, slices,
 activations, GLU's mul, concats and means between Conv1d layers run on the NHWC data
-instead of between transposes to PyTorch's [N, C, L] and back.
+instead of between transposes to PyTorch's [N, C, L] and back. GLU's two channel halves of
+one pointwise conv are two convs (split-outputs, decision 94).
 
 Each model is exported with PT2E, compiled for the an547, counted for transposes in the
 compile report, and compared with PyTorch's converted int8 model op by op (within 1 LSB);
@@ -88,6 +89,12 @@ def test_between_conv1d_layers_no_transposes_within_1_lsb(name, cli, tmp_path):
     report = json.loads((tmp_path / "c" / "report.json").read_text())
     transposes = [op["name"] for op in report["ops"] if op["type"] == "transpose"]
     assert len(transposes) == MODELS[name][2], transposes
+    if name == "glu_block":
+        # split-outputs (decision 94): GLU's halves are two pointwise convs, not two slices of
+        # one; the strided slice over time stays.
+        slices = [op["name"] for op in report["ops"] if op["type"] == "slice"]
+        convs = [op for op in report["ops"] if op["type"] == "qconv2d"]
+        assert len(slices) == 1 and len(convs) == 3, (slices, [c["name"] for c in convs])
     x = save_npy(tmp_path / "x.npy", random_inputs(shape, 1, seed=2)[0])
     cmp = compare_with_pytorch(cli, res.path, x, tmp_path)
     assert cmp["first_divergence"] is None, cmp
