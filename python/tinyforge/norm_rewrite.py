@@ -8,8 +8,9 @@ and GroupNorm / InstanceNorm. Runs on the captured ATen graph before the op-cove
 
 * ``adaptive_max_pool2d`` / ``adaptive_max_pool1d`` return (values, indices). The values of
   a pool to 1x1 (1) are ``amax`` over the pooled dims; to a size dividing the input's, a
-  max pool (1-D: ``max_pool1d``, for conv_rewrite) of kernel = stride = in / out. A model
-  reading the indices is refused.
+  max pool (1-D: ``max_pool1d``, for conv_rewrite) of kernel = stride = in / out; to any
+  other size, PyTorch's bins: per output cell a slice and ``amax``, joined by ``cat``. A
+  model reading the indices is refused.
 * ``max.dim`` returns (values, indices): the values are ``amax`` over that dim, the indices
   ``argmax`` (PyTorch's first index of the maximum, as argmax's).
 * ``group_norm(x [N, C, ...], G)``: ``x.reshape(N, G, -1)``, ``layer_norm`` over the last dim
@@ -39,7 +40,8 @@ MAX_OPS = {aten.adaptive_max_pool2d.default, aten.adaptive_max_pool1d.default, a
 NORM_OPS = {aten.group_norm.default, aten.instance_norm.default}
 LAYER_NORM = aten.layer_norm.default
 REWRITTEN = {
-    aten.adaptive_max_pool2d.default: "values: output 1x1 `amax`; in % out == 0 `max_pool2d` "
+    aten.adaptive_max_pool2d.default: "values: output 1x1 `amax`; in % out == 0 `max_pool2d`; "
+                                      "else per output cell a slice and `amax`, joined by `cat` "
                                       "(the indices are refused)",
     aten.adaptive_max_pool1d.default: "values: as adaptive_max_pool2d on [N, C, 1, L]",
     aten.max.dim: "values `amax`, indices `argmax`",
@@ -80,21 +82,41 @@ def _max_values(gm: GraphModule, node: Node) -> Node | None:
     x = node.args[0]
     shape = _shape(x)
     one_d = node.target == aten.adaptive_max_pool1d.default
-    out = [int(s) for s in node.args[1]] if isinstance(node.args[1], (list, tuple)) else [
-        int(node.args[1])]
+    out = list(node.args[1]) if isinstance(node.args[1], (list, tuple)) else [node.args[1]]
     if shape is None or len(shape) != (3 if one_d else 4):
         _refuse(node, "needs an [N, C, L] / [N, C, H, W] input")
         return None
     size = shape[-1:] if one_d else shape[-2:]
     out = out * len(size) if len(out) == 1 else out
+    out = [i if o is None else int(o) for i, o in zip(size, out)]  # None: the input's size
+    if any(o < 1 for o in out):
+        _refuse(node, f"output size {out}")
+        return None
     if all(o == 1 for o in out):
         return _call(gm, node, aten.amax.default, x, list(range(2, len(shape))), True)
-    if any(o == 0 or i % o for i, o in zip(size, out)):
-        _refuse(node, f"output size {out} of an input {size}: only sizes dividing the input")
-        return None
-    kernel = [i // o for i, o in zip(size, out)]
-    pool = aten.max_pool1d.default if one_d else aten.max_pool2d.default  # (1-D: conv_rewrite)
-    return _call(gm, node, pool, x, kernel, kernel)
+    if all(i % o == 0 for i, o in zip(size, out)):
+        kernel = [i // o for i, o in zip(size, out)]
+        pool = aten.max_pool1d.default if one_d else aten.max_pool2d.default  # (1-D: conv_rewrite)
+        return _call(gm, node, pool, x, kernel, kernel)
+    # PyTorch's bins (start floor(i * in / out), end ceil((i + 1) * in / out), overlapping
+    # where in % out != 0): per output cell a slice and the max over it, the cells joined.
+    def bins(n: int, o: int) -> list[tuple[int, int]]:
+        return [(i * n // o, -(-(i + 1) * n // o)) for i in range(o)]
+
+    def cell_max(t: Node, axes: list[tuple[int, int, int]]) -> Node:
+        for dim, lo, hi in axes:
+            t = _call(gm, node, aten.slice.Tensor, t, dim, lo, hi)
+        dims = [dim for dim, lo, hi in axes if hi - lo > 1]
+        return _call(gm, node, aten.amax.default, t, dims, True) if dims else t
+
+    def joined(parts: list[Node], dim: int) -> Node:
+        return _call(gm, node, aten.cat.default, parts, dim) if len(parts) > 1 else parts[0]
+
+    if one_d:
+        return joined([cell_max(x, [(2, lo, hi)]) for lo, hi in bins(size[0], out[0])], 2)
+    rows = [joined([cell_max(x, [(2, hs, he), (3, ws, we)]) for ws, we in bins(size[1], out[1])], 3)
+            for hs, he in bins(size[0], out[0])]
+    return joined(rows, 2)
 
 
 def _rewrite_max(gm: GraphModule, node: Node) -> bool:

@@ -48,6 +48,12 @@ OPS = {
     "avg_pool_pad": (nn.AvgPool2d(3, 1, 1), {"pad", "avg_pool2d"}),
     "avg_pool_pad_ceil": (nn.AvgPool2d(3, 2, 1, ceil_mode=True), {"pad", "avg_pool2d"}),
     "avg_pool1d_pad": (Fn(lambda x: F.avg_pool1d(x.flatten(2), 4, 2, 2)), {"pad", "avg_pool2d"}),
+    # adaptive max pools to sizes not dividing the input (6x7 -> 4x3, 42 -> 5): PyTorch's
+    # overlapping bins, per cell a slice and amax
+    "adaptive_max_bins": (nn.AdaptiveMaxPool2d((4, 3)), {"slice", "amax", "cat"}),
+    "adaptive_max1d_bins": (Fn(lambda x: F.adaptive_max_pool1d(x.flatten(2), 5)),
+                            {"slice", "amax", "cat"}),
+    "adaptive_max_none": (nn.AdaptiveMaxPool2d((None, 2)), {"slice", "amax", "cat"}),
 }
 
 
