@@ -57,6 +57,10 @@ void s8_mul__mve(const s8_mul_params* params, const int8_t* input1, const int8_t
                  int8_t* output);
 void s8_prelu__ref(const s8_prelu_params* params, const int8_t* input, const int8_t* alpha,
                    int8_t* output);
+// Cortex-M4/M7/M33 (DSP): single rounding, rows read densely, SMMLA + SSAT per element;
+// other calls as __ref. In place as __ref.
+void s8_prelu__dsp(const s8_prelu_params* params, const int8_t* input, const int8_t* alpha,
+                   int8_t* output);
 // Cortex-M55 (Helium): rows read densely (the input, and the slopes per channel or one),
 // 4 lanes at a time; other calls as __ref. In place as __ref.
 void s8_prelu__mve(const s8_prelu_params* params, const int8_t* input, const int8_t* alpha,

@@ -15,10 +15,12 @@ s8_prelu_params MakeParams(tfv::Context& ctx, const tfv::bcast::Shapes& c) {
   p.input_offset = extremes ? rng.Pick(offs) : rng.Range(-128, 128);
   p.alpha_offset = extremes ? rng.Pick(offs) : rng.Range(-128, 128);
   p.output_offset = extremes ? (rng.Chance(50) ? -128 : 127) : rng.Range(-128, 127);
-  // s_in / s_out near 1, s_in * s_alpha / s_out well below; now and then anywhere.
+  // s_in / s_out near 1, s_in * s_alpha / s_out well below (up to the ends of
+  // s8_prelu__dsp's ranges: shift 1 in [-17, 5], shift 2 in [-17, -3]); now and then
+  // anywhere.
   if (rng.Chance(80)) {
-    tfv::RandomMultiplierIn(rng, &p.output_multiplier_1, &p.output_shift_1, -2, 1);
-    tfv::RandomMultiplierIn(rng, &p.output_multiplier_2, &p.output_shift_2, -12, -4);
+    tfv::RandomMultiplierIn(rng, &p.output_multiplier_1, &p.output_shift_1, -3, 6);
+    tfv::RandomMultiplierIn(rng, &p.output_multiplier_2, &p.output_shift_2, -18, -2);
   } else {
     tfv::RandomMultiplier(rng, &p.output_multiplier_1, &p.output_shift_1);
     tfv::RandomMultiplier(rng, &p.output_multiplier_2, &p.output_shift_2);
