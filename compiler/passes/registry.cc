@@ -50,8 +50,8 @@ constexpr std::array<PassInfo, 13> kPasses = {{
      "no identity op; every `transpose` moves data; `reshape` only as a view",
      "after layout; after fuse-activation (which leaves identity clamps behind)"},
     {"split-outputs", SplitOutputs,
-     "no `qconv2d` or `qfc` output read only by `slice`s of disjoint output channels: one op "
-     "per slice writes its channels",
+     "no `qconv2d` or `qfc` output read only by `slice`s of disjoint output channels of 256+ "
+     "elements each: one op per slice writes its channels",
      "after remove-noops (the slices of a GLU or of attention's q / k / v read the op's "
      "output directly only then); before compute-multipliers, which then sees ordinary ops"},
     {"split-concat", SplitConcat,
