@@ -57,6 +57,7 @@ Status ToNhwc(ir::Graph& g, const PassOptions& options);
 Status Lift1d(ir::Graph& g);
 Status SplitGroups(ir::Graph& g, const PassOptions& options);
 Status RemoveNoops(ir::Graph& g, const PassOptions& options);
+Status FoldPad(ir::Graph& g, const PassOptions& options);
 Status SplitOutputs(ir::Graph& g, const PassOptions& options);  // in split_groups.cc
 Status SplitConcat(ir::Graph& g, const PassOptions& options);
 Status ComputeMultipliers(ir::Graph& g, const PassOptions& options);

@@ -8,7 +8,7 @@
 namespace tinyforge::passes {
 namespace {
 
-constexpr std::array<PassInfo, 13> kPasses = {{
+constexpr std::array<PassInfo, 14> kPasses = {{
     {"const-fold", ConstFold,
      "no op has only constant inputs, except `dequantize` (the quantized-weight marker)",
      "first: weights PT2E left as float behind a `quantize` (`fold_quantize=False`, QAT "
@@ -49,6 +49,11 @@ constexpr std::array<PassInfo, 13> kPasses = {{
     {"remove-noops", RemoveNoops,
      "no identity op; every `transpose` moves data; `reshape` only as a view",
      "after layout; after fuse-activation (which leaves identity clamps behind)"},
+    {"fold-pad", FoldPad,
+     "no `qpad` by its input's zero point of H / W only whose one reader is a `qconv2d` or "
+     "`qdwconv2d`: the pads are the conv's padding",
+     "after remove-noops (a Conv1d's pad reaches its conv only then); before precompute-bias, "
+     "which folds the input offset of unpadded convs only"},
     {"split-outputs", SplitOutputs,
      "no `qconv2d` or `qfc` output read only by `slice`s of disjoint output channels of 256+ "
      "elements each: one op per slice writes its channels",

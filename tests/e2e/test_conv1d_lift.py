@@ -2,7 +2,8 @@
 first step, compiler/passes/lift_1d.cc; docs/decisions.md 93): the pads, slices,
 activations, GLU's mul, concats and means between Conv1d layers run on the NHWC data
 instead of between transposes to PyTorch's [N, C, L] and back. GLU's two channel halves of
-one pointwise conv are two convs (split-outputs, decision 94).
+one pointwise conv are two convs (split-outputs, decision 94); the causal pads before the
+Conv1d layers are their padding (fold-pad, decision 96).
 
 Each model is exported with PT2E, compiled for the an547, counted for transposes in the
 compile report, and compared with PyTorch's converted int8 model op by op (within 1 LSB);
@@ -89,6 +90,11 @@ def test_between_conv1d_layers_no_transposes_within_1_lsb(name, cli, tmp_path):
     report = json.loads((tmp_path / "c" / "report.json").read_text())
     transposes = [op["name"] for op in report["ops"] if op["type"] == "transpose"]
     assert len(transposes) == MODELS[name][2], transposes
+    if name == "causal_tcn":
+        # fold-pad (decision 96): the left pads before the 2nd and 3rd Conv1d are their
+        # padding; the input's pad (before the input's transpose) stays.
+        pads = [op["name"] for op in report["ops"] if op["type"] == "qpad"]
+        assert len(pads) == 1, pads
     if name == "glu_block":
         # split-outputs (decision 94): GLU's halves are two pointwise convs, not two slices of
         # one; the strided slice over time stays.

@@ -144,7 +144,7 @@ def test_every_stage_runs_to_the_same_outputs(cli, tmp_path, tmp_path_factory):
     res = _export("resnet8", tmp_path_factory)
     x = save_npy(tmp_path / "x.npy", random_inputs((1, 3, 32, 32), 1, seed=3)[0])
     names = ["const-fold", "fold-qdq", "io-edges", "fuse-activation", "layout", "split-groups",
-             "remove-noops", "split-outputs", "split-concat", "compute-multipliers",
+             "remove-noops", "fold-pad", "split-outputs", "split-concat", "compute-multipliers",
              "precompute-bias", "dce"]
     outs = []
     for n in range(2, len(names) + 1):
@@ -162,7 +162,8 @@ def test_print_after_shows_each_stage(cli, tmp_path_factory):
     text = run_cli(cli, "compile", res.path, "--print-after=all").stdout
     stages = [line.split()[3] for line in text.splitlines() if line.startswith("// ---- after")]
     assert stages == ["const-fold", "fold-float", "fold-qdq", "io-edges", "fuse-activation",
-                      "layout", "split-groups", "remove-noops", "split-outputs", "split-concat",
+                      "layout", "split-groups", "remove-noops", "fold-pad", "split-outputs",
+                      "split-concat",
                       "compute-multipliers",
                       "precompute-bias", "dce"]
     last = text.split("// ---- after dce ----")[1]
