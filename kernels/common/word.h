@@ -49,6 +49,21 @@ inline int32_t Sxtb16Ror8(int32_t x) {
   return r;
 }
 
+// hi32(a * b) + acc (SMMLA): the high word of a Q31 product, plus a rounding and offset term.
+inline int32_t Smmla(int32_t a, int32_t b, int32_t acc) {
+  int32_t r;
+  __asm__("smmla %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  return r;
+}
+
+// SSAT8(h >> 16): with Smmla's acc = 2^15 + offset * 2^16, a single-rounding requantization
+// with its offset and saturation in two instructions (s8_mul__dsp, s8_prelu__dsp).
+inline int32_t Sat8Shr16(int32_t h) {
+  int32_t r;
+  __asm__("ssat %0, #8, %1, asr #16" : "=r"(r) : "r"(h));
+  return r;
+}
+
 }  // namespace dsp
 #endif  // TF_HAVE_DSP
 

@@ -25,11 +25,8 @@
 
 namespace {
 
-inline int32_t Smmla(int32_t a, int32_t b, int32_t acc) {
-  int32_t r;
-  __asm__("smmla %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
-  return r;
-}
+using tinyforge::dsp::Sat8Shr16;
+using tinyforge::dsp::Smmla;
 
 // a * b + acc (kept as one MLA: GCC would split a multiply by a power of two into shifts).
 inline int32_t Mla(int32_t a, int32_t b, int32_t acc) {
@@ -53,13 +50,6 @@ inline int32_t Smulxb(int32_t a, int32_t b) {
 
 // One STRB (GCC would merge four byte stores into BFIs and a word store: more instructions).
 inline void StoreByte(int8_t* p, int8_t v) { __asm__("strb %1, %0" : "=m"(*p) : "r"(v)); }
-
-// SSAT8(h >> 16).
-inline int32_t Sat8Shr16(int32_t h) {
-  int32_t r;
-  __asm__("ssat %0, #8, %1, asr #16" : "=r"(r) : "r"(h));
-  return r;
-}
 
 struct Fast {
   int32_t o1, o2, lsh, mult, ra, lo, hi;

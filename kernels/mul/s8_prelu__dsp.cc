@@ -18,20 +18,12 @@
 #if TF_HAVE_DSP
 
 #include "kernels/common/broadcast.h"
+#include "kernels/common/word.h"
 
 namespace {
 
-inline int32_t Smmla(int32_t a, int32_t b, int32_t acc) {
-  int32_t r;
-  __asm__("smmla %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
-  return r;
-}
-
-inline int32_t Sat8Shr16(int32_t h) {
-  int32_t r;
-  __asm__("ssat %0, #8, %1, asr #16" : "=r"(r) : "r"(h));
-  return r;
-}
+using tinyforge::dsp::Sat8Shr16;
+using tinyforge::dsp::Smmla;
 
 struct Fast {
   int32_t io, ao, l1, l2, m1, m2, ra;
