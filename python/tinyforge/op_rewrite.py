@@ -24,6 +24,10 @@ parameters, so moved values stay bit-exact):
   (nanoGPT's causal attention: ``att.masked_fill(self.bias[..., :T, :T] == 0, -inf)``):
   the additive constant of scaled_dot_product_attention's masks (attention.py, MASK_VALUE
   where masked), an ``add``;
+* ``torch.where(x > c, x, k * x)`` with c = 0 (a hand-written leaky ReLU) and
+  ``torch.where(x > c, x, c)`` / ``torch.where(x < c, x, c)`` (a clamp), with any of
+  ``> >= < <=`` and the branches either way round: ``leaky_relu`` / ``clamp`` (the same
+  function; at x = c both branches agree). Other wheres are refused with the forms taken;
 * an average pool with padding that counts the padding (PyTorch's default
   ``count_include_pad=True``, e.g. Inception's 3x3 stride-1 pools): a zero ``pad``, then the
   pool without padding (where the output shape is the same: ceil_mode can drop a last
@@ -78,6 +82,11 @@ REWRITTEN = {
     aten.expand_as.default: "`cat` of copies (as expand)",
     aten.masked_fill.Scalar: "`add` of a constant (a constant mask filling -inf before a "
                              "softmax: attention's additive mask)",
+    **{op: "of a comparison of x with a number: x or k * x around 0 `leaky_relu`; x or the "
+           "threshold `clamp` (other forms refused)" for op in (aten.where.self,
+                                                                aten.where.ScalarOther,
+                                                                aten.where.ScalarSelf,
+                                                                aten.where.Scalar)},
 }
 # (avg_pool1d / avg_pool2d keep their rows: with count_include_pad and padding they become a
 # zero `pad` and the pool without padding.)
@@ -322,7 +331,61 @@ def _rewrite_masked_fill(gm: GraphModule, node: Node) -> bool:
     return _replace(gm, node, _call(gm, node, aten.add.Tensor, x, c))
 
 
+_WHERE = {aten.where.self, aten.where.ScalarOther, aten.where.ScalarSelf, aten.where.Scalar}
+_COMPARE = {aten.gt.Scalar: (True, False), aten.ge.Scalar: (True, True),
+            aten.lt.Scalar: (False, False), aten.le.Scalar: (False, True)}
+
+
+def _branch(gm: GraphModule, v: object, x: Node) -> tuple[str, float] | None:
+    """A branch of a where as ("x", 1), ("lin", k) for k * x, ("const", d); None if neither."""
+    if v is x:
+        return ("x", 1.0)
+    if isinstance(v, (int, float)):
+        return ("const", float(v))
+    if not isinstance(v, Node):
+        return None
+    if v.op == "call_function" and v.target == aten.mul.Tensor and len(v.args) == 2:
+        a, b = v.args
+        if a is x and isinstance(b, (int, float)):
+            return ("lin", float(b))
+        if b is x and isinstance(a, (int, float)):
+            return ("lin", float(a))
+    if v.op == "call_function" and v.target == aten.zeros_like.default and v.args[0] is x:
+        return ("const", 0.0)
+    c = _mask_value(gm, v)
+    if c is not None and c.numel() > 0 and c.dtype.is_floating_point and bool((c == c.flatten()[0]).all()):
+        return ("const", float(c.flatten()[0]))
+    return None
+
+
+def _rewrite_where(gm: GraphModule, node: Node) -> bool:
+    """torch.where of a comparison of x with a number, choosing between x and a function of
+    it, as the activation it is: x or k * x around 0 is leaky_relu(x, k); x or the threshold
+    itself is a one-sided clamp."""
+    why = ("torch.where: only where(x > c, x, k * x) with c = 0 (leaky_relu) and "
+           "where(x > c, x, c) / where(x < c, x, c) (clamp), any of > >= < <=")
+    cond, a, b = node.args[0], node.args[1], node.args[2]
+    if not isinstance(cond, Node) or cond.target not in _COMPARE or not isinstance(cond.args[1], (int, float)):
+        return _refuse(node, why)
+    x, c = cond.args[0], float(cond.args[1])
+    greater, _ = _COMPARE[cond.target]
+    hi, lo = (a, b) if greater else (b, a)  # hi: the value where x is above c
+    bh, bl = _branch(gm, hi, x), _branch(gm, lo, x)
+    if bh is None or bl is None:
+        return _refuse(node, why)
+    if bh[0] == "x" and bl[0] == "lin" and c == 0.0:
+        y = _call(gm, node, aten.leaky_relu.default, x, bl[1])
+    elif bh[0] == "x" and bl[0] == "const" and bl[1] == c:
+        y = _call(gm, node, aten.clamp.default, x, c, None)
+    elif bh[0] == "const" and bl[0] == "x" and bh[1] == c:
+        y = _call(gm, node, aten.clamp.default, x, None, c)
+    else:
+        return _refuse(node, why)
+    return _replace(gm, node, y)
+
+
 _REWRITES = {
+    **{op: _rewrite_where for op in _WHERE},
     **{op: _rewrite_pad for op in _PADS},
     aten.flip.default: _rewrite_flip_roll,
     aten.roll.default: _rewrite_flip_roll,

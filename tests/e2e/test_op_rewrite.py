@@ -54,6 +54,10 @@ OPS = {
     "adaptive_max1d_bins": (Fn(lambda x: F.adaptive_max_pool1d(x.flatten(2), 5)),
                             {"slice", "amax", "cat"}),
     "adaptive_max_none": (nn.AdaptiveMaxPool2d((None, 2)), {"slice", "amax", "cat"}),
+    # hand-written activations: a leaky ReLU, clamps either way round
+    "where_leaky": (Fn(lambda x: torch.where(x > 0, x, 0.2 * x)), {"leaky_relu"}),
+    "where_clamps": (Fn(lambda x: torch.where(x < 0.5, x, 0.5)
+                        + torch.where(0 <= x, x, torch.zeros_like(x))), {"hardtanh", "relu"}),
 }
 
 
@@ -98,6 +102,13 @@ def test_unsupported_forms_named(tmp_path):
     with pytest.raises(tinyforge.UnsupportedOpError) as e:
         tinyforge.export(model, (x,), path=tmp_path / "m.tfg")
     assert "roll without dims" in str(e.value) and "order 3.0" in str(e.value), str(e.value)
+
+
+def test_other_where_named(tmp_path):
+    """A where of another form is refused with the forms taken."""
+    model = ConvOp(Fn(lambda x: torch.where(x > 0.1, x, 0.2 * x))).eval()
+    with pytest.raises(tinyforge.UnsupportedOpError, match="torch.where: only"):
+        tinyforge.export(model, (torch.randn(1, 3, 6, 7),), path=tmp_path / "m.tfg")
 
 
 @pytest.mark.parametrize("board", ["an547", "an386"])
