@@ -55,6 +55,23 @@ inline void ForEachBroadcast(const s8_broadcast_shape& s, F&& f) {
   });
 }
 
+// Whether input 1 is read densely over the whole output and input 2 repeats along the
+// innermost dim only (one value per channel of NHWC, or one value): the op is then `rows`
+// rows of `inner` elements, input 2's row the same for each (PReLU's slopes).
+inline bool RowsOfInner(const s8_broadcast_shape& s, int32_t* rows, int32_t* inner) {
+  int32_t total = 1;
+  for (int d = 5; d >= 0; --d) {
+    if (s.out_dims[d] > 1) {
+      if (s.in1_strides[d] != total) return false;
+      if (d < 5 && s.in2_strides[d] != 0) return false;
+    }
+    total *= s.out_dims[d];
+  }
+  *inner = s.out_dims[5];
+  *rows = total / *inner;
+  return true;
+}
+
 // The output's element count, and whether both inputs are read densely in output order
 // (no broadcast: the op is then one row of `elements`, possibly in place).
 struct BroadcastExtent {

@@ -9,9 +9,9 @@
 //   x' <  0: P = x' * (a + alpha_offset) (|P| < 2^16), L2 = 17 + s2 in [0, 14]: s_in *
 //            s_slope / s_out is small (s2 around -9).
 // Rows whose input is dense and whose slopes are dense (one per channel: NHWC's innermost
-// dim) or one value. Other calls (double rounding: .tflite models; shifts out of those
-// ranges; a broadcast input) run __ref. Each element is read before its output is stored:
-// in place as __ref.
+// dim) or one value; an input dense over the whole tensor with one slope row is one call.
+// Other calls (double rounding: .tflite models; shifts out of those ranges; a broadcast
+// input) run __ref. Each element is read before its output is stored: in place as __ref.
 #include "kernels/common/isa.h"
 #include "kernels/mul/mul.h"
 
@@ -29,22 +29,25 @@ struct Fast {
   int32_t io, ao, l1, l2, m1, m2, ra;
 };
 
-// One row of n outputs; the slopes dense (kPerLane) or alpha[0] for all.
+// `rows` rows of n outputs, each row's slopes the same: dense (kPerLane) or alpha[0] for
+// all. (The constants copied once: the stores could alias ff as far as GCC knows.)
 template <bool kPerLane>
-[[gnu::noinline]] void Row(const Fast& ff, const int8_t* x, const int8_t* alpha, int8_t* y,
-                           int32_t n) {
+[[gnu::noinline]] void Rows(const Fast& ff, const int8_t* x, const int8_t* alpha, int8_t* y,
+                            int32_t rows, int32_t n) {
   const Fast f = ff;
   const int32_t one = (alpha[0] + f.ao) * (1 << f.l2);
-  for (int32_t i = 0; i < n; ++i) {
-    const int32_t xp = x[i] + f.io;
-    int32_t h;
-    if (xp >= 0) {
-      h = Smmla(xp << f.l1, f.m1, f.ra);
-    } else {
-      const int32_t a = kPerLane ? (alpha[i] + f.ao) * (1 << f.l2) : one;
-      h = Smmla(xp * a, f.m2, f.ra);
+  for (int32_t r = 0; r < rows; ++r, x += n, y += n) {
+    for (int32_t i = 0; i < n; ++i) {
+      const int32_t xp = x[i] + f.io;
+      int32_t h;
+      if (xp >= 0) {
+        h = Smmla(xp << f.l1, f.m1, f.ra);
+      } else {
+        const int32_t a = kPerLane ? (alpha[i] + f.ao) * (1 << f.l2) : one;
+        h = Smmla(xp * a, f.m2, f.ra);
+      }
+      y[i] = static_cast<int8_t>(Sat8Shr16(h));
     }
-    y[i] = static_cast<int8_t>(Sat8Shr16(h));
   }
 }
 
@@ -62,12 +65,20 @@ extern "C" void s8_prelu__dsp(const s8_prelu_params* params, const int8_t* input
   }
   const Fast f{p.input_offset, p.alpha_offset, l1, l2, p.output_multiplier_1,
                p.output_multiplier_2, (1 << 15) + p.output_offset * (1 << 16)};
-  tinyforge::kernels::ForEachBroadcastRow(p.shape, [&](int32_t a, int32_t b, int32_t o, int32_t n) {
+  auto rows = [&](const int8_t* x, const int8_t* a, int8_t* y, int32_t r, int32_t n) {
     if (s2 == 1) {
-      Row<true>(f, input + a, alpha + b, output + o, n);
+      Rows<true>(f, x, a, y, r, n);
     } else {
-      Row<false>(f, input + a, alpha + b, output + o, n);
+      Rows<false>(f, x, a, y, r, n);
     }
+  };
+  int32_t n_rows, inner;
+  if (tinyforge::kernels::RowsOfInner(p.shape, &n_rows, &inner)) {
+    rows(input, alpha, output, n_rows, inner);
+    return;
+  }
+  tinyforge::kernels::ForEachBroadcastRow(p.shape, [&](int32_t a, int32_t b, int32_t o, int32_t n) {
+    rows(input + a, alpha + b, output + o, 1, n);
   });
 }
 
