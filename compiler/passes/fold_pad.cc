@@ -2,8 +2,7 @@
 // (NHWC) becomes that conv's padding. The kernels skip taps outside the input, which is
 // the same as reading the zero point there ((zp + input_offset) * w = 0), so the result is
 // bit-identical; the padded copy, its buffer and its op go. A causal TCN's F.pad before each
-// Conv1d, Keras's ZeroPadding2D before a stride-2 conv, PyTorch's explicit F.pad before a
-// conv. Pads of N or C, another value, a requantizing pad, or a pad read by anything else
+// Conv1d, PyTorch's explicit F.pad before a conv, a .tflite PAD the converter did not fuse. Pads of N or C, another value, a requantizing pad, or a pad read by anything else
 // stay. (Pools are not folded: an average pool counts PyTorch's padding, a max pool's
 // padded positions never win.)
 #include "passes/pass.h"
