@@ -491,12 +491,53 @@ static Status ContiguousReductions(ir::Graph& g) {
   return OkStatus();
 }
 
+// A binary elementwise op broadcasting a rank-4 tensor against a lower-rank one (x -
+// x.mean(), x + torch.min(x): a full reduction is rank 0) reads the lower-rank operand
+// through a reshape to rank 4 with leading 1s (NumPy broadcasting aligns the trailing dims,
+// so the meaning is the same); the layout pass then treats both alike.
+static void RankFourOperands(ir::Graph& g) {
+  TensorNames names{{&g.tensors}};
+  std::vector<ir::Op> out;
+  NameIndex<ir::Op> op_names{{&g.ops, &out}};
+  op_names.Unique("");  // indexes the op names before the ops move
+  for (ir::Op& op : g.ops) {
+    const bool binary = op.type == OpType::kBinary || op.type == OpType::kQAdd ||
+                        op.type == OpType::kQSub || op.type == OpType::kQSquaredDifference ||
+                        op.type == OpType::kQMaximum || op.type == OpType::kQMinimum ||
+                        op.type == OpType::kQMul || op.type == OpType::kQPrelu;
+    if (binary && op.inputs.size() >= 2) {
+      const size_t r0 = g.tensor(op.inputs[0]).shape.size();
+      const size_t r1 = g.tensor(op.inputs[1]).shape.size();
+      if ((r0 == 4) != (r1 == 4)) {
+        TensorId& low = r0 == 4 ? op.inputs[1] : op.inputs[0];
+        ir::Tensor t = g.tensor(low);
+        if (t.shape.size() < 4) {
+          t.shape.insert(t.shape.begin(), 4 - t.shape.size(), 1);
+          t.name = names.Unique(t.name + ".rank4");
+          if (t.is_constant()) {
+            low = g.AddTensor(std::move(t));  // the same bytes
+          } else {
+            const ir::Shape shape = t.shape;
+            const TensorId y = g.AddTensor(std::move(t));
+            out.push_back(ir::MakeOp(OpType::kReshape, op_names.Unique(op.name + ".rank4"),
+                                     {low}, {y}, ir::ReshapeAttrs{shape}));
+            low = y;
+          }
+        }
+      }
+    }
+    out.push_back(std::move(op));
+  }
+  g.ops = std::move(out);
+}
+
 Status ToNhwc(ir::Graph& g, const PassOptions& options) {
   if (g.kind != ir::GraphKind::kInt8) {
     return Error("needs a lowered graph (kind int8): run fold-qdq first");
   }
   // Already done (or a .tflite import): only the reductions' runs (and softmax axes) remain.
   if (g.layout == ir::Layout::kNHWC) return ContiguousReductions(g);
+  RankFourOperands(g);
   TF_RETURN_IF_ERROR(Lift1d(g));  // lift_1d.cc: [N, C, L] between Conv1d layers -> [N, C, 1, L]
   const size_t n = g.tensors.size();
   Rewriter r{g, options, std::vector<bool>(n, false), std::vector<bool>(n, false),

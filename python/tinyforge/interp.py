@@ -35,6 +35,8 @@ def _qparams(t: dict[str, Any], rank: int) -> tuple[np.ndarray, np.ndarray]:
         shape = [1] * rank
         shape[q["axis"]] = -1
         scale, zp = scale.reshape(shape), zp.reshape(shape)
+    elif scale.size == 1:  # per tensor: a scalar, so a rank-0 tensor keeps its rank
+        scale, zp = scale.reshape(()), zp.reshape(())
     return scale, zp
 
 

@@ -12,7 +12,10 @@ and GroupNorm / InstanceNorm. Runs on the captured ATen graph before the op-cove
   other size, PyTorch's bins: per output cell a slice and ``amax``, joined by ``cat``. A
   model reading the indices is refused.
 * ``max.dim`` returns (values, indices): the values are ``amax`` over that dim, the indices
-  ``argmax`` (PyTorch's first index of the maximum, as argmax's).
+  ``argmax`` (PyTorch's first index of the maximum, as argmax's). ``min.dim``: the values
+  -``amax``(-x) (two ``mul`` by -1), the indices ``argmin``; ``amin`` and ``min(x)`` the
+  same -``amax``(-x), ``max(x)`` an ``amax`` over every dim, ``mean(x)`` / ``sum(x)`` a
+  ``mean`` / ``sum`` over every dim.
 * ``group_norm(x [N, C, ...], G)``: ``x.reshape(N, G, -1)``, ``layer_norm`` over the last dim
   with no affine, reshape back, then the per-channel weight and bias as a depthwise 1x1
   conv2d (fold.py's affine for a BatchNorm no conv feeds). ``instance_norm`` on its input's
@@ -36,7 +39,10 @@ from .conv_rewrite import _attr, _call
 
 aten = torch.ops.aten
 
-MAX_OPS = {aten.adaptive_max_pool2d.default, aten.adaptive_max_pool1d.default, aten.max.dim}
+MAX_OPS = {aten.adaptive_max_pool2d.default, aten.adaptive_max_pool1d.default, aten.max.dim,
+           aten.min.dim}
+MIN_REDUCTIONS = {aten.amin.default, aten.min.default, aten.max.default, aten.mean.default,
+                  aten.sum.default}
 NORM_OPS = {aten.group_norm.default, aten.instance_norm.default}
 LAYER_NORM = aten.layer_norm.default
 REWRITTEN = {
@@ -45,6 +51,12 @@ REWRITTEN = {
                                       "(the indices are refused)",
     aten.adaptive_max_pool1d.default: "values: as adaptive_max_pool2d on [N, C, 1, L]",
     aten.max.dim: "values `amax`, indices `argmax`",
+    aten.min.dim: "values -`amax`(-x) (two `mul` by -1), indices `argmin`",
+    aten.amin.default: "-`amax`(-x): two `mul` by -1",
+    aten.min.default: "-`amax`(-x) over every dim: two `mul` by -1",
+    aten.max.default: "`amax` over every dim",
+    aten.mean.default: "`mean` over every dim",
+    aten.sum.default: "`sum` over every dim",
     aten.log_softmax.int: "`amax`, `sub`, `unary` fn=`exp`, `sum`, `unary` fn=`log`, `sub` "
                           "(x - max - log(sum(exp(x - max))))",
     aten.glu.default: "two `slice`s, `sigmoid` of the second half, `mul`",
@@ -119,19 +131,69 @@ def _max_values(gm: GraphModule, node: Node) -> Node | None:
     return joined(rows, 2)
 
 
+def _min_values(gm: GraphModule, node: Node, x: Node, dims: list[int], keepdim: bool) -> Node:
+    """min over dims as -amax(-x): the quantized -x of a mirrored range is exact but for
+    -(-128), which saturates (1 LSB, at the range's end)."""
+    from .fold import new_const  # noqa: PLC0415
+
+    def minus_one(like: Node) -> Node:
+        # Of the operand's rank, as canonicalize_binary gives constants (this runs after it).
+        value = torch.full([1] * len(_shape(like) or []), -1.0)
+        c = new_const(gm, node, "_tf_minus_one", value)
+        if "val" in like.meta and hasattr(like.meta["val"], "fake_mode"):  # (node's: a tuple)
+            c.meta["val"] = like.meta["val"].fake_mode.from_tensor(value, static_shapes=True)
+        return c
+
+    # (A rank-0 result keeps its dims through the second mul: the graph file's constants
+    # have rank >= 1.)
+    rank0 = not keepdim and len(set(dims)) == len(_shape(x) or [])
+    m = _call(gm, node, aten.amax.default, _call(gm, node, aten.mul.Tensor, x, minus_one(x)),
+              dims, keepdim or rank0)
+    y = _call(gm, node, aten.mul.Tensor, m, minus_one(m))
+    return _call(gm, node, aten.reshape.default, y, []) if rank0 else y
+
+
+def _rewrite_min_reduction(gm: GraphModule, node: Node) -> bool:
+    """amin(x, dims, keepdim); min(x), max(x), mean(x), sum(x) over every dim."""
+    x = node.args[0]
+    rank = len(_shape(x) or [])
+    if node.target == aten.amin.default:
+        dims = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", [])
+        dims = [int(d) for d in (dims if isinstance(dims, (list, tuple)) else [dims])]
+        dims = [d + rank if d < 0 else d for d in dims] or list(range(rank))
+        keepdim = bool(node.args[2]) if len(node.args) > 2 else bool(
+            node.kwargs.get("keepdim", False))
+        y = _min_values(gm, node, x, dims, keepdim)
+    elif node.target == aten.min.default:
+        y = _min_values(gm, node, x, list(range(rank)), False)
+    elif node.target == aten.mean.default:
+        y = _call(gm, node, aten.mean.dim, x, list(range(rank)), False)
+    elif node.target == aten.sum.default:
+        y = _call(gm, node, aten.sum.dim_IntList, x, list(range(rank)), False)
+    else:
+        y = _call(gm, node, aten.amax.default, x, list(range(rank)), False)
+    node.replace_all_uses_with(y)
+    gm.graph.erase_node(node)
+    return True
+
+
 def _rewrite_max(gm: GraphModule, node: Node) -> bool:
     outputs = _outputs(node)
     if outputs is None:
         _refuse(node, "its output tuple is used as a whole")
         return False
-    if node.target == aten.max.dim:
+    if node.target in (aten.max.dim, aten.min.dim):
         x, dim = node.args[0], int(node.args[1])
         rank = len(_shape(x) or [])
         dim = dim + rank if dim < 0 else dim
         keepdim = bool(node.args[2]) if len(node.args) > 2 else bool(
             node.kwargs.get("keepdim", False))
-        build = {0: lambda: _call(gm, node, aten.amax.default, x, [dim], keepdim),
-                 1: lambda: _call(gm, node, aten.argmax.default, x, dim, keepdim)}
+        if node.target == aten.max.dim:
+            build = {0: lambda: _call(gm, node, aten.amax.default, x, [dim], keepdim),
+                     1: lambda: _call(gm, node, aten.argmax.default, x, dim, keepdim)}
+        else:
+            build = {0: lambda: _min_values(gm, node, x, [dim], keepdim),
+                     1: lambda: _call(gm, node, aten.argmin.default, x, dim, keepdim)}
     else:
         if 1 in outputs:
             _refuse(node, "the indices output (return_indices=True)")
@@ -282,6 +344,8 @@ def rewrite_max_and_norms(gm: GraphModule) -> None:
             continue
         if node.target in MAX_OPS:
             changed |= _rewrite_max(gm, node)
+        elif node.target in MIN_REDUCTIONS:
+            changed |= _rewrite_min_reduction(gm, node)
         elif node.target in NORM_OPS:
             changed |= _rewrite_norm(gm, node)
         elif node.target == aten.log_softmax.int and len(node.args) == 2:

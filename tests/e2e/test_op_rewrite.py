@@ -54,6 +54,11 @@ OPS = {
     "adaptive_max1d_bins": (Fn(lambda x: F.adaptive_max_pool1d(x.flatten(2), 5)),
                             {"slice", "amax", "cat"}),
     "adaptive_max_none": (nn.AdaptiveMaxPool2d((None, 2)), {"slice", "amax", "cat"}),
+    # min reductions as -amax(-x); max over everything
+    "amin_min": (Fn(lambda x: x.amin(1, keepdim=True) + x.min(3, keepdim=True)[0]
+                    + torch.min(x) + torch.max(x)), {"amax", "mul"}),
+    # a rank-0 activation (a full reduction) broadcast against the rank-4 map
+    "minus_full_mean": (Fn(lambda x: x - x.mean()), {"mean", "sub"}),
     # hand-written activations: a leaky ReLU, clamps either way round
     "where_leaky": (Fn(lambda x: torch.where(x > 0, x, 0.2 * x)), {"leaky_relu"}),
     "where_clamps": (Fn(lambda x: torch.where(x < 0.5, x, 0.5)
