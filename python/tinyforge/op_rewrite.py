@@ -28,6 +28,8 @@ parameters, so moved values stay bit-exact):
   ``torch.where(x > c, x, c)`` / ``torch.where(x < c, x, c)`` (a clamp), with any of
   ``> >= < <=`` and the branches either way round: ``leaky_relu`` / ``clamp`` (the same
   function; at x = c both branches agree). Other wheres are refused with the forms taken;
+* ``sign(a) * relu(abs(a))``, the last step of ``F.lp_pool1d`` / ``lp_pool2d`` (nn.LPPool),
+  is ``a``;
 * an average pool with padding that counts the padding (PyTorch's default
   ``count_include_pad=True``, e.g. Inception's 3x3 stride-1 pools): a zero ``pad``, then the
   pool without padding (where the output shape is the same: ceil_mode can drop a last
@@ -384,7 +386,20 @@ def _rewrite_where(gm: GraphModule, node: Node) -> bool:
     return _replace(gm, node, y)
 
 
+def _rewrite_sign_abs(gm: GraphModule, node: Node) -> bool:
+    """sign(a) * relu(abs(a)), as F.lp_pool1d / lp_pool2d write it, is a itself."""
+    if len(node.args) != 2 or not all(isinstance(v, Node) for v in node.args):
+        return False
+    for s, r in (node.args, reversed(node.args)):
+        if (s.target == aten.sign.default and r.target == aten.relu.default
+                and isinstance(r.args[0], Node) and r.args[0].target == aten.abs.default
+                and r.args[0].args[0] is s.args[0]):
+            return _replace(gm, node, s.args[0])
+    return False
+
+
 _REWRITES = {
+    aten.mul.Tensor: _rewrite_sign_abs,
     **{op: _rewrite_where for op in _WHERE},
     **{op: _rewrite_pad for op in _PADS},
     aten.flip.default: _rewrite_flip_roll,

@@ -57,6 +57,9 @@ OPS = {
     # min reductions as -amax(-x); max over everything
     "amin_min": (Fn(lambda x: x.amin(1, keepdim=True) + x.min(3, keepdim=True)[0]
                     + torch.min(x) + torch.max(x)), {"amax", "mul"}),
+    # nn.LPPool (p = 2): PyTorch's own decomposition, its sign(a) * relu(abs(a)) being a
+    "lp_pool2d": (nn.LPPool2d(2, 2), {"avg_pool2d", "binary"}),
+    "lp_pool1d": (Fn(lambda x: F.lp_pool1d(x.flatten(2), 2, 3)), {"avg_pool2d", "binary"}),
     # a rank-0 activation (a full reduction) broadcast against the rank-4 map
     "minus_full_mean": (Fn(lambda x: x - x.mean()), {"mean", "sub"}),
     # hand-written activations: a leaky ReLU, clamps either way round
