@@ -512,7 +512,9 @@ static void RankFourOperands(ir::Graph& g) {
         TensorId& low = r0 == 4 ? op.inputs[1] : op.inputs[0];
         ir::Tensor t = g.tensor(low);
         if (t.shape.size() < 4) {
-          t.shape.insert(t.shape.begin(), 4 - t.shape.size(), 1);
+          const int64_t added = 4 - static_cast<int64_t>(t.shape.size());
+          t.shape.insert(t.shape.begin(), static_cast<size_t>(added), 1);
+          if (t.quant && t.quant->per_channel()) *t.quant->axis += added;  // (a slope per C)
           t.name = names.Unique(t.name + ".rank4");
           if (t.is_constant()) {
             low = g.AddTensor(std::move(t));  // the same bytes
