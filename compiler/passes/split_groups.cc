@@ -40,15 +40,17 @@ ir::TensorId Activation(ir::Graph& g, TensorNames& names, const ir::Tensor& like
   return g.AddTensor(std::move(t));
 }
 
-// The channel ranges [lo, hi) of the slices reading op's output, in slice order, when
-// every reader is a slice of disjoint output channels (the last axis: NHWC's C, a qfc's
-// features) taking every row of the other axes, quantized like the output; else none.
 constexpr int64_t kMinSplitElements = 256;
 
 struct ChannelSlices {
   std::vector<int> ops;
   std::vector<std::pair<int64_t, int64_t>> ranges;
 };
+
+// The channel ranges [lo, hi) of the slices reading op's output, in slice order, when
+// every reader is a slice of disjoint output channels (the last axis: NHWC's C, a qfc's
+// features) taking every row of the other axes, quantized like the output, of at least
+// kMinSplitElements elements; else none.
 std::optional<ChannelSlices> SlicedByChannels(const ir::Graph& g, const ir::Op& op,
                                               const std::vector<std::vector<int>>& consumers,
                                               const std::vector<bool>& graph_out) {
@@ -71,7 +73,7 @@ std::optional<ChannelSlices> SlicedByChannels(const ir::Graph& g, const ir::Op& 
     const int64_t lo = std::clamp<int64_t>(a.begin[c] < 0 ? a.begin[c] + yt.shape[c] : a.begin[c], 0, yt.shape[c]);
     const int64_t hi = std::clamp<int64_t>(a.end[c] < 0 ? a.end[c] + yt.shape[c] : a.end[c], 0, yt.shape[c]);
     if (lo >= hi || g.tensor(s.outputs[0]).shape[c] != hi - lo) return std::nullopt;
-    // A part costs one more call of the op (~300 instructions on the M55, more on the M4),
+    // A part costs one more call of the op (~320 instructions on the M55, measured on a GRU),
     // a slice about one per element: measured, a GRU's 64-element gates lose, attention's
     // 512-element q / k / v gain (docs/decisions.md 94).
     if (g.tensor(s.outputs[0]).num_elements() < kMinSplitElements) return std::nullopt;
