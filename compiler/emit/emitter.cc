@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "emit/encode_ops.h"
 #include "kernels/common/rounding.h"
@@ -448,10 +449,12 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
   const bool size = options.optimize == "size";
   const std::vector<plan::Region> regions = plan::RamRegions(board, options.reserve);
   // Encodes with `kernels` (per IR op: a variant instead of PickKernel's) into `e`.
+  // The ops encoded in their kernel's lean form (docs/decisions.md 98), chosen below.
+  std::set<size_t> lean;
   auto encode = [&](const std::map<size_t, const rt::KernelInfo*>& kernels,
                     detail::Encoded& e) -> Status {
     TF_ASSIGN_OR_RETURN(e, detail::EncodeOps(g, isa, options.stream, options.stream_pixels,
-                                             kernels, size));
+                                             kernels, size, lean));
     return ApplyPlacements(g, board, options, e);
   };
   // Pipes chosen so far (docs/decisions.md 84); per e op its {stage, stages} in a pipe and
@@ -536,6 +539,50 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     }
     // The trials left role and window_bytes as the last one planned them.
     planned = plan_of(e);
+    TF_RETURN_IF_ERROR_PREFIX(planned, g.name + " on " + board.name);
+  }
+  // Lean forms by RAM (docs/decisions.md 98): every op that has one (s8_conv__mve's tables in
+  // the bias operand, flash for scratch; s8_dwconv__mve's planes of 4 channels) takes it if
+  // that lowers the plan's total bytes; then each, in program order, goes back where that
+  // raises the total by at most a kFlashPerRamByte-th of the flash its lean form adds (0 for
+  // the depthwise), so they stay only where their scratch is live at the peak (as the
+  // kernels by RAM below) and pays for its flash: microcontrollers have several times more
+  // flash than RAM. Graphs with more than kMaxLeanOps such ops are not tried (a plan per op).
+  constexpr size_t kMaxLeanOps = 64;
+  constexpr int64_t kFlashPerRamByte = 4;
+  std::vector<size_t> offered;
+  for (const detail::EncodedOp& op : e.ops) {
+    if (op.lean_offered) offered.push_back(op.ir_op);
+  }
+  if (options.lean && !offered.empty() && offered.size() <= kMaxLeanOps) {
+    // Replans with `tried`; keeps it when the total is below `bound` (at most, if `equal`).
+    auto take = [&](const std::set<size_t>& tried, int64_t bound, bool equal) {
+      const std::set<size_t> before = lean;
+      lean = tried;
+      detail::Encoded e2;
+      if (encode(kernels, e2).ok()) {
+        auto p2 = plan_of(e2);
+        if (p2 && (p2->total_bytes < bound || (equal && p2->total_bytes == bound))) {
+          e = std::move(e2);
+          planned = std::move(p2);
+          return true;
+        }
+      }
+      lean = before;
+      return false;
+    };
+    if (take(std::set<size_t>(offered.begin(), offered.end()), planned->total_bytes, false)) {
+      for (size_t ir_op : offered) {
+        int64_t flash = 0;  // the constant bytes its lean form adds
+        for (const detail::EncodedOp& op : e.ops) {
+          if (op.ir_op == ir_op) flash = op.lean_bytes;
+        }
+        std::set<size_t> tried = lean;
+        tried.erase(ir_op);
+        take(tried, planned->total_bytes + flash / kFlashPerRamByte, true);
+      }
+    }
+    planned = plan_of(e);  // (role and window_bytes of the plan kept)
     TF_RETURN_IF_ERROR_PREFIX(planned, g.name + " on " + board.name);
   }
   // The kernel per op by RAM (docs/decisions.md 58): every op with scratch that has another
@@ -657,6 +704,11 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     EmittedOp info;
     rec.kernel_id = eo.kernel->id;
     if (ZpFolded(irop)) rec.flags |= fmt::kOpFlagZpFolded;
+    if (eo.lean) {
+      rec.flags |= fmt::kOpFlagLean;
+      info.lean = true;
+      info.lean_bytes = eo.lean_bytes;
+    }
     rec.params = stream.option == 1 ? eo.pixel_params : eo.params;
     for (size_t slot = 0; slot < eo.operands.size(); ++slot) {
       const Operand& o = eo.operands[slot];

@@ -47,6 +47,9 @@ struct EmitOptions {
   // plan's peak, another variant of the same instruction set with less scratch if that
   // lowers the plan's total; elsewhere the fastest.
   bool kernels_by_ram = false;
+  // Lean forms of kernels where they lower the plan (docs/decisions.md 98); off with
+  // --speed-over-ram.
+  bool lean = true;
   // Pipes (docs/decisions.md 84, tinyforge/pipe.h): chains of streamed convs and depthwise
   // convs run interleaved by rows, so the tensors between them exist only as windows of
   // rows, wherever that lowers the plan's total (with stream == kMinRam, --min-ram).
@@ -85,6 +88,10 @@ struct EmittedOp {
   int64_t activation_bytes = 0;
   int64_t constant_bytes = 0;
   std::string constants_region;  // where the op's constants are read (a RAM region: hot)
+  // The kernel's lean form (LEAN op flag, docs/decisions.md 98) and the constant bytes it
+  // adds (counted in constant_bytes: s8_conv__mve's tables in the bias operand).
+  bool lean = false;
+  int64_t lean_bytes = 0;
 };
 
 // A path linked on demand (kernels/common/paths.h) of a kernel the program uses.

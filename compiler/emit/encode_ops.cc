@@ -32,6 +32,8 @@ class Encoder {
   // --optimize size: kernels' paths linked on demand are the smallest that run each call.
   bool optimize_size = false;
 
+  const ir::Graph& graph() const { return g_; }
+
   int Act(ir::TensorId t) const { return e_.plan_tensor[static_cast<size_t>(t)]; }
   Operand ActOp(ir::TensorId t) const { return {Operand::kActivation, Act(t)}; }
   // An op input that may be an activation or a constant.
@@ -128,9 +130,29 @@ void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream,
                     int32_t stream_pixels, EncodedOp& eo) {
   const auto& p = kp.params;
   eo.params = EncodeParams(p);
+  Operand bias;
+  if constexpr (kOp == rt::OpKind::kConv) {
+    if (p.lean) {  // the bias, then the kernel's effective bias and table (conv.h)
+      const ir::Graph& g = enc.graph();
+      const std::vector<uint8_t>& bb = *g.tensor(op.inputs[2]).data;
+      std::vector<int32_t> words(bb.size() / 4);
+      std::memcpy(words.data(), bb.data(), words.size() * 4);
+      const std::vector<int32_t> b = words;
+      const auto& w = *g.tensor(op.inputs[1]).data;
+      const auto bound = kp.Bind();
+      const int32_t n = s8_conv_mve_lean_words(bound);
+      for (int32_t i = 0; i < n; ++i) {
+        words.push_back(s8_conv_mve_lean_word(bound, reinterpret_cast<const int8_t*>(w.data()),
+                                              b.data(), i));
+      }
+      bias = enc.NewConst(op.name + ".bias_lean", words);
+      eo.lean_bytes = int64_t{n} * 4;
+    }
+  }
+  if (bias.kind == Operand::kNone) bias = enc.ConstOf(op.inputs[2]);
   eo.operands = {enc.ActOp(op.inputs[0]),
                  enc.ConstOf(op.inputs[1]),
-                 enc.ConstOf(op.inputs[2]),
+                 bias,
                  enc.NewConst(op.name + ".multiplier", kp.multiplier),
                  enc.NewConst(op.name + ".shift", kp.shift),
                  enc.ActOp(op.outputs[0]),
@@ -267,7 +289,7 @@ std::vector<const rt::KernelInfo*> SameIsaVariants(const rt::KernelInfo& k) {
 Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, StreamMode mode,
                             int32_t stream_pixels,
                             const std::map<size_t, const rt::KernelInfo*>& kernels,
-                            bool optimize_size) {
+                            bool optimize_size, const std::set<size_t>& lean) {
   if (g.kind != ir::GraphKind::kInt8) {
     return Error("the graph is not lowered (kind " + std::string(ir::GraphKindName(g.kind)) +
                  "); compile lowers qdq graphs first");
@@ -337,6 +359,14 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, St
         auto kp = quant::ConvParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(kp, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kConv));
+        // Lean (tables built here, in the bias operand): s8_conv__mve's calls whose table
+        // does not depend on their pixels, not with --optimize size (flash first).
+        eo.lean_offered = eo.kernel->id == rt::KernelId("s8_conv__mve") && !optimize_size &&
+                          op.inputs.size() > 2 && op.inputs[2] >= 0 &&
+                          g.tensor(op.inputs[2]).is_constant() &&
+                          s8_conv_mve_table_kind(kp->Bind()) != 0;
+        eo.lean = eo.lean_offered && lean.count(k) > 0;
+        kp->params.lean = eo.lean ? 1 : 0;
         EncodeWeighted<rt::OpKind::kConv>(enc, op, *kp, pixels() > 0, pixels(), eo);
         const s8_conv_params& p = kp->params;
         eo.spec.macs = Elements(g, y) * p.k_h * p.k_w * p.filter_in_c;
@@ -365,6 +395,12 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, St
         auto kp = quant::DwConvParams(g, op);
         TF_RETURN_IF_ERROR_PREFIX(kp, OpLabel(g, k));
         TF_RETURN_IF_ERROR(kernel(rt::OpKind::kDwconv));
+        // Lean: s8_dwconv__mve's plane path with chunks of 4 planes where it fills 8.
+        eo.lean_offered = eo.kernel->id == rt::KernelId("s8_dwconv__mve") &&
+                          s8_dwconv_mve_make_plan(kp->params).fast &&
+                          s8_dwconv_mve_make_plan(kp->params).chunk == 8;
+        eo.lean = eo.lean_offered && lean.count(k) > 0;
+        kp->params.lean = eo.lean ? 1 : 0;
         EncodeWeighted<rt::OpKind::kDwconv>(enc, op, *kp, pixels() > 0, pixels(), eo);
         eo.spec.macs = Elements(g, y) * kp->params.k_h * kp->params.k_w;
         break;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,12 @@ struct EncodedOp {
   // of k rows to `self` and returns their scratch (a pipe's calls, docs/decisions.md 84);
   // null for other ops.
   std::function<int64_t(EncodedOp& self, int32_t k)> row_calls;
+  // The LEAN op flag (program_format.h; docs/decisions.md 98): `lean_offered`, the kernel has
+  // a lean form for this op (s8_conv__mve: tables in the bias operand; s8_dwconv__mve:
+  // one-channel planes); `lean`, the op was encoded in it.
+  bool lean_offered = false;
+  bool lean = false;
+  int64_t lean_bytes = 0;  // constant bytes the lean form adds (s8_conv__mve's tables)
 };
 
 struct Encoded {
@@ -72,7 +79,7 @@ const rt::KernelInfo* PickKernel(rt::OpKind op, const std::string& isa_class);
 Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, StreamMode stream,
                             int32_t stream_pixels = 0,
                             const std::map<size_t, const rt::KernelInfo*>& kernels = {},
-                            bool optimize_size = false);
+                            bool optimize_size = false, const std::set<size_t>& lean = {});
 
 // --optimize size (docs/decisions.md 59): per op of `e` (encoded with the fastest kernels),
 // the portable variant (__ref, the least code) for every op of the lightest operator kinds,

@@ -137,6 +137,10 @@ json Report(const Emitted& e) {
               {"constant_bytes", op.constant_bytes},
               {"constants_region", op.constants_region},
               {"scratch_bytes", op.scratch_bytes}};
+    if (op.lean) {
+      o["lean"] = true;
+      o["lean_bytes"] = op.lean_bytes;
+    }
     if (op.streamed) {
       o["in_place"] = op.pixels ? "stream-pixels" : "stream-rows";
       o["line_buffer_bytes"] = op.line_bytes;

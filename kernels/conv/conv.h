@@ -54,6 +54,13 @@ struct s8_conv_params {
   // after the first of a streamed op, docs/decisions.md 86). A variant may then skip
   // rebuilding its per-channel tables; its output is the same either way.
   int32_t warm;
+  // Set by the caller from the program's LEAN op flag (program_format.h), not a parameter
+  // word: nonzero when `bias` holds, after its out_c words, s8_conv_mve_lean_words(p) more:
+  // the effective bias and s8_conv__mve's per-channel table of the call's kind
+  // (s8_conv_mve_build_lean), which that variant then reads instead of building them in its
+  // scratch (docs/decisions.md 98). Only where s8_conv_mve_table_kind(p) != 0; other
+  // variants read the first out_c words only.
+  int32_t lean;
 };
 
 // True for an unpadded 1x1 convolution whose every output pixel reads an input pixel (any
@@ -122,6 +129,65 @@ inline int s8_conv_mve_tile23(const s8_conv_params& p) {
     return 0;
   }
   return s8_conv_mve_tile23_loop(k);
+}
+
+// The per-channel table a call of s8_conv__mve builds in its scratch, where it does not depend
+// on the call's pixels: 1, the packed quads of the K <= 64 rows (16 < K <= 64, out_c % 4 ==
+// 0: per 4 channels their bias, multipliers and shifts); 2, Tile23's pair table (even out_c,
+// K > 16, not the rows: per 2 channels {m0, m1, m0, m1}, {s0, s1, s0, s1}, {b0, b1, b0, b1});
+// 0, none (other requantization modes, K <= 16, odd out_c, grouped convolutions).
+inline int s8_conv_mve_table_kind(const s8_conv_params& p) {
+  const int mode = s8_conv_mve_mode(p);
+  if (mode != tinyforge::rq::kRqDoubleNeg && mode != tinyforge::rq::kRqSingleNeg) return 0;
+  const int32_t k = p.k_h * p.k_w * p.in_c;
+  if (k <= 16) return 0;
+  if (k <= 64 && p.out_c >= 4) return (p.out_c & 3) == 0 ? 1 : 0;
+  return (p.out_c & 1) == 0 ? 2 : 0;
+}
+// Words after the bias with s8_conv_params::lean: the effective bias (out_c) and the table.
+inline int32_t s8_conv_mve_lean_words(const s8_conv_params& p) {
+  return p.out_c + (s8_conv_mve_table_kind(p) == 2 ? 6 : 3) * p.out_c;
+}
+// The lean word i (0 <= i < s8_conv_mve_lean_words(p)) of a call with weights and bias
+// (not null), multiplier and shift bound: the compiler writes them, the runtime checks them
+// at init. Word c < out_c is bias[c] + input_offset * sum(weights of c) (wrapping, as the
+// kernel computes it; exact where every tap reads the input or its zero point, which
+// s8_conv__mve's patches hold).
+inline int32_t s8_conv_mve_lean_word(const s8_conv_params& p, const int8_t* weights,
+                                     const int32_t* bias, int32_t i) {
+  const int32_t n = p.out_c;
+  int32_t c = i;  // the channel whose bias (effective), multiplier or shift word i is
+  int field = 0;  // 0 bias, 1 multiplier, 2 shift
+  if (i >= n) {
+    const int32_t t = i - n;
+    if (s8_conv_mve_table_kind(p) == 2) {  // per pair: m m m m, s s s s, b b b b
+      field = (t % 12) / 4 == 2 ? 0 : (t % 12) / 4 + 1;
+      c = t / 12 * 2 + (t & 1);
+    } else {  // per quad: b0..b3, m0..m3, s0..s3
+      field = (t % 12) / 4;
+      c = t / 12 * 4 + (t & 3);
+    }
+  }
+  if (field == 1) return p.multiplier[c];
+  if (field == 2) return p.shift[c];
+  const int32_t k = p.k_h * p.k_w * p.in_c;
+  int32_t sum = 0;
+  for (int32_t j = 0; j < k; ++j) sum += weights[c * k + j];
+  return static_cast<int32_t>(static_cast<uint32_t>(bias[c]) +
+                              static_cast<uint32_t>(p.input_offset) * static_cast<uint32_t>(sum));
+}
+
+// Scratch bytes of s8_conv__mve: its per-channel table and effective bias (none with
+// s8_conv_params::lean; the effective bias only with an input offset), then the im2col
+// patches (s8_conv_mve_patch_pixels of them; none for direct 1x1 convolutions, but the
+// in-place tile's copy where the call may run in place), 16 for alignment.
+inline int32_t s8_conv_mve_scratch_bytes(const s8_conv_params& p) {
+  const int32_t tables =
+      p.lean ? 0 : s8_conv_mve_table_bytes(p) + (p.input_offset != 0 ? 4 * p.out_c : 0);
+  const int32_t cols = s8_conv_is_direct(p)
+                           ? (s8_conv_same_pixels(p) ? s8_conv_mve_in_place_pixels(p) * p.in_c : 0)
+                           : s8_conv_mve_patch_pixels(p) * p.k_h * p.k_w * p.in_c;
+  return tables + cols + 16;
 }
 
 // Pixel pairs per tile of s8_conv__dsp (its scratch holds that many pairs of widened columns,

@@ -315,13 +315,17 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
   if constexpr (!kSmall && (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingleNeg)) {
     // A warm call (p.warm) finds its table in scratch, except the quads of a K <= 16 call of
     // fewer than 4 pixels (a stream's last unit: the units before it packed channels).
+    // With p.lean (K > 16 only) the compiler built the table (packed_space is the bias
+    // operand's, s8_conv_mve_build_lean).
     if (k <= 16 && total >= 4) {
       four = true;
       packed = packed_space;
       if (!p.warm) mve::PackChannels(bias, p.multiplier, p.shift, p.out_c, packed);
     } else if (k <= 64 && p.out_c >= 4) {
       packed = packed_space;
-      if (!p.warm || k <= 16) mve::PackQuads(bias, p.multiplier, p.shift, 1, p.out_c >> 2, packed);
+      if (!p.lean && (!p.warm || k <= 16)) {
+        mve::PackQuads(bias, p.multiplier, p.shift, 1, p.out_c >> 2, packed);
+      }
     }
   }
   // Tile23 (K > 16, even out_c, common modes): the per-pair table, once per call.
@@ -329,7 +333,7 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
   if constexpr (!kSmall && (kMode == mve::kRqDoubleNeg || kMode == mve::kRqSingleNeg)) {
     if (packed == nullptr && (p.out_c & 1) == 0 && k > 16) {
       tile23 = true;
-      if (!p.warm) PairTable(bias, p.multiplier, p.shift, p.out_c, packed_space);
+      if (!p.warm && !p.lean) PairTable(bias, p.multiplier, p.shift, p.out_c, packed_space);
     }
   }
   // In place (conv.h, s8_conv_same_pixels): a pixel's outputs overwrite its column. The
@@ -472,18 +476,27 @@ inline void Conv(const s8_conv_params* params, const int8_t* input, const int8_t
   g.k = p.k_h * p.k_w * p.in_c;
   g.direct = s8_conv_is_direct(p);
   g.zero_point = static_cast<int8_t>(-p.input_offset);
-  // Scratch (16-aligned): the table (s8_conv_mve_table_bytes: packed quads or channels, 12
-  // * out_c, or Tile23's pair table, 24 * out_c), the effective bias (4 * out_c), the patches.
+  // Scratch (16-aligned, s8_conv_mve_scratch_bytes): the table (s8_conv_mve_table_bytes:
+  // packed quads or channels, 12 * out_c, or Tile23's pair table, 24 * out_c) and the
+  // effective bias (4 * out_c, with an input offset), unless the bias operand brings both
+  // (p.lean: bias, effective bias, table), then the patches. (A null bias without an input
+  // offset is __ref's: the dispatcher.)
   const uintptr_t base = (reinterpret_cast<uintptr_t>(scratch) + 15u) & ~uintptr_t{15};
   int32_t* packed = reinterpret_cast<int32_t*>(base);
-  int32_t* ebias = packed + s8_conv_mve_table_bytes(p) / 4;
-  int8_t* cols = reinterpret_cast<int8_t*>(ebias + p.out_c);
+  int32_t* rest = packed;
   const int32_t* b = bias;
-  if (bias == nullptr || p.input_offset != 0) {
-    if (!p.warm) mve::EffectiveBias(bias, weights, g.k, p.out_c, p.input_offset, ebias);
-    b = ebias;
+  if (p.lean) {
+    b = bias + p.out_c;
+    packed = const_cast<int32_t*>(b + p.out_c);  // (read only: Run builds no table)
+  } else {
+    rest += s8_conv_mve_table_bytes(p) / 4;
+    if (p.input_offset != 0) {
+      if (!p.warm) mve::EffectiveBias(bias, weights, g.k, p.out_c, p.input_offset, rest);
+      b = rest;
+      rest += p.out_c;
+    }
   }
-  Run<kMode, kSmall>(g, weights, b, output, cols, packed);
+  Run<kMode, kSmall>(g, weights, b, output, reinterpret_cast<int8_t*>(rest), packed);
 }
 
 }  // namespace

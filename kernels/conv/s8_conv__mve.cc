@@ -25,9 +25,12 @@
 //     K % 48 == 0, no loop for K = 144);
 //   leftovers (1-2 pixels of a tile, odd out_c, other requantization modes): 2 x 2 blocks
 //     (mve::Tile).
-// Scratch (conv.inc): 24 * out_c bytes of tables (packed bias/multiplier/shift of the K <= 64
-// paths or Tile23's pair vectors), 4 * out_c of effective bias, s8_conv_mve_patch_pixels(p) * K
-// of patches (none for direct 1x1 convolutions), 16 for
+// Scratch (s8_conv_mve_scratch_bytes, conv.h): 12 or 24 * out_c bytes of tables (packed
+// bias/multiplier/shift of the K <= 64 paths or Tile23's pair vectors) and 4 * out_c of
+// effective bias where there is an input offset -- or none of them where the compiler built
+// them into the bias operand (s8_conv_params::lean, docs/decisions.md 98) --,
+// s8_conv_mve_patch_pixels(p) * K of patches (none for direct 1x1 convolutions, the in-place
+// tile's copy where the call may run in place) and 16 for alignment.
 #include "kernels/conv/conv.h"
 #include "kernels/common/isa.h"
 
@@ -54,9 +57,10 @@ extern "C" void s8_conv__mve(const s8_conv_params* params, const int8_t* input,
     path = s8_conv__mve__doublenonpos;
   } else if (mode == rq::kRqDouble) {
     path = s8_conv__mve__double;
-  } else if (mode < 0) {  // grouped convolution
-    path = nullptr;
   }
+  // Grouped convolutions (mode < 0), and a null bias without an input offset (the scratch
+  // holds no effective bias then: s8_conv_mve_scratch_bytes; the compiler always gives one).
+  if (mode < 0 || (bias == nullptr && params->input_offset == 0)) path = nullptr;
   if (path == nullptr) {  // (the scratch: __ref's in-place copy, conv.h)
     s8_conv__ref(params, input, weights, bias, output, scratch);
     return;

@@ -46,6 +46,11 @@ struct s8_dwconv_params {
   // after the first of a streamed op, docs/decisions.md 86). A variant may then skip
   // rebuilding its per-channel tables; its output is the same either way.
   int32_t warm;
+  // Set by the caller from the program's LEAN op flag (program_format.h), not a parameter
+  // word: nonzero asks s8_dwconv__mve's plane path for chunks of 4 channels' planes
+  // (s8_dwconv_mve_make_plan) where it would fill 8, for half their scratch at a slower
+  // fill (docs/decisions.md 98). The output is the same either way.
+  int32_t lean;
 };
 
 extern "C" {
@@ -84,7 +89,8 @@ struct s8_dwconv_mve_plan {
   int32_t pitch;    // bytes per plane column (multiple of 8, <= 120)
   int32_t band;     // output rows (along b) per band
   int32_t chunk;    // input channels per plane fill: 8 (small planes, one scatter per 8
-                    // channels of a pixel) or 1 (one gather per 8 rows of a channel)
+                    // channels of a pixel; 4 with p.lean) or 1 (one gather per 8 rows of a
+                    // channel)
   int32_t pixels;   // > 0: small image (pixel mode): dot products of 8 channels are kept
                     // (int32 [pixels][8]) and requantized 4 channels at a time
   int32_t groups;   // gathers per output: 1 (up to 16 taps), 2 (32) or 4 (64; 33 to 48
@@ -141,7 +147,7 @@ constexpr int32_t kS8DwconvMveMaxTaps = 64;
   // Every patch offset (k_a - 1) * d_a * pitch + (k_b - 1) * d_b must fit a byte.
   if ((int64_t{k_a} - 1) * d_a * plan.pitch + (k_b - 1) * int64_t{d_b} > 255) return plan;
   plan.n_a = (n_a_out - 1) * s_a + (k_a - 1) * d_a + 1;
-  plan.chunk = int64_t{plan.n_a} * plan.pitch * 8 <= 8192 && p.in_c > 1 ? 8 : 1;
+  plan.chunk = int64_t{plan.n_a} * plan.pitch * 8 <= 8192 && p.in_c > 1 ? (p.lean ? 4 : 8) : 1;
   const int64_t pixels = int64_t{p.out_h} * p.out_w;
   // (Measured on the M55: better than the column loops when columns are shorter than 8.)
   if (plan.chunk == 8 && p.depth_multiplier == 1 && plan.band == n_b_out && pixels <= 128 &&
@@ -159,18 +165,19 @@ constexpr bool s8_dwconv_mve_one_band(const s8_dwconv_params& p,
   return plan.band >= (plan.b_is_y ? p.out_h : p.out_w);
 }
 
-// Whether s8_dwconv__mve's plane path packs the weights of one chunk of 8 input channels at a
-// time, just before the chunk's planes are read, rather than all channels once per call: where
-// every chunk is filled once (one band, one batch), so the packing costs the same and the
-// scratch holds 16 * groups * 8 * depth_multiplier bytes of them instead of 16 * groups * out_c.
+// Whether s8_dwconv__mve's plane path packs the weights of one chunk of input channels (8, or
+// 4 with p.lean) at a time, just before the chunk's planes are read, rather than all channels
+// once per call: where every chunk is filled once (one band, one batch), so the packing costs
+// the same and the scratch holds 16 * groups * chunk * depth_multiplier bytes of them instead
+// of 16 * groups * out_c.
 constexpr bool s8_dwconv_mve_packs_chunks(const s8_dwconv_params& p,
                                           const s8_dwconv_mve_plan& plan) {
-  return plan.fast && plan.chunk == 8 && p.batches == 1 && s8_dwconv_mve_one_band(p, plan);
+  return plan.fast && plan.chunk > 1 && p.batches == 1 && s8_dwconv_mve_one_band(p, plan);
 }
 // Output channels whose packed weights the scratch holds at a time.
 constexpr int64_t s8_dwconv_mve_packed_channels(const s8_dwconv_params& p,
                                                 const s8_dwconv_mve_plan& plan) {
-  const int64_t chunk = int64_t{8} * p.depth_multiplier;
+  const int64_t chunk = int64_t{plan.chunk} * p.depth_multiplier;
   return s8_dwconv_mve_packs_chunks(p, plan) && chunk < p.out_c ? chunk : p.out_c;
 }
 

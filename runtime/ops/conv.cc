@@ -15,8 +15,13 @@ namespace conv_common {
 
 Status Decode(const OpContext& op, s8_conv_params* p) {
   TF_RT_TRY(ExpectCounts(op, abi::kConvOperands, abi::ParamCount<s8_conv_params>()));
-  abi::DecodeParams(op, p);
+  DecodeAll(op, p);
   return Status::kOk;
+}
+
+void DecodeAll(const OpContext& op, s8_conv_params* p) {
+  abi::DecodeParams(op, p);
+  p->lean = (op.flags() & fmt::kOpFlagLean) != 0 ? 1 : 0;
 }
 
 namespace {
@@ -54,6 +59,30 @@ bool DwconvInPlaceHere(const OpContext& op, const s8_dwconv_params& p) {
 #endif
   return true;
 }
+
+// The LEAN flag (program_format.h): s8_dwconv__mve's one-channel planes, or s8_conv__mve's
+// tables in the bias operand, which must hold what the kernel would build
+// (s8_conv_mve_lean_word: checked word by word, once at init).
+Status CheckLean(const OpContext& op, const s8_conv_params& p, OpKind kind) {
+  if (kind == OpKind::kDwconv) {
+    return op.kernel_id() == KernelId("s8_dwconv__mve") ? Status::kOk : Status::kBadParams;
+  }
+  s8_conv_params b = p;
+  b.multiplier = reinterpret_cast<const int32_t*>(op.data(abi::kConvMultiplier));
+  b.shift = reinterpret_cast<const int32_t*>(op.data(abi::kConvShift));
+  if (op.kernel_id() != KernelId("s8_conv__mve") || !op.has(abi::kConvBias) ||
+      s8_conv_mve_table_kind(b) == 0) {
+    return Status::kBadParams;
+  }
+  const int32_t words = s8_conv_mve_lean_words(b);
+  TF_RT_TRY(Expect(op, abi::kConvBias, fmt::kInt32, Product(p.out_c + words, 4)));
+  const auto* bias = reinterpret_cast<const int32_t*>(op.data(abi::kConvBias));
+  const auto* weights = reinterpret_cast<const int8_t*>(op.data(abi::kConvWeights));
+  for (int32_t i = 0; i < words; ++i) {
+    if (bias[p.out_c + i] != s8_conv_mve_lean_word(b, weights, bias, i)) return Status::kBadParams;
+  }
+  return Status::kOk;
+}
 }  // namespace
 
 Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind, KernelSize k,
@@ -66,7 +95,9 @@ Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind, Kerne
                          &unpadded));
   TF_RT_TRY(Expect(op, abi::kConvIn, fmt::kInt8, Product(p.batches, p.in_h, p.in_w, p.in_c)));
   TF_RT_TRY(Expect(op, abi::kConvWeights, fmt::kInt8, weight_bytes));
-  if (op.has(abi::kConvBias)) {
+  if (p.lean) {
+    TF_RT_TRY(CheckLean(op, p, kind));
+  } else if (op.has(abi::kConvBias)) {
     TF_RT_TRY(Expect(op, abi::kConvBias, fmt::kInt32, Product(p.out_c, 4)));
   }
   TF_RT_TRY(Expect(op, abi::kConvMultiplier, fmt::kInt32, Product(p.out_c, 4)));
@@ -150,7 +181,7 @@ struct Kernel {
 
 Status Run(const OpContext& op, OpKind kind) {
   s8_conv_params p{};
-  abi::DecodeParams(op, &p);
+  DecodeAll(op, &p);
   const TensorRef in = op.tensor(abi::kConvIn), out = op.tensor(abi::kConvOut);
   p.multiplier = reinterpret_cast<const int32_t*>(op.data(abi::kConvMultiplier));
   p.shift = reinterpret_cast<const int32_t*>(op.data(abi::kConvShift));

@@ -86,6 +86,8 @@ inline s8_dwconv_params AsDwconv(const s8_conv_params& c) {
 
 // Counts and decodes the op record into *p (conv layout).
 Status Decode(const OpContext& op, s8_conv_params* p);
+// Decodes the parameter words and what the caller sets from the op's flags (lean).
+void DecodeAll(const OpContext& op, s8_conv_params* p);
 
 // Validate_conv / Validate_dwconv after Decode and the family's parameter check: `kind` is
 // the family's operator (the kernel's scratch reads p as its struct), `weight_bytes` its

@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   {  // conv 3x3 streamed in place, then fc, softmax
     Seed s(512);
     s8_conv_params c{1, 4, 4, 2, 4, 4, 2,  3,       3,       2,    1,
-                     1, 1, 1, 1, 1, 3, -4, nullptr, nullptr, -128, 127, TF_ROUNDING_SINGLE, 0};
+                     1, 1, 1, 1, 1, 3, -4, nullptr, nullptr, -128, 127, TF_ROUNDING_SINGLE, 0, 0};
     const int32_t in = s.A(fmt::kInt8, 32, 32), out = s.A(fmt::kInt8, 16, 32);
     const int32_t line = s.A(fmt::kInt8, 80, 32);
     s.p.ops.push_back({rt::KernelId("s8_conv__ref"),
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
   {  // dwconv, pools, add in place, mean
     Seed s(512);
     s8_dwconv_params d{1, 4, 4, 2, 4, 4, 2, 1,       3,       3,    1,
-                       1, 1, 1, 1, 1, 0, 0, nullptr, nullptr, -128, 127, TF_ROUNDING_SINGLE, 0};
+                       1, 1, 1, 1, 1, 0, 0, nullptr, nullptr, -128, 127, TF_ROUNDING_SINGLE, 0, 0};
     const int32_t x = s.A(fmt::kInt8, 0, 32), y = s.A(fmt::kInt8, 48, 32);
     s.p.ops.push_back({rt::KernelId("s8_dwconv__ref"),
                        {x, s.C(std::vector<int8_t>(18, 1), fmt::kInt8), fmt::kNoTensor,

@@ -230,7 +230,7 @@ Status LoadConv(const std::function<void(s8_conv_params&)>& edit,
   b.p.tensors[static_cast<size_t>(out)].scale = 0.25f;
   b.p.tensors[static_cast<size_t>(out)].zero_point = -4;
   s8_conv_params c{1, 4, 4, 2, 4, 4, 2, 3, 3, 2, 1, 1, 1, 1, 1, 1, 3, -4, nullptr, nullptr,
-                   -128, 127, TF_ROUNDING_SINGLE, 0};
+                   -128, 127, TF_ROUNDING_SINGLE, 0, 0};
   edit(c);
   b.Op(KernelId("s8_conv__ref"),
        {in, b.Const(std::vector<int8_t>(static_cast<size_t>(2 * c.k_h * c.k_w * 2), 3), fmt::kInt8),
@@ -309,7 +309,7 @@ Status LoadConvInPlace(const char* kernel, int32_t k, bool in_place) {
     b.p.tensors[static_cast<size_t>(t)].zero_point = -3;
   }
   s8_conv_params c{1, 4, 4, 8, 4, 4, 8, k, k, 8, 1, 1, 1, 1, k / 2, k / 2, 3, -3, nullptr,
-                   nullptr, -128, 127, TF_ROUNDING_SINGLE, 0};
+                   nullptr, -128, 127, TF_ROUNDING_SINGLE, 0, 0};
   b.Op(KernelId(kernel),
        {in, b.Const(std::vector<int8_t>(static_cast<size_t>(8 * k * k * 8), 3), fmt::kInt8),
         fmt::kNoTensor, b.Const(std::vector<int32_t>(8, 1 << 30), fmt::kInt32),
@@ -337,6 +337,68 @@ TEST(Consistency, ConvExactlyInPlaceOnlyWhereTheKernelIs) {
   EXPECT_EQ(LoadConvInPlace("s8_conv__ref", 1, true), Status::kBadAlias);
   EXPECT_EQ(LoadConvInPlace("s8_conv__mve", 3, false), Status::kOk);
   EXPECT_EQ(LoadConvInPlace("s8_conv__mve", 3, true), Status::kBadAlias);
+}
+
+// A 3x3 SAME conv over 4x4x8 into 8 channels (K = 72: s8_conv__mve's pair table) with the
+// LEAN op flag (program_format.h): the bias operand holds the bias and the lean words as the
+// compiler writes them (s8_conv_mve_lean_word); `edit` changes the words or the op.
+Status LoadConvLean(const char* kernel,
+                    const std::function<void(std::vector<int32_t>&, emit::ProgramOp&)>& edit) {
+  Builder b(4096);
+  const int32_t in = b.Arena(fmt::kInt8, 0, 128);
+  const int32_t out = b.Arena(fmt::kInt8, 128, 128);
+  const int32_t scratch = b.Arena(fmt::kInt8, 256, 2048);
+  for (int32_t t : {in, out}) {
+    b.p.tensors[static_cast<size_t>(t)].scale = 0.5f;
+    b.p.tensors[static_cast<size_t>(t)].zero_point = -3;
+  }
+  const std::vector<int32_t> mult(8, 1 << 30), shift(8, -2);
+  std::vector<int8_t> w(8 * 3 * 3 * 8);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>(static_cast<int>(i * 7) % 19 - 9);
+  std::vector<int32_t> bias = {5, -7, 100, 0, 3, -1000, 42, 9};
+  s8_conv_params c{1, 4, 4, 8, 4, 4, 8, 3, 3, 8, 1, 1, 1, 1, 1, 1, 3, -3, nullptr,
+                   nullptr, -128, 127, TF_ROUNDING_SINGLE, 0, 0};
+  s8_conv_params bound = c;
+  bound.multiplier = mult.data();
+  bound.shift = shift.data();
+  EXPECT_EQ(s8_conv_mve_table_kind(bound), 2);
+  const std::vector<int32_t> plain = bias;
+  for (int32_t i = 0; i < s8_conv_mve_lean_words(bound); ++i) {
+    bias.push_back(s8_conv_mve_lean_word(bound, w.data(), plain.data(), i));
+  }
+  emit::ProgramOp op;
+  op.flags = fmt::kOpFlagLean;
+  edit(bias, op);
+  b.Op(KernelId(kernel),
+       {in, b.Const(w, fmt::kInt8), b.Const(bias, fmt::kInt32), b.Const(mult, fmt::kInt32),
+        b.Const(shift, fmt::kInt32), out, scratch},
+       emit::EncodeParams(c));
+  b.p.ops[0].flags |= op.flags;
+  b.Input(in, {1, 4, 4, 8}, 0.5f, -3);
+  b.Output(out, {1, 4, 4, 8}, 0.5f, -3);
+  return Loaded(b.Image(), testing::RegionSizes(b.p)).status;
+}
+
+TEST(Consistency, LeanConvTablesMustBeTheKernels) {
+  auto as_is = [](std::vector<int32_t>&, emit::ProgramOp&) {};
+  EXPECT_EQ(LoadConvLean("s8_conv__mve", as_is), Status::kOk);
+  // Any word off (an effective bias, a table's bias, multiplier, shift) is refused at init.
+  for (size_t word : {8u, 15u, 16u, 20u, 24u, 63u}) {
+    EXPECT_EQ(LoadConvLean("s8_conv__mve",
+                           [&](std::vector<int32_t>& bias, emit::ProgramOp&) { bias[word] += 1; }),
+              Status::kBadParams)
+        << "word " << word;
+  }
+  // Too few words; the flag on a variant without a lean form.
+  EXPECT_EQ(LoadConvLean("s8_conv__mve",
+                         [](std::vector<int32_t>& bias, emit::ProgramOp&) { bias.pop_back(); }),
+            Status::kBadParams);
+  EXPECT_EQ(LoadConvLean("s8_conv__ref", as_is), Status::kBadParams);
+  EXPECT_EQ(LoadConvLean("s8_conv__dsp", as_is), Status::kBadParams);
+  // Without the flag, the longer bias is refused too (it is not the op's bias).
+  EXPECT_EQ(LoadConvLean("s8_conv__mve",
+                         [](std::vector<int32_t>&, emit::ProgramOp& op) { op.flags = 0; }),
+            Status::kBadParams);
 }
 
 // avgpool over a 5x5x1 input recording its quantization; `edit` changes the parameters (the

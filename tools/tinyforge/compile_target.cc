@@ -92,6 +92,7 @@ int CompileForTarget(const CompileArgs& args, const ir::Graph& lowered) {
                                          : emit::StreamMode::kBudget;
   options.stream_pixels = args.stream_pixels;
   options.kernels_by_ram = args.min_ram;
+  options.lean = !args.speed_over_ram;
   options.pipes = !args.no_pipes;
   options.kernels = args.kernels;
   options.optimize = args.optimize;

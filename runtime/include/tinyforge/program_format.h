@@ -19,7 +19,7 @@ inline constexpr uint8_t kMagic[4] = {'T', 'F', 'P', 'G'};
 // Incompatible changes (2: in-place partners; 3: tensor quantization, program rounding;
 // 4: PARTIAL / BETA flags, stream rows; 5: ADD / SUB's linear form).
 inline constexpr uint16_t kVersionMajor = 5;
-inline constexpr uint16_t kVersionMinor = 0;  // compatible additions (ignored by readers)
+inline constexpr uint16_t kVersionMinor = 1;  // compatible additions (ignored by readers)
 
 // Alignment of the image, of every section, segment and constant tensor, and of arenas.
 inline constexpr uint32_t kAlign = 16;
@@ -129,9 +129,14 @@ inline constexpr uint32_t kOpFlagBeta = 32u;
 // a PIPE_OUT op has no line buffer (its last operand is kNoTensor).
 inline constexpr uint32_t kOpFlagPipeOut = 64u;
 inline constexpr uint32_t kOpFlagPipeIn = 128u;
+// conv (s8_conv__mve only): the bias operand holds, after its out_c words, the effective bias
+// and the kernel's per-channel table (s8_conv_mve_lean_words, kernels/conv/conv.h), which the
+// kernel reads instead of building them in scratch; dwconv (s8_dwconv__mve only): its plane
+// path fills chunks of 4 channels' planes, not 8. Both: s8_*_params::lean, less scratch.
+inline constexpr uint32_t kOpFlagLean = 256u;
 inline constexpr uint32_t kOpKnownFlags = kOpFlagStream | kOpFlagZpFolded | kOpFlagClamp |
                                           kOpFlagPads | kOpFlagPartial | kOpFlagBeta |
-                                          kOpFlagPipeOut | kOpFlagPipeIn;
+                                          kOpFlagPipeOut | kOpFlagPipeIn | kOpFlagLean;
 inline constexpr int32_t kNoTensor = -1;
 
 // Loader bounds (docs/program-format.md): the lifetime check compares every pair of arena

@@ -255,6 +255,20 @@ Case EdgeCase(tfv::Rng& rng, int32_t e) {
   return c;
 }
 
+// The bias operand of a lean call (s8_conv_params::lean) as the compiler writes it: the
+// bias, then s8_conv_mve_lean_words(p) words of s8_conv_mve_lean_word; null where the call
+// has no lean form (s8_conv_mve_table_kind 0, or no bias).
+const int32_t* LeanBias(tfv::Context& ctx, const s8_conv_params& p, const int8_t* weights,
+                        const int32_t* bias) {
+  if (bias == nullptr || s8_conv_mve_table_kind(p) == 0) return nullptr;
+  const int32_t words = s8_conv_mve_lean_words(p);
+  int32_t* out = ctx.Alloc<int32_t>(p.out_c + words);
+  if (out == nullptr) return nullptr;
+  for (int32_t c = 0; c < p.out_c; ++c) out[c] = bias[c];
+  for (int32_t i = 0; i < words; ++i) out[p.out_c + i] = s8_conv_mve_lean_word(p, weights, bias, i);
+  return out;
+}
+
 }  // namespace
 
 TFV_FAMILY_TEST(conv, kEdgeCases, EdgeKindName) {
@@ -323,7 +337,19 @@ TFV_FAMILY_TEST(conv, kEdgeCases, EdgeKindName) {
     s8_conv_params warm = call.unit;
     warm.warm = 1;  // (also for a whole-tensor block: a repeated call)
     ctx.Variant(&s8_conv__ref)(&warm, input + call.in_offset, weights, bias, warm_out, scratch);
-    return tfv::Compare(ctx, "warm block", warm_out, want + call.out_offset, call.out_bytes);
+    if (!tfv::Compare(ctx, "warm block", warm_out, want + call.out_offset, call.out_bytes)) {
+      return false;
+    }
+    // Lean (s8_conv_params::lean): the tables in the bias operand, the scratch without them.
+    const int32_t* lean_bias = LeanBias(ctx, call.unit, weights, bias);
+    if (lean_bias == nullptr) return true;
+    s8_conv_params lean = call.unit;
+    lean.warm = 0;
+    lean.lean = 1;
+    std::memset(unit_out, 0x5A, static_cast<size_t>(call.out_bytes));
+    ctx.Variant(&s8_conv__ref)(&lean, input + call.in_offset, weights, lean_bias, unit_out,
+                               ctx.Scratch(&lean));
+    return tfv::Compare(ctx, "lean block", unit_out, want + call.out_offset, call.out_bytes);
   }
   void* scratch = ctx.Scratch(&p);
   ctx.Variant(&s8_conv__ref)(&p, input, weights, bias, got, scratch);
@@ -335,11 +361,27 @@ TFV_FAMILY_TEST(conv, kEdgeCases, EdgeKindName) {
   if (!tfv::Compare(ctx, "warm output", got, want, n_out)) return false;
   // Exactly in place (output == input) where the variant may run so (tinyforge/in_place.h;
   // __ref's in-place calls: tests/kernels/kernel_ref_test.cc).
-  if (tinyforge::rt::ConvInPlace(tinyforge::rt::KernelId(ctx.symbol()), p)) {
+  const bool in_place = tinyforge::rt::ConvInPlace(tinyforge::rt::KernelId(ctx.symbol()), p);
+  if (in_place) {
     p.warm = 0;
     std::memcpy(got, input, static_cast<size_t>(n_in));
     ctx.Variant(&s8_conv__ref)(&p, got, weights, bias, got, scratch);
-    return tfv::Compare(ctx, "in place", got, want, n_out);
+    if (!tfv::Compare(ctx, "in place", got, want, n_out)) return false;
+  }
+  // Lean (s8_conv_params::lean): the tables in the bias operand, the scratch without them;
+  // in place too where the variant may run so.
+  const int32_t* lean_bias = LeanBias(ctx, p, weights, bias);
+  if (lean_bias == nullptr) return true;
+  p.warm = 0;
+  p.lean = 1;
+  void* lean_scratch = ctx.Scratch(&p);
+  std::memset(got, 0x5A, static_cast<size_t>(n_out));
+  ctx.Variant(&s8_conv__ref)(&p, input, weights, lean_bias, got, lean_scratch);
+  if (!tfv::Compare(ctx, "lean output", got, want, n_out)) return false;
+  if (in_place) {
+    std::memcpy(got, input, static_cast<size_t>(n_in));
+    ctx.Variant(&s8_conv__ref)(&p, got, weights, lean_bias, got, lean_scratch);
+    return tfv::Compare(ctx, "lean in place", got, want, n_out);
   }
   return true;
 }

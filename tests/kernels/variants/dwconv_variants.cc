@@ -255,17 +255,31 @@ TFV_FAMILY_TEST(dwconv, kEdgeCases, EdgeKindName) {
     if (unit_out == nullptr) return false;
     ctx.Variant (&s8_dwconv__ref)(&call.unit, input + call.in_offset, weights, bias, unit_out,
                                   ctx.Scratch(&call.unit));
-    return tfv::Compare(ctx, "block", unit_out, want + call.out_offset, call.out_bytes);
+    if (!tfv::Compare(ctx, "block", unit_out, want + call.out_offset, call.out_bytes)) {
+      return false;
+    }
+    // Lean (s8_dwconv_params::lean: chunks of 4 planes), in its own scratch.
+    s8_dwconv_params lean = call.unit;
+    lean.lean = 1;
+    std::memset(unit_out, 0x5A, static_cast<size_t>(call.out_bytes));
+    ctx.Variant (&s8_dwconv__ref)(&lean, input + call.in_offset, weights, bias, unit_out,
+                                  ctx.Scratch(&lean));
+    return tfv::Compare(ctx, "lean block", unit_out, want + call.out_offset, call.out_bytes);
   }
-  void* scratch = ctx.Scratch(&p);
-  ctx.Variant (&s8_dwconv__ref)(&p, input, weights, bias, got, scratch);
-  if (!tfv::Compare(ctx, "output", got, want, n_out)) return false;
-  // Exactly in place (output == input) where the variant may run so (tinyforge/in_place.h;
-  // __ref's in-place calls: tests/kernels/kernel_ref_test.cc).
-  if (tinyforge::rt::DwconvInPlace(tinyforge::rt::KernelId(ctx.symbol()), p)) {
-    std::memcpy(got, input, static_cast<size_t>(n_in));
-    ctx.Variant (&s8_dwconv__ref)(&p, got, weights, bias, got, scratch);
-    return tfv::Compare(ctx, "in place", got, want, n_out);
+  // Whole, then lean (s8_dwconv_params::lean: chunks of 4 planes) in its own scratch; each
+  // exactly in place (output == input) too where the variant may run so
+  // (tinyforge/in_place.h; __ref's in-place calls: tests/kernels/kernel_ref_test.cc).
+  for (int32_t lean = 0; lean < 2; ++lean) {
+    p.lean = lean;
+    void* scratch = ctx.Scratch(&p);
+    std::memset(got, 0x5A, static_cast<size_t>(n_out));
+    ctx.Variant (&s8_dwconv__ref)(&p, input, weights, bias, got, scratch);
+    if (!tfv::Compare(ctx, lean ? "lean output" : "output", got, want, n_out)) return false;
+    if (tinyforge::rt::DwconvInPlace(tinyforge::rt::KernelId(ctx.symbol()), p)) {
+      std::memcpy(got, input, static_cast<size_t>(n_in));
+      ctx.Variant (&s8_dwconv__ref)(&p, got, weights, bias, got, scratch);
+      if (!tfv::Compare(ctx, lean ? "lean in place" : "in place", got, want, n_out)) return false;
+    }
   }
   return true;
 }

@@ -122,7 +122,8 @@ void ConvMveSize(const s8_conv_params* params, const int8_t* input, const int8_t
                  const int32_t* bias, int8_t* output, void* scratch) {
   using Fn = void (*)(const s8_conv_params*, const int8_t*, const int8_t*, const int32_t*,
                       int8_t*, void*);
-  const int mode = s8_conv_mve_mode(*params);
+  // (A null bias without an input offset is __ref's, as in the dispatcher.)
+  const int mode = bias == nullptr && params->input_offset == 0 ? -1 : s8_conv_mve_mode(*params);
   if (mode == tinyforge::rq::kRqDoubleNeg) {
     reinterpret_cast<Fn>(&s8_conv__mve__doubleneg_small)(params, input, weights, bias, output,
                                                          scratch);
