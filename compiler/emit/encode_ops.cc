@@ -130,6 +130,7 @@ void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream,
                     int32_t stream_pixels, EncodedOp& eo) {
   const auto& p = kp.params;
   eo.params = EncodeParams(p);
+  const Operand weights = enc.ConstOf(op.inputs[1]);  // (constants in operand order)
   Operand bias;
   if constexpr (kOp == rt::OpKind::kConv) {
     if (p.lean) {  // the bias, then the kernel's effective bias and table (conv.h)
@@ -151,7 +152,7 @@ void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream,
   }
   if (bias.kind == Operand::kNone) bias = enc.ConstOf(op.inputs[2]);
   eo.operands = {enc.ActOp(op.inputs[0]),
-                 enc.ConstOf(op.inputs[1]),
+                 weights,
                  bias,
                  enc.NewConst(op.name + ".multiplier", kp.multiplier),
                  enc.NewConst(op.name + ".shift", kp.shift),
