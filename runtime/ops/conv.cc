@@ -101,14 +101,13 @@ Status Validate(const OpContext& op, const s8_conv_params& p, OpKind kind, Kerne
                          &unpadded));
   TF_RT_TRY(Expect(op, abi::kConvIn, fmt::kInt8, Product(p.batches, p.in_h, p.in_w, p.in_c)));
   TF_RT_TRY(Expect(op, abi::kConvWeights, fmt::kInt8, weight_bytes));
-  if (p.lean) {
-    TF_RT_TRY(CheckLean(op, p, kind));
-  } else if (op.has(abi::kConvBias)) {
+  if (!p.lean && op.has(abi::kConvBias)) {
     TF_RT_TRY(Expect(op, abi::kConvBias, fmt::kInt32, Product(p.out_c, 4)));
   }
   TF_RT_TRY(Expect(op, abi::kConvMultiplier, fmt::kInt32, Product(p.out_c, 4)));
   TF_RT_TRY(Expect(op, abi::kConvShift, fmt::kInt32, Product(p.out_c, 4)));
   TF_RT_TRY(ExpectValues(op, abi::kConvShift, TF_LIMIT_SHIFT_MIN, TF_LIMIT_SHIFT_MAX));
+  if (p.lean) TF_RT_TRY(CheckLean(op, p, kind));  // (reads the weights, multiplier, shift)
   TF_RT_TRY(
       Expect(op, abi::kConvOut, fmt::kInt8, Product(p.batches, p.out_h, p.out_w, p.out_c), true));
   TF_RT_TRY(ExpectInputOffset(op, abi::kConvIn, p.input_offset, unpadded));
