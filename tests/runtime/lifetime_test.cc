@@ -342,8 +342,9 @@ TEST(Consistency, ConvExactlyInPlaceOnlyWhereTheKernelIs) {
 // A 3x3 SAME conv over 4x4x8 into 8 channels (K = 72: s8_conv__mve's pair table) with the
 // LEAN op flag (program_format.h): the bias operand holds the bias and the lean words as the
 // compiler writes them (s8_conv_mve_lean_word); `edit` changes the words or the op.
-Status LoadConvLean(const char* kernel,
-                    const std::function<void(std::vector<int32_t>&, emit::ProgramOp&)>& edit) {
+Status LoadConvLean(
+    const char* kernel, const std::function<void(std::vector<int32_t>&, emit::ProgramOp&)>& edit,
+    int32_t shift_entries = 8) {
   Builder b(4096);
   const int32_t in = b.Arena(fmt::kInt8, 0, 128);
   const int32_t out = b.Arena(fmt::kInt8, 128, 128);
@@ -369,9 +370,10 @@ Status LoadConvLean(const char* kernel,
   emit::ProgramOp op;
   op.flags = fmt::kOpFlagLean;
   edit(bias, op);
+  const std::vector<int32_t> shifts(shift.begin(), shift.begin() + shift_entries);
   b.Op(KernelId(kernel),
        {in, b.Const(w, fmt::kInt8), b.Const(bias, fmt::kInt32), b.Const(mult, fmt::kInt32),
-        b.Const(shift, fmt::kInt32), out, scratch},
+        b.Const(shifts, fmt::kInt32), out, scratch},
        emit::EncodeParams(c));
   b.p.ops[0].flags |= op.flags;
   b.Input(in, {1, 4, 4, 8}, 0.5f, -3);
@@ -395,6 +397,8 @@ TEST(Consistency, LeanConvTablesMustBeTheKernels) {
             Status::kBadParams);
   EXPECT_EQ(LoadConvLean("s8_conv__ref", as_is), Status::kBadParams);
   EXPECT_EQ(LoadConvLean("s8_conv__dsp", as_is), Status::kBadParams);
+  // A short shift operand is refused before the tables are read against it.
+  EXPECT_EQ(LoadConvLean("s8_conv__mve", as_is, 2), Status::kBadParams);
   // Without the flag, the longer bias is refused too (it is not the op's bias).
   EXPECT_EQ(LoadConvLean("s8_conv__mve",
                          [](std::vector<int32_t>&, emit::ProgramOp& op) { op.flags = 0; }),
