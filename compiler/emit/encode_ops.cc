@@ -136,15 +136,15 @@ void EncodeWeighted(Encoder& enc, const ir::Op& op, const KP& kp, bool stream,
     if (p.lean) {  // the bias, then the kernel's effective bias and table (conv.h)
       const ir::Graph& g = enc.graph();
       const std::vector<uint8_t>& bb = *g.tensor(op.inputs[2]).data;
-      std::vector<int32_t> words(bb.size() / 4);
-      std::memcpy(words.data(), bb.data(), words.size() * 4);
-      const std::vector<int32_t> b = words;
-      const auto& w = *g.tensor(op.inputs[1]).data;
+      const auto* w = reinterpret_cast<const int8_t*>(g.tensor(op.inputs[1]).data->data());
       const auto bound = kp.Bind();
+      const int kind = s8_conv_mve_table_kind(bound);
       const int32_t n = s8_conv_mve_lean_words(bound);
+      std::vector<int32_t> words(bb.size() / 4 + static_cast<size_t>(n));
+      std::memcpy(words.data(), bb.data(), bb.size());
+      int32_t* lean = words.data() + p.out_c;
       for (int32_t i = 0; i < n; ++i) {
-        words.push_back(s8_conv_mve_lean_word(bound, reinterpret_cast<const int8_t*>(w.data()),
-                                              b.data(), i));
+        lean[i] = s8_conv_mve_lean_word(bound, kind, w, words.data(), lean, i);
       }
       bias = enc.NewConst(op.name + ".bias_lean", words);
       eo.lean_bytes = int64_t{n} * 4;

@@ -51,7 +51,7 @@ struct EncodedOp {
   std::function<int64_t(EncodedOp& self, int32_t k)> row_calls;
   // The LEAN op flag (program_format.h; docs/decisions.md 98): `lean_offered`, the kernel has
   // a lean form for this op (s8_conv__mve: tables in the bias operand; s8_dwconv__mve:
-  // one-channel planes); `lean`, the op was encoded in it.
+  // planes of 4 channels); `lean`, the op was encoded in it.
   bool lean_offered = false;
   bool lean = false;
   int64_t lean_bytes = 0;  // constant bytes the lean form adds (s8_conv__mve's tables)

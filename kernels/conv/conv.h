@@ -57,7 +57,7 @@ struct s8_conv_params {
   // Set by the caller from the program's LEAN op flag (program_format.h), not a parameter
   // word: nonzero when `bias` holds, after its out_c words, s8_conv_mve_lean_words(p) more:
   // the effective bias and s8_conv__mve's per-channel table of the call's kind
-  // (s8_conv_mve_build_lean), which that variant then reads instead of building them in its
+  // (s8_conv_mve_lean_word), which that variant then reads instead of building them in its
   // scratch (docs/decisions.md 98). Only where s8_conv_mve_table_kind(p) != 0; other
   // variants read the first out_c words only.
   int32_t lean;
@@ -149,18 +149,20 @@ inline int32_t s8_conv_mve_lean_words(const s8_conv_params& p) {
   return p.out_c + (s8_conv_mve_table_kind(p) == 2 ? 6 : 3) * p.out_c;
 }
 // The lean word i (0 <= i < s8_conv_mve_lean_words(p)) of a call with weights and bias
-// (not null), multiplier and shift bound: the compiler writes them, the runtime checks them
-// at init. Word c < out_c is bias[c] + input_offset * sum(weights of c) (wrapping, as the
-// kernel computes it; exact where every tap reads the input or its zero point, which
-// s8_conv__mve's patches hold).
-inline int32_t s8_conv_mve_lean_word(const s8_conv_params& p, const int8_t* weights,
-                                     const int32_t* bias, int32_t i) {
+// (not null), multiplier and shift bound, and `kind` = s8_conv_mve_table_kind(p) (computed
+// once by the caller: it scans the shifts): the compiler writes them, the runtime checks them
+// at init, in order. Word c < out_c is bias[c] + input_offset * sum(weights of c) (wrapping,
+// as the kernel computes it; exact where every tap reads the input or its zero point, which
+// s8_conv__mve's patches hold); a table's bias word repeats it, read from `lean` (the lean
+// words before i).
+inline int32_t s8_conv_mve_lean_word(const s8_conv_params& p, int kind, const int8_t* weights,
+                                     const int32_t* bias, const int32_t* lean, int32_t i) {
   const int32_t n = p.out_c;
   int32_t c = i;  // the channel whose bias (effective), multiplier or shift word i is
   int field = 0;  // 0 bias, 1 multiplier, 2 shift
   if (i >= n) {
     const int32_t t = i - n;
-    if (s8_conv_mve_table_kind(p) == 2) {  // per pair: m m m m, s s s s, b b b b
+    if (kind == 2) {  // per pair: m m m m, s s s s, b b b b
       field = (t % 12) / 4 == 2 ? 0 : (t % 12) / 4 + 1;
       c = t / 12 * 2 + (t & 1);
     } else {  // per quad: b0..b3, m0..m3, s0..s3
@@ -170,6 +172,7 @@ inline int32_t s8_conv_mve_lean_word(const s8_conv_params& p, const int8_t* weig
   }
   if (field == 1) return p.multiplier[c];
   if (field == 2) return p.shift[c];
+  if (i >= n) return lean[c];
   const int32_t k = p.k_h * p.k_w * p.in_c;
   int32_t sum = 0;
   for (int32_t j = 0; j < k; ++j) sum += weights[c * k + j];

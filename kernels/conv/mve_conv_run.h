@@ -316,7 +316,7 @@ void Run(const Geometry& g, const int8_t* weights, const int32_t* bias, int8_t* 
     // A warm call (p.warm) finds its table in scratch, except the quads of a K <= 16 call of
     // fewer than 4 pixels (a stream's last unit: the units before it packed channels).
     // With p.lean (K > 16 only) the compiler built the table (packed_space is the bias
-    // operand's, s8_conv_mve_build_lean).
+    // operand's, s8_conv_mve_lean_word).
     if (k <= 16 && total >= 4) {
       four = true;
       packed = packed_space;

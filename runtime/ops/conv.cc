@@ -60,7 +60,7 @@ bool DwconvInPlaceHere(const OpContext& op, const s8_dwconv_params& p) {
   return true;
 }
 
-// The LEAN flag (program_format.h): s8_dwconv__mve's one-channel planes, or s8_conv__mve's
+// The LEAN flag (program_format.h): s8_dwconv__mve's 4-channel planes, or s8_conv__mve's
 // tables in the bias operand, which must hold what the kernel would build
 // (s8_conv_mve_lean_word: checked word by word, once at init).
 Status CheckLean(const OpContext& op, const s8_conv_params& p, OpKind kind) {
@@ -70,8 +70,8 @@ Status CheckLean(const OpContext& op, const s8_conv_params& p, OpKind kind) {
   s8_conv_params b = p;
   b.multiplier = reinterpret_cast<const int32_t*>(op.data(abi::kConvMultiplier));
   b.shift = reinterpret_cast<const int32_t*>(op.data(abi::kConvShift));
-  if (op.kernel_id() != KernelId("s8_conv__mve") || !op.has(abi::kConvBias) ||
-      s8_conv_mve_table_kind(b) == 0) {
+  const int table = s8_conv_mve_table_kind(b);
+  if (op.kernel_id() != KernelId("s8_conv__mve") || !op.has(abi::kConvBias) || table == 0) {
     return Status::kBadParams;
   }
   const int32_t words = s8_conv_mve_lean_words(b);
@@ -82,7 +82,8 @@ Status CheckLean(const OpContext& op, const s8_conv_params& p, OpKind kind) {
   const auto* bias = reinterpret_cast<const int32_t*>(op.data(abi::kConvBias));
   const auto* weights = reinterpret_cast<const int8_t*>(op.data(abi::kConvWeights));
   for (int32_t i = 0; i < words; ++i) {
-    if (bias[p.out_c + i] != s8_conv_mve_lean_word(b, weights, bias, i)) return Status::kBadParams;
+    const int32_t want = s8_conv_mve_lean_word(b, table, weights, bias, bias + p.out_c, i);
+    if (bias[p.out_c + i] != want) return Status::kBadParams;
   }
   return Status::kOk;
 #else

@@ -364,8 +364,11 @@ Status LoadConvLean(
   bound.shift = shift.data();
   EXPECT_EQ(s8_conv_mve_table_kind(bound), 2);
   const std::vector<int32_t> plain = bias;
-  for (int32_t i = 0; i < s8_conv_mve_lean_words(bound); ++i) {
-    bias.push_back(s8_conv_mve_lean_word(bound, w.data(), plain.data(), i));
+  const int32_t words = s8_conv_mve_lean_words(bound);
+  bias.resize(plain.size() + static_cast<size_t>(words));
+  int32_t* lean = bias.data() + plain.size();
+  for (int32_t i = 0; i < words; ++i) {
+    lean[i] = s8_conv_mve_lean_word(bound, 2, w.data(), plain.data(), lean, i);
   }
   emit::ProgramOp op;
   op.flags = fmt::kOpFlagLean;

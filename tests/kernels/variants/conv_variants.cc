@@ -265,7 +265,11 @@ const int32_t* LeanBias(tfv::Context& ctx, const s8_conv_params& p, const int8_t
   int32_t* out = ctx.Alloc<int32_t>(p.out_c + words);
   if (out == nullptr) return nullptr;
   for (int32_t c = 0; c < p.out_c; ++c) out[c] = bias[c];
-  for (int32_t i = 0; i < words; ++i) out[p.out_c + i] = s8_conv_mve_lean_word(p, weights, bias, i);
+  const int kind = s8_conv_mve_table_kind(p);
+  int32_t* lean = out + p.out_c;
+  for (int32_t i = 0; i < words; ++i) {
+    lean[i] = s8_conv_mve_lean_word(p, kind, weights, bias, lean, i);
+  }
   return out;
 }
 
