@@ -198,6 +198,27 @@ struct PipeSel {
   std::vector<int32_t> rows;
 };
 
+// The tensor a member reads from its predecessor's window: its streamed input (an ADD ending
+// the pipe: whichever input the predecessor writes).
+int WindowInput(const detail::Encoded& e, const PipeSel& ps, size_t s) {
+  const plan::OpSpec& op = e.ops[ps.ops[s]].spec;
+  if (s == 0 || !e.ops[ps.ops[s]].pipe_tail) {
+    return op.inputs[static_cast<size_t>(op.in_place_input)];
+  }
+  return e.ops[ps.ops[s - 1]].spec.outputs[0];
+}
+
+// The other input of an ADD ending the pipe, or -1.
+int PipeSide(const detail::Encoded& e, const PipeSel& ps) {
+  const detail::EncodedOp& last = e.ops[ps.ops.back()];
+  if (!last.pipe_tail || ps.ops.size() < 2) return -1;
+  const int w = WindowInput(e, ps, ps.ops.size() - 1);
+  for (int t : last.spec.inputs) {
+    if (t != w) return t;
+  }
+  return -1;
+}
+
 // The planner's view of `e` with each pipe one op (its windows and members' scratch its
 // scratch), and the way back.
 struct Fused {
@@ -233,6 +254,11 @@ Expected<Fused> Fuse(const detail::Encoded& e, const std::vector<PipeSel>& sel, 
       pipe_of_op[ps.ops[s]] = static_cast<int>(i);
       if (s + 1 < ps.ops.size()) window[static_cast<size_t>(eo.spec.outputs[0])] = true;
     }
+    // An ADD ending the pipe (docs/decisions.md 99) reads one more tensor whole: a residual
+    // pipe's when that is the pipe's own input.
+    const int side = PipeSide(e, ps);
+    const plan::OpSpec& head = e.ops[ps.ops.front()].spec;
+    fp.pipe.residual = side >= 0 && side == head.inputs[static_cast<size_t>(head.in_place_input)];
     if (!rt::MinPipeWindows(&fp.pipe)) return Error::Internal("pipe: members do not chain");
     for (size_t s = 0; s < ps.ops.size(); ++s) {
       fp.scratch_at.push_back(at);
@@ -256,8 +282,11 @@ Expected<Fused> Fuse(const detail::Encoded& e, const std::vector<PipeSel>& sel, 
   };
   for (size_t k = 0; k < e.ops.size(); ++k) {
     const int pi = pipe_of_op[k];
-    if (pi >= 0 && sel[static_cast<size_t>(pi)].ops.front() != k) continue;
-    plan::OpSpec op = e.ops[k].spec;
+    // A pipe stands where its last member does: an ADD ending it may read a tensor made
+    // after its first member (a ResNet block's shortcut).
+    if (pi >= 0 && sel[static_cast<size_t>(pi)].ops.back() != k) continue;
+    const size_t head = pi >= 0 ? sel[static_cast<size_t>(pi)].ops.front() : k;
+    plan::OpSpec op = e.ops[head].spec;
     if (pi >= 0) {
       const PipeSel& ps = sel[static_cast<size_t>(pi)];
       const Fused::Pipe& fp = f.pipes[static_cast<size_t>(pi)];
@@ -272,13 +301,17 @@ Expected<Fused> Fuse(const detail::Encoded& e, const std::vector<PipeSel>& sel, 
       op.stream_options.clear();
       op.stream_min_rows.clear();
       op.pipe = fp.pipe;
+      const int side = PipeSide(e, ps);
+      if (side >= 0 && std::find(op.inputs.begin(), op.inputs.end(), side) == op.inputs.end()) {
+        op.inputs.push_back(side);
+      }
     }
     remap(op.inputs);
     remap(op.outputs);
     for (int t : op.inputs) {
       if (t < 0) return Error::Internal("pipe: a window is read outside its pipe");
     }
-    f.op_of.push_back(static_cast<int>(k));
+    f.op_of.push_back(static_cast<int>(head));
     f.pipe_of.push_back(pi);
     f.spec.ops.push_back(std::move(op));
   }
@@ -350,7 +383,8 @@ plan::MemoryPlan Unfuse(const Fused& f, const detail::Encoded& e, const std::vec
 }
 
 // Links a -> b two ops of `e` could make in a pipe: a's only output is read by b alone, as
-// the input b streams, and is neither a graph input or output nor pinned.
+// the input b streams (or as either input of an ADD that may end a pipe), and is neither a
+// graph input or output nor pinned.
 std::vector<std::pair<size_t, size_t>> PipeLinks(const detail::Encoded& e) {
   std::vector<int> readers(e.tensors.size(), 0);
   for (const detail::EncodedOp& eo : e.ops) {
@@ -370,11 +404,13 @@ std::vector<std::pair<size_t, size_t>> PipeLinks(const detail::Encoded& e) {
       continue;
     }
     for (size_t b = 0; b < e.ops.size(); ++b) {
-      const plan::OpSpec& sb = e.ops[b].spec;
-      if (b != a && pipeable(e.ops[b]) &&
-          sb.inputs[static_cast<size_t>(sb.in_place_input)] == t) {
-        links.emplace_back(a, b);
-      }
+      const detail::EncodedOp& eb = e.ops[b];
+      const plan::OpSpec& sb = eb.spec;
+      const bool chain = pipeable(eb) && sb.inputs[static_cast<size_t>(sb.in_place_input)] == t;
+      // An ADD ends a pipe (docs/decisions.md 99): either input may be the window.
+      const bool tail = eb.pipe_tail && !eb.spec.stream_options.empty() && eb.row_calls &&
+                        std::count(sb.inputs.begin(), sb.inputs.end(), t) == 1;
+      if (b != a && (chain || tail)) links.emplace_back(a, b);
     }
   }
   return links;
@@ -496,6 +532,9 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     // instructions per MAC): 3 % of the MACs came to 4.7 % more instructions on vww (an547;
     // docs/decisions.md 84). --min-ram takes the pipes that lower the plan most.
     constexpr double kPipeBudget = 0.03;
+    // An ADD ending a pipe: about 250 instructions a call (the glue, the kernel's set-up)
+    // against about 0.35 instructions a MAC for the convs around it on the M55.
+    constexpr double kAddCallMacs = 700;
     double total_macs = 0;
     for (const detail::EncodedOp& eo : e.ops) total_macs += static_cast<double>(eo.spec.macs);
     auto extra_of = [&](const std::vector<PipeSel>& sel) {
@@ -503,6 +542,11 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
       for (const PipeSel& ps : sel) {
         for (size_t s = 0; s < ps.ops.size(); ++s) {
           const detail::EncodedOp& eo = e.ops[ps.ops[s]];
+          if (eo.pipe_tail) {  // an ADD: its calls' set-up, in MACs' worth
+            const rt::StreamGeometry g = rt::StreamBlocks(eo.spec.stream_options[0], ps.rows[s]);
+            extra += kAddCallMacs * g.units;
+            continue;
+          }
           const double figure = detail::StreamBudgetPixels(*eo.kernel);
           // Output pixels per row: out_w, word 5 of the conv and dwconv parameters.
           const double block = static_cast<double>(ps.rows[s]) * std::max(eo.params[5], 1);
@@ -518,10 +562,21 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
       std::vector<PipeSel> best;
       int64_t best_total = planned->total_bytes;
       double best_extra = 0;
-      for (const auto& [a, b] : links) {
+      // A link alone, or with the next link of its chain: a residual block's conv -> conv ->
+      // add lowers the plan only whole (docs/decisions.md 99), each link alone does not.
+      std::vector<std::vector<std::pair<size_t, size_t>>> steps;
+      for (const auto& ab : links) {
+        steps.push_back({ab});
+        for (const auto& bc : links) {
+          if (bc.first == ab.second) steps.push_back({ab, bc});
+        }
+      }
+      for (const auto& step : steps) {
         for (int32_t div : {1, 2, 4}) {
           std::vector<PipeSel> trial = cur;
-          if (!AddLink(trial, e, a, b, div)) continue;
+          bool added = true;
+          for (const auto& [a, b] : step) added = added && AddLink(trial, e, a, b, div);
+          if (!added) continue;
           const double extra = extra_of(trial);
           if (budget && extra > kPipeBudget * total_macs) continue;
           pipes = trial;
@@ -625,7 +680,7 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     for (const PipeSel& ps : pipes) {
       for (size_t s = 0; s < ps.ops.size(); ++s) {
         detail::EncodedOp& eo = e.ops[ps.ops[s]];
-        eo.paths.clear();
+        if (!eo.pipe_tail) eo.paths.clear();  // (an ADD links no paths on demand)
         eo.spec.scratch_bytes = eo.row_calls(eo, ps.rows[s]);
       }
     }
@@ -762,7 +817,15 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     if (mp.aliased[static_cast<size_t>(k)] || stream.option >= 0) {
       // Declare the planner's in-place partners: the loader accepts their overlap only
       // when declared, and only where tinyforge/in_place.h allows it.
-      const int in = eo.spec.inputs[static_cast<size_t>(eo.spec.in_place_input)];
+      int in = eo.spec.inputs[static_cast<size_t>(eo.spec.in_place_input)];
+      if (stage > 0) {  // a pipe member reads its predecessor's window
+        for (const PipeSel& ps : pipes) {
+          if (static_cast<int>(ps.ops.size()) == stages &&
+              ps.ops[static_cast<size_t>(stage)] == static_cast<size_t>(k)) {
+            in = WindowInput(e, ps, static_cast<size_t>(stage));
+          }
+        }
+      }
       const int outp = eo.spec.outputs[0];
       for (size_t slot = 0; slot < eo.operands.size(); ++slot) {
         const Operand& o = eo.operands[slot];

@@ -496,6 +496,18 @@ Expected<Encoded> EncodeOps(const ir::Graph& g, const std::string& isa_class, St
           eo.spec.in_place = plan::InPlace::kAlias;
           eo.spec.in_place_input = a_full ? 0 : 1;
         }
+        // A residual block's add may end a pipe (tinyforge/pipe.h, docs/decisions.md 99), by
+        // rows of its [1, H, W, C] output: two activations of its shape.
+        const ir::Shape& ys = g.tensor(y).shape;
+        if (op.type == OpType::kQAdd && mode != StreamMode::kOff && a_full && b_full &&
+            op.inputs[0] != op.inputs[1] && ys.size() == 4 && ys[0] == 1 &&
+            g.tensor(op.inputs[0]).shape == ys && g.tensor(op.inputs[1]).shape == ys &&
+            ys[1] * ys[2] * ys[3] <= INT32_MAX) {
+          eo.spec.stream_options = {rt::ElementwiseRows(static_cast<int32_t>(ys[1]),
+                                                        static_cast<int32_t>(ys[2] * ys[3]))};
+          eo.pipe_tail = true;
+          eo.row_calls = [](EncodedOp&, int32_t) -> int64_t { return 0; };
+        }
         break;
       }
       case OpType::kGather: {

@@ -20,7 +20,7 @@ std::string Name(const Problem& p, int b) {
 // line-buffer slots never writes an input byte that a later output unit still reads.
 // A pipe (tinyforge/pipe.h): the same check, with the input rows each output unit's
 // computation reads taken from the pipe's schedule (stage 0's units, run for last-stage unit
-// t, read rows lo..hi of the input).
+// t, read rows lo..hi of the input; a residual pipe's last stage reads its own rows too).
 Status CheckPipe(const Problem& p, const Overlap& o, int64_t in_off, int64_t out_off,
                  int64_t line_size) {
   const rt::Pipe& pipe = o.pipe;
@@ -44,7 +44,16 @@ Status CheckPipe(const Problem& p, const Overlap& o, int64_t in_off, int64_t out
   const bool ran = rt::RunPipe(
       pipe, in_off, out_off, static_cast<int32_t>(slots),
       [&](int32_t s, int32_t u, int32_t, int32_t) {
-        if (s == pipe.stages - 1) ++now;
+        if (s == pipe.stages - 1) {
+          ++now;
+          // A residual pipe's last stage reads the input rows of its own output rows.
+          const int64_t r0 = int64_t{u} * last.rows_per_unit;
+          for (int64_t r = r0; pipe.residual != 0 && r < r0 + last.rows_per_unit; ++r) {
+            if (r < first.in_units) {
+              last_read[static_cast<size_t>(r)] = std::max<int64_t>(last_read[static_cast<size_t>(r)], u);
+            }
+          }
+        }
         if (s != 0) return;
         const int64_t top = int64_t{u} * first.stride - first.pad;
         for (int64_t r = top; r < top + first.extent; ++r) {

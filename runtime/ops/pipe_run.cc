@@ -2,6 +2,7 @@
 // start from the first op's glue, and Model's pipe members (the init check, the dry run).
 // Linked on demand: the generated model.cc of a program with a pipe names it (TF_PIPE_LINK,
 // tinyforge/kernel_table.h); the op glue hands it a pipe's ops (RunStreamed, op_util.h).
+#include "kernels/add/add_limits.h"
 #include "op_util.h"
 #include "runtime/src/records.h"
 
@@ -22,6 +23,8 @@ namespace {
     }
   }
   const PipeRun::Stage& last = st.stage[n - 1];
+  // A residual pipe: the last stage (an ADD) reads the pipe's input row for row too.
+  p.residual = last.in == st.stage[0].in ? 1 : 0;
   const uint32_t out_unit = static_cast<uint32_t>(last.g.out_unit_bytes);
   const int32_t slots = static_cast<int32_t>(last.ring_size / out_unit);
   const int64_t in_base = static_cast<int64_t>(reinterpret_cast<uintptr_t>(st.stage[0].in));
@@ -84,6 +87,100 @@ extern "C" Status tf_rt_pipe_units(const OpContext& op, const StreamGeometry& g,
   return op.pipe_out() ? op.model().RunPipeNext(st) : RunPipeStages(st);
 }
 
+// ---- An ADD ending a pipe (a residual block's add; docs/decisions.md 99) ----------------
+namespace tinyforge::rt::ops {
+namespace {
+
+using AddFn = void (*)(const s8_add_params*, const int8_t*, const int8_t*, int8_t*);
+
+// An ADD ending a pipe: plain (both inputs read densely), by rows of its [.., H, W, C]
+// output: rows = out_dims[0..3], a row out_dims[4] * out_dims[5] bytes. The window it
+// reads is its in-place input slot (kBinIn1 or kBinIn2), the other input `side`.
+struct AddRows {
+  int32_t rows, row, window, side;
+};
+
+Status AddRowsOf(const OpContext& op, const s8_add_params& p, AddRows* r) {
+  if (!op.pipe_in() || op.pipe_out() || p.shape.in1_strides[5] != 1) return Status::kBadOp;
+  int64_t rows = 1, row = 1;
+  for (int i = 0; i < kS8BroadcastMaxDims; ++i) {
+    if (!InRange(p.shape.out_dims[i], 1, kMaxDim)) return Status::kBadParams;
+    (i < 4 ? rows : row) = Product(i < 4 ? rows : row, p.shape.out_dims[i]);
+  }
+  if (rows < 1 || row < 1 || Product(rows, row) < 1 || !kernels::Extent(p.shape).plain) {
+    return Status::kBadParams;
+  }
+  r->rows = static_cast<int32_t>(rows);
+  r->row = static_cast<int32_t>(row);
+  r->window = op.window(abi::kBinIn1) ? abi::kBinIn1 : abi::kBinIn2;
+  r->side = r->window == abi::kBinIn1 ? abi::kBinIn2 : abi::kBinIn1;
+  return op.window(r->window) ? Status::kOk : Status::kBadOp;
+}
+
+TF_RT_COLD Status ValidateAddRows(const OpContext& op) {
+  s8_add_params p{};
+  TF_RT_TRY(ExpectCounts(op, abi::kBinOperands, abi::ParamCount<s8_add_params>()));
+  abi::DecodeParams(op, &p);
+  TF_RT_TRY(CheckParams(s8_add_check(p)));
+  TF_RT_TRY(ExpectRounding(op, p));
+  if (ScratchBytes<OpKind::kAdd>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
+  AddRows r{};
+  TF_RT_TRY(AddRowsOf(op, p, &r));
+  const int64_t bytes = int64_t{r.rows} * r.row;
+  TF_RT_TRY(Expect(op, abi::kBinIn1, fmt::kInt8, bytes));  // (the window: some rows)
+  TF_RT_TRY(Expect(op, abi::kBinIn2, fmt::kInt8, bytes));
+  TF_RT_TRY(Expect(op, abi::kBinOut, fmt::kInt8, bytes, true));
+  const TensorRef side = op.tensor(r.side), out = op.tensor(abi::kBinOut);
+  TF_RT_TRY(Disjoint(op.tensor(r.window), out));
+  // The side input may overlap the output only as the pipe's input (the lifetime check
+  // allows the pipe's declared partners alone; the schedule keeps its unread rows).
+  const StreamGeometry g = StreamedGeometry(op, ElementwiseRows(r.rows, r.row));
+  return ExpectLineBuffer(op, abi::kBinOperands, g.out_unit_bytes, side, out);
+}
+
+// Unit u: rows u * k .. of both inputs (the window's from `in`), one plain kernel call.
+struct AddRowsRun {
+  const s8_add_params* p;
+  AddFn fn;
+  const int8_t* side;
+  AddRows r;
+  int32_t k;
+};
+
+Status RunAddRows(const OpContext& op) {
+  s8_add_params copy;
+  AddRows r{};
+  const s8_add_params* p = Params(op, &copy);
+  TF_RT_TRY(AddRowsOf(op, *p, &r));
+  const StreamGeometry g = StreamedGeometry(op, ElementwiseRows(r.rows, r.row));
+  const AddRowsRun run{p, reinterpret_cast<AddFn>(op.entry().kernel),
+                       reinterpret_cast<const int8_t*>(op.data(r.side)), r, g.rows_per_unit};
+  const StreamUnitFn unit = [](const void* c, int32_t u, const uint8_t* in, uint8_t* out) {
+    const AddRowsRun& x = *static_cast<const AddRowsRun*>(c);
+    const int32_t r0 = u * x.k;
+    const int32_t n = (x.r.rows - r0 < x.k ? x.r.rows - r0 : x.k) * x.r.row;
+    s8_add_params q = *x.p;
+    for (int i = 0; i < kS8BroadcastMaxDims; ++i) {
+      q.shape.out_dims[i] = 1, q.shape.in1_strides[i] = 0, q.shape.in2_strides[i] = 0;
+    }
+    q.shape.out_dims[5] = n, q.shape.in1_strides[5] = 1, q.shape.in2_strides[5] = 1;
+    const int8_t* w = reinterpret_cast<const int8_t*>(in);
+    const int8_t* s = x.side + r0 * x.r.row;
+    const bool first = x.r.window == abi::kBinIn1;
+    x.fn(&q, first ? w : s, first ? s : w, reinterpret_cast<int8_t*>(out));
+  };
+  return tf_rt_pipe_units(op, g, op.tensor(r.side), op.tensor(abi::kBinOut),
+                          op.tensor(abi::kBinOperands), unit, &run);
+}
+
+}  // namespace
+}  // namespace tinyforge::rt::ops
+
+// Validate_add / Run_add of a streamed ADD (runtime/ops/add.cc).
+extern "C" Status tf_rt_pipe_add(const OpContext& op, bool validate) {
+  return validate ? ops::ValidateAddRows(op) : ops::RunAddRows(op);
+}
+
 // ---- Model's pipe members (tinyforge/runtime.h) ----------------------------------------
 namespace tinyforge::rt {
 
@@ -104,7 +201,7 @@ Status Model::RunPipeNext(PipeRun& st) const {
 }
 
 // Pipes (tinyforge/pipe.h): PIPE_IN exactly on the ops after a PIPE_OUT op, every member a
-// streamed conv or depthwise conv, at most kMaxPipeStages members, each reading the window
+// streamed conv or depthwise conv (the last may be an ADD), at most kMaxPipeStages members, each reading the window
 // its predecessor writes (their declared in-place slots); and each pipe's schedule completes
 // with its windows and line buffer (a dry run).
 Status Model::CheckPipes() {
@@ -121,8 +218,11 @@ Status Model::CheckPipes() {
     if (in || out) {
       const KernelEntry* e = FindEntry(fmt::LoadU32(rec));
       const uint8_t si = rec[fmt::kOffOpInPlaceInput], so = rec[fmt::kOffOpInPlaceOutput];
+      // (An ADD ends a pipe only: a residual block's.)
       if ((flags & fmt::kOpFlagStream) == 0 || e == nullptr ||
-          (e->op != OpKind::kConv && e->op != OpKind::kDwconv) || si == fmt::kNoSlot ||
+          (e->op != OpKind::kConv && e->op != OpKind::kDwconv &&
+           !(e->op == OpKind::kAdd && in && !out)) ||
+          si == fmt::kNoSlot ||
           so == fmt::kNoSlot) {
         return Status::kBadOp;
       }

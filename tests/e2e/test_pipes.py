@@ -9,6 +9,8 @@ layers). On MLPerf Tiny's vww (a 48x48x16 pointwise output that used to exist wh
     (the dumps after every op, placed by the report's buffers);
   * the default plan's pipes too (within its budget);
   * on the an547 and an386 the firmware equals the host run (board_run); RAM printed.
+On ic (ResNet-8) a pipe ends in a residual block's ADD, which reads the pipe's own input
+again (docs/decisions.md 99): conv -> conv -> add, the block's output over its input.
 """
 from __future__ import annotations
 
@@ -44,7 +46,8 @@ def _outputs_after_ops(report, dump_dir: Path):
 
 
 MODELS = ["kws", "vww", "ic", "ad"]
-PIPED = {"vww"}  # where the an547's plans have pipes, default and --min-ram (2026-12-03)
+PIPED = {"vww", "ic"}  # where the an547's plans have pipes, default and --min-ram (2026-12-04)
+RESIDUAL = {"ic"}  # ... one ending in a residual block's ADD (docs/decisions.md 99)
 
 
 def _model(name):
@@ -63,6 +66,9 @@ def test_pipe_tensors_equal_whole_tensor_execution(cli, name, mode, tmp_path):
     members = [op for op in report["ops"] if "pipe_stage" in op]
     assert bool(members) == (name in PIPED), [op["name"] for op in members]
     assert all(op["in_place"] == "stream-rows" for op in members)
+    adds = [op for op in members if op["type"] == "qadd"]
+    assert bool(adds) == (name in RESIDUAL), [op["name"] for op in members]
+    assert all(op["pipe_stage"] == op["pipe_stages"] - 1 for op in adds)  # last members
     windows = {op["outputs"][0]["name"] for op in members if "window_bytes" in op}
     assert all(op["window_bytes"] < op["outputs"][0]["bytes"]
                for op in members if "window_bytes" in op)
@@ -97,12 +103,12 @@ def test_pipe_tensors_equal_whole_tensor_execution(cli, name, mode, tmp_path):
         assert np.array_equal(np.load(tmp_path / "y_pipe.npy"), np.load(tmp_path / "y_whole.npy"))
 
 
-@pytest.mark.parametrize("board", ["an547", "an386"])
-def test_pipe_on_board_equals_host(cli, board):
-    vww = _model("vww")
+@pytest.mark.parametrize("name,board", [("vww", "an547"), ("vww", "an386"), ("ic", "an547")])
+def test_pipe_on_board_equals_host(cli, name, board):
+    model = _model(name)
     with board_environment(cli):
-        o = board_run.run_model(vww, board)
-        p = tfboard.profile(vww, board)
-    print(f"vww {board} default plan: {p['insns_per_inference']:,} instructions, RAM "
+        o = board_run.run_model(model, board)
+        p = tfboard.profile(model, board)
+    print(f"{name} {board} default plan: {p['insns_per_inference']:,} instructions, RAM "
           f"{p['ram']['arena_total']:,} + stack {p['ram']['stack']:,} B")
     assert o.bit_exact, o.mismatch

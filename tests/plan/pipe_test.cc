@@ -142,6 +142,110 @@ TEST(Pipe, ShadowExecutionEqualsWholeTensors) {
   }
 }
 
+// A residual pipe (docs/decisions.md 99): row-preserving stages (stride 1, odd k, "same"
+// padding), the last writing the input's row width, then an ADD of that and the pipe's input
+// read again, row for row. On shadow memory with the output where ChoosePipe puts it (over
+// the input) and at offsets after the input's start, equal to whole tensors; without the
+// residual rule in the schedule the flushes overwrite input rows the ADD has not read yet.
+TEST(Pipe, ResidualShadowExecutionEqualsWholeTensors) {
+  std::mt19937 rng(99);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int overlapped = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const int rows = pick(4, 40), row_bytes = pick(1, 12);
+    std::vector<Stage> chain;
+    const int convs = pick(1, rt::kMaxPipeStages - 1);
+    int in_bytes_row = row_bytes;
+    for (int s = 0; s < convs; ++s) {
+      Stage st{};
+      st.in_rows = st.out_rows = rows;
+      st.in_row_bytes = in_bytes_row;
+      st.k = pick(0, 1) * 2 + 1;
+      st.stride = 1;
+      st.pad = (st.k - 1) / 2;
+      st.out_row_bytes = s + 1 == convs ? row_bytes : pick(1, 12);
+      st.block = pick(1, 4);
+      chain.push_back(st);
+      in_bytes_row = st.out_row_bytes;
+    }
+    const int add_block = pick(1, 4);
+    rt::Pipe p = PipeOf(chain);
+    p.stages = convs + 1;
+    p.g[convs] = rt::StreamBlocks(rt::ElementwiseRows(rows, row_bytes), add_block);
+    p.residual = 1;
+    ASSERT_TRUE(rt::MinPipeWindows(&p)) << trial;
+    ASSERT_TRUE(rt::PipeValid(p)) << trial;
+    const StreamChoice c = ChoosePipe(p, 1);
+    ASSERT_GE(c.option, 0) << trial;
+    std::vector<uint8_t> input(static_cast<size_t>(rows * row_bytes));
+    for (uint8_t& b : input) b = static_cast<uint8_t>(rng());
+    auto add = [](uint8_t a, uint8_t b) { return static_cast<uint8_t>(a * 5 + (b ^ 0x5a)); };
+    std::vector<uint8_t> cur = input;
+    for (size_t s = 0; s < chain.size(); ++s) {
+      const Stage& st = chain[s];
+      std::vector<uint8_t> next(static_cast<size_t>(st.out_rows * st.out_row_bytes));
+      Compute(st, static_cast<int>(s), 0, st.out_rows,
+              [&](int iy) { return cur.data() + iy * st.in_row_bytes; }, next.data());
+      cur = std::move(next);
+    }
+    for (size_t i = 0; i < cur.size(); ++i) cur[i] = add(cur[i], input[i]);
+    const int64_t bytes = static_cast<int64_t>(input.size());
+    // Where ChoosePipe puts the output, and (the runtime accepts any offset its schedule
+    // completes with) after the input's start, over rows the ADD has still to read.
+    const int64_t unit = p.g[convs].out_unit_bytes;
+    for (const int64_t delta : {c.delta, int64_t{row_bytes}, unit, 2 * unit + 1}) {
+      const int32_t slots = delta == c.delta ? c.slots : rt::MinPipeSlots(p, 0, delta);
+      if (slots < 1) continue;
+      const int64_t in_at = delta < 0 ? -delta : 0, out_at = in_at + delta;
+      if (delta > 0) ++overlapped;
+      std::vector<uint8_t> mem(static_cast<size_t>(std::max(in_at, out_at) + bytes));
+      std::copy(input.begin(), input.end(), mem.begin() + in_at);
+      std::vector<std::vector<uint8_t>> windows(static_cast<size_t>(p.stages));
+      for (int s = 0; s + 1 < p.stages; ++s) {
+        windows[static_cast<size_t>(s)].assign(
+            static_cast<size_t>(p.window_rows[s] * rt::PipeRowBytes(p.g[s])), 0);
+      }
+      std::vector<uint8_t> ring(static_cast<size_t>(slots * unit));
+      const bool ok = rt::RunPipe(
+          p, in_at, out_at, slots,
+          [&](int32_t s, int32_t u, int32_t in_row, int32_t out_row) {
+            if (s == convs) {  // the ADD: its window's rows and the input's own rows
+              const int32_t y0 = u * add_block, y1 = std::min(y0 + add_block, rows);
+              const uint8_t* w = windows[static_cast<size_t>(s - 1)].data() + in_row * row_bytes;
+              for (int32_t i = 0; i < (y1 - y0) * row_bytes; ++i) {
+                ring[static_cast<size_t>(out_row * unit + i)] =
+                    add(w[i], mem[static_cast<size_t>(in_at + y0 * row_bytes + i)]);
+              }
+              return;
+            }
+            const Stage& st = chain[static_cast<size_t>(s)];
+            const int32_t lo = static_cast<int32_t>(rt::StreamLo(p.g[s], u));
+            const uint8_t* base =
+                s == 0 ? mem.data() + in_at + int64_t{in_row} * st.in_row_bytes
+                       : windows[static_cast<size_t>(s - 1)].data() + in_row * st.in_row_bytes;
+            const int y0 = u * st.block, y1 = std::min(y0 + st.block, st.out_rows);
+            Compute(st, s, y0, y1, [&](int iy) { return base + (iy - lo) * st.in_row_bytes; },
+                    windows[static_cast<size_t>(s)].data() + out_row * st.out_row_bytes);
+          },
+          [&](int32_t s, int32_t from, int32_t n) {
+            const int32_t rb = static_cast<int32_t>(rt::PipeRowBytes(p.g[s]));
+            std::vector<uint8_t>& w = windows[static_cast<size_t>(s)];
+            std::copy(w.begin() + from * rb, w.begin() + (from + n) * rb, w.begin());
+          },
+          [&](int32_t v, int32_t slot) {
+            const int64_t n = rt::StreamUnitBytes(p.g[convs], v);
+            std::copy(ring.begin() + slot * unit, ring.begin() + slot * unit + n,
+                      mem.begin() + out_at + v * unit);
+          });
+      ASSERT_TRUE(ok) << trial;
+      const std::vector<uint8_t> got(mem.begin() + out_at, mem.begin() + out_at + bytes);
+      ASSERT_EQ(got, cur) << "trial " << trial << ": " << p.stages << " stages, delta " << delta
+                          << ", " << slots << " slots";
+    }
+  }
+  EXPECT_GT(overlapped, 300);  // outputs over input rows still to be read
+}
+
 TEST(Pipe, WindowsAreTheFewestRowsThatWork) {
   std::mt19937 rng(7);
   for (int trial = 0; trial < 200; ++trial) {

@@ -183,7 +183,10 @@ TEST(Lifetimes, InPlaceDeclarationsMustBeAllowedByTheOperator) {
   EXPECT_EQ(l.model.error_kernel(), KernelId("s8_softmax__ref"));
   // The rule table itself: one definition, also what the compiler offers.
   EXPECT_TRUE(InPlaceAllowed(OpKind::kAdd, false, abi::kBinIn2, abi::kBinOut));
-  EXPECT_FALSE(InPlaceAllowed(OpKind::kAdd, true, abi::kBinIn1, abi::kBinOut));
+  // Streamed, an ADD only ends a pipe (its window slot; the pipe check refuses the rest).
+  EXPECT_TRUE(InPlaceAllowed(OpKind::kAdd, true, abi::kBinIn1, abi::kBinOut));
+  EXPECT_FALSE(InPlaceAllowed(OpKind::kAdd, true, abi::kBinIn1, abi::kBinIn2));
+  EXPECT_FALSE(InPlaceAllowed(OpKind::kMul, true, abi::kBinIn1, abi::kBinOut));
   EXPECT_TRUE(InPlaceAllowed(OpKind::kConv, true, abi::kConvIn, abi::kConvOut));
   // A conv or depthwise conv may also be exact in place in one call (its validator checks
   // the kernel: tests below).
@@ -191,6 +194,21 @@ TEST(Lifetimes, InPlaceDeclarationsMustBeAllowedByTheOperator) {
   EXPECT_TRUE(InPlaceAllowed(OpKind::kDwconv, false, abi::kConvIn, abi::kConvOut));
   EXPECT_TRUE(InPlaceAllowed(OpKind::kDwconv, true, abi::kConvIn, abi::kConvOut));
   EXPECT_FALSE(InPlaceAllowed(OpKind::kFc, false, abi::kConvIn, abi::kConvOut));
+}
+
+TEST(Lifetimes, AStreamedAddOutsideAPipeIsRefused) {
+  // An ADD streams only as the last member of a pipe (docs/decisions.md 99): with the
+  // STREAM flag and a line buffer alone, or marked PIPE_OUT, it is a bad op.
+  for (uint32_t flags : {fmt::kOpFlagStream, fmt::kOpFlagStream | fmt::kOpFlagPipeOut}) {
+    Chain ch(32);
+    emit::ProgramOp& add = ch.b.p.ops[2];
+    add.flags |= flags;
+    add.stream_rows = 1;
+    add.operands.push_back(ch.b.Arena(fmt::kInt8, 96, 4));
+    Loaded l(ch.b.Image(), testing::RegionSizes(ch.b.p));
+    EXPECT_EQ(l.status, Status::kBadOp) << flags << ": " << StatusText(l.status);
+    EXPECT_EQ(l.model.error_op(), 2);
+  }
 }
 
 TEST(Lifetimes, InspectChecksTheProgramWithoutArenas) {

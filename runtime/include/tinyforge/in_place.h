@@ -32,6 +32,9 @@ struct InPlaceRule {
   // exactly over the input: the op's validator checks that its kernel does for its
   // parameters (CONV_2D: ConvInPlace, DEPTHWISE_CONV_2D: DwconvInPlace below).
   bool exact_by_kernel = false;
+  // A kExact op that may also end a pipe (tinyforge/pipe.h), streamed (fmt::kOpFlagStream):
+  // its in-place input slot is then the window it reads, its output the pipe's.
+  bool pipe_tail = false;
 };
 
 constexpr InPlaceRule InPlaceRuleOf(OpKind op) {
@@ -43,7 +46,9 @@ constexpr InPlaceRule InPlaceRuleOf(OpKind op) {
     case OpKind::kAvgpool:
     case OpKind::kMaxpool:
       return {InPlaceMode::kStream, 1u << abi::kPoolIn, abi::kPoolOut};
-    case OpKind::kAdd:
+    case OpKind::kAdd:  // (a residual block's add may end a pipe)
+      return {InPlaceMode::kExact, (1u << abi::kBinIn1) | (1u << abi::kBinIn2), abi::kBinOut,
+              false, true};
     case OpKind::kMul:
       return {InPlaceMode::kExact, (1u << abi::kBinIn1) | (1u << abi::kBinIn2), abi::kBinOut};
     case OpKind::kPrelu:  // x, never the slopes
@@ -94,6 +99,9 @@ constexpr bool ConvInPlace(uint32_t kernel, const s8_conv_params& p) {
 // validator then checks the kernel).
 constexpr bool InPlaceAllowed(OpKind op, bool streamed, uint32_t in_slot, uint32_t out_slot) {
   const InPlaceRule r = InPlaceRuleOf(op);
+  if (streamed && r.pipe_tail) {
+    return in_slot < 8 && ((r.inputs >> in_slot) & 1u) != 0 && out_slot == r.output;
+  }
   if (streamed ? r.mode != InPlaceMode::kStream
                : r.mode != InPlaceMode::kExact && !r.exact_by_kernel) {
     return false;

@@ -12,6 +12,10 @@
 // in the pipe's output exactly as a streamed op's (RunStream), so the output may overlap the
 // input: a unit is flushed once its place holds no input byte stage 0 still reads.
 //
+// A residual pipe (residual = 1) ends in an elementwise op (ADD) whose other input is the
+// pipe's input itself, read row for row: its unit u reads the input rows of its own output
+// rows, so those stay unwritten until it has run (a ResNet block: conv, conv, add).
+//
 // The schedule pulls: the last stage's units in order; a stage whose next unit needs rows
 // its producer has not made yet lets the producer compute its next unit first. A stage
 // about to write past its window's end first moves the rows its consumer still needs (from
@@ -31,6 +35,7 @@ struct Pipe {
   int32_t stages = 0;                            // 2 .. kMaxPipeStages
   StreamGeometry g[kMaxPipeStages] = {};         // per stage, in blocks (StreamBlocks)
   int32_t window_rows[kMaxPipeStages] = {};      // per stage but the last: its window's rows
+  int32_t residual = 0;  // 1: the last stage also reads the pipe's input, row for row
 };
 
 // Output rows of a blocked geometry, and bytes per output row.
@@ -57,6 +62,13 @@ constexpr bool PipeValid(const Pipe& p) {
       return false;
     }
     if (s + 1 < p.stages && p.window_rows[s] < 1) return false;
+  }
+  if (p.residual != 0) {
+    const StreamGeometry& last = p.g[p.stages - 1];
+    if (p.residual != 1 || PipeOutRows(last) != p.g[0].in_units ||
+        PipeRowBytes(last) != p.g[0].in_unit_bytes) {
+      return false;
+    }
   }
   return true;
 }
@@ -115,9 +127,14 @@ constexpr bool RunPipe(const Pipe& p, int64_t in_base, int64_t out_base, int32_t
       if (s == n - 1) break;
       ++s;
     }
-    // Input bytes at or above needed_lo are still to be read by stage 0.
-    const int64_t needed_lo =
+    // Input bytes at or above needed_lo are still to be read by stage 0 (or, residual, by
+    // the last stage's next units).
+    int64_t needed_lo =
         next[0] >= first.units ? in_end : in_base + StreamLo(first, next[0]) * first.in_unit_bytes;
+    if (p.residual != 0 && t + 1 < last.units) {
+      const int64_t lo = in_base + int64_t{t + 1} * last.rows_per_unit * first.in_unit_bytes;
+      if (lo < needed_lo) needed_lo = lo;
+    }
     while (head <= t) {
       const int64_t dst = out_base + int64_t{head} * last.out_unit_bytes;
       const bool conflict =

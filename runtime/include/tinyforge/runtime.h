@@ -149,6 +149,8 @@ class OpContext {
 struct PipeRun {
   struct Stage {  // (pointers and sizes, not TensorRefs: the state is on the stack)
     StreamGeometry g;
+    // Stage 0: the pipe's input. The last stage, an ADD: its other input (the pipe's input
+    // itself in a residual pipe). Other stages read their predecessor's window instead.
     const uint8_t* in;
     uint8_t* out;
     uint8_t* ring;

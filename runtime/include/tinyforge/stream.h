@@ -71,6 +71,11 @@ constexpr StreamGeometry WindowRows(int32_t in_h, int32_t in_row_bytes, int32_t 
   return {out_h, in_h, in_row_bytes, out_row_bytes, stride, pad, (k - 1) * dilation + 1};
 }
 // s8_conv_params, s8_dwconv_params (kernels/conv/conv.h, kernels/dwconv/dwconv.h).
+// An elementwise op by rows (a residual ADD ending a pipe, tinyforge/pipe.h): output row r
+// reads input row r.
+constexpr StreamGeometry ElementwiseRows(int32_t rows, int32_t row_bytes) {
+  return WindowRows(rows, row_bytes, rows, row_bytes, 1, 0, 1, 1);
+}
 template <class P>
 constexpr StreamGeometry ConvRows(const P& p) {
   return WindowRows(p.in_h, p.in_w * p.in_c, p.out_h, p.out_w * p.out_c, p.stride_h, p.pad_top,
