@@ -556,11 +556,20 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
       }
       return extra;
     };
+    // The stack a pipe adds: its members' glue frames nest (each calls the next), about
+    // 400 bytes a member (vww on the an547: two 2-op pipes, +960 B; ic: a 3-op pipe,
+    // +1,176 B). A pipe pays for it in RAM: the plan with it must be smaller by more.
+    constexpr int64_t kPipeMemberStack = 400;
+    auto pipe_stack = [&](const std::vector<PipeSel>& sel) {
+      size_t deepest = 0;
+      for (const PipeSel& ps : sel) deepest = std::max(deepest, ps.ops.size());
+      return kPipeMemberStack * static_cast<int64_t>(deepest);
+    };
     const bool budget = options.stream == StreamMode::kBudget;
     for (size_t round = 0; round < links.size(); ++round) {
       const std::vector<PipeSel> cur = pipes;
       std::vector<PipeSel> best;
-      int64_t best_total = planned->total_bytes;
+      int64_t best_total = planned->total_bytes + pipe_stack(cur);
       double best_extra = 0;
       // A link alone, or with the next link of its chain: a residual block's conv -> conv ->
       // add lowers the plan only whole (docs/decisions.md 99), each link alone does not.
@@ -581,9 +590,10 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
           if (budget && extra > kPipeBudget * total_macs) continue;
           pipes = trial;
           auto p2 = plan_of(e);
-          if (p2.ok() && (p2->total_bytes < best_total ||
-                          (!best.empty() && p2->total_bytes == best_total && extra < best_extra))) {
-            best_total = p2->total_bytes, best = trial, best_extra = extra;
+          const int64_t total = p2.ok() ? p2->total_bytes + pipe_stack(trial) : 0;
+          if (p2.ok() && (total < best_total ||
+                          (!best.empty() && total == best_total && extra < best_extra))) {
+            best_total = total, best = trial, best_extra = extra;
           }
         }
       }
