@@ -404,6 +404,10 @@ def family_tables(tfboard, tmp: Path, names: tuple[str, ...], label: str) -> str
                 f"{g(p['ram']['stack'])} | {g(fl.get('total'))} | {g(fl.get('constants'))} |")
             mine: dict[str, list[int]] = {}  # op type -> [insns, units] in this model
             for op in p["ops"]:
+                # A pipe's ops run interleaved, their instructions counted in the first:
+                # one row for all pipes' members (per MAC), not their op types.
+                t = "pipe members" if "pipe" in op else op["type"]
+                op = dict(op, type=t)
                 row = per_type.setdefault((op["type"], b), {"insns": 0, "units": 0,
                                                             "kernels": set(), "worst": (0, "")})
                 row["insns"] += op["insns"]
@@ -441,7 +445,9 @@ seeded weights, BatchNorm
 statistics from data, PT2E on seeded calibration data; single rounding), each profiled for
 one inference on the M55 (an547) and the M4 (an386) as above. Per op type: instructions
 summed over the models, per MAC (conv-like ops) or per output element (elementwise, data
-movement, pooling, softmax); "worst model" is the model where that op type costs most per
+movement, pooling, softmax; "pipe members": the ops of pipes, docs/decisions.md 84 and 99,
+whose instructions a profile counts in each pipe's first op, per MAC or element of all
+members); "worst model" is the model where that op type costs most per
 unit, marked "(over)" above issue 14's target for per-element ops (2 on the M55, 4 on the M4).
 Made by `{command}` on {date}.
 

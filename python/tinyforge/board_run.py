@@ -382,6 +382,8 @@ def profile(model, board: str, inputs=None, *, seed: int = 0, timeout: float = R
                          "kernel": op["kernel"], "macs": op["macs"], "insns": n,
                          "insns_per_mac": round(n / op["macs"], 3) if op["macs"] else None,
                          "share": round(n / total, 4) if total else None})
+            if "pipe_stage" in op:  # a pipe's instructions count in its first op
+                rows[-1]["pipe"] = [op["pipe_stage"], op["pipe_stages"]]
         for row, e in zip(rows, op_events):
             row["reads"] = e.reads  # data bytes the op read, per memory region
         m = re.search(r"run stack (\d+) bytes, stack (\d+) bytes", r.stdout)
