@@ -530,8 +530,11 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     // pixels a call that keeps it within 10 %), i.e. (figure / 10) / P of its work more.
     // MACs stand for work, which undercounts depthwise convs (about twice conv's
     // instructions per MAC): 3 % of the MACs came to 4.7 % more instructions on vww (an547;
-    // docs/decisions.md 84). --min-ram takes the pipes that lower the plan most.
-    constexpr double kPipeBudget = 0.03;
+    // docs/decisions.md 84). 6 % (decision 100) takes no more pipes on the M55's MLPerf
+    // Tiny plans and breadth models, and on the M4 lets ic's residual block (1.033x,
+    // 13.5 KB less arena + stack) and two more pipes in; --min-ram takes the pipes that
+    // lower the plan most, whatever they cost.
+    constexpr double kPipeBudget = 0.06;
     // An ADD ending a pipe: about 250 instructions a call (the glue, the kernel's set-up)
     // against about 0.35 instructions a MAC for the convs around it on the M55.
     constexpr double kAddCallMacs = 700;
@@ -556,20 +559,25 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
       }
       return extra;
     };
-    // The stack a pipe adds: its members' glue frames nest (each calls the next), about
-    // 400 bytes a member (vww on the an547: two 2-op pipes, +960 B; ic: a 3-op pipe,
-    // +1,176 B). A pipe pays for it in RAM: the plan with it must be smaller by more.
-    constexpr int64_t kPipeMemberStack = 400;
-    auto pipe_stack = [&](const std::vector<PipeSel>& sel) {
+    // The stack pipes add: a pipe's state and schedule (kPipeStack), and its members' glue
+    // frames nested (each calls the next) under the kernel calls (ic on the an547: a 3-op
+    // pipe +1,176 B; on the an505 a 2-op pipe +1,360, on the an386 a 3-op pipe +1,672);
+    // the deepest pipe's, once. Pipes pay for it in RAM (docs/decisions.md 99, 100): each
+    // round's pick must lower the plan by more than the members' frames it deepens, and
+    // the pipes chosen by more than their whole stack, or none is kept.
+    constexpr int64_t kPipeStack = 800, kPipeMemberStack = 400;
+    auto pipe_stack = [&](const std::vector<PipeSel>& sel, bool whole) {
       size_t deepest = 0;
       for (const PipeSel& ps : sel) deepest = std::max(deepest, ps.ops.size());
-      return kPipeMemberStack * static_cast<int64_t>(deepest);
+      if (deepest == 0) return int64_t{0};
+      return (whole ? kPipeStack : 0) + kPipeMemberStack * static_cast<int64_t>(deepest);
     };
+    const int64_t without_pipes = planned->total_bytes;
     const bool budget = options.stream == StreamMode::kBudget;
     for (size_t round = 0; round < links.size(); ++round) {
       const std::vector<PipeSel> cur = pipes;
       std::vector<PipeSel> best;
-      int64_t best_total = planned->total_bytes + pipe_stack(cur);
+      int64_t best_total = planned->total_bytes + pipe_stack(cur, false);
       double best_extra = 0;
       // A link alone, or with the next link of its chain: a residual block's conv -> conv ->
       // add lowers the plan only whole (docs/decisions.md 99), each link alone does not.
@@ -590,7 +598,7 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
           if (budget && extra > kPipeBudget * total_macs) continue;
           pipes = trial;
           auto p2 = plan_of(e);
-          const int64_t total = p2.ok() ? p2->total_bytes + pipe_stack(trial) : 0;
+          const int64_t total = p2.ok() ? p2->total_bytes + pipe_stack(trial, false) : 0;
           if (p2.ok() && (total < best_total ||
                           (!best.empty() && total == best_total && extra < best_extra))) {
             best_total = total, best = trial, best_extra = extra;
@@ -605,6 +613,11 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     // The trials left role and window_bytes as the last one planned them.
     planned = plan_of(e);
     TF_RETURN_IF_ERROR_PREFIX(planned, g.name + " on " + board.name);
+    if (!pipes.empty() && planned->total_bytes + pipe_stack(pipes, true) >= without_pipes) {
+      pipes.clear();
+      planned = plan_of(e);
+      TF_RETURN_IF_ERROR_PREFIX(planned, g.name + " on " + board.name);
+    }
   }
   // Lean forms by RAM (docs/decisions.md 98): every op that has one (s8_conv__mve's tables in
   // the bias operand, flash for scratch; s8_dwconv__mve's planes of 4 channels) takes it if
