@@ -574,20 +574,20 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     };
     const int64_t without_pipes = planned->total_bytes;
     const bool budget = options.stream == StreamMode::kBudget;
+    // A link alone, or with the next link of its chain: a residual block's conv -> conv ->
+    // add lowers the plan only whole (docs/decisions.md 99), each link alone does not.
+    std::vector<std::vector<std::pair<size_t, size_t>>> steps;
+    for (const auto& ab : links) {
+      steps.push_back({ab});
+      for (const auto& bc : links) {
+        if (bc.first == ab.second) steps.push_back({ab, bc});
+      }
+    }
     for (size_t round = 0; round < links.size(); ++round) {
       const std::vector<PipeSel> cur = pipes;
       std::vector<PipeSel> best;
       int64_t best_total = planned->total_bytes + pipe_stack(cur, false);
       double best_extra = 0;
-      // A link alone, or with the next link of its chain: a residual block's conv -> conv ->
-      // add lowers the plan only whole (docs/decisions.md 99), each link alone does not.
-      std::vector<std::vector<std::pair<size_t, size_t>>> steps;
-      for (const auto& ab : links) {
-        steps.push_back({ab});
-        for (const auto& bc : links) {
-          if (bc.first == ab.second) steps.push_back({ab, bc});
-        }
-      }
       for (const auto& step : steps) {
         for (int32_t div : {1, 2, 4}) {
           std::vector<PipeSel> trial = cur;
@@ -598,9 +598,10 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
           if (budget && extra > kPipeBudget * total_macs) continue;
           pipes = trial;
           auto p2 = plan_of(e);
-          const int64_t total = p2.ok() ? p2->total_bytes + pipe_stack(trial, false) : 0;
-          if (p2.ok() && (total < best_total ||
-                          (!best.empty() && total == best_total && extra < best_extra))) {
+          if (!p2.ok()) continue;
+          const int64_t total = p2->total_bytes + pipe_stack(trial, false);
+          if (total < best_total ||
+              (!best.empty() && total == best_total && extra < best_extra)) {
             best_total = total, best = trial, best_extra = extra;
           }
         }
@@ -609,6 +610,37 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
       if (best.empty()) break;
       planned = plan_of(e);
       TF_RETURN_IF_ERROR_PREFIX(planned, g.name + " on " + board.name);
+    }
+    // Every residual block at once (conv -> conv -> add chains not in a pipe yet): a stage's
+    // identical blocks tie for the peak, so that no one of them alone lowers the plan.
+    {
+      std::vector<PipeSel> all = pipes;
+      size_t added = 0;
+      for (const auto& step : steps) {
+        if (step.size() != 2 || !e.ops[step[1].second].pipe_tail) continue;
+        std::vector<PipeSel> trial = all;
+        if (AddLink(trial, e, step[0].first, step[0].second, 1) &&
+            AddLink(trial, e, step[1].first, step[1].second, 1)) {
+          all = std::move(trial);
+          ++added;
+        }
+      }
+      if (added > 1 && (!budget || extra_of(all) <= kPipeBudget * total_macs)) {
+        const std::vector<PipeSel> cur = pipes;
+        const int64_t before = planned->total_bytes + pipe_stack(cur, false);
+        pipes = all;
+        auto p2 = plan_of(e);
+        if (!p2.ok() || p2->total_bytes + pipe_stack(all, false) >= before) pipes = cur;
+      }
+    }
+    // Then each pipe goes again, one at a time, wherever the total with the whole stack
+    // does not rise without it (a block of the last step that is not at the peak).
+    for (size_t i = pipes.size(); i-- > 0 && pipes.size() > 1;) {
+      const std::vector<PipeSel> keep = pipes;
+      const int64_t with = plan_of(e)->total_bytes + pipe_stack(keep, true);
+      pipes.erase(pipes.begin() + static_cast<std::ptrdiff_t>(i));
+      auto p2 = plan_of(e);
+      if (!p2.ok() || p2->total_bytes + pipe_stack(pipes, true) > with) pipes = keep;
     }
     // The trials left role and window_bytes as the last one planned them.
     planned = plan_of(e);
