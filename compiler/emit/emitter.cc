@@ -635,12 +635,20 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     }
     // Then each pipe goes again, one at a time, wherever the total with the whole stack
     // does not rise without it (a block of the last step that is not at the peak).
-    for (size_t i = pipes.size(); i-- > 0 && pipes.size() > 1;) {
-      const std::vector<PipeSel> keep = pipes;
-      const int64_t with = plan_of(e)->total_bytes + pipe_stack(keep, true);
-      pipes.erase(pipes.begin() + static_cast<std::ptrdiff_t>(i));
-      auto p2 = plan_of(e);
-      if (!p2.ok() || p2->total_bytes + pipe_stack(pipes, true) > with) pipes = keep;
+    if (pipes.size() > 1) {
+      auto kept = plan_of(e);
+      TF_RETURN_IF_ERROR_PREFIX(kept, g.name + " on " + board.name);
+      int64_t with = kept->total_bytes + pipe_stack(pipes, true);
+      for (size_t i = pipes.size(); i-- > 0 && pipes.size() > 1;) {
+        const std::vector<PipeSel> keep = pipes;
+        pipes.erase(pipes.begin() + static_cast<std::ptrdiff_t>(i));
+        auto p2 = plan_of(e);
+        if (!p2.ok() || p2->total_bytes + pipe_stack(pipes, true) > with) {
+          pipes = keep;
+        } else {
+          with = p2->total_bytes + pipe_stack(pipes, true);
+        }
+      }
     }
     // The trials left role and window_bytes as the last one planned them.
     planned = plan_of(e);
