@@ -963,13 +963,27 @@ Expected<Emitted> EmitProgram(const ir::Graph& g, const EmitOptions& options) {
     p.state.emplace_back(static_cast<uint32_t>(in), static_cast<uint32_t>(outp));
   }
 
-  // Buffers for the report, with lifetimes in program steps.
+  // The planner's steps are the program's ops, but for a pipe's: one step (its first op's).
+  // The report speaks of ops: a step's first and last op index.
+  std::vector<int> step_first, step_last;
+  for (size_t i = 0; i < mp.order.size(); ++i) {
+    if (role[static_cast<size_t>(mp.order[i])].first <= 0) step_first.push_back(static_cast<int>(i));
+    step_last.resize(step_first.size(), 0);
+    step_last.back() = static_cast<int>(i);
+  }
+  auto op_at = [](const std::vector<int>& of, int step) {
+    return step >= 0 && static_cast<size_t>(step) < of.size() ? of[static_cast<size_t>(step)]
+                                                               : step;
+  };
+  for (plan::RegionUsage& u : out.plan.regions) u.peak_step = op_at(step_first, u.peak_step);
+  // Buffers for the report, with lifetimes in ops.
   const plan::Problem& prob = mp.problem;
   for (size_t b = 0; b < prob.buffers.size(); ++b) {
     const plan::Placement& at = mp.plan.placements[b];
     out.buffers.push_back({prob.buffers[b].name, regions[static_cast<size_t>(at.region)].name,
-                           at.offset, prob.buffers[b].size, prob.buffers[b].first,
-                           prob.buffers[b].last});
+                           at.offset, prob.buffers[b].size,
+                           op_at(step_first, prob.buffers[b].first),
+                           op_at(step_last, prob.buffers[b].last)});
   }
   TF_ASSIGN_OR_RETURN(out.image, WriteProgram(p));
   TF_ASSIGN_OR_RETURN(out.layout, ReadImageLayout(out.image));

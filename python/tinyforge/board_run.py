@@ -166,12 +166,14 @@ def _host_run(program: Path, inputs: list[np.ndarray], num_outputs: int, tmp: Pa
 
 
 def _op_outputs(report: dict) -> dict[int, list[dict]]:
-    """Per op, the buffers it defines (its outputs), without its scratch and line buffers."""
+    """Per op, the buffers it defines (its outputs), without its scratch and line buffers
+    (a pipe's: its first op's, named `<op>.pipe.scratch` and `.pipe.line`)."""
     ops = {o["index"]: o["name"] for o in report["ops"]}
     out: dict[int, list[dict]] = {k: [] for k in ops}
     for b in report.get("buffers", []):
         k = b["first_op"]
-        if k in ops and b["name"] not in (ops[k] + ".scratch", ops[k] + ".line"):
+        if k in ops and b["name"] not in (ops[k] + ".scratch", ops[k] + ".line",
+                                          ops[k] + ".pipe.scratch", ops[k] + ".pipe.line"):
             out[k].append(b)
     return out
 

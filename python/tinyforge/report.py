@@ -100,11 +100,13 @@ def check_profile(profile: dict, report: dict, path: Path) -> None:
 
 def _buffer_kind(b: dict, ops: list[dict]) -> str:
     """tensor, scratch (an op's kernel scratch) or line (a streamed op's line buffer): the
-    planner names those two `<op>.scratch` and `<op>.line`, live during their op only."""
+    planner names those two `<op>.scratch` and `<op>.line`, live during their op only (a
+    pipe's, `<first op>.pipe.scratch` and `.pipe.line`, during its ops)."""
     k = b["first_op"]
-    if k == b["last_op"] and 0 <= k < len(ops):
+    if 0 <= k < len(ops):
         for kind in ("scratch", "line"):
-            if b["name"] == f"{ops[k]['name']}.{kind}":
+            if (b["name"] == f"{ops[k]['name']}.{kind}" and k == b["last_op"]) or \
+                    b["name"] == f"{ops[k]['name']}.pipe.{kind}":
                 return kind
     return "tensor"
 
