@@ -117,6 +117,37 @@ int main(int argc, char** argv) {
     s.p.io = {{x, false, {1, 4, 4, 2}, 0.5f, 0}, {o, true, {2}, 0.5f, 0}};
     Save(dir, "dw_pool_add_mean", s.p);
   }
+  {  // a residual pipe (docs/decisions.md 99): conv 3x3 into a window, then ADD of the
+     // window and the conv's input, by rows
+    Seed s(512);
+    s8_conv_params c{1, 4, 4, 2, 4, 4, 2,  3,       3,       2,    1,
+                     1, 1, 1, 1, 1, 3, -4, nullptr, nullptr, -128, 127, TF_ROUNDING_SINGLE, 0, 0};
+    const int32_t in = s.A(fmt::kInt8, 0, 32), window = s.A(fmt::kInt8, 32, 24);
+    const int32_t out = s.A(fmt::kInt8, 64, 32), line = s.A(fmt::kInt8, 96, 16);
+    emit::ProgramOp conv{rt::KernelId("s8_conv__ref"),
+                         {in, s.C(std::vector<int8_t>(36, 3), fmt::kInt8),
+                          s.C(std::vector<int32_t>{5, -5}, fmt::kInt32),
+                          s.C(std::vector<int32_t>(2, 1 << 30), fmt::kInt32),
+                          s.C(std::vector<int32_t>(2, -2), fmt::kInt32), window, fmt::kNoTensor,
+                          fmt::kNoTensor},
+                         emit::EncodeParams(c),
+                         fmt::kOpFlagStream | fmt::kOpFlagPipeOut};
+    conv.stream_rows = 1;
+    conv.in_place_input = 0;
+    conv.in_place_output = 5;
+    s.p.ops.push_back(conv);
+    s8_add_params ad{{{1, 1, 1, 4, 4, 2}, {0, 0, 0, 8, 2, 1}, {0, 0, 0, 8, 2, 1}},
+                     4, 0, 20, 1 << 30, -1, 1 << 30, -1, 1 << 30, -18, 0, -128, 127,
+                     TF_ROUNDING_SINGLE, 0, 0, 0, 0};
+    emit::ProgramOp add{rt::KernelId("s8_add__ref"), {window, in, out, line},
+                        emit::EncodeParams(ad), fmt::kOpFlagStream | fmt::kOpFlagPipeIn};
+    add.stream_rows = 1;
+    add.in_place_input = 0;
+    add.in_place_output = 2;
+    s.p.ops.push_back(add);
+    s.p.io = {{in, false, {1, 4, 4, 2}, 0.5f, 0}, {out, true, {1, 4, 4, 2}, 0.5f, 0}};
+    Save(dir, "residual_pipe", s.p);
+  }
   {  // quantize, mul, logistic, tanh, requantize, pad, concat, dequantize
     Seed s(1024);
     const int32_t f = s.A(fmt::kFloat32, 0, 64), q = s.A(fmt::kInt8, 64, 16);
