@@ -45,9 +45,9 @@ struct EncodedOp {
   std::vector<int32_t> pixel_params;  // stream option 1 (1x1 conv cut into pixels), or empty
   std::vector<Operand> operands;
   plan::OpSpec spec;  // what the planner sees (tensors: plan indices)
-  // Conv / depthwise that may stream by rows (or a pipe_tail ADD): adds the paths of its kernel calls in blocks
-  // of k rows to `self` and returns their scratch (a pipe's calls, docs/decisions.md 84);
-  // null for other ops.
+  // Conv / depthwise that may stream by rows (or a pipe_tail ADD): adds the paths of its
+  // kernel calls in blocks of k rows to `self` and returns their scratch (a pipe's calls,
+  // docs/decisions.md 84); null for other ops.
   std::function<int64_t(EncodedOp& self, int32_t k)> row_calls;
   // An ADD that may end a pipe (docs/decisions.md 99): not streamed alone (it runs in place
   // by aliasing), its spec.stream_options[0] its rows; row_calls returns 0 (no scratch).

@@ -48,10 +48,10 @@ Status CheckPipe(const Problem& p, const Overlap& o, int64_t in_off, int64_t out
           ++now;
           // A residual pipe's last stage reads the input rows of its own output rows.
           const int64_t r0 = int64_t{u} * last.rows_per_unit;
-          for (int64_t r = r0; pipe.residual != 0 && r < r0 + last.rows_per_unit; ++r) {
-            if (r < first.in_units) {
-              last_read[static_cast<size_t>(r)] = std::max<int64_t>(last_read[static_cast<size_t>(r)], u);
-            }
+          const int64_t r1 = std::min<int64_t>(r0 + last.rows_per_unit, first.in_units);
+          for (int64_t r = r0; pipe.residual != 0 && r < r1; ++r) {
+            int64_t& at = last_read[static_cast<size_t>(r)];
+            at = std::max<int64_t>(at, u);
           }
         }
         if (s != 0) return;

@@ -22,6 +22,7 @@ from .board_catalog import resolve_emulated_board
 from .board_flash import flash_split
 from .errors import BoardError, ErrorKind
 from .paths import repo_root
+from .report import buffer_kind
 
 RUN_TIMEOUT = 120.0
 
@@ -166,15 +167,13 @@ def _host_run(program: Path, inputs: list[np.ndarray], num_outputs: int, tmp: Pa
 
 
 def _op_outputs(report: dict) -> dict[int, list[dict]]:
-    """Per op, the buffers it defines (its outputs), without its scratch and line buffers
-    (a pipe's: its first op's, named `<op>.pipe.scratch` and `.pipe.line`)."""
-    ops = {o["index"]: o["name"] for o in report["ops"]}
+    """Per op, the buffers it defines (its outputs), without scratch and line buffers
+    (report.buffer_kind)."""
+    ops = {o["index"] for o in report["ops"]}
     out: dict[int, list[dict]] = {k: [] for k in ops}
     for b in report.get("buffers", []):
-        k = b["first_op"]
-        if k in ops and b["name"] not in (ops[k] + ".scratch", ops[k] + ".line",
-                                          ops[k] + ".pipe.scratch", ops[k] + ".pipe.line"):
-            out[k].append(b)
+        if b["first_op"] in ops and buffer_kind(b, report["ops"]) == "tensor":
+            out[b["first_op"]].append(b)
     return out
 
 

@@ -98,7 +98,7 @@ def check_profile(profile: dict, report: dict, path: Path) -> None:
                           "profile the same model for the same board")
 
 
-def _buffer_kind(b: dict, ops: list[dict]) -> str:
+def buffer_kind(b: dict, ops: list[dict]) -> str:
     """tensor, scratch (an op's kernel scratch) or line (a streamed op's line buffer): the
     planner names those two `<op>.scratch` and `<op>.line`, live during their op only (a
     pipe's, `<first op>.pipe.scratch` and `.pipe.line`, during its ops)."""
@@ -121,7 +121,7 @@ def page_data(report: dict, profile: dict | None = None, source: str = "") -> di
                                      "in_place")}
         row["insns"] = profile["ops"][i]["insns"] if profile else None
         ops.append(row)
-    buffers = [dict(b, kind=_buffer_kind(b, report["ops"])) for b in report["buffers"]]
+    buffers = [dict(b, kind=buffer_kind(b, report["ops"])) for b in report["buffers"]]
     prof = None
     if profile:
         prof = {k: profile.get(k) for k in ("board", "cpu", "insns_per_inference",

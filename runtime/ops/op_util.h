@@ -167,19 +167,26 @@ inline Status ExpectCounts(const OpContext& op, int32_t fixed, int32_t params) {
 TF_RT_COLD Status ExpectLineBuffer(const OpContext& op, int32_t slot, int64_t row_bytes,
                                   const TensorRef& in, const TensorRef& out);
 
-// The start of a whole-tensor (not streamed) op's Validate_<op>: `operands` operand slots
-// and the family's parameter count, the parameter record decoded into *p and range-checked
-// by its `check` (kernels/<family>/<family>_limits.h), the program's rounding (if the
-// family requantizes), and a kernel that needs no scratch.
+// The start of a scratch-free op's Validate_<op>: `operands` operand slots (+ 1 line buffer
+// if streamed) and the family's parameter count, the parameter record decoded into *p and
+// range-checked by its `check` (kernels/<family>/<family>_limits.h), the program's rounding
+// (if the family requantizes), and a kernel that needs no scratch.
 template <OpKind kKind, class P>
-Status DecodeWhole(const OpContext& op, int32_t operands, const char* (*check)(const P&), P* p) {
+Status DecodeChecked(const OpContext& op, int32_t operands, const char* (*check)(const P&),
+                     P* p) {
   TF_RT_TRY(ExpectCounts(op, operands, abi::ParamCount<P>()));
-  if (op.streamed()) return Status::kBadOp;
   abi::DecodeParams(op, p);
   TF_RT_TRY(CheckParams(check(*p)));
   if constexpr (HasRounding<P>::value) TF_RT_TRY(ExpectRounding(op, *p));
   if (ScratchBytes<kKind>(op.kernel_id(), *p) != 0) return Status::kUnknownKernel;
   return Status::kOk;
+}
+
+// DecodeChecked for a whole-tensor op (not streamed).
+template <OpKind kKind, class P>
+Status DecodeWhole(const OpContext& op, int32_t operands, const char* (*check)(const P&), P* p) {
+  if (op.streamed()) return Status::kBadOp;
+  return DecodeChecked<kKind>(op, operands, check, p);
 }
 
 // ---- The parameter record in place -----------------------------------------------------

@@ -101,7 +101,7 @@ struct AddRows {
 };
 
 Status AddRowsOf(const OpContext& op, const s8_add_params& p, AddRows* r) {
-  if (!op.pipe_in() || op.pipe_out() || p.shape.in1_strides[5] != 1) return Status::kBadOp;
+  if (!op.pipe_in() || op.pipe_out()) return Status::kBadOp;
   int64_t rows = 1, row = 1;
   for (int i = 0; i < kS8BroadcastMaxDims; ++i) {
     if (!InRange(p.shape.out_dims[i], 1, kMaxDim)) return Status::kBadParams;
@@ -119,11 +119,7 @@ Status AddRowsOf(const OpContext& op, const s8_add_params& p, AddRows* r) {
 
 TF_RT_COLD Status ValidateAddRows(const OpContext& op) {
   s8_add_params p{};
-  TF_RT_TRY(ExpectCounts(op, abi::kBinOperands, abi::ParamCount<s8_add_params>()));
-  abi::DecodeParams(op, &p);
-  TF_RT_TRY(CheckParams(s8_add_check(p)));
-  TF_RT_TRY(ExpectRounding(op, p));
-  if (ScratchBytes<OpKind::kAdd>(op.kernel_id(), p) != 0) return Status::kUnknownKernel;
+  TF_RT_TRY((DecodeChecked<OpKind::kAdd>(op, abi::kBinOperands, s8_add_check, &p)));
   AddRows r{};
   TF_RT_TRY(AddRowsOf(op, p, &r));
   const int64_t bytes = int64_t{r.rows} * r.row;
@@ -201,9 +197,9 @@ Status Model::RunPipeNext(PipeRun& st) const {
 }
 
 // Pipes (tinyforge/pipe.h): PIPE_IN exactly on the ops after a PIPE_OUT op, every member a
-// streamed conv or depthwise conv (the last may be an ADD), at most kMaxPipeStages members, each reading the window
-// its predecessor writes (their declared in-place slots); and each pipe's schedule completes
-// with its windows and line buffer (a dry run).
+// streamed conv or depthwise conv (the last may be an ADD), at most kMaxPipeStages members,
+// each reading the window its predecessor writes (their declared in-place slots); and each
+// pipe's schedule completes with its windows and line buffer (a dry run).
 Status Model::CheckPipes() {
   uint32_t pos = 0, head = 0, members = 0;
   const uint8_t* head_rec = nullptr;
@@ -222,8 +218,7 @@ Status Model::CheckPipes() {
       if ((flags & fmt::kOpFlagStream) == 0 || e == nullptr ||
           (e->op != OpKind::kConv && e->op != OpKind::kDwconv &&
            !(e->op == OpKind::kAdd && in && !out)) ||
-          si == fmt::kNoSlot ||
-          so == fmt::kNoSlot) {
+          si == fmt::kNoSlot || so == fmt::kNoSlot) {
         return Status::kBadOp;
       }
     }

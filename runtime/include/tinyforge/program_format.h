@@ -19,7 +19,7 @@ inline constexpr uint8_t kMagic[4] = {'T', 'F', 'P', 'G'};
 // Incompatible changes (2: in-place partners; 3: tensor quantization, program rounding;
 // 4: PARTIAL / BETA flags, stream rows; 5: ADD / SUB's linear form).
 inline constexpr uint16_t kVersionMajor = 5;
-inline constexpr uint16_t kVersionMinor = 1;  // compatible additions (ignored by readers)
+inline constexpr uint16_t kVersionMinor = 2;  // compatible additions (ignored by readers)
 
 // Alignment of the image, of every section, segment and constant tensor, and of arenas.
 inline constexpr uint32_t kAlign = 16;
