@@ -10,10 +10,14 @@
 // with a diagnostic naming the op (e.g. avg_pool2d counting padding), never approximated.
 #include <algorithm>
 
+#include "kernels/f32/f32.h"
+#include "kernels/lut/lut.h"
+#include "kernels/quantize/quantize.h"
 #include "passes/fold_qdq_internal.h"
 #include "passes/pass.h"
 #include "passes/util.h"
 #include "ir/verifier.h"
+#include "quant/op_params.h"
 #include "quant/quant_util.h"
 
 namespace tinyforge::passes {
@@ -132,38 +136,115 @@ std::string FloatFallbackReason(const ir::Op& op) {
   }
 }
 
-Status FoldQdq(ir::Graph& g, const PassOptions& options) {
-  if (!options.allow_float) {
-    std::string list;
-    int n = 0;
-    for (size_t i = 0; i < g.ops.size(); ++i) {
-      if (!ir::IsFloatFallbackOp(g.ops[i].type)) continue;
-      const std::string& src = g.ops[i].source;
-      list += "\n  " + ir::OpLabel(g, i) + (src.empty() ? "" : " at " + src) + ": " +
-              FloatFallbackReason(g.ops[i]);
-      ++n;
+namespace {
+
+// A float fallback chain of one int8 input, dequantize -> unary (one or more) -> quantize,
+// is a function of 256 values: one `qlut` whose entry i is what the chain's own kernels
+// (s8_dequantize__ref, f32_unary__ref, s8_quantize__ref, with the ops' parameters) compute
+// for the input (int8)i, so the program's results are bit-identical to running the chain,
+// at a lookup per element instead of the float functions (thousands of instructions per
+// element on a core without a double-precision FPU). The quantize becomes the qlut; the
+// unary ops go, and so does the dequantize once no other op reads it (dead code; each
+// chain from a shared dequantize is a table of its own).
+Status FloatChainsAsTables(ir::Graph& g) {
+  using ir::OpType;
+  using ir::TensorId;
+  const std::vector<int> producers = ir::ComputeProducers(g);
+  const auto consumers = ir::ComputeConsumers(g);
+  std::vector<bool> is_output(g.tensors.size(), false);
+  for (TensorId t : g.outputs) is_output[static_cast<size_t>(t)] = true;
+  TensorNames names({&g.tensors});
+  bool any = false;
+  for (size_t i = 0; i < g.ops.size(); ++i) {
+    if (g.ops[i].type != OpType::kQuantize) continue;
+    // Walk back through unary ops whose float output only the next op reads.
+    std::vector<size_t> chain;  // the unary ops, last first
+    TensorId t = g.ops[i].inputs[0];
+    int p = producers[static_cast<size_t>(t)];
+    while (p != ir::kNoProducer && g.ops[static_cast<size_t>(p)].type == OpType::kUnary &&
+           consumers[static_cast<size_t>(t)].size() == 1 && !is_output[static_cast<size_t>(t)]) {
+      chain.push_back(static_cast<size_t>(p));
+      t = g.ops[static_cast<size_t>(p)].inputs[0];
+      p = producers[static_cast<size_t>(t)];
     }
-    if (n > 0) {
-      return Error::Unsupported(std::to_string(n) + " op(s) would run in float32 and " +
-                                "--no-float forbids it (drop --no-float for a mixed " +
-                                "int8/float program):" + list);
+    if (chain.empty() || p == ir::kNoProducer ||
+        g.ops[static_cast<size_t>(p)].type != OpType::kDequantize) {
+      continue;
     }
+    const ir::Op& dq = g.ops[static_cast<size_t>(p)];
+    const ir::Tensor& x = g.tensor(dq.inputs[0]);
+    const ir::Tensor& y = g.tensor(g.ops[i].outputs[0]);
+    if (x.dtype != ir::DType::kInt8 || !x.quant || x.quant->per_channel() || !y.quant ||
+        y.quant->per_channel()) {
+      continue;
+    }
+    int8_t in[TF_LUT_ENTRIES];
+    float v[TF_LUT_ENTRIES];
+    std::vector<int8_t> table(TF_LUT_ENTRIES);
+    for (int k = 0; k < TF_LUT_ENTRIES; ++k) in[k] = static_cast<int8_t>(k);
+    TF_ASSIGN_OR_RETURN(s8_dequantize_params dp, quant::DequantizeParams(g, dq));
+    TF_ASSIGN_OR_RETURN(s8_quantize_params qp, quant::QuantizeParams(g, g.ops[i]));
+    dp.size = qp.size = TF_LUT_ENTRIES;
+    s8_dequantize__ref(&dp, in, v);
+    for (size_t k = chain.size(); k-- > 0;) {
+      const f32_unary_params up{
+          TF_LUT_ENTRIES,
+          static_cast<int32_t>(g.ops[chain[k]].attrs_as<ir::FloatFnAttrs>().fn)};
+      f32_unary__ref(&up, v, v);
+    }
+    s8_quantize__ref(&qp, v, table.data());
+    const std::string name = g.ops[i].name + ".table";
+    const auto quant = y.quant;
+    const TensorId x_id = dq.inputs[0];
+    const TensorId tab = AddConstant(g, names, name, ir::DType::kInt8, {TF_LUT_ENTRIES},
+                                     Bytes<int8_t>(std::span<const int8_t>(table)), quant);
+    ir::Op& op = g.ops[i];
+    op.type = OpType::kQLut;
+    op.attrs = ir::NoAttrs{};
+    op.inputs = {x_id, tab};
+    any = true;
   }
-  if (g.kind == ir::GraphKind::kInt8) return OkStatus();  // already lowered
+  if (any) RemoveDeadCode(g);  // the chains' unary ops and dequantize ops
+  return OkStatus();
+}
+
+}  // namespace
+
+// --no-float: one error listing every float fallback op left.
+Status RefuseFloatOps(const ir::Graph& g) {
+  std::string list;
+  int n = 0;
+  for (size_t i = 0; i < g.ops.size(); ++i) {
+    if (!ir::IsFloatFallbackOp(g.ops[i].type)) continue;
+    const std::string& src = g.ops[i].source;
+    list += "\n  " + ir::OpLabel(g, i) + (src.empty() ? "" : " at " + src) + ": " +
+            FloatFallbackReason(g.ops[i]);
+    ++n;
+  }
+  if (n == 0) return OkStatus();
+  return Error::Unsupported(std::to_string(n) + " op(s) would run in float32 and " +
+                            "--no-float forbids it (drop --no-float for a mixed " +
+                            "int8/float program):" + list);
+}
+
+Status FoldQdq(ir::Graph& g, const PassOptions& options) {
   if (g.kind == ir::GraphKind::kFloat) {
     return Error("graph '" + g.name + "' is a float graph: export it with calibration data " +
                  "(tinyforge.export(..., calibration=...)) to quantize it first");
   }
-  fold::Context c{g, ir::ComputeProducers(g), ir::ComputeConsumers(g),
-                  std::vector<bool>(g.ops.size(), false), {}, 0};
-  for (c.index = 0; c.index < g.ops.size(); ++c.index) {
-    if (c.absorbed[c.index]) continue;
-    TF_RETURN_IF_ERROR(fold::FoldOne(c));
+  if (g.kind != ir::GraphKind::kInt8) {  // (kInt8: already lowered, a .tflite or float graph)
+    fold::Context c{g, ir::ComputeProducers(g), ir::ComputeConsumers(g),
+                    std::vector<bool>(g.ops.size(), false), {}, 0};
+    for (c.index = 0; c.index < g.ops.size(); ++c.index) {
+      if (c.absorbed[c.index]) continue;
+      TF_RETURN_IF_ERROR(fold::FoldOne(c));
+    }
+    g.ops = std::move(c.out);
+    g.kind = ir::GraphKind::kInt8;
+    RemoveDeadCode(g);  // the dequantize ops whose readers were all folded
   }
-  g.ops = std::move(c.out);
-  g.kind = ir::GraphKind::kInt8;
-  RemoveDeadCode(g);  // the dequantize ops whose readers were all folded
-  return OkStatus();
+  TF_RETURN_IF_ERROR(FloatChainsAsTables(g));
+  return options.allow_float ? OkStatus() : RefuseFloatOps(g);
 }
 
 }  // namespace tinyforge::passes

@@ -24,8 +24,9 @@ constexpr std::array<PassInfo, 14> kPasses = {{
      "treat both results alike)"},
     {"fold-qdq", FoldQdq,
      "kind `int8`: only lowered ops; float only as graph input -> `quantize`, `dequantize` "
-     "-> graph output and around the float fallback ops (`unary`, `binary`, `cumsum`); "
-     "spatial ops `layout=NCHW`",
+     "-> graph output and around the float fallback ops (`unary`, `binary`, `cumsum`), "
+     "except chains `dequantize` -> `unary`... -> `quantize` of one int8 input, which are "
+     "`qlut`s; spatial ops `layout=NCHW`",
      "needs constants folded; everything after works on int8 ops"},
     {"io-edges", IoEdges,
      "`--io=int8`: no quantize/dequantize left, the graph's inputs/outputs are the int8 "

@@ -292,6 +292,10 @@ Expected<LutTable> LeakyReluTable(TensorQuant input, TensorQuant output, float a
 // ELU: TFLM's own float lookup table (PopulateLookupTable: x < 0 ? exp(x) - 1 : x, round
 // half away from zero).
 Expected<LutTable> EluTable(TensorQuant input, TensorQuant output);
+// The int8 functions TFLite computes by a float table (LUTPopulate): ELU, GELU (erf, or the
+// tanh approximation), EXP, LOG; entry by entry as that table is filled, in float32.
+enum class FloatLutFn { kElu, kGelu, kGeluTanh, kExp, kLog };
+Expected<LutTable> FloatLutTable(TensorQuant input, TensorQuant output, FloatLutFn fn);
 // RSQRT: TFLite's RsqrtEvalQuantizedInt8 (GetInvSqrtQuantizedMultiplierExp's Newton steps,
 // two double-rounding requantizations; an input at or below the zero point gives 127).
 Expected<LutTable> RsqrtTable(TensorQuant input, TensorQuant output);

@@ -220,25 +220,43 @@ Expected<LutTable> PreluTable(TensorQuant input, TensorQuant alpha, int32_t alph
   return t;
 }
 
-Expected<LutTable> EluTable(TensorQuant input, TensorQuant output) {
-  constexpr const char* kOp = "elu";
-  TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "input", input));
-  TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "output", output));
-  // PopulateLookupTable in float: dequantize, transform, round half away, add the zero point.
+Expected<LutTable> FloatLutTable(TensorQuant input, TensorQuant output, FloatLutFn fn) {
+  constexpr const char* kNames[] = {"elu", "gelu", "gelu", "exp", "log"};
+  const char* op = kNames[static_cast<int>(fn)];
+  TF_QUANT_TRY_CHECK(detail::CheckQuant(op, "input", input));
+  TF_QUANT_TRY_CHECK(detail::CheckQuant(op, "output", output));
+  // LUTPopulate / PopulateLookupTable in float: dequantize, transform, round half away from
+  // zero, add the zero point, clamp. A result that is not finite (log of 0 or below, exp
+  // overflow) saturates: -inf and NaN to -128, +inf to 127.
   const float inverse_scale = 1.0f / output.scale;
   LutTable t{};
   for (int i = 0; i < TF_LUT_ENTRIES; ++i) {
     const int32_t q = static_cast<int8_t>(i);
     const float x = input.scale * static_cast<float>(q - input.zero_point);
-    const float y = x < 0.0f ? std::exp(x) - 1.0f : x;
-    const float rescaled = std::round(y * inverse_scale);
-    const float shifted = rescaled + static_cast<float>(output.zero_point);
-    const int64_t v = std::isfinite(shifted)
-                          ? static_cast<int64_t>(std::clamp(shifted, -1e9f, 1e9f))
-                          : 0;
+    float y = 0.0f;
+    switch (fn) {
+      case FloatLutFn::kElu: y = x < 0.0f ? std::exp(x) - 1.0f : x; break;
+      case FloatLutFn::kGelu:  // TFLite's gelu.cc: 0.5 x (1 + erf(x / sqrt 2))
+        y = 0.5f * x * (1.0f + std::erf(x * static_cast<float>(M_SQRT1_2)));
+        break;
+      case FloatLutFn::kGeluTanh: {  // approximate: sqrt(2 / pi) (x + 0.044715 x^3)
+        constexpr float kSqrt2dPi = static_cast<float>(M_2_SQRTPI * M_SQRT1_2);
+        y = 0.5f * x * (1.0f + std::tanh(kSqrt2dPi * (x + 0.044715f * x * x * x)));
+        break;
+      }
+      case FloatLutFn::kExp: y = std::exp(x); break;
+      case FloatLutFn::kLog: y = std::log(x); break;
+    }
+    const float shifted = std::round(y * inverse_scale) + static_cast<float>(output.zero_point);
+    const int64_t v = std::isnan(shifted) ? -128
+                                          : static_cast<int64_t>(std::clamp(shifted, -1e9f, 1e9f));
     t[static_cast<size_t>(i)] = ClampInt8(v);
   }
   return t;
+}
+
+Expected<LutTable> EluTable(TensorQuant input, TensorQuant output) {
+  return FloatLutTable(input, output, FloatLutFn::kElu);
 }
 
 Expected<LutTable> RsqrtTable(TensorQuant input, TensorQuant output) {

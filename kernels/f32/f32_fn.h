@@ -45,6 +45,9 @@ inline float Unary(int32_t fn, float x) {
       return F(0.5 * v * (1.0 + Tanh(0.79788456080286535588 * (v + 0.044715 * v * v * v))));
     case kF32Mish: return F(v * Tanh(Log1pExp(v)));
     case kF32LogSigmoid: return F((v < 0.0 ? v : 0.0) - Log1pExp(-Abs(v)));
+    // Near 0 by their series (1 + v would drop v's low bits), elsewhere in double.
+    case kF32Log1p: return F(Abs(v) < 1e-5 ? v * (1.0 - v * (0.5 - v / 3.0)) : Log(1.0 + v));
+    case kF32Expm1: return F(Abs(v) < 1e-5 ? v * (1.0 + v * (0.5 + v / 6.0)) : Exp(v) - 1.0);
     default: return x;  // (the validator admits no other code)
   }
 }

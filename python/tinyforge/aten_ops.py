@@ -558,6 +558,8 @@ FLOAT_FNS: dict[str, tuple[int, tuple[Any, ...]]] = {
     "mish": (1, ()),
     "log_sigmoid": (1, ()),
     "softplus": (2, ()),
+    "log1p": (1, (aten.log1p.default,)),
+    "expm1": (1, (aten.expm1.default,)),
 }
 FLOAT_FN_TARGETS = {t: name for name, (_, targets) in FLOAT_FNS.items() for t in targets}
 # Graph ops with an int8 lowering that export(..., keep_float=...) can keep in float32, as the

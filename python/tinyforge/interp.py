@@ -109,7 +109,7 @@ _FLOAT_UNARY = {
     "cos": torch.cos, "atan": torch.atan, "erf": torch.erf, "tanh": torch.tanh,
     "sigmoid": torch.sigmoid, "hardswish": F.hardswish, "hardsigmoid": F.hardsigmoid,
     "silu": F.silu, "gelu": F.gelu, "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),
-    "mish": F.mish, "log_sigmoid": F.logsigmoid,
+    "mish": F.mish, "log_sigmoid": F.logsigmoid, "log1p": torch.log1p, "expm1": torch.expm1,
 }
 _FLOAT_BINARY = {
     "add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div, "pow": torch.pow,

@@ -23,7 +23,8 @@ from torch.fx import Node
 
 from . import _quiet  # noqa: F401  (torchao registers the quantized_decomposed ops)
 from .errors import UnsupportedOpError
-from .aten_ops import FLOAT_FALLBACK_OPS, HANDLERS, KEEP_FLOAT_AS, KEEP_FLOAT_KEY, SPLIT_OPS, split_slice
+from .aten_ops import (FLOAT_FALLBACK_OPS, FLOAT_FN_TARGETS, FLOAT_FNS, HANDLERS, KEEP_FLOAT_AS,
+                       KEEP_FLOAT_KEY, SPLIT_OPS, split_slice)
 from .fold import BATCH_NORM_OPS, NOOP_OPS, batchnorm_problem
 from .graph_file import GraphBuilder, Quant
 from .nodeinfo import module_path_of, source_of, target_name
@@ -44,6 +45,29 @@ DEQUANTIZE_OPS = {
     qd.dequantize_per_tensor.tensor,
     qd.dequantize_per_channel.default,
 }
+
+
+def _unary_float_fn(n: object) -> bool:
+    return (isinstance(n, Node) and n.op == "call_function" and n.target in FLOAT_FN_TARGETS
+            and FLOAT_FNS[FLOAT_FN_TARGETS[n.target]][0] == 1)
+
+
+def in_table_chain(node: Node) -> bool:
+    """``node`` is a float function of one input in a chain dequantize(per tensor) -> unary
+    ... -> quantize(per tensor), each float value read only by the next: the compiler makes
+    such a chain one int8 table (fold-qdq, docs/decisions.md 101), so it does not run in
+    float."""
+    x = node
+    while _unary_float_fn(x.args[0]) and len(x.args[0].users) == 1:
+        x = x.args[0]
+    if not (isinstance(x.args[0], Node) and x.args[0].target in (
+            qd.dequantize_per_tensor.default, qd.dequantize_per_tensor.tensor)):
+        return False
+    y = node
+    while len(y.users) == 1 and _unary_float_fn(next(iter(y.users))):
+        y = next(iter(y.users))
+    return len(y.users) == 1 and next(iter(y.users)).target in (
+        qd.quantize_per_tensor.default, qd.quantize_per_tensor.tensor)
 
 
 def _bind(node: Node) -> dict[str, Any]:
@@ -281,7 +305,7 @@ class Lowering:
                     op_type, fn = KEEP_FLOAT_AS[op_type]
                     attrs = {"fn": fn}
                 self.float_ops.append((node, f"{attrs.get('fn', op_type)} kept in float32 (keep_float)"))
-            elif op_type in FLOAT_FALLBACK_OPS:
+            elif op_type in FLOAT_FALLBACK_OPS and not (_unary_float_fn(node) and in_table_chain(node)):
                 self.float_ops.append((node, f"{attrs.get('fn', op_type)} has no int8 lowering"))
         in_idx = [self.tensor(i) for i in inputs]
         name = self.op_name[node]

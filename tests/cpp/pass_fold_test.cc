@@ -1,6 +1,8 @@
 // fold-qdq and io-edges, IR text in / IR text out.
 #include "pass_test_util.h"
 
+#include "exec/executor.h"
+
 namespace tinyforge {
 namespace {
 
@@ -237,6 +239,62 @@ TEST(ConstFold, QuantizedWeightsBecomeInt8ConstantsDequantizeStays) {
   %3 y: float32[2] = add(%0, %2)  # add
   output %3
 )");
+}
+
+}  // namespace
+}  // namespace tinyforge
+
+namespace tinyforge {
+namespace {
+
+// Two float chains from one dequantize (exp then log1p; sqrt), and a unary whose float output
+// is a graph output (not a chain: it stays float).
+constexpr std::string_view kFloatChains = R"(graph t kind=int8
+  input %0 x: int8[256] q(s=0.05, zp=-3)
+  %1 x.dq: float32[256] = dequantize(%0)  # x.dq
+  %2 e: float32[256] = unary(%1) {fn=exp}  # e
+  %3 l: float32[256] = unary(%2) {fn=log1p}  # l
+  %4 y: int8[256] q(s=0.03, zp=-100) = quantize(%3)  # y
+  %5 s: float32[256] = unary(%1) {fn=sqrt}  # s
+  %6 z: int8[256] q(s=0.011, zp=-128) = quantize(%5)  # z
+  %7 c: float32[256] = unary(%1) {fn=cos}  # c
+  output %4
+  output %6
+  output %7
+)";
+
+TEST(FoldQdq, FloatChainsBecomeTablesOfTheirOwnKernels) {
+  // The oracle is the chain itself: the graph run on the float kernels before the pass and
+  // its tables after must agree bit for bit on every int8 input (order matters:
+  // log1p(exp(x)) is not exp(log1p(x))).
+  auto before = ir::ParseGraph(kFloatChains);
+  ASSERT_TRUE(before.ok()) << before.error().message();
+  ir::Graph after = *before;
+  passes::LowerOptions lower;
+  lower.passes = {"fold-qdq"};
+  lower.verify_each = true;
+  ASSERT_TRUE(passes::Lower(after, lower).ok());
+  const std::string text = ir::PrintGraph(after, testing::WholeGraph());
+  EXPECT_NE(text.find("y: int8[256] q(s=0.03, zp=-100) = qlut(%0,"), std::string::npos) << text;
+  EXPECT_NE(text.find("z: int8[256] q(s=0.011, zp=-128) = qlut(%0,"), std::string::npos) << text;
+  EXPECT_EQ(text.find("{fn=exp}"), std::string::npos) << text;
+  EXPECT_EQ(text.find("{fn=sqrt}"), std::string::npos) << text;
+  EXPECT_NE(text.find("{fn=cos}"), std::string::npos) << text;  // its output is float
+  std::vector<int8_t> all(256);
+  for (int i = 0; i < 256; ++i) all[static_cast<size_t>(i)] = static_cast<int8_t>(i - 128);
+  const exec::HostTensor x = exec::HostTensor::Int8({256}, all);
+  auto want = exec::Run(*before, std::span(&x, 1));
+  auto got = exec::Run(after, std::span(&x, 1));
+  ASSERT_TRUE(want.ok() && got.ok());
+  for (size_t k = 0; k < 3; ++k) {
+    EXPECT_TRUE(want->outputs[k].BitEqual(got->outputs[k])) << "output " << k;
+  }
+  // The chains are no longer float: --no-float accepts them and names only the cos.
+  passes::PassOptions strict;
+  strict.allow_float = false;
+  const std::string refused = testing::RunPasses(kFloatChains, "fold-qdq", strict);
+  EXPECT_NE(refused.find("1 op(s) would run in float32"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("cos has no int8 lowering"), std::string::npos) << refused;
 }
 
 }  // namespace

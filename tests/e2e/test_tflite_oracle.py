@@ -62,6 +62,37 @@ def _lut_model():
     return tf.keras.Model(x, outs)
 
 
+def _float_lut_model():
+    """The int8 builtins TFLite computes by a float lookup table: GELU (erf, and the tanh
+    approximation; Keras' "gelu" activation), EXP and LOG (Keras' softplus, log(exp(x) + 1),
+    and mish, x * tanh(softplus(x))). The first GELU reads the int8 graph input, so the
+    seeded uniform inputs reach most of its 256 table entries."""
+    layers, tf = tflite_cases.layers, tflite_cases.tf
+    x = tflite_cases._inp((6, 5, 8))
+    a = layers.Conv2D(8, 3, padding="same")(x)
+    b = layers.Conv2D(8, 1)(x)
+    outs = [layers.Activation("gelu")(x), layers.Activation("gelu")(a),
+            layers.Lambda(lambda t: tf.nn.gelu(t, approximate=True))(b),
+            layers.Activation("softplus")(a), layers.Activation("mish")(b),
+            layers.Lambda(lambda t: tf.exp(t) * 0.25)(x),
+            layers.Lambda(lambda t: tf.math.log(tf.nn.relu(t) + 0.05))(a)]
+    return tf.keras.Model(x, outs)
+
+
+def _mirror_min_model():
+    """MIRROR_PAD (REFLECT and SYMMETRIC, uneven amounts, up to the most each allows) and
+    REDUCE_MIN (over H and W, and over channels with keepdims)."""
+    layers, tf = tflite_cases.layers, tflite_cases.tf
+    x = tflite_cases._inp((6, 5, 8))
+    a = layers.Conv2D(8, 3, padding="same")(x)
+    pad = lambda t, p, mode: tf.pad(t, p, mode=mode)  # noqa: E731
+    outs = [layers.Lambda(lambda t: pad(t, [[0, 0], [2, 1], [0, 4], [0, 0]], "REFLECT"))(x),
+            layers.Lambda(lambda t: pad(t, [[0, 0], [1, 6], [5, 2], [0, 0]], "SYMMETRIC"))(a),
+            layers.Lambda(lambda t: tf.reduce_min(t, axis=[1, 2]))(a),
+            layers.Lambda(lambda t: tf.reduce_min(t, axis=-1, keepdims=True))(x)]
+    return tf.keras.Model(x, outs)
+
+
 def _binary_model():
     """SUB, MUL, MAXIMUM, MINIMUM and SQUARED_DIFFERENCE: elementwise, per-channel and scalar
     broadcasts, constant operands, a fused ReLU."""
@@ -134,6 +165,8 @@ SPECS += [
                            {"TRANSPOSE_CONV": 1, "CONV_2D": 2, "DEPTHWISE_CONV_2D": 1}),
     tflite_cases.ModelSpec("lut", _lut_model, {"HARD_SWISH": 2, "LEAKY_RELU": 2, "LOGISTIC": 1,
                                                "TANH": 1, "RSQRT": 2}),
+    tflite_cases.ModelSpec("float_lut", _float_lut_model, {"GELU": 3, "EXP": 3, "LOG": 3}),
+    tflite_cases.ModelSpec("mirror_min", _mirror_min_model, {"MIRROR_PAD": 2, "REDUCE_MIN": 2}),
     tflite_cases.ModelSpec("binary", _binary_model,
                            {"SUB": 3, "MUL": 3, "MAXIMUM": 2, "MINIMUM": 1,
                             "SQUARED_DIFFERENCE": 2}),

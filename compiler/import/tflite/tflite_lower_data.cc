@@ -325,6 +325,12 @@ std::string FloatReaderNote(const TfliteModel& m, int32_t t) {
 }  // namespace
 
 Status LowerFloatFn(Lowering& l) {
+  // int8 EXP / LOG (TFLite fills a float table for them): one table lookup.
+  const int32_t code = l.op().code;
+  if ((code == op::kExp || code == op::kLog) && l.In(0) &&
+      l.In(0)->type == static_cast<int8_t>(TfType::kInt8)) {
+    return LowerLut(l);
+  }
   const ir::FloatFn fn = *FloatFnOf(l.op().code);
   const int arity = ir::FloatFnArity(fn);
   TF_RETURN_IF_ERROR(l.ExpectCounts(arity, arity, 1));

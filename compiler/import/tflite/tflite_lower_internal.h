@@ -131,11 +131,13 @@ Status LowerPool(Lowering& l);  // AVERAGE_POOL_2D, MAX_POOL_2D
 Status LowerTile(Lowering& l);                // TILE: concatenations of copies
 // REVERSE_V2: a `gather` of the constant indices n-1 .. 0 per reversed axis
 Status LowerReverse(Lowering& l);
+// MIRROR_PAD (REFLECT, SYMMETRIC): a `gather` of constant source indices per padded dim
+Status LowerMirrorPad(Lowering& l);
 Status LowerGather(Lowering& l);              // GATHER (batch_dims 0): int32 indices
 Status LowerIndexWrap(Lowering& l);  // LESS, int32 ADD, SELECT(_V2): a GATHER's index wrap
 Status LowerArgMax(Lowering& l);              // ARG_MAX / ARG_MIN: int32 indices
 Status LowerPrelu(Lowering& l);               // PRELU: a table (one slope) or qprelu
-Status LowerMean(Lowering& l);                // MEAN, SUM, REDUCE_MAX
+Status LowerMean(Lowering& l);  // MEAN, SUM, REDUCE_MAX, REDUCE_MIN
 Status LowerAddMul(Lowering& l);  // ADD, SUB, MUL
 Status LowerMinMax(Lowering& l);  // MAXIMUM, MINIMUM
 Status LowerSquaredDifference(Lowering& l);

@@ -126,6 +126,23 @@ Status LowerMean(Lowering& l) {
             a);
     return OkStatus();
   }
+  if (code == op::kReduceMin) {
+    // min(x) = ~max(~x): bitwise NOT (-1 - q) reverses the order of int8 and is its own
+    // inverse, so the minimum is exact through two table lookups and the REDUCE_MAX kernel.
+    TF_RETURN_IF_ERROR(l.ExpectSameQuant(&y, "outputs[0]", &x, "inputs[0]",
+                                         "TFLite's int8 REDUCE_MIN does not rescale"));
+    quant::LutTable flip;
+    for (size_t i = 0; i < flip.size(); ++i) flip[i] = static_cast<int8_t>(~static_cast<uint8_t>(i));
+    std::vector<int64_t> yshape = Shape64(want);
+    const ir::TensorId nx = l.AddActivation(x.name + ".not", Shape64(x.shape), x);
+    const ir::TensorId ny = l.AddActivation(y.name + ".not", yshape, y);
+    l.AddOp(ir::OpType::kQLut, {l.Tensor(l.InIndex(0)), l.AddInt8Table(x.name + ".not.table", flip, x)},
+            {nx}, ir::NoAttrs{}, ".not_in");
+    l.AddOp(ir::OpType::kQReduceMax, {nx}, {ny}, a, ".max");
+    l.AddOp(ir::OpType::kQLut, {ny, l.AddInt8Table(y.name + ".not.table", flip, y)},
+            {l.Tensor(l.op().outputs[0])}, ir::NoAttrs{});
+    return OkStatus();
+  }
   // The parameters depend only on the count of reduced elements: computed on the
   // [kept, reduced] view (the layout pass makes non-adjacent axes adjacent).
   int64_t kept = 1, count = 1;
@@ -292,15 +309,18 @@ Status LowerSoftmax(Lowering& l) {
   return OkStatus();
 }
 
-// Each entry is TFLite Micro's own integer algorithm (or, for ELU, its own float table;
-// for RSQRT, TFLite's integer Newton steps)
+// Each entry is TFLite Micro's own integer algorithm (or, for ELU, GELU and int8 EXP / LOG,
+// TFLite's float table; for RSQRT, TFLite's integer Newton steps)
 // evaluated on that input at compile time (compiler/quant/params_lut.cc).
 Status LowerLut(Lowering& l) {
   const int32_t code = l.op().code;
-  TF_RETURN_IF_ERROR(l.ExpectOptions(code == op::kLeakyRelu   ? Options::LeakyReluOptions
-                                     : code == op::kHardSwish ? Options::HardSwishOptions
-                                                              : Options::NONE,
-                                     code != op::kLeakyRelu));
+  if (code != op::kExp && code != op::kLog) {  // (EXP's options table has no fields)
+    TF_RETURN_IF_ERROR(l.ExpectOptions(code == op::kLeakyRelu   ? Options::LeakyReluOptions
+                                       : code == op::kHardSwish ? Options::HardSwishOptions
+                                       : code == op::kGelu      ? Options::GeluOptions
+                                                                : Options::NONE,
+                                       code != op::kLeakyRelu));
+  }
   TF_RETURN_IF_ERROR(CheckUnary(l));
   const TfTensor& x = *l.In(0);
   const TfTensor& y = *l.Out(0);
@@ -322,7 +342,12 @@ Status LowerLut(Lowering& l) {
   } else if (code == op::kRsqrt) {
     table = quant::RsqrtTable(Q(x), Q(y));
   } else {
-    table = quant::EluTable(Q(x), Q(y));
+    using F = quant::FloatLutFn;
+    const F fn = code == op::kGelu  ? (l.op().options.approximate ? F::kGeluTanh : F::kGelu)
+                 : code == op::kExp ? F::kExp
+                 : code == op::kLog ? F::kLog
+                                    : F::kElu;
+    table = quant::FloatLutTable(Q(x), Q(y), fn);
   }
   if (!table.ok()) return l.Fail(table.error().message());
   const ir::TensorId t = l.AddInt8Table(l.UniqueName(y.name + ".table"), *table, y);

@@ -370,38 +370,31 @@ Status LowerTile(Lowering& l) {
 // quantization parameters than the input (seen: the reverse back of a return_sequences
 // Bidirectional's backward output, Keras 3 LSTM and tf_keras GRU); the same bytes then go to
 // the output through `qlut` with the identity table (y's parameters, no rescale).
-Status LowerReverse(Lowering& l) {
-  TF_ASSIGN_OR_RETURN(const TfTensor* in,
-                      ExpectMoveWithInts(l, Options::ReverseV2Options, "REVERSE_V2", false));
-  const TfTensor& x = *in;
+namespace {
+
+// One `gather` of constant indices per (axis, indices) step, in order, from the op's input to
+// its output; the bytes are copied as they are (TFLite's REVERSE_V2 and MIRROR_PAD do not
+// rescale), so an output quantized otherwise is relabelled by an identity table.
+Status GatherSteps(Lowering& l, const std::vector<std::pair<int64_t, std::vector<int32_t>>>& steps,
+                   const std::string& tag) {
+  const TfTensor& x = *l.In(0);
   const TfTensor& y = *l.Out(0);
-  TF_ASSIGN_OR_RETURN(std::vector<int64_t> axes, Ints(l, 1, "axis"));
-  if (axes.empty()) return l.Fail("inputs[1]: axis holds no value");
-  std::vector<bool> seen(x.shape.size(), false);
-  for (int64_t& a : axes) {
-    TF_ASSIGN_OR_RETURN(a, Axis(l, a, x.shape.size(), "inputs[1]"));
-    if (seen[static_cast<size_t>(a)]) {
-      return l.Fail("inputs[1]: axis " + std::to_string(a) + " is listed twice");
-    }
-    seen[static_cast<size_t>(a)] = true;
-  }
-  TF_RETURN_IF_ERROR(l.ExpectOutputShape(x.shape));
   const bool relabel = x.quant->scale[0] != y.quant->scale[0] ||
                        x.quant->zero_point[0] != y.quant->zero_point[0];
   ir::TensorId cur = l.Tensor(l.InIndex(0));
-  for (size_t k = 0; k < axes.size(); ++k) {
-    const int64_t ax = axes[k];
-    const int32_t n = x.shape[static_cast<size_t>(ax)];
-    std::vector<int32_t> idx(static_cast<size_t>(n));
-    for (int32_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = n - 1 - i;
-    auto p = quant::MakeGatherParams(x.shape, ax, false, n);
+  std::vector<int32_t> shape = x.shape;
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const int64_t ax = steps[k].first;
+    const std::vector<int32_t>& idx = steps[k].second;
+    auto p = quant::MakeGatherParams(shape, ax, false, static_cast<int32_t>(idx.size()));
     if (!p.ok()) return l.Fail(p.error().message());
+    shape[static_cast<size_t>(ax)] = static_cast<int32_t>(idx.size());
     const std::string suffix = "." + std::to_string(ax);
-    const ir::TensorId indices = l.AddInt32(x.name + ".reverse" + suffix, idx);
-    const ir::TensorId next = k + 1 == axes.size() && !relabel
+    const ir::TensorId indices = l.AddInt32(x.name + "." + tag + suffix, idx);
+    const ir::TensorId next = k + 1 == steps.size() && !relabel
                                   ? l.Tensor(l.op().outputs[0])
-                                  : l.AddActivation(x.name + ".reversed" + suffix,
-                                                    Shape64(x.shape), x);
+                                  : l.AddActivation(x.name + "." + tag + "ed" + suffix,
+                                                    Shape64(shape), x);
     l.AddOp(ir::OpType::kGather, {cur, indices}, {next}, ir::GatherAttrs{ax, false}, suffix);
     cur = next;
   }
@@ -412,6 +405,77 @@ Status LowerReverse(Lowering& l) {
     l.AddOp(ir::OpType::kQLut, {cur, t}, {l.Tensor(l.op().outputs[0])}, ir::NoAttrs{}, ".bytes");
   }
   return OkStatus();
+}
+
+}  // namespace
+
+Status LowerReverse(Lowering& l) {
+  TF_ASSIGN_OR_RETURN(const TfTensor* in,
+                      ExpectMoveWithInts(l, Options::ReverseV2Options, "REVERSE_V2", false));
+  const TfTensor& x = *in;
+  TF_ASSIGN_OR_RETURN(std::vector<int64_t> axes, Ints(l, 1, "axis"));
+  if (axes.empty()) return l.Fail("inputs[1]: axis holds no value");
+  std::vector<bool> seen(x.shape.size(), false);
+  std::vector<std::pair<int64_t, std::vector<int32_t>>> steps;
+  for (int64_t& a : axes) {
+    TF_ASSIGN_OR_RETURN(a, Axis(l, a, x.shape.size(), "inputs[1]"));
+    if (seen[static_cast<size_t>(a)]) {
+      return l.Fail("inputs[1]: axis " + std::to_string(a) + " is listed twice");
+    }
+    seen[static_cast<size_t>(a)] = true;
+    const int32_t n = x.shape[static_cast<size_t>(a)];
+    std::vector<int32_t> idx(static_cast<size_t>(n));
+    for (int32_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = n - 1 - i;
+    steps.emplace_back(a, std::move(idx));
+  }
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(x.shape));
+  return GatherSteps(l, steps, "reverse");
+}
+
+// MIRROR_PAD (REFLECT: the edge is not repeated, SYMMETRIC: it is): per padded dim, a gather
+// of the source index of every output position.
+Status LowerMirrorPad(Lowering& l) {
+  TF_ASSIGN_OR_RETURN(const TfTensor* in,
+                      ExpectMoveWithInts(l, Options::MirrorPadOptions, "MIRROR_PAD", false));
+  const TfTensor& x = *in;
+  if (x.shape.empty()) return l.Fail("inputs[0]: a scalar; MIRROR_PAD needs at least one dim");
+  const int8_t mode = l.op().options.mirror_mode;
+  if (mode != 0 && mode != 1) {
+    return l.Fail("mode: " + std::to_string(mode) + ", expected REFLECT (0) or SYMMETRIC (1)");
+  }
+  TF_ASSIGN_OR_RETURN(std::vector<int64_t> pads, Ints(l, 1, "paddings"));
+  if (pads.size() != 2 * x.shape.size()) {
+    return l.Fail("inputs[1]: paddings hold " + std::to_string(pads.size()) +
+                  " values, expected 2 per dim of the input (" +
+                  std::to_string(2 * x.shape.size()) + ")");
+  }
+  const int64_t edge = mode == 0 ? 1 : 0;  // REFLECT skips the edge element
+  std::vector<int32_t> want;
+  std::vector<std::pair<int64_t, std::vector<int32_t>>> steps;
+  for (size_t d = 0; d < x.shape.size(); ++d) {
+    const int64_t n = x.shape[d], before = pads[2 * d], after = pads[2 * d + 1];
+    if (before < 0 || after < 0 || before > n - edge || after > n - edge) {
+      return l.Fail("inputs[1]: paddings of dim " + std::to_string(d) + " are " +
+                    std::to_string(before) + ", " + std::to_string(after) + "; " +
+                    (mode == 0 ? "REFLECT" : "SYMMETRIC") + " pads at most " +
+                    std::to_string(n - edge) + " on each side of a dim of " + std::to_string(n));
+    }
+    want.push_back(static_cast<int32_t>(n + before + after));
+    if (before == 0 && after == 0) continue;
+    std::vector<int32_t> idx;
+    for (int64_t i = -before; i < n + after; ++i) {
+      const int64_t j = i < 0 ? -i - (1 - edge) : i >= n ? 2 * n - 1 - i - edge : i;
+      idx.push_back(static_cast<int32_t>(j));
+    }
+    steps.emplace_back(static_cast<int64_t>(d), std::move(idx));
+  }
+  TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
+  if (steps.empty()) {  // no padding: an identity gather over dim 0
+    std::vector<int32_t> idx;
+    for (int32_t i = 0; i < x.shape[0]; ++i) idx.push_back(i);
+    steps.emplace_back(0, std::move(idx));
+  }
+  return GatherSteps(l, steps, "mirror");
 }
 
 bool FoldsInts(const Lowering& l) {

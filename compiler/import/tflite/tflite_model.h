@@ -81,6 +81,9 @@ inline constexpr int32_t kQuantize = 114;
 inline constexpr int32_t kLeakyRelu = 98;
 inline constexpr int32_t kElu = 111;
 inline constexpr int32_t kHardSwish = 117;
+inline constexpr int32_t kGelu = 150;
+inline constexpr int32_t kMirrorPad = 100;
+inline constexpr int32_t kReduceMin = 89;
 inline constexpr int32_t kPrelu = 54;
 inline constexpr int32_t kGather = 36;
 inline constexpr int32_t kReverseV2 = 105;
@@ -207,6 +210,8 @@ struct TfOptions {
   bool time_major = false;
   bool diagonal_recurrent_tensors = false;
   int32_t cond_subgraph = 0, body_subgraph = 0;  // WHILE (unrolled by the reader)
+  bool approximate = false;  // GELU: the tanh approximation
+  int8_t mirror_mode = 0;    // MIRROR_PAD: 0 REFLECT, 1 SYMMETRIC
 };
 
 inline constexpr int32_t kNoTensor = -1;  // an omitted optional input (e.g. no bias)

@@ -103,6 +103,12 @@ bool DecodeOptions(const fb::Operator* o, TfOptions& opt) {
     case T::LeakyReluOptions:
       opt.alpha = o->builtin_options_as_LeakyReluOptions()->alpha();
       break;
+    case T::GeluOptions:
+      opt.approximate = o->builtin_options_as_GeluOptions()->approximate();
+      break;
+    case T::MirrorPadOptions:
+      opt.mirror_mode = static_cast<int8_t>(o->builtin_options_as_MirrorPadOptions()->mode());
+      break;
     case T::StridedSliceOptions: {
       const auto* p = o->builtin_options_as_StridedSliceOptions();
       opt.begin_mask = p->begin_mask();
