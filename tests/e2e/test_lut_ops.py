@@ -111,3 +111,46 @@ def test_efficientnet_block_on_an547(board_env, tmp_path):
         assert o["insns"] <= 2 * o["macs"], o  # macs = elements
     print(f"effnet block on an547: {p['insns_per_inference']} instructions; SiLU tables "
           + ", ".join(f"{o['insns'] / o['macs']:.2f}" for o in luts) + " per element")
+
+
+# Functions with no int8 lowering (the float fallback, decision 47) between a conv and a conv:
+# each chain dequantize -> unary ... -> quantize is one table of the float kernels' values
+# (decision 101), so the program runs no float op; within 1 LSB of PyTorch alone.
+FLOAT_CHAINS = {
+    "exp": torch.exp,
+    "log1p": lambda t: torch.log1p(torch.relu(t)),
+    "expm1": torch.expm1,
+    "sqrt_abs": lambda t: torch.sqrt(torch.abs(t)),  # two functions in one table
+    "erf": torch.erf,
+    "cos": torch.cos,
+    "exp_neg": lambda t: torch.exp(-t),
+}
+
+
+class ConvFnConv(nn.Module):
+    def __init__(self, fn) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.fn = fn
+        self.conv2 = nn.Conv2d(8, 4, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.conv2(self.fn(self.conv1(x)))
+
+
+@pytest.mark.parametrize("name", list(FLOAT_CHAINS))
+def test_float_function_chain_compiles_to_a_table(name, cli, tmp_path):
+    torch.manual_seed(5)
+    model = ConvFnConv(FLOAT_CHAINS[name]).eval()
+    shape = (1, 3, 10, 10)
+    calib = [(x * 2,) for x in random_inputs(shape, 4, seed=1)]
+    res = tinyforge.export(model, calib[0], calibration=calib, path=tmp_path / f"{name}.tfg",
+                           allow_float=False)  # a table chain is not float
+    assert any(op["type"] == "unary" for op in res.graph["ops"])
+    text = run_cli(cli, "compile", res.path, "--no-float", "--print-after=dce").stdout
+    assert "= unary(" not in text and "= qlut(" in text, text
+    x = save_npy(tmp_path / "x.npy", random_inputs(shape, 1, seed=2)[0] * 2)
+    report = compare_with_pytorch(cli, res.path, x, tmp_path)
+    assert report["first_divergence"] is None, report
+    for row in report["ops"]:
+        assert row["alone_max_diff_lsb"] <= 1.0 + 1e-6, row
