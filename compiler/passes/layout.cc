@@ -1,7 +1,7 @@
 // layout: NCHW -> NHWC, once, at compile time. Every rank-4 activation tensor gets the NHWC
 // shape; conv weights OIHW -> OHWI and depthwise weights [C*m,1,kh,kw] -> 1HWC
 // [1,kh,kw,C*m] are rewritten as constants; spatial ops switch to layout=NHWC and ops with
-// an axis (mean, softmax, concat, pad, slice) get it renumbered. A flatten [N,C,H,W] -> [N,C*H*W]
+// an axis (mean, softmax, concat, pad, slice, a gather of 1-D indices) get it renumbered. A flatten [N,C,H,W] -> [N,C*H*W]
 // read only by qfc ops (conv -> flatten -> linear) stays a view of the NHWC data: the qfc
 // weights' columns are permuted from C,H,W to H,W,C order instead. Other ops whose meaning
 // depends on the element order (reshape, qfc on a rank-4 input, transpose) are wrapped in
@@ -248,8 +248,20 @@ struct Rewriter {
         }
         WrapNchw(std::move(op));
         break;
+      case OpType::kGather:
+        // A gather of a 1-D index list along one axis picks positions of that axis, the
+        // same in either order: its axis is renumbered (a reflect pad's gathers along H and
+        // W copy rows of W * C and C bytes in NHWC, not single bytes). Other index shapes
+        // address PyTorch's element order: the op reads the input transposed back.
+        if (x4 && g.tensor(op.inputs[1]).shape.size() == 1) {
+          int64_t& axis = op.attrs_as<ir::GatherAttrs>().axis;
+          axis = kAxisToNhwc[*ir::NormalizeAxis(axis, 4)];
+          out.push_back(std::move(op));
+        } else {
+          WrapNchw(std::move(op));
+        }
+        break;
       case OpType::kTranspose:
-      case OpType::kGather:  // indices address PyTorch's element order
       case OpType::kQFc:
       case OpType::kFFc:
       case OpType::kQBmm:  // matrices over the last two dims: PyTorch's element order
