@@ -223,14 +223,12 @@ constexpr bool s8_dwconv_dsp_lanes(const s8_dwconv_params& p) {
   return int64_t{p.k_h} * p.k_w <= kS8DwconvDspLaneTaps;
 }
 
-// s8_dwconv__dsp's and __scalar's fast path (3x3, depth multiplier 1, dilation 1) copies one
-// channel at a time into a zero-point padded plane whose contiguous axis is the longer output
-// axis: scratch = the plane, or 0 (general path) when it would exceed 16 KiB.
+// s8_dwconv__dsp's and __scalar's fast path (3x3, dilation 1, any depth multiplier) copies one
+// input channel at a time into a zero-point padded plane whose contiguous axis is the longer
+// output axis, and computes that channel's outputs from it: scratch = the plane, or 0
+// (general path) when it would exceed 16 KiB.
 constexpr int64_t s8_dwconv_dsp_scratch_bytes(const s8_dwconv_params& p) {
-  if (p.depth_multiplier != 1 || p.k_h != 3 || p.k_w != 3 || p.dilation_h != 1 ||
-      p.dilation_w != 1) {
-    return 0;
-  }
+  if (p.k_h != 3 || p.k_w != 3 || p.dilation_h != 1 || p.dilation_w != 1) return 0;
   const bool y = p.out_h >= p.out_w;
   const int64_t n_a = int64_t{(y ? p.out_w : p.out_h) - 1} * (y ? p.stride_w : p.stride_h) + 3;
   const int64_t pitch = int64_t{(y ? p.out_h : p.out_w) - 1} * (y ? p.stride_h : p.stride_w) + 4;

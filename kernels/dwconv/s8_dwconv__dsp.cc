@@ -4,8 +4,9 @@
 // at most 16 output pixels, or any other kernel of up to 64 taps, e.g. 5x5; s8_dwconv_dsp_lanes):
 // 4 channels at a time straight from NHWC, no scratch (see RunLanes).
 //
-// Plane path (3x3, depth multiplier 1, dilation 1, any stride and padding): per channel the
-// input is copied once into a zero-point padded "plane" (scratch), transposed so that the
+// Plane path (3x3, dilation 1, any depth multiplier, stride and padding): per input channel
+// the input is copied once into a zero-point padded "plane" (scratch; its depth multiplier's
+// output channels all read it), transposed so that the
 // three taps of a kernel column are adjacent bytes (the plane's contiguous axis b is y, or x
 // for short images). One word load then feeds two outputs of stride-1 layers:
 //   word = [x0 x1 x2 x3], E = SXTB16(word) = (x0, x2), O = SXTB16(word ror 8) = (x1, x3)
@@ -16,7 +17,8 @@
 // |acc| < 2^30 and shift in [-22, -1] double their weights and bias and requantize with one
 // SMMLAR / SMMLA (kDoubled, the offset folded in), others use the generic exact fallback.
 //
-// General path (depth multiplier > 1, channels not a multiple of 4): the reference loop.
+// General path (other kernels with depth multiplier > 1 or channels not a multiple of 4, a
+// plane over 16 KiB): the reference loop.
 #include "kernels/dwconv/dwconv.h"
 #include "kernels/common/isa.h"
 #include "kernels/common/word.h"
@@ -84,10 +86,7 @@ constexpr int32_t kMaxPlane = 16384;
 // The plane geometry (b: the contiguous axis), or n_a == 0 when the fast path does not apply.
 Geo MakeGeo(const s8_dwconv_params& p) {
   Geo g{};
-  if (p.depth_multiplier != 1 || p.k_h != 3 || p.k_w != 3 || p.dilation_h != 1 ||
-      p.dilation_w != 1) {
-    return g;
-  }
+  if (p.k_h != 3 || p.k_w != 3 || p.dilation_h != 1 || p.dilation_w != 1) return g;
   const bool y = p.out_h >= p.out_w;  // pairs of outputs along the longer axis
   g.y = y;
   g.n_a_out = y ? p.out_w : p.out_h;
@@ -223,7 +222,8 @@ void RunFast(const s8_dwconv_params& p, const Geo& g, const int8_t* in, const in
   const int32_t C = p.out_c;
   const bool y = g.y;
   for (int32_t c = 0; c < C; ++c) {
-    FillPlane(g, in, c, plane);
+    // Depth multiplier m: output channels c*m .. c*m+m-1 read input channel c's plane.
+    if (c % p.depth_multiplier == 0) FillPlane(g, in, c / p.depth_multiplier, plane);
     // Weights in plane order: ka along a, kb along b.
     int32_t wk[3][3];
     int32_t sum = 0;

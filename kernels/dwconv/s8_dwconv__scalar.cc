@@ -1,13 +1,13 @@
 // DEPTHWISE_CONV_2D in plain C++ (Cortex-M0/M3 class, also the host), bit-identical to
 // s8_dwconv__ref.
 //
-// Fast path (3x3, depth multiplier 1, dilation 1, any stride and padding): per channel the
-// input is copied once into a zero-point padded plane (scratch; the same geometry as
+// Fast path (3x3, dilation 1, any depth multiplier, stride and padding): per input channel
+// the input is copied once into a zero-point padded plane (scratch; the same geometry as
 // s8_dwconv__dsp, s8_dwconv_dsp_scratch_bytes in dwconv.h), so every output is an unrolled
 // 3x3 multiply-accumulate without bounds checks and the input offset folds into the bias.
 // For stride 1 two adjacent outputs share their loads (12 loads, 18 MLA per pair).
 //
-// General path (other kernels, dilation, depth multiplier): the reference loop.
+// General path (other kernels, dilation): the reference loop.
 #include "kernels/common/fixed_point.h"
 #include "kernels/dwconv/dwconv.h"
 
@@ -71,7 +71,8 @@ void RunFast(const s8_dwconv_params& p, const Geo& g, const int8_t* in, const in
   const int32_t C = p.out_c, pitch = g.pitch, s_b = g.s_b, nb = g.n_b_out;
   const int32_t off = p.output_offset, lo = p.act_min, hi = p.act_max;
   for (int32_t c = 0; c < C; ++c) {
-    FillPlane(g, in, c, plane);
+    // Depth multiplier m: output channels c*m .. c*m+m-1 read input channel c's plane.
+    if (c % p.depth_multiplier == 0) FillPlane(g, in, c / p.depth_multiplier, plane);
     // Weights in plane order: w[ka][kb], ka along a, kb along b.
     int32_t w[3][3];
     int32_t sum = 0;
