@@ -122,7 +122,7 @@ Expected<ir::DType> ParseDescr(const std::string& d) {
   if (d == "|i1" || d == "<i1" || d == ">i1") return ir::DType::kInt8;
   if (d == "<i4") return ir::DType::kInt32;
   return Error("dtype " + Quote(d) +
-               " is not supported (use float32 '<f4', int8 '|i1' or int32 '<i4', "
+               " is not supported (use float32 '<f4', int8 '|i1', int32 '<i4' or int64 '<i8', "
                "little-endian)");
 }
 
@@ -172,7 +172,12 @@ Expected<HostTensor> ParseImpl(std::span<const uint8_t> bytes) {
     return Error("header: 'fortran_order' missing");
   }
   if (shape == dict.end() || !shape->second.tuple) return Error("header: 'shape' missing");
-  TF_ASSIGN_OR_RETURN(ir::DType dtype, ParseDescr(*descr->second.str));
+  // int64 (PyTorch's default integer type, e.g. token ids): read as int32, every value
+  // checked to fit.
+  const bool int64 = *descr->second.str == "<i8";
+  TF_ASSIGN_OR_RETURN(ir::DType dtype,
+                      int64 ? Expected<ir::DType>(ir::DType::kInt32)
+                            : ParseDescr(*descr->second.str));
   if (*fortran->second.boolean) return Error("Fortran-order arrays are not supported");
   ir::Shape dims = *shape->second.tuple;
   if (!ir::CheckedNumElements(dims)) {
@@ -180,6 +185,26 @@ Expected<HostTensor> ParseImpl(std::span<const uint8_t> bytes) {
                  " is not supported (dims >= 1, at most 6 dims, at most 2^31-1 elements)");
   }
   const auto data = bytes.subspan(header_start + header_len);
+  if (int64) {
+    const uint64_t n = static_cast<uint64_t>(ir::NumElements(dims));
+    if (data.size() != n * 8) {
+      return Error("data is " + std::to_string(data.size()) + " bytes, shape " +
+                   FormatInts(dims) + " of int64 needs " + std::to_string(n * 8) +
+                   (data.size() < n * 8 ? " (truncated)" : " (trailing bytes)"));
+    }
+    std::vector<int32_t> v(n);
+    for (uint64_t i = 0; i < n; ++i) {
+      uint64_t u = 0;
+      for (int b = 7; b >= 0; --b) u = (u << 8) | data[i * 8 + static_cast<uint64_t>(b)];
+      const auto x = static_cast<int64_t>(u);
+      if (x < INT32_MIN || x > INT32_MAX) {
+        return Error("int64 element " + std::to_string(i) + " is " + std::to_string(x) +
+                     ", outside int32 (integer inputs are int32: indices, token ids)");
+      }
+      v[i] = static_cast<int32_t>(x);
+    }
+    return HostTensor::Int32(dims, std::move(v));
+  }
   const uint64_t want = static_cast<uint64_t>(ir::NumElements(dims) * ir::DTypeSize(dtype));
   if (data.size() != want) {
     return Error("data is " + std::to_string(data.size()) + " bytes, shape " + FormatInts(dims) +

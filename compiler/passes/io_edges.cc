@@ -19,6 +19,7 @@ Status IoEdges(ir::Graph& g, const PassOptions& options) {
   const auto consumers = ir::ComputeConsumers(g);
   const auto producers = ir::ComputeProducers(g);
   std::vector<bool> drop(g.ops.size(), false);
+  std::vector<std::pair<ir::TensorId, ir::TensorId>> replaced;  // float input -> int8 input
   for (ir::TensorId& in : g.inputs) {
     if (g.tensor(in).dtype != ir::DType::kFloat32) continue;
     const auto& readers = consumers[static_cast<size_t>(in)];
@@ -43,9 +44,13 @@ Status IoEdges(ir::Graph& g, const PassOptions& options) {
       drop[static_cast<size_t>(r)] = true;
       ReplaceUses(g, op.outputs[0], q);
     }
+    replaced.emplace_back(in, q);
     in = q;
   }
   for (ir::TensorId& out : g.outputs) {
+    for (const auto& [f, q] : replaced) {
+      if (out == f) out = q;  // a model that returns its input as it is
+    }
     const int p = producers[static_cast<size_t>(out)];
     if (p == ir::kNoProducer || g.ops[static_cast<size_t>(p)].type != ir::OpType::kDequantize) {
       continue;

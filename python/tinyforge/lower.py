@@ -268,6 +268,13 @@ class Lowering:
                 outs = node.args[0]
                 outs = outs if isinstance(outs, (tuple, list)) else [outs]
                 self.builder.outputs = [self.tensor(o) for o in outs]
+                for i, t in enumerate(self.builder.outputs):
+                    if t in self.builder.outputs[:i]:
+                        j = self.builder.outputs.index(t)
+                        raise ValueError(
+                            f"the model's outputs {j} and {i} are the same tensor ({outs[i]}): "
+                            "return it once (a program writes each output to a buffer of its "
+                            "own)")
             else:
                 raise UnsupportedOpError(f"{node.op}:{node.target}", source_of(node))
         return self.builder

@@ -54,6 +54,25 @@ TEST(Npy, RoundTripAllDTypes) {
       "ok");
 }
 
+TEST(Npy, Int64ReadsAsInt32WhereEveryValueFits) {
+  // PyTorch's integer tensors (token ids) are int64: -2 and 2^31 - 1 fit, 2^31 does not.
+  std::vector<uint8_t> data = {0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                               0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0};
+  auto t = ParseNpy(Npy("{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }", data),
+                    "a.npy");
+  ASSERT_TRUE(t.ok()) << t.error().message();
+  EXPECT_EQ(t->dtype(), ir::DType::kInt32);
+  EXPECT_EQ(t->i32()[0], -2);
+  EXPECT_EQ(t->i32()[1], 2147483647);
+  data[8] = data[9] = data[10] = 0, data[11] = 0x80;  // 2^31
+  EXPECT_EQ(Err(Npy("{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }", data)),
+            "a.npy: npy: int64 element 1 is 2147483648, outside int32 (integer inputs are "
+            "int32: indices, token ids)");
+  EXPECT_EQ(Err(Npy("{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }",
+                    std::vector<uint8_t>(8, 0))),
+            "a.npy: npy: data is 8 bytes, shape [2] of int64 needs 16 (truncated)");
+}
+
 TEST(Npy, RejectsUnsupportedFiles) {
   const std::vector<uint8_t> four(4, 0);
   EXPECT_EQ(Err({'P', 'K', 3, 4}), "a.npy: npy: not a .npy file (bad magic)");
@@ -63,8 +82,8 @@ TEST(Npy, RejectsUnsupportedFiles) {
             0u);
   EXPECT_EQ(Err(Npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }",
                     std::vector<uint8_t>(8, 0))),
-            "a.npy: npy: dtype \"<f8\" is not supported (use float32 '<f4', int8 '|i1' or int32 "
-            "'<i4', little-endian)");
+            "a.npy: npy: dtype \"<f8\" is not supported (use float32 '<f4', int8 '|i1', int32 "
+            "'<i4' or int64 '<i8', little-endian)");
   EXPECT_NE(Err(Npy("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }", four))
                 .find("dtype \">f4\" is not supported"),
             std::string::npos);
