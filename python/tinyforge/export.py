@@ -69,8 +69,23 @@ class ExportResult:
     data: bytes  # the complete file image (also when no path was given)
 
 
-def _as_tuple(inputs: Any) -> tuple[torch.Tensor, ...]:
-    return (inputs,) if isinstance(inputs, torch.Tensor) else tuple(inputs)
+def _as_tuple(inputs: Any, what: str = "example_inputs") -> tuple[torch.Tensor, ...]:
+    """A tensor or a tuple / list of tensors as a tuple; anything else (a dict, nested
+    structures, numbers) is refused in one line naming what to pass instead."""
+    items = (inputs,) if isinstance(inputs, torch.Tensor) else inputs
+    if not isinstance(items, (tuple, list)):
+        raise ValueError(f"{what}: a {type(inputs).__name__}; pass a tensor or a tuple of "
+                         "tensors, one per positional argument of forward")
+    for i, t in enumerate(items):
+        if not isinstance(t, torch.Tensor):
+            raise ValueError(f"{what}: input {i} is a {type(t).__name__}; pass a tensor or a "
+                             "tuple of tensors, one per positional argument of forward (a "
+                             "model taking a dict or nested inputs needs a wrapper whose "
+                             "forward takes the tensors)")
+        if t.dtype == torch.float64:
+            raise ValueError(f"{what}: input {i} is float64; models run in float32 and int8: "
+                             "pass float32 inputs (and a float32 model: model.float())")
+    return tuple(items)
 
 
 def _calibration_batches(
@@ -79,7 +94,7 @@ def _calibration_batches(
     """Yield example-shaped input tuples. A batch whose dim 0 is a multiple of the example's
     (other dims equal) is split along dim 0: the captured graph has a static batch size."""
     for item in calibration:
-        batch = _as_tuple(item)
+        batch = _as_tuple(item, "calibration item")
         if len(batch) != len(example):
             raise ValueError(f"calibration item has {len(batch)} inputs, model takes {len(example)}")
         if all(b.shape == e.shape for b, e in zip(batch, example)):
@@ -233,7 +248,7 @@ def _calibrate(prepared: torch.fx.GraphModule, example: tuple[torch.Tensor, ...]
     free = [i for i in range(len(example)) if i not in state_in]
     calls = 0
     for item in calibration:
-        batch = _as_tuple(item)
+        batch = _as_tuple(item, "calibration item")
         if not pairs or len(batch) != len(free):
             for b in _calibration_batches([item], example):
                 prepared(*b)

@@ -75,6 +75,19 @@ def test_quantize_without_calibration_is_an_error() -> None:
         tinyforge.export(nn.Linear(4, 4), torch.randn(1, 4), [])
 
 
+def test_inputs_that_are_not_float32_tensors_are_named() -> None:
+    """A dict of inputs or a float64 tensor: one line saying what to pass instead (a dict
+    raised AttributeError from inside the exporter before)."""
+    with pytest.raises(ValueError, match=r"input 0 is a dict; pass a tensor or a tuple"):
+        tinyforge.export(nn.Linear(4, 4), ({"a": torch.randn(1, 4)},))
+    with pytest.raises(ValueError, match=r"example_inputs: a dict; pass a tensor"):
+        tinyforge.export(nn.Linear(4, 4), {"a": torch.randn(1, 4)})
+    with pytest.raises(ValueError, match=r"input 0 is float64.*model.float\(\)"):
+        tinyforge.export(nn.Linear(4, 4).double(), torch.randn(1, 4, dtype=torch.float64))
+    with pytest.raises(ValueError, match=r"calibration item: input 0 is a float"):
+        tinyforge.export(nn.Linear(4, 4), torch.randn(1, 4), [(1.5,)])
+
+
 class Several(nn.Module):
     """Three unsupported ops in three modules (and supported ops between them)."""
 
