@@ -12,6 +12,9 @@
 
 namespace tinyforge::kernels {
 
+// Row length (bytes) up to which an input's rows are copied by a byte loop.
+inline constexpr int32_t kConcatByteRow = 4;
+
 // Elements of one input below which a table (256 requantizations) does not pay.
 inline constexpr int32_t kConcatTableMinElements = 512;
 
@@ -38,6 +41,17 @@ void ConcatRows(const s8_concat_params& p, const int8_t* const* inputs, int8_t* 
     if (in.requantize == 0) {
       if (whole) {
         kCopy(src, dst, n * p.outer);
+      } else if (n <= kConcatByteRow) {
+        // Rows of a few bytes (a channel concat of 1- or 2-channel maps: CBAM's mean and
+        // max): a byte loop, not a copy call per row.
+        int8_t* d = dst;
+        if (n == 1) {
+          for (int32_t o = p.outer; o > 0; --o, d += row) *d = *src++;
+        } else {
+          for (int32_t o = p.outer; o > 0; --o, d += row) {
+            for (int32_t i = 0; i < n; ++i) d[i] = *src++;
+          }
+        }
       } else {
         for (int32_t o = 0; o < p.outer; ++o) kCopy(src + o * n, dst + o * row, n);
       }

@@ -10,6 +10,9 @@
 //     register (13 per 8, kSingleSat); other multiples of 8 offset them once into an int16
 //     buffer repeated to >= kGateRow per loop row, the row loop resetting the gate pointer
 //     (Gate); other C row by row with a predicated step;
+//   * one input one value per row of at least 8 channels (a spatial attention map times the
+//     features, [.., P, C] * [.., P, 1]): the row's value in 8 int16 lanes, then the int16
+//     path's step over the row;
 //   * one input a single value (x * c, a scalar broadcast): the 256 possible results in a
 //     table (built 4 lanes at a time with the arithmetic below), then 16 elements per
 //     byte-offset gather (VLDRB.U8 with an offset vector);
@@ -302,6 +305,45 @@ __attribute__((noinline)) bool ChannelRows(const s8_broadcast_shape& s, const in
   return true;
 }
 
+// True when input x (strides xs) is dense and input g (strides gs) one value per row: the
+// same over the innermost dimension and dense over the others (a spatial attention map
+// [.., H, W, 1] times [.., H, W, C] in NHWC, CBAM's); rows: the output's elements over its
+// innermost extent. Out of line: one copy for the four requantization modes.
+__attribute__((noinline)) bool ScalarRows(const s8_broadcast_shape& s, const int32_t* xs,
+                                          const int32_t* gs, int32_t* rows) {
+  if (gs[5] != 0 || xs[5] != 1) return false;
+  int32_t total = s.out_dims[5], total_g = 1;
+  for (int d = 4; d >= 0; --d) {
+    if (s.out_dims[d] > 1 && (xs[d] != total || gs[d] != total_g)) return false;
+    total *= s.out_dims[d];
+    total_g *= s.out_dims[d];
+  }
+  *rows = total_g;
+  return true;
+}
+
+// rows x ch outputs: x (offset ox, dense) times g[r] (offset og), one value per row,
+// broadcast to 8 int16 lanes once a row; a predicated step for the last ch % 8.
+template <int kMode>
+__attribute__((noinline)) void RowGates(const s8_mul_params& p, const int8_t* x, int32_t ox,
+                                        const int8_t* g, int32_t og, int8_t* out, int32_t rows,
+                                        int32_t ch) {
+  const Wide w = MakeWide(p);
+  const int16_t o1 = static_cast<int16_t>(ox);
+  const int32_t full = ch & ~7;
+  const mve_pred16_t tail = vctp16q(static_cast<uint32_t>(ch - full));
+  for (int32_t r = 0; r < rows; ++r, x += ch, out += ch) {
+    const int16x8_t gv = vdupq_n_s16(static_cast<int16_t>(g[r] + og));
+    for (int32_t c = 0; c < full; c += 8) {
+      vstrbq_s16(out + c, Mul8<kMode>(vaddq_n_s16(vldrbq_s16(x + c), o1), gv, w));
+    }
+    if (full < ch) {
+      vstrbq_p_s16(out + full, Mul8<kMode>(vaddq_n_s16(vldrbq_z_s16(x + full, tail), o1), gv, w),
+                   tail);
+    }
+  }
+}
+
 // The bytes 0..255 as int8 (table index u holds the result for x = int8(u)).
 struct Ramp {
   alignas(16) int8_t v[256];
@@ -367,6 +409,23 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
         Gate<kSingleSat>(p, x, ox, g, og, out, rows, s.out_dims[5]);
       } else {
         Gate<kMode>(p, x, ox, g, og, out, rows, s.out_dims[5]);
+      }
+      return;
+    }
+  }
+  if (kWide && !e.plain && Wide8Ok(p) && s.out_dims[5] >= 8) {
+    // A spatial attention map times the features: one gate per row of channels.
+    int32_t rows;
+    const bool g2 = ScalarRows(s, s.in1_strides, s.in2_strides, &rows);
+    if (g2 || ScalarRows(s, s.in2_strides, s.in1_strides, &rows)) {
+      const int8_t* x = g2 ? in1 : in2;
+      const int8_t* g = g2 ? in2 : in1;
+      const int32_t ox = g2 ? p.input1_offset : p.input2_offset;
+      const int32_t og = g2 ? p.input2_offset : p.input1_offset;
+      if (kMode == kSingleRight && SatOk(p)) {
+        RowGates<kSingleSat>(p, x, ox, g, og, out, rows, s.out_dims[5]);
+      } else {
+        RowGates<kMode>(p, x, ox, g, og, out, rows, s.out_dims[5]);
       }
       return;
     }
