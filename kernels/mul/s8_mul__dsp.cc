@@ -10,7 +10,9 @@
 //   * a per-channel operand (SE blocks, [.., C] * [C] either way round): per channel the
 //     pair (G, o * G) with G = (g + o_g) << L in a buffer, then per element
 //     X = x * G + o * G (one MLA; one LDRD of the pair serves three rows);
-//   * both inputs dense (x * sigmoid(x)): X = (x1 + o1) * ((x2 << L) + (o2 << L)).
+//   * both inputs dense (x * sigmoid(x)): X = (x1 + o1) * ((x2 << L) + (o2 << L));
+//   * one value per row of at least 4 channels (a spatial attention map, [.., P, C] *
+//     [.., P, 1]): the pair (G, o * G) per row, then one MLA per element.
 // Everything else (double rounding, other shifts, other broadcasts) runs the arithmetic of
 // kernels/mul/mul_rows.h, whose high-word multiply compiles to SMULL / SMMUL here.
 #include "kernels/common/isa.h"
@@ -223,6 +225,46 @@ void Gate(const Fast& f, const int8_t* x, int32_t ox, const int8_t* gw, int32_t 
   }
 }
 
+// rows x ch outputs: x (dense, offset ox) times one value per row g[r] (offset og): a spatial
+// attention map [.., P, 1] over the features [.., P, C]. Per row the pair G = (g + og) << lsh,
+// ox * G, then per element one MLA, SMMLA and SSAT.
+template <bool kClamp>
+__attribute__((noinline)) void RowGates(const Fast& ff, const int8_t* x, int32_t ox,
+                                        const int8_t* g, int32_t og, int8_t* out, int32_t rows,
+                                        int32_t ch) {
+  const Fast f = ff;
+  for (int32_t r = 0; r < rows; ++r, x += ch, out += ch) {
+    const int32_t gl = (g[r] + og) * (1 << f.lsh), gc = ox * gl;
+    int32_t c = 0;
+    for (; c + 4 <= ch; c += 4) {
+      const int8_t y0 = Out<kClamp>(f, Mla(x[c], gl, gc));
+      const int8_t y1 = Out<kClamp>(f, Mla(x[c + 1], gl, gc));
+      const int8_t y2 = Out<kClamp>(f, Mla(x[c + 2], gl, gc));
+      const int8_t y3 = Out<kClamp>(f, Mla(x[c + 3], gl, gc));
+      StoreByte(out + c, y0);
+      StoreByte(out + c + 1, y1);
+      StoreByte(out + c + 2, y2);
+      StoreByte(out + c + 3, y3);
+    }
+    for (; c < ch; ++c) out[c] = Out<kClamp>(f, Mla(x[c], gl, gc));
+  }
+}
+
+// x dense (strides xs) and g one value per row of the innermost dimension, dense over the
+// others (strides gs); rows: the output's elements over its innermost extent.
+bool ScalarRows(const s8_broadcast_shape& s, const int32_t* xs, const int32_t* gs,
+                int32_t* rows) {
+  if (gs[5] != 0 || xs[5] != 1 || s.out_dims[5] < 4) return false;
+  int32_t total = s.out_dims[5], total_g = 1;
+  for (int d = 4; d >= 0; --d) {
+    if (s.out_dims[d] > 1 && (xs[d] != total || gs[d] != total_g)) return false;
+    total *= s.out_dims[d];
+    total_g *= s.out_dims[d];
+  }
+  *rows = total_g;
+  return true;
+}
+
 // The fast paths; false when the op is not one of their shapes or parameters.
 template <bool kClamp>
 bool RunFast(const s8_mul_params& p, const Fast& f, const int8_t* in1, const int8_t* in2,
@@ -250,6 +292,15 @@ bool RunFast(const s8_mul_params& p, const Fast& f, const int8_t* in1, const int
   }
   if (chan1 && dense2) {
     Gate<kClamp>(f, in2, f.o2, in1, f.o1, out, total / inner, inner);
+    return true;
+  }
+  int32_t rows;
+  if (ScalarRows(s, s.in1_strides, s.in2_strides, &rows)) {
+    RowGates<kClamp>(f, in1, f.o1, in2, f.o2, out, rows, inner);
+    return true;
+  }
+  if (ScalarRows(s, s.in2_strides, s.in1_strides, &rows)) {
+    RowGates<kClamp>(f, in2, f.o2, in1, f.o1, out, rows, inner);
     return true;
   }
   return false;
