@@ -11,6 +11,8 @@
 //     pair (G, o * G) with G = (g + o_g) << L in a buffer, then per element
 //     X = x * G + o * G (one MLA; one LDRD of the pair serves three rows);
 //   * both inputs dense (x * sigmoid(x)): X = (x1 + o1) * ((x2 << L) + (o2 << L));
+//   * a channel vector varying along one spatial dimension and repeating along the other
+//     (coordinate attention's gates): per position the pairs, then GateRows over its rows;
 //   * one value per row of at least 4 channels (a spatial attention map, [.., P, C] *
 //     [.., P, 1]): the pair (G, o * G) per row, then one MLA per element.
 // Everything else (double rounding, other shifts, other broadcasts) runs the arithmetic of
@@ -265,6 +267,41 @@ bool ScalarRows(const s8_broadcast_shape& s, const int32_t* xs, const int32_t* g
   return true;
 }
 
+// x dense (strides xs) and g a vector of channels (the innermost dimension) varying along
+// exactly one other dimension and repeating along exactly one more (coordinate attention's
+// gates): `vary` positions (x `vx`, g `vg` apart), each over `rows` rows `stride` apart.
+bool StridedGates(const s8_broadcast_shape& s, const int32_t* xs, const int32_t* gs,
+                  int32_t* vary, int32_t* vx, int32_t* vg, int32_t* rows, int32_t* stride) {
+  if (gs[5] != 1 || xs[5] != 1) return false;
+  int32_t total = s.out_dims[5], nv = 0, ns = 0;
+  for (int d = 4; d >= 0; --d) {
+    if (s.out_dims[d] > 1) {
+      if (xs[d] != total) return false;
+      if (gs[d] == 0) {
+        ++ns, *rows = s.out_dims[d], *stride = xs[d];
+      } else {
+        ++nv, *vary = s.out_dims[d], *vx = xs[d], *vg = gs[d];
+      }
+    }
+    total *= s.out_dims[d];
+  }
+  return nv == 1 && ns == 1;
+}
+
+// StridedGates' shape: per position the pairs, then GateRows over its rows. Out of line:
+// its 1 KiB buffer is on the stack only here.
+template <bool kClamp>
+__attribute__((noinline)) void StridedGateRows(const Fast& f, const int8_t* x, int32_t ox,
+                                               const int8_t* gw, int32_t og, int8_t* out,
+                                               int32_t vary, int32_t vx, int32_t vg,
+                                               int32_t rows, int32_t stride, int32_t ch) {
+  int32_t g[2 * kGateChunk];
+  for (int32_t v = 0; v < vary; ++v) {
+    GatePairs(f, gw + v * vg, og, ox, g, ch);
+    GateRows<kClamp>(f, x + v * vx, g, out + v * vx, rows, ch, stride);
+  }
+}
+
 // The fast paths; false when the op is not one of their shapes or parameters.
 template <bool kClamp>
 bool RunFast(const s8_mul_params& p, const Fast& f, const int8_t* in1, const int8_t* in2,
@@ -294,7 +331,17 @@ bool RunFast(const s8_mul_params& p, const Fast& f, const int8_t* in1, const int
     Gate<kClamp>(f, in2, f.o2, in1, f.o1, out, total / inner, inner);
     return true;
   }
-  int32_t rows;
+  int32_t rows = 0, vary = 0, vx = 0, vg = 0, stride = 0;
+  for (int k = 0; k < 2 && inner <= kGateChunk; ++k) {
+    const bool g2 = k == 0;
+    if (!StridedGates(s, g2 ? s.in1_strides : s.in2_strides, g2 ? s.in2_strides : s.in1_strides,
+                      &vary, &vx, &vg, &rows, &stride)) {
+      continue;
+    }
+    StridedGateRows<kClamp>(f, g2 ? in1 : in2, g2 ? f.o1 : f.o2, g2 ? in2 : in1,
+                            g2 ? f.o2 : f.o1, out, vary, vx, vg, rows, stride, inner);
+    return true;
+  }
   if (ScalarRows(s, s.in1_strides, s.in2_strides, &rows)) {
     RowGates<kClamp>(f, in1, f.o1, in2, f.o2, out, rows, inner);
     return true;

@@ -10,6 +10,8 @@
 //     register (13 per 8, kSingleSat); other multiples of 8 offset them once into an int16
 //     buffer repeated to >= kGateRow per loop row, the row loop resetting the gate pointer
 //     (Gate); other C row by row with a predicated step;
+//   * one input a channel vector varying along one spatial dimension and repeating along
+//     the other (coordinate attention): per position the gates as int16, then the rows;
 //   * one input one value per row of at least 8 channels (a spatial attention map times the
 //     features, [.., P, C] * [.., P, 1]): the row's value in 8 int16 lanes, then the int16
 //     path's step over the row;
@@ -344,6 +346,48 @@ __attribute__((noinline)) void RowGates(const s8_mul_params& p, const int8_t* x,
   }
 }
 
+// True when input x (strides xs) is dense and input g (strides gs) a vector of channels
+// (the innermost dimension) that varies along exactly one other dimension and repeats
+// along exactly one more (coordinate attention's [.., H, 1, C] and [.., 1, W, C] gates over
+// [.., H, W, C]): for each of the `vary` positions (x `vx`, g `vg` elements apart) `rows`
+// rows of x `stride` elements apart. Out of line: one copy for the four modes.
+__attribute__((noinline)) bool StridedGates(const s8_broadcast_shape& s, const int32_t* xs,
+                                            const int32_t* gs, int32_t* vary, int32_t* vx,
+                                            int32_t* vg, int32_t* rows, int32_t* stride) {
+  if (gs[5] != 1 || xs[5] != 1) return false;
+  int32_t total = s.out_dims[5], nv = 0, ns = 0;
+  for (int d = 4; d >= 0; --d) {
+    if (s.out_dims[d] > 1) {
+      if (xs[d] != total) return false;
+      if (gs[d] == 0) {
+        ++ns, *rows = s.out_dims[d], *stride = xs[d];
+      } else {
+        ++nv, *vary = s.out_dims[d], *vx = xs[d], *vg = gs[d];
+      }
+    }
+    total *= s.out_dims[d];
+  }
+  return nv == 1 && ns == 1;
+}
+
+struct StridedShape {
+  int32_t vary, vx, vg, rows, stride, ch;
+};
+
+// StridedGates' shape: per position the gates (offsets added) as int16 once, then Rows8
+// over the rows they apply to. Out of line: its 1 KiB buffer is on the stack only here.
+template <int kMode>
+__attribute__((noinline)) void StridedGateRows(const s8_mul_params& p, const StridedShape& sh,
+                                               const int8_t* x, int32_t ox, const int8_t* gw,
+                                               int32_t og, int8_t* out) {
+  const Wide w = MakeWide(p);
+  alignas(16) int16_t g[kGateBuf];
+  for (int32_t v = 0; v < sh.vary; ++v) {
+    for (int32_t c = 0; c < sh.ch; ++c) g[c] = static_cast<int16_t>(gw[v * sh.vg + c] + og);
+    Rows8<kMode>(w, x + v * sh.vx, ox, g, out + v * sh.vx, sh.rows, sh.ch, sh.stride);
+  }
+}
+
 // The bytes 0..255 as int8 (table index u holds the result for x = int8(u)).
 struct Ramp {
   alignas(16) int8_t v[256];
@@ -409,6 +453,23 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
         Gate<kSingleSat>(p, x, ox, g, og, out, rows, s.out_dims[5]);
       } else {
         Gate<kMode>(p, x, ox, g, og, out, rows, s.out_dims[5]);
+      }
+      return;
+    }
+  }
+  if (kWide && !e.plain && Wide8Ok(p) && s.out_dims[5] <= kGateBuf) {
+    // Gates varying along one spatial dimension: per position, the gates (offsets added)
+    // as int16 once, then the rows they apply to.
+    int32_t vary = 0, vx = 0, vg = 0, rows = 0, stride = 0;
+    const bool g2 = StridedGates(s, s.in1_strides, s.in2_strides, &vary, &vx, &vg, &rows, &stride);
+    if (g2 || StridedGates(s, s.in2_strides, s.in1_strides, &vary, &vx, &vg, &rows, &stride)) {
+      const StridedShape sh{vary, vx, vg, rows, stride, s.out_dims[5]};
+      if (kMode == kSingleRight && SatOk(p)) {
+        StridedGateRows<kSingleSat>(p, sh, g2 ? in1 : in2, g2 ? p.input1_offset : p.input2_offset,
+                                    g2 ? in2 : in1, g2 ? p.input2_offset : p.input1_offset, out);
+      } else {
+        StridedGateRows<kMode>(p, sh, g2 ? in1 : in2, g2 ? p.input1_offset : p.input2_offset,
+                               g2 ? in2 : in1, g2 ? p.input2_offset : p.input1_offset, out);
       }
       return;
     }

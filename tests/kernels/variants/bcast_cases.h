@@ -23,6 +23,8 @@ enum EdgeKind {
   kWideChanB,  // per-channel [C] over [H, W, C], C 68..292 (channel chunks; either input)
   kSeGate,     // SE gates [C] over [H, W, C]: C 8..520 (multiples of 8 but 520 > 512), H x W
                // 1 pixel to 42, so repeated gate rows leave some over; either input
+  kColB,       // [1, W, C] or [H, 1, C] gates over [H, W, C], H and W 2..6 (coordinate
+               // attention); either input
   kNumKinds
 };
 constexpr int32_t kNumTails = 12;
@@ -32,7 +34,7 @@ constexpr int32_t kEdgeCases = kNumKinds * kNumTails * 2;
 inline const char* const kKindNames[kNumKinds] = {
     "resnet16", "tail",     "scalar_b", "scalar_a",  "channel_b",  "row_b",
     "inner_b",  "mixed",    "in_place", "big_bcast", "big_bcast_a", "wide_chan_b",
-    "se_gate"};
+    "se_gate",  "col_b"};
 inline const char* EdgeKindName(int32_t e) { return kKindNames[e % kNumKinds]; }
 
 struct Shapes {
@@ -146,6 +148,14 @@ inline Shapes EdgeShapes(Rng& rng, int32_t e) {
       int32_t* part = (i + c.pass) % 2 == 0 ? d2 : d1;
       full[0] = hs[i % 4], full[1] = ws[(i + c.pass) % 4], full[2] = chans[i];
       part[2] = chans[i];
+      break;
+    }
+    case kColB: {
+      int32_t* full = c.pass == 0 ? d1 : d2;
+      int32_t* part = c.pass == 0 ? d2 : d1;
+      full[0] = rng.Range(2, 6), full[1] = rng.Range(2, 6), full[2] = n;
+      part[(e / kNumKinds) % 2 == 0 ? 1 : 0] = full[(e / kNumKinds) % 2 == 0 ? 1 : 0];
+      part[2] = n;
       break;
     }
     case kInPlace:
