@@ -89,6 +89,49 @@ inline BroadcastExtent Extent(const s8_broadcast_shape& s) {
   return {total, plain};
 }
 
+// Attention gates over features, x (strides xs) dense in output order (the MUL kernels'
+// fast paths):
+// - RowScalars: g (strides gs) one value per row of the innermost dimension and dense over
+//   the others (a spatial attention map [.., P, 1] over [.., P, C], CBAM's); rows: the
+//   output's elements over its innermost extent.
+inline bool RowScalars(const s8_broadcast_shape& s, const int32_t* xs, const int32_t* gs,
+                       int32_t* rows) {
+  if (gs[5] != 0 || xs[5] != 1) return false;
+  int32_t total = s.out_dims[5], total_g = 1;
+  for (int d = 4; d >= 0; --d) {
+    if (s.out_dims[d] > 1 && (xs[d] != total || gs[d] != total_g)) return false;
+    total *= s.out_dims[d];
+    total_g *= s.out_dims[d];
+  }
+  *rows = total_g;
+  return true;
+}
+
+// - VaryingGates: g a vector over the innermost dimension that varies along exactly one
+//   other dimension and repeats along exactly one more ([.., H, 1, C] or [.., 1, W, C] over
+//   [.., H, W, C], coordinate attention's): for each of `vary` positions (x `vx`, g `vg`
+//   elements apart) `rows` rows of x `stride` elements apart.
+struct VaryingGates {
+  int32_t vary, vx, vg, rows, stride;
+};
+inline bool FindVaryingGates(const s8_broadcast_shape& s, const int32_t* xs, const int32_t* gs,
+                             VaryingGates* v) {
+  if (gs[5] != 1 || xs[5] != 1) return false;
+  int32_t total = s.out_dims[5], nv = 0, ns = 0;
+  for (int d = 4; d >= 0; --d) {
+    if (s.out_dims[d] > 1) {
+      if (xs[d] != total) return false;
+      if (gs[d] == 0) {
+        ++ns, v->rows = s.out_dims[d], v->stride = xs[d];
+      } else {
+        ++nv, v->vary = s.out_dims[d], v->vx = xs[d], v->vg = gs[d];
+      }
+    }
+    total *= s.out_dims[d];
+  }
+  return nv == 1 && ns == 1;
+}
+
 }  // namespace tinyforge::kernels
 
 #endif  // TINYFORGE_KERNELS_COMMON_BROADCAST_H_

@@ -70,9 +70,11 @@ void RunFast(const s8_dwconv_params& p, const Geo& g, const int8_t* in, const in
              const int32_t* bias, int8_t* out, int8_t* plane) {
   const int32_t C = p.out_c, pitch = g.pitch, s_b = g.s_b, nb = g.n_b_out;
   const int32_t off = p.output_offset, lo = p.act_min, hi = p.act_max;
+  int32_t ic = 0, j = 0;  // input channel, and output c's place among its m outputs
   for (int32_t c = 0; c < C; ++c) {
-    // Depth multiplier m: output channels c*m .. c*m+m-1 read input channel c's plane.
-    if (c % p.depth_multiplier == 0) FillPlane(g, in, c / p.depth_multiplier, plane);
+    // Depth multiplier m: output channels ic*m .. ic*m+m-1 read input channel ic's plane.
+    if (j == 0) FillPlane(g, in, ic, plane);
+    if (++j == p.depth_multiplier) j = 0, ++ic;
     // Weights in plane order: w[ka][kb], ka along a, kb along b.
     int32_t w[3][3];
     int32_t sum = 0;

@@ -252,43 +252,8 @@ __attribute__((noinline)) void RowGates(const Fast& ff, const int8_t* x, int32_t
   }
 }
 
-// x dense (strides xs) and g one value per row of the innermost dimension, dense over the
-// others (strides gs); rows: the output's elements over its innermost extent.
-bool ScalarRows(const s8_broadcast_shape& s, const int32_t* xs, const int32_t* gs,
-                int32_t* rows) {
-  if (gs[5] != 0 || xs[5] != 1 || s.out_dims[5] < 4) return false;
-  int32_t total = s.out_dims[5], total_g = 1;
-  for (int d = 4; d >= 0; --d) {
-    if (s.out_dims[d] > 1 && (xs[d] != total || gs[d] != total_g)) return false;
-    total *= s.out_dims[d];
-    total_g *= s.out_dims[d];
-  }
-  *rows = total_g;
-  return true;
-}
-
-// x dense (strides xs) and g a vector of channels (the innermost dimension) varying along
-// exactly one other dimension and repeating along exactly one more (coordinate attention's
-// gates): `vary` positions (x `vx`, g `vg` apart), each over `rows` rows `stride` apart.
-bool StridedGates(const s8_broadcast_shape& s, const int32_t* xs, const int32_t* gs,
-                  int32_t* vary, int32_t* vx, int32_t* vg, int32_t* rows, int32_t* stride) {
-  if (gs[5] != 1 || xs[5] != 1) return false;
-  int32_t total = s.out_dims[5], nv = 0, ns = 0;
-  for (int d = 4; d >= 0; --d) {
-    if (s.out_dims[d] > 1) {
-      if (xs[d] != total) return false;
-      if (gs[d] == 0) {
-        ++ns, *rows = s.out_dims[d], *stride = xs[d];
-      } else {
-        ++nv, *vary = s.out_dims[d], *vx = xs[d], *vg = gs[d];
-      }
-    }
-    total *= s.out_dims[d];
-  }
-  return nv == 1 && ns == 1;
-}
-
-// StridedGates' shape: per position the pairs, then GateRows over its rows. Out of line:
+// VaryingGates (kernels/common/broadcast.h): per position the pairs, then GateRows over its
+// rows. Out of line:
 // its 1 KiB buffer is on the stack only here.
 template <bool kClamp>
 __attribute__((noinline)) void StridedGateRows(const Fast& f, const int8_t* x, int32_t ox,
@@ -300,6 +265,39 @@ __attribute__((noinline)) void StridedGateRows(const Fast& f, const int8_t* x, i
     GatePairs(f, gw + v * vg, og, ox, g, ch);
     GateRows<kClamp>(f, x + v * vx, g, out + v * vx, rows, ch, stride);
   }
+}
+
+// The attention gates (VaryingGates, RowScalars: kernels/common/broadcast.h); false for
+// other shapes. Out of line, so that RunFast's frame stays as small as the other shapes need
+// (a GRU's small gate products are not tried at all).
+template <bool kClamp>
+__attribute__((noinline)) bool AttentionGates(const Fast& f, const s8_broadcast_shape& s,
+                                              const int8_t* in1, const int8_t* in2,
+                                              int8_t* out, int32_t inner) {
+  namespace kn = tinyforge::kernels;
+  kn::VaryingGates v{};
+  int32_t rows = 0;
+  if (inner <= kGateChunk) {
+    if (kn::FindVaryingGates(s, s.in1_strides, s.in2_strides, &v)) {
+      StridedGateRows<kClamp>(f, in1, f.o1, in2, f.o2, out, v.vary, v.vx, v.vg, v.rows, v.stride,
+                              inner);
+      return true;
+    }
+    if (kn::FindVaryingGates(s, s.in2_strides, s.in1_strides, &v)) {
+      StridedGateRows<kClamp>(f, in2, f.o2, in1, f.o1, out, v.vary, v.vx, v.vg, v.rows, v.stride,
+                              inner);
+      return true;
+    }
+  }
+  if (inner >= 4 && kn::RowScalars(s, s.in1_strides, s.in2_strides, &rows)) {
+    RowGates<kClamp>(f, in1, f.o1, in2, f.o2, out, rows, inner);
+    return true;
+  }
+  if (inner >= 4 && kn::RowScalars(s, s.in2_strides, s.in1_strides, &rows)) {
+    RowGates<kClamp>(f, in2, f.o2, in1, f.o1, out, rows, inner);
+    return true;
+  }
+  return false;
 }
 
 // The fast paths; false when the op is not one of their shapes or parameters.
@@ -331,25 +329,7 @@ bool RunFast(const s8_mul_params& p, const Fast& f, const int8_t* in1, const int
     Gate<kClamp>(f, in2, f.o2, in1, f.o1, out, total / inner, inner);
     return true;
   }
-  int32_t rows = 0, vary = 0, vx = 0, vg = 0, stride = 0;
-  for (int k = 0; k < 2 && inner <= kGateChunk; ++k) {
-    const bool g2 = k == 0;
-    if (!StridedGates(s, g2 ? s.in1_strides : s.in2_strides, g2 ? s.in2_strides : s.in1_strides,
-                      &vary, &vx, &vg, &rows, &stride)) {
-      continue;
-    }
-    StridedGateRows<kClamp>(f, g2 ? in1 : in2, g2 ? f.o1 : f.o2, g2 ? in2 : in1,
-                            g2 ? f.o2 : f.o1, out, vary, vx, vg, rows, stride, inner);
-    return true;
-  }
-  if (ScalarRows(s, s.in1_strides, s.in2_strides, &rows)) {
-    RowGates<kClamp>(f, in1, f.o1, in2, f.o2, out, rows, inner);
-    return true;
-  }
-  if (ScalarRows(s, s.in2_strides, s.in1_strides, &rows)) {
-    RowGates<kClamp>(f, in2, f.o2, in1, f.o1, out, rows, inner);
-    return true;
-  }
+  if (total >= 256 && AttentionGates<kClamp>(f, s, in1, in2, out, inner)) return true;
   return false;
 }
 

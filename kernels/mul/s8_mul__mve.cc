@@ -307,23 +307,6 @@ __attribute__((noinline)) bool ChannelRows(const s8_broadcast_shape& s, const in
   return true;
 }
 
-// True when input x (strides xs) is dense and input g (strides gs) one value per row: the
-// same over the innermost dimension and dense over the others (a spatial attention map
-// [.., H, W, 1] times [.., H, W, C] in NHWC, CBAM's); rows: the output's elements over its
-// innermost extent. Out of line: one copy for the four requantization modes.
-__attribute__((noinline)) bool ScalarRows(const s8_broadcast_shape& s, const int32_t* xs,
-                                          const int32_t* gs, int32_t* rows) {
-  if (gs[5] != 0 || xs[5] != 1) return false;
-  int32_t total = s.out_dims[5], total_g = 1;
-  for (int d = 4; d >= 0; --d) {
-    if (s.out_dims[d] > 1 && (xs[d] != total || gs[d] != total_g)) return false;
-    total *= s.out_dims[d];
-    total_g *= s.out_dims[d];
-  }
-  *rows = total_g;
-  return true;
-}
-
 // rows x ch outputs: x (offset ox, dense) times g[r] (offset og), one value per row,
 // broadcast to 8 int16 lanes once a row; a predicated step for the last ch % 8.
 template <int kMode>
@@ -346,45 +329,19 @@ __attribute__((noinline)) void RowGates(const s8_mul_params& p, const int8_t* x,
   }
 }
 
-// True when input x (strides xs) is dense and input g (strides gs) a vector of channels
-// (the innermost dimension) that varies along exactly one other dimension and repeats
-// along exactly one more (coordinate attention's [.., H, 1, C] and [.., 1, W, C] gates over
-// [.., H, W, C]): for each of the `vary` positions (x `vx`, g `vg` elements apart) `rows`
-// rows of x `stride` elements apart. Out of line: one copy for the four modes.
-__attribute__((noinline)) bool StridedGates(const s8_broadcast_shape& s, const int32_t* xs,
-                                            const int32_t* gs, int32_t* vary, int32_t* vx,
-                                            int32_t* vg, int32_t* rows, int32_t* stride) {
-  if (gs[5] != 1 || xs[5] != 1) return false;
-  int32_t total = s.out_dims[5], nv = 0, ns = 0;
-  for (int d = 4; d >= 0; --d) {
-    if (s.out_dims[d] > 1) {
-      if (xs[d] != total) return false;
-      if (gs[d] == 0) {
-        ++ns, *rows = s.out_dims[d], *stride = xs[d];
-      } else {
-        ++nv, *vary = s.out_dims[d], *vx = xs[d], *vg = gs[d];
-      }
-    }
-    total *= s.out_dims[d];
-  }
-  return nv == 1 && ns == 1;
-}
-
-struct StridedShape {
-  int32_t vary, vx, vg, rows, stride, ch;
-};
-
-// StridedGates' shape: per position the gates (offsets added) as int16 once, then Rows8
-// over the rows they apply to. Out of line: its 1 KiB buffer is on the stack only here.
+// VaryingGates (kernels/common/broadcast.h) of ch channels: per position the gates (offsets
+// added) as int16 once, then Rows8 over the rows they apply to. Out of line: its 1 KiB
+// buffer is on the stack only here.
 template <int kMode>
-__attribute__((noinline)) void StridedGateRows(const s8_mul_params& p, const StridedShape& sh,
-                                               const int8_t* x, int32_t ox, const int8_t* gw,
-                                               int32_t og, int8_t* out) {
+__attribute__((noinline)) void StridedGateRows(const s8_mul_params& p,
+                                               const tinyforge::kernels::VaryingGates& sh,
+                                               int32_t ch, const int8_t* x, int32_t ox,
+                                               const int8_t* gw, int32_t og, int8_t* out) {
   const Wide w = MakeWide(p);
   alignas(16) int16_t g[kGateBuf];
   for (int32_t v = 0; v < sh.vary; ++v) {
-    for (int32_t c = 0; c < sh.ch; ++c) g[c] = static_cast<int16_t>(gw[v * sh.vg + c] + og);
-    Rows8<kMode>(w, x + v * sh.vx, ox, g, out + v * sh.vx, sh.rows, sh.ch, sh.stride);
+    for (int32_t c = 0; c < ch; ++c) g[c] = static_cast<int16_t>(gw[v * sh.vg + c] + og);
+    Rows8<kMode>(w, x + v * sh.vx, ox, g, out + v * sh.vx, sh.rows, ch, sh.stride);
   }
 }
 
@@ -411,6 +368,9 @@ __attribute__((noinline)) void ScalarLut(const Lanes& k, const int8_t* x, int32_
 }
 
 constexpr int32_t kScalarLutMin = 128;
+// Outputs below which the attention-gate shapes are not looked for (a GRU's gate products
+// run the generic rows without paying for the two classifications).
+constexpr int32_t kGateMinElements = 256;
 constexpr int32_t kChannelTableRows = 256;
 
 // rows x ch outputs: x[r * ch + c] (offset ox) times w[c] (offset ow).
@@ -430,6 +390,54 @@ __attribute__((noinline)) void ChannelTables(const Lanes& k, const int8_t* x, in
       vstrbq_p_u16(op, vldrbq_gather_offset_z_u16(reinterpret_cast<const uint8_t*>(t), u, p), p);
     }
   }
+}
+
+// The attention gates (VaryingGates, RowScalars: kernels/common/broadcast.h) on the int16
+// path; false for other shapes. Out of line, so that Run's own frame stays as small as
+// the other shapes need.
+template <int kMode>
+__attribute__((noinline)) bool AttentionGates(const s8_mul_params& p, const int8_t* in1,
+                                              const int8_t* in2, int8_t* out) {
+  const s8_broadcast_shape& s = p.shape;
+  if (!Wide8Ok(p)) return false;
+  if (s.out_dims[5] <= kGateBuf) {
+    // Gates varying along one spatial dimension: per position, the gates (offsets added)
+    // as int16 once, then the rows they apply to.
+    namespace kn = tinyforge::kernels;
+    kn::VaryingGates vg{};
+    const bool g2 = kn::FindVaryingGates(s, s.in1_strides, s.in2_strides, &vg);
+    if (g2 || kn::FindVaryingGates(s, s.in2_strides, s.in1_strides, &vg)) {
+      const int8_t* x = g2 ? in1 : in2;
+      const int8_t* gw = g2 ? in2 : in1;
+      const int32_t ox = g2 ? p.input1_offset : p.input2_offset;
+      const int32_t og = g2 ? p.input2_offset : p.input1_offset;
+      const int32_t ch = s.out_dims[5];
+      if (kMode == kSingleRight && SatOk(p)) {
+        StridedGateRows<kSingleSat>(p, vg, ch, x, ox, gw, og, out);
+      } else {
+        StridedGateRows<kMode>(p, vg, ch, x, ox, gw, og, out);
+      }
+      return true;
+    }
+  }
+  if (s.out_dims[5] >= 8) {
+    // A spatial attention map times the features: one gate per row of channels.
+    int32_t rows;
+    const bool g2 = tinyforge::kernels::RowScalars(s, s.in1_strides, s.in2_strides, &rows);
+    if (g2 || tinyforge::kernels::RowScalars(s, s.in2_strides, s.in1_strides, &rows)) {
+      const int8_t* x = g2 ? in1 : in2;
+      const int8_t* g = g2 ? in2 : in1;
+      const int32_t ox = g2 ? p.input1_offset : p.input2_offset;
+      const int32_t og = g2 ? p.input2_offset : p.input1_offset;
+      if (kMode == kSingleRight && SatOk(p)) {
+        RowGates<kSingleSat>(p, x, ox, g, og, out, rows, s.out_dims[5]);
+      } else {
+        RowGates<kMode>(p, x, ox, g, og, out, rows, s.out_dims[5]);
+      }
+      return true;
+    }
+  }
+  return false;
 }
 
 template <int kMode>
@@ -457,39 +465,8 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
       return;
     }
   }
-  if (kWide && !e.plain && Wide8Ok(p) && s.out_dims[5] <= kGateBuf) {
-    // Gates varying along one spatial dimension: per position, the gates (offsets added)
-    // as int16 once, then the rows they apply to.
-    int32_t vary = 0, vx = 0, vg = 0, rows = 0, stride = 0;
-    const bool g2 = StridedGates(s, s.in1_strides, s.in2_strides, &vary, &vx, &vg, &rows, &stride);
-    if (g2 || StridedGates(s, s.in2_strides, s.in1_strides, &vary, &vx, &vg, &rows, &stride)) {
-      const StridedShape sh{vary, vx, vg, rows, stride, s.out_dims[5]};
-      if (kMode == kSingleRight && SatOk(p)) {
-        StridedGateRows<kSingleSat>(p, sh, g2 ? in1 : in2, g2 ? p.input1_offset : p.input2_offset,
-                                    g2 ? in2 : in1, g2 ? p.input2_offset : p.input1_offset, out);
-      } else {
-        StridedGateRows<kMode>(p, sh, g2 ? in1 : in2, g2 ? p.input1_offset : p.input2_offset,
-                               g2 ? in2 : in1, g2 ? p.input2_offset : p.input1_offset, out);
-      }
-      return;
-    }
-  }
-  if (kWide && !e.plain && Wide8Ok(p) && s.out_dims[5] >= 8) {
-    // A spatial attention map times the features: one gate per row of channels.
-    int32_t rows;
-    const bool g2 = ScalarRows(s, s.in1_strides, s.in2_strides, &rows);
-    if (g2 || ScalarRows(s, s.in2_strides, s.in1_strides, &rows)) {
-      const int8_t* x = g2 ? in1 : in2;
-      const int8_t* g = g2 ? in2 : in1;
-      const int32_t ox = g2 ? p.input1_offset : p.input2_offset;
-      const int32_t og = g2 ? p.input2_offset : p.input1_offset;
-      if (kMode == kSingleRight && SatOk(p)) {
-        RowGates<kSingleSat>(p, x, ox, g, og, out, rows, s.out_dims[5]);
-      } else {
-        RowGates<kMode>(p, x, ox, g, og, out, rows, s.out_dims[5]);
-      }
-      return;
-    }
+  if (kWide && !e.plain && e.elements >= kGateMinElements && AttentionGates<kMode>(p, in1, in2, out)) {
+    return;
   }
   Lanes k;
   k.o1 = p.input1_offset;
