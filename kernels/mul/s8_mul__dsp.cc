@@ -267,37 +267,47 @@ __attribute__((noinline)) void StridedGateRows(const Fast& f, const int8_t* x, i
   }
 }
 
-// The attention gates (VaryingGates, RowScalars: kernels/common/broadcast.h); false for
-// other shapes. Out of line, so that RunFast's frame stays as small as the other shapes need
-// (a GRU's small gate products are not tried at all).
+// The attention-gate shapes (kernels/common/broadcast.h): a channel vector varying along one
+// spatial dimension of at most kGateChunk channels (VaryingGates) or one value per row of at
+// least 4 (RowScalars); g2: input 2 is the gate. One out-of-line classification.
+struct GateShape {
+  bool varying, g2;
+  tinyforge::kernels::VaryingGates v;
+  int32_t rows;
+};
+__attribute__((noinline)) bool FindGateShape(const s8_broadcast_shape& s, GateShape* g) {
+  namespace kn = tinyforge::kernels;
+  const int32_t ch = s.out_dims[5];
+  for (int k = 0; k < 2; ++k) {
+    g->g2 = k == 0;
+    const int32_t* xs = g->g2 ? s.in1_strides : s.in2_strides;
+    const int32_t* gs = g->g2 ? s.in2_strides : s.in1_strides;
+    g->varying = true;
+    if (ch <= kGateChunk && kn::FindVaryingGates(s, xs, gs, &g->v)) return true;
+    g->varying = false;
+    if (ch >= 4 && kn::RowScalars(s, xs, gs, &g->rows)) return true;
+  }
+  return false;
+}
+
+// The attention gates; false for other shapes. Out of line, so that RunFast's frame stays as
+// small as the other shapes need (a GRU's small gate products are not tried at all).
 template <bool kClamp>
 __attribute__((noinline)) bool AttentionGates(const Fast& f, const s8_broadcast_shape& s,
                                               const int8_t* in1, const int8_t* in2,
                                               int8_t* out, int32_t inner) {
-  namespace kn = tinyforge::kernels;
-  kn::VaryingGates v{};
-  int32_t rows = 0;
-  if (inner <= kGateChunk) {
-    if (kn::FindVaryingGates(s, s.in1_strides, s.in2_strides, &v)) {
-      StridedGateRows<kClamp>(f, in1, f.o1, in2, f.o2, out, v.vary, v.vx, v.vg, v.rows, v.stride,
-                              inner);
-      return true;
-    }
-    if (kn::FindVaryingGates(s, s.in2_strides, s.in1_strides, &v)) {
-      StridedGateRows<kClamp>(f, in2, f.o2, in1, f.o1, out, v.vary, v.vx, v.vg, v.rows, v.stride,
-                              inner);
-      return true;
-    }
+  GateShape gs;
+  if (!FindGateShape(s, &gs)) return false;
+  const int8_t* x = gs.g2 ? in1 : in2;
+  const int8_t* g = gs.g2 ? in2 : in1;
+  const int32_t ox = gs.g2 ? f.o1 : f.o2, og = gs.g2 ? f.o2 : f.o1;
+  if (gs.varying) {
+    StridedGateRows<kClamp>(f, x, ox, g, og, out, gs.v.vary, gs.v.vx, gs.v.vg, gs.v.rows,
+                            gs.v.stride, inner);
+  } else {
+    RowGates<kClamp>(f, x, ox, g, og, out, gs.rows, inner);
   }
-  if (inner >= 4 && kn::RowScalars(s, s.in1_strides, s.in2_strides, &rows)) {
-    RowGates<kClamp>(f, in1, f.o1, in2, f.o2, out, rows, inner);
-    return true;
-  }
-  if (inner >= 4 && kn::RowScalars(s, s.in2_strides, s.in1_strides, &rows)) {
-    RowGates<kClamp>(f, in2, f.o2, in1, f.o1, out, rows, inner);
-    return true;
-  }
-  return false;
+  return true;
 }
 
 // The fast paths; false when the op is not one of their shapes or parameters.

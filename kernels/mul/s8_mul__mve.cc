@@ -392,52 +392,50 @@ __attribute__((noinline)) void ChannelTables(const Lanes& k, const int8_t* x, in
   }
 }
 
-// The attention gates (VaryingGates, RowScalars: kernels/common/broadcast.h) on the int16
-// path; false for other shapes. Out of line, so that Run's own frame stays as small as
-// the other shapes need.
+// The attention-gate shapes (kernels/common/broadcast.h): a channel vector varying along one
+// spatial dimension (VaryingGates) or one value per row (RowScalars), g2: input 2 is the
+// gate. One out-of-line classification for every mode.
+struct GateShape {
+  bool varying, g2;
+  tinyforge::kernels::VaryingGates v;
+  int32_t rows;
+};
+__attribute__((noinline)) bool FindGateShape(const s8_broadcast_shape& s, GateShape* g) {
+  namespace kn = tinyforge::kernels;
+  const int32_t ch = s.out_dims[5];
+  for (int k = 0; k < 2; ++k) {
+    g->g2 = k == 0;
+    const int32_t* xs = g->g2 ? s.in1_strides : s.in2_strides;
+    const int32_t* gs = g->g2 ? s.in2_strides : s.in1_strides;
+    g->varying = true;
+    if (ch <= kGateBuf && kn::FindVaryingGates(s, xs, gs, &g->v)) return true;
+    g->varying = false;
+    if (ch >= 8 && kn::RowScalars(s, xs, gs, &g->rows)) return true;
+  }
+  return false;
+}
+
+// The attention gates on the int16 path; false for other shapes. Out of line, so that
+// Run's own frame stays as small as the other shapes need.
 template <int kMode>
 __attribute__((noinline)) bool AttentionGates(const s8_mul_params& p, const int8_t* in1,
                                               const int8_t* in2, int8_t* out) {
-  const s8_broadcast_shape& s = p.shape;
-  if (!Wide8Ok(p)) return false;
-  if (s.out_dims[5] <= kGateBuf) {
-    // Gates varying along one spatial dimension: per position, the gates (offsets added)
-    // as int16 once, then the rows they apply to.
-    namespace kn = tinyforge::kernels;
-    kn::VaryingGates vg{};
-    const bool g2 = kn::FindVaryingGates(s, s.in1_strides, s.in2_strides, &vg);
-    if (g2 || kn::FindVaryingGates(s, s.in2_strides, s.in1_strides, &vg)) {
-      const int8_t* x = g2 ? in1 : in2;
-      const int8_t* gw = g2 ? in2 : in1;
-      const int32_t ox = g2 ? p.input1_offset : p.input2_offset;
-      const int32_t og = g2 ? p.input2_offset : p.input1_offset;
-      const int32_t ch = s.out_dims[5];
-      if (kMode == kSingleRight && SatOk(p)) {
-        StridedGateRows<kSingleSat>(p, vg, ch, x, ox, gw, og, out);
-      } else {
-        StridedGateRows<kMode>(p, vg, ch, x, ox, gw, og, out);
-      }
-      return true;
-    }
+  GateShape gs;
+  if (!Wide8Ok(p) || !FindGateShape(p.shape, &gs)) return false;
+  const int8_t* x = gs.g2 ? in1 : in2;
+  const int8_t* g = gs.g2 ? in2 : in1;
+  const int32_t ox = gs.g2 ? p.input1_offset : p.input2_offset;
+  const int32_t og = gs.g2 ? p.input2_offset : p.input1_offset;
+  const int32_t ch = p.shape.out_dims[5];
+  const bool sat = kMode == kSingleRight && SatOk(p);
+  if (gs.varying) {  // per position the gates as int16, then the rows they apply to
+    sat ? StridedGateRows<kSingleSat>(p, gs.v, ch, x, ox, g, og, out)
+        : StridedGateRows<kMode>(p, gs.v, ch, x, ox, g, og, out);
+  } else {  // a spatial attention map times the features: one gate per row of channels
+    sat ? RowGates<kSingleSat>(p, x, ox, g, og, out, gs.rows, ch)
+        : RowGates<kMode>(p, x, ox, g, og, out, gs.rows, ch);
   }
-  if (s.out_dims[5] >= 8) {
-    // A spatial attention map times the features: one gate per row of channels.
-    int32_t rows;
-    const bool g2 = tinyforge::kernels::RowScalars(s, s.in1_strides, s.in2_strides, &rows);
-    if (g2 || tinyforge::kernels::RowScalars(s, s.in2_strides, s.in1_strides, &rows)) {
-      const int8_t* x = g2 ? in1 : in2;
-      const int8_t* g = g2 ? in2 : in1;
-      const int32_t ox = g2 ? p.input1_offset : p.input2_offset;
-      const int32_t og = g2 ? p.input2_offset : p.input1_offset;
-      if (kMode == kSingleRight && SatOk(p)) {
-        RowGates<kSingleSat>(p, x, ox, g, og, out, rows, s.out_dims[5]);
-      } else {
-        RowGates<kMode>(p, x, ox, g, og, out, rows, s.out_dims[5]);
-      }
-      return true;
-    }
-  }
-  return false;
+  return true;
 }
 
 template <int kMode>
@@ -465,7 +463,8 @@ void Run(const s8_mul_params& p, const int8_t* in1, const int8_t* in2, int8_t* o
       return;
     }
   }
-  if (kWide && !e.plain && e.elements >= kGateMinElements && AttentionGates<kMode>(p, in1, in2, out)) {
+  if (kWide && !e.plain && e.elements >= kGateMinElements &&
+      AttentionGates<kMode>(p, in1, in2, out)) {
     return;
   }
   Lanes k;

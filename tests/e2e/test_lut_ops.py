@@ -127,21 +127,10 @@ FLOAT_CHAINS = {
 }
 
 
-class ConvFnConv(nn.Module):
-    def __init__(self, fn) -> None:
-        super().__init__()
-        self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
-        self.fn = fn
-        self.conv2 = nn.Conv2d(8, 4, 1)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.conv2(self.fn(self.conv1(x)))
-
-
 @pytest.mark.parametrize("name", list(FLOAT_CHAINS))
 def test_float_function_chain_compiles_to_a_table(name, cli, tmp_path):
     torch.manual_seed(5)
-    model = ConvFnConv(FLOAT_CHAINS[name]).eval()
+    model = ConvActConv(FLOAT_CHAINS[name]).eval()
     shape = (1, 3, 10, 10)
     calib = [(x * 2,) for x in random_inputs(shape, 4, seed=1)]
     res = tinyforge.export(model, calib[0], calibration=calib, path=tmp_path / f"{name}.tfg",

@@ -42,11 +42,7 @@ def test_input_returned_as_output(cli, tmp_path, board_env):
 
 
 def test_same_tensor_returned_twice_is_refused(tmp_path):
-    class Twice(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.conv = nn.Conv2d(3, 4, 1)
-
+    class Twice(PassThrough):
         def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
             y = self.conv(x)
             return y, y
