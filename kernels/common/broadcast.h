@@ -132,6 +132,30 @@ inline bool FindVaryingGates(const s8_broadcast_shape& s, const int32_t* xs, con
   return nv == 1 && ns == 1;
 }
 
+// Which attention gate a MUL's shape is, either input being the gate (g2: input 2): a
+// VaryingGates of at most `max_varying` channels, else RowScalars of at least `min_rows`
+// channels (the variants' limits). Out of line (one copy per variant's object).
+struct GateShape {
+  bool varying, g2;
+  VaryingGates v;
+  int32_t rows;
+};
+__attribute__((noinline)) inline bool FindGateShape(const s8_broadcast_shape& s,
+                                                    int32_t max_varying, int32_t min_rows,
+                                                    GateShape* g) {
+  const int32_t ch = s.out_dims[5];
+  for (int k = 0; k < 2; ++k) {
+    g->g2 = k == 0;
+    const int32_t* xs = g->g2 ? s.in1_strides : s.in2_strides;
+    const int32_t* gs = g->g2 ? s.in2_strides : s.in1_strides;
+    g->varying = true;
+    if (ch <= max_varying && FindVaryingGates(s, xs, gs, &g->v)) return true;
+    g->varying = false;
+    if (ch >= min_rows && RowScalars(s, xs, gs, &g->rows)) return true;
+  }
+  return false;
+}
+
 }  // namespace tinyforge::kernels
 
 #endif  // TINYFORGE_KERNELS_COMMON_BROADCAST_H_

@@ -267,28 +267,6 @@ __attribute__((noinline)) void StridedGateRows(const Fast& f, const int8_t* x, i
   }
 }
 
-// The attention-gate shapes (kernels/common/broadcast.h): a channel vector varying along one
-// spatial dimension of at most kGateChunk channels (VaryingGates) or one value per row of at
-// least 4 (RowScalars); g2: input 2 is the gate. One out-of-line classification.
-struct GateShape {
-  bool varying, g2;
-  tinyforge::kernels::VaryingGates v;
-  int32_t rows;
-};
-__attribute__((noinline)) bool FindGateShape(const s8_broadcast_shape& s, GateShape* g) {
-  namespace kn = tinyforge::kernels;
-  const int32_t ch = s.out_dims[5];
-  for (int k = 0; k < 2; ++k) {
-    g->g2 = k == 0;
-    const int32_t* xs = g->g2 ? s.in1_strides : s.in2_strides;
-    const int32_t* gs = g->g2 ? s.in2_strides : s.in1_strides;
-    g->varying = true;
-    if (ch <= kGateChunk && kn::FindVaryingGates(s, xs, gs, &g->v)) return true;
-    g->varying = false;
-    if (ch >= 4 && kn::RowScalars(s, xs, gs, &g->rows)) return true;
-  }
-  return false;
-}
 
 // The attention gates; false for other shapes. Out of line, so that RunFast's frame stays as
 // small as the other shapes need (a GRU's small gate products are not tried at all).
@@ -296,8 +274,8 @@ template <bool kClamp>
 __attribute__((noinline)) bool AttentionGates(const Fast& f, const s8_broadcast_shape& s,
                                               const int8_t* in1, const int8_t* in2,
                                               int8_t* out, int32_t inner) {
-  GateShape gs;
-  if (!FindGateShape(s, &gs)) return false;
+  tinyforge::kernels::GateShape gs;
+  if (!tinyforge::kernels::FindGateShape(s, kGateChunk, 4, &gs)) return false;
   const int8_t* x = gs.g2 ? in1 : in2;
   const int8_t* g = gs.g2 ? in2 : in1;
   const int32_t ox = gs.g2 ? f.o1 : f.o2, og = gs.g2 ? f.o2 : f.o1;

@@ -392,36 +392,14 @@ __attribute__((noinline)) void ChannelTables(const Lanes& k, const int8_t* x, in
   }
 }
 
-// The attention-gate shapes (kernels/common/broadcast.h): a channel vector varying along one
-// spatial dimension (VaryingGates) or one value per row (RowScalars), g2: input 2 is the
-// gate. One out-of-line classification for every mode.
-struct GateShape {
-  bool varying, g2;
-  tinyforge::kernels::VaryingGates v;
-  int32_t rows;
-};
-__attribute__((noinline)) bool FindGateShape(const s8_broadcast_shape& s, GateShape* g) {
-  namespace kn = tinyforge::kernels;
-  const int32_t ch = s.out_dims[5];
-  for (int k = 0; k < 2; ++k) {
-    g->g2 = k == 0;
-    const int32_t* xs = g->g2 ? s.in1_strides : s.in2_strides;
-    const int32_t* gs = g->g2 ? s.in2_strides : s.in1_strides;
-    g->varying = true;
-    if (ch <= kGateBuf && kn::FindVaryingGates(s, xs, gs, &g->v)) return true;
-    g->varying = false;
-    if (ch >= 8 && kn::RowScalars(s, xs, gs, &g->rows)) return true;
-  }
-  return false;
-}
 
 // The attention gates on the int16 path; false for other shapes. Out of line, so that
 // Run's own frame stays as small as the other shapes need.
 template <int kMode>
 __attribute__((noinline)) bool AttentionGates(const s8_mul_params& p, const int8_t* in1,
                                               const int8_t* in2, int8_t* out) {
-  GateShape gs;
-  if (!Wide8Ok(p) || !FindGateShape(p.shape, &gs)) return false;
+  tinyforge::kernels::GateShape gs;
+  if (!Wide8Ok(p) || !tinyforge::kernels::FindGateShape(p.shape, kGateBuf, 8, &gs)) return false;
   const int8_t* x = gs.g2 ? in1 : in2;
   const int8_t* g = gs.g2 ? in2 : in1;
   const int32_t ox = gs.g2 ? p.input1_offset : p.input2_offset;
