@@ -10,9 +10,7 @@
 // with a diagnostic naming the op (e.g. avg_pool2d counting padding), never approximated.
 #include <algorithm>
 
-#include "kernels/f32/f32.h"
 #include "kernels/lut/lut.h"
-#include "kernels/quantize/quantize.h"
 #include "passes/fold_qdq_internal.h"
 #include "passes/pass.h"
 #include "passes/util.h"
@@ -140,8 +138,8 @@ namespace {
 
 // A float fallback chain of one int8 input, dequantize -> unary (one or more) -> quantize,
 // is a function of 256 values: one `qlut` whose entry i is what the chain's own kernels
-// (s8_dequantize__ref, f32_unary__ref, s8_quantize__ref, with the ops' parameters) compute
-// for the input (int8)i, so the program's results are bit-identical to running the chain,
+// (s8_dequantize__ref, f32_unary__ref, s8_quantize__ref, with the ops' parameters:
+// quant::DequantQuantTable) compute for the input (int8)i, so the program's results are bit-identical to running the chain,
 // at a lookup per element instead of the float functions (thousands of instructions per
 // element on a core without a double-precision FPU). The quantize becomes the qlut; the
 // unary ops go, and so does the dequantize once no other op reads it (dead code; each
@@ -178,21 +176,13 @@ Status FloatChainsAsTables(ir::Graph& g) {
         y.quant->per_channel()) {
       continue;
     }
-    int8_t in[TF_LUT_ENTRIES];
-    float v[TF_LUT_ENTRIES];
-    std::vector<int8_t> table(TF_LUT_ENTRIES);
-    for (int k = 0; k < TF_LUT_ENTRIES; ++k) in[k] = static_cast<int8_t>(k);
-    TF_ASSIGN_OR_RETURN(s8_dequantize_params dp, quant::DequantizeParams(g, dq));
-    TF_ASSIGN_OR_RETURN(s8_quantize_params qp, quant::QuantizeParams(g, g.ops[i]));
-    dp.size = qp.size = TF_LUT_ENTRIES;
-    s8_dequantize__ref(&dp, in, v);
+    std::vector<int32_t> fns;  // in order: the chain was walked from its end
     for (size_t k = chain.size(); k-- > 0;) {
-      const f32_unary_params up{
-          TF_LUT_ENTRIES,
-          static_cast<int32_t>(g.ops[chain[k]].attrs_as<ir::FloatFnAttrs>().fn)};
-      f32_unary__ref(&up, v, v);
+      fns.push_back(static_cast<int32_t>(g.ops[chain[k]].attrs_as<ir::FloatFnAttrs>().fn));
     }
-    s8_quantize__ref(&qp, v, table.data());
+    TF_ASSIGN_OR_RETURN(const quant::LutTable table,
+                        quant::DequantQuantTable(quant::TensorQuantOf(x),
+                                                 quant::TensorQuantOf(y), fns));
     const std::string name = g.ops[i].name + ".table";
     const auto quant = y.quant;
     const TensorId x_id = dq.inputs[0];

@@ -1,8 +1,9 @@
 // layout: NCHW -> NHWC, once, at compile time. Every rank-4 activation tensor gets the NHWC
 // shape; conv weights OIHW -> OHWI and depthwise weights [C*m,1,kh,kw] -> 1HWC
 // [1,kh,kw,C*m] are rewritten as constants; spatial ops switch to layout=NHWC and ops with
-// an axis (mean, softmax, concat, pad, slice, a gather of 1-D indices) get it renumbered. A flatten [N,C,H,W] -> [N,C*H*W]
-// read only by qfc ops (conv -> flatten -> linear) stays a view of the NHWC data: the qfc
+// an axis (mean, softmax, concat, pad, slice, a gather of 1-D indices) get it renumbered. A
+// flatten [N,C,H,W] -> [N,C*H*W] read only by qfc ops (conv -> flatten -> linear) stays a
+// view of the NHWC data: the qfc
 // weights' columns are permuted from C,H,W to H,W,C order instead. Other ops whose meaning
 // depends on the element order (reshape, qfc on a rank-4 input, transpose) are wrapped in
 // transposes back to NCHW, which remove-noops turns into views where they move only

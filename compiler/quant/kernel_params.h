@@ -289,11 +289,9 @@ Expected<LutTable> HardSwishTable(TensorQuant input, TensorQuant output);
 // LEAKY_RELU: CalculateOpDataLeakyRelu's two multipliers (in_scale * alpha / out_scale and
 // in_scale / out_scale, in float) and QuantizeLeakyRelu (double-rounding requantization).
 Expected<LutTable> LeakyReluTable(TensorQuant input, TensorQuant output, float alpha);
-// ELU: TFLM's own float lookup table (PopulateLookupTable: x < 0 ? exp(x) - 1 : x, round
-// half away from zero).
-Expected<LutTable> EluTable(TensorQuant input, TensorQuant output);
-// The int8 functions TFLite computes by a float table (LUTPopulate): ELU, GELU (erf, or the
-// tanh approximation), EXP, LOG; entry by entry as that table is filled, in float32.
+// The int8 functions TFLite computes by a float table (LUTPopulate / PopulateLookupTable:
+// dequantize, the function in float32, round half away from zero, add the zero point):
+// ELU (x < 0 ? exp(x) - 1 : x), GELU (erf, or the tanh approximation), EXP, LOG.
 enum class FloatLutFn { kElu, kGelu, kGeluTanh, kExp, kLog };
 Expected<LutTable> FloatLutTable(TensorQuant input, TensorQuant output, FloatLutFn fn);
 // RSQRT: TFLite's RsqrtEvalQuantizedInt8 (GetInvSqrtQuantizedMultiplierExp's Newton steps,
@@ -306,8 +304,11 @@ Expected<LutTable> RsqrtTable(TensorQuant input, TensorQuant output);
 Expected<LutTable> PreluTable(TensorQuant input, TensorQuant alpha, int32_t alpha_q,
                               TensorQuant output);
 // DEQUANTIZE then QUANTIZE through float32 (a float data-movement op between them, as TF's
-// converter sometimes leaves a SPLIT): s8_dequantize__ref then s8_quantize__ref per entry.
-Expected<LutTable> DequantQuantTable(TensorQuant input, TensorQuant output);
+// converter sometimes leaves a SPLIT), with the float functions `fns` (kernels/f32 codes,
+// arity 1) applied in order between them (fold-qdq's float chains): s8_dequantize__ref,
+// each f32_unary__ref, s8_quantize__ref per entry.
+Expected<LutTable> DequantQuantTable(TensorQuant input, TensorQuant output,
+                                     std::span<const int32_t> fns = {});
 
 // ---- CONCATENATION / PAD / QUANTIZE / DEQUANTIZE ----------------------------------------
 

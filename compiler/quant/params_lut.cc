@@ -9,6 +9,8 @@
 #include <limits>
 
 #include "kernels/common/fixed_point.h"
+#include "kernels/f32/f32.h"
+#include "kernels/f32/f32_limits.h"
 #include "kernels/logistic/logistic.h"
 #include "kernels/quantize/quantize.h"
 #include "kernels/tanh/tanh.h"
@@ -255,10 +257,6 @@ Expected<LutTable> FloatLutTable(TensorQuant input, TensorQuant output, FloatLut
   return t;
 }
 
-Expected<LutTable> EluTable(TensorQuant input, TensorQuant output) {
-  return FloatLutTable(input, output, FloatLutFn::kElu);
-}
-
 Expected<LutTable> RsqrtTable(TensorQuant input, TensorQuant output) {
   constexpr const char* kOp = "rsqrt";
   TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "input", input));
@@ -285,7 +283,8 @@ Expected<LutTable> RsqrtTable(TensorQuant input, TensorQuant output) {
   return t;
 }
 
-Expected<LutTable> DequantQuantTable(TensorQuant input, TensorQuant output) {
+Expected<LutTable> DequantQuantTable(TensorQuant input, TensorQuant output,
+                                     std::span<const int32_t> fns) {
   constexpr const char* kOp = "quantize";
   TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "input", input));
   TF_QUANT_TRY_CHECK(detail::CheckQuant(kOp, "output", output));
@@ -296,6 +295,11 @@ Expected<LutTable> DequantQuantTable(TensorQuant input, TensorQuant output) {
   const s8_quantize_params q{TF_LUT_ENTRIES, output.scale, output.zero_point};
   LutTable t{};
   s8_dequantize__ref(&dq, in, mid);
+  for (const int32_t fn : fns) {
+    const f32_unary_params u{TF_LUT_ENTRIES, fn};
+    if (const char* why = f32_unary_check(u)) return Error{std::string("unary: ") + why};
+    f32_unary__ref(&u, mid, mid);
+  }
   s8_quantize__ref(&q, mid, t.data());
   return t;
 }

@@ -58,21 +58,32 @@ class ConvActConv(nn.Module):
         return self.conv2(self.act(self.conv1(x)))
 
 
-@pytest.mark.parametrize("name", list(ACTS))
-def test_activation_compiles_to_a_table_within_1_lsb(name, cli, tmp_path):
-    torch.manual_seed(3)
-    model = ConvActConv(ACTS[name]).eval()
-    shape = (1, 3, 10, 10)
-    calib = [(x * 2,) for x in random_inputs(shape, 4, seed=1)]
-    res = tinyforge.export(model, calib[0], calibration=calib, path=tmp_path / f"{name}.tfg")
-    assert any(op["type"] == GRAPH_OP.get(name, name) for op in res.graph["ops"])
-    text = run_cli(cli, "compile", res.path, "--print-after=dce").stdout
-    assert text.count("= qlut(") == 1, text
-    x = save_npy(tmp_path / "x.npy", random_inputs(shape, 1, seed=2)[0] * 2)
+SHAPE = (1, 3, 10, 10)
+
+
+def _export(act, seed: int, tmp_path, name: str, **kwargs):
+    """conv -> act -> conv with seeded weights, PT2E on 4 seeded inputs (x2)."""
+    torch.manual_seed(seed)
+    calib = [(x * 2,) for x in random_inputs(SHAPE, 4, seed=1)]
+    return tinyforge.export(ConvActConv(act).eval(), calib[0], calibration=calib,
+                            path=tmp_path / f"{name}.tfg", **kwargs)
+
+
+def _assert_within_1_lsb(cli, res, tmp_path) -> None:
+    x = save_npy(tmp_path / "x.npy", random_inputs(SHAPE, 1, seed=2)[0] * 2)
     report = compare_with_pytorch(cli, res.path, x, tmp_path)
     assert report["first_divergence"] is None, report
     for row in report["ops"]:
         assert row["alone_max_diff_lsb"] <= 1.0 + 1e-6, row
+
+
+@pytest.mark.parametrize("name", list(ACTS))
+def test_activation_compiles_to_a_table_within_1_lsb(name, cli, tmp_path):
+    res = _export(ACTS[name], 3, tmp_path, name)
+    assert any(op["type"] == GRAPH_OP.get(name, name) for op in res.graph["ops"])
+    text = run_cli(cli, "compile", res.path, "--print-after=dce").stdout
+    assert text.count("= qlut(") == 1, text
+    _assert_within_1_lsb(cli, res, tmp_path)
 
 
 class EfficientNetBlock(nn.Module):
@@ -129,17 +140,9 @@ FLOAT_CHAINS = {
 
 @pytest.mark.parametrize("name", list(FLOAT_CHAINS))
 def test_float_function_chain_compiles_to_a_table(name, cli, tmp_path):
-    torch.manual_seed(5)
-    model = ConvActConv(FLOAT_CHAINS[name]).eval()
-    shape = (1, 3, 10, 10)
-    calib = [(x * 2,) for x in random_inputs(shape, 4, seed=1)]
-    res = tinyforge.export(model, calib[0], calibration=calib, path=tmp_path / f"{name}.tfg",
-                           allow_float=False)  # a table chain is not float
+    res = _export(FLOAT_CHAINS[name], 5, tmp_path, name,
+                  allow_float=False)  # a table chain is not float
     assert any(op["type"] == "unary" for op in res.graph["ops"])
     text = run_cli(cli, "compile", res.path, "--no-float", "--print-after=dce").stdout
     assert "= unary(" not in text and "= qlut(" in text, text
-    x = save_npy(tmp_path / "x.npy", random_inputs(shape, 1, seed=2)[0] * 2)
-    report = compare_with_pytorch(cli, res.path, x, tmp_path)
-    assert report["first_divergence"] is None, report
-    for row in report["ops"]:
-        assert row["alone_max_diff_lsb"] <= 1.0 + 1e-6, row
+    _assert_within_1_lsb(cli, res, tmp_path)

@@ -132,12 +132,14 @@ Status LowerMean(Lowering& l) {
     TF_RETURN_IF_ERROR(l.ExpectSameQuant(&y, "outputs[0]", &x, "inputs[0]",
                                          "TFLite's int8 REDUCE_MIN does not rescale"));
     quant::LutTable flip;
-    for (size_t i = 0; i < flip.size(); ++i) flip[i] = static_cast<int8_t>(~static_cast<uint8_t>(i));
-    std::vector<int64_t> yshape = Shape64(want);
+    for (size_t i = 0; i < flip.size(); ++i) {
+      flip[i] = static_cast<int8_t>(~static_cast<uint8_t>(i));
+    }
     const ir::TensorId nx = l.AddActivation(x.name + ".not", Shape64(x.shape), x);
-    const ir::TensorId ny = l.AddActivation(y.name + ".not", yshape, y);
-    l.AddOp(ir::OpType::kQLut, {l.Tensor(l.InIndex(0)), l.AddInt8Table(x.name + ".not.table", flip, x)},
-            {nx}, ir::NoAttrs{}, ".not_in");
+    const ir::TensorId ny = l.AddActivation(y.name + ".not", Shape64(want), y);
+    const ir::TensorId in_table = l.AddInt8Table(x.name + ".not.table", flip, x);
+    l.AddOp(ir::OpType::kQLut, {l.Tensor(l.InIndex(0)), in_table}, {nx}, ir::NoAttrs{},
+            ".not_in");
     l.AddOp(ir::OpType::kQReduceMax, {nx}, {ny}, a, ".max");
     l.AddOp(ir::OpType::kQLut, {ny, l.AddInt8Table(y.name + ".not.table", flip, y)},
             {l.Tensor(l.op().outputs[0])}, ir::NoAttrs{});

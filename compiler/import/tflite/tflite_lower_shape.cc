@@ -374,12 +374,13 @@ namespace {
 
 // One `gather` of constant indices per (axis, indices) step, in order, from the op's input to
 // its output; the bytes are copied as they are (TFLite's REVERSE_V2 and MIRROR_PAD do not
-// rescale), so an output quantized otherwise is relabelled by an identity table.
+// rescale), so an output quantized otherwise is relabelled by an identity table, which also
+// copies the input when there is no step (a MIRROR_PAD of zero paddings).
 Status GatherSteps(Lowering& l, const std::vector<std::pair<int64_t, std::vector<int32_t>>>& steps,
                    const std::string& tag) {
   const TfTensor& x = *l.In(0);
   const TfTensor& y = *l.Out(0);
-  const bool relabel = x.quant->scale[0] != y.quant->scale[0] ||
+  const bool relabel = steps.empty() || x.quant->scale[0] != y.quant->scale[0] ||
                        x.quant->zero_point[0] != y.quant->zero_point[0];
   ir::TensorId cur = l.Tensor(l.InIndex(0));
   std::vector<int32_t> shape = x.shape;
@@ -438,7 +439,6 @@ Status LowerMirrorPad(Lowering& l) {
   TF_ASSIGN_OR_RETURN(const TfTensor* in,
                       ExpectMoveWithInts(l, Options::MirrorPadOptions, "MIRROR_PAD", false));
   const TfTensor& x = *in;
-  if (x.shape.empty()) return l.Fail("inputs[0]: a scalar; MIRROR_PAD needs at least one dim");
   const int8_t mode = l.op().options.mirror_mode;
   if (mode != 0 && mode != 1) {
     return l.Fail("mode: " + std::to_string(mode) + ", expected REFLECT (0) or SYMMETRIC (1)");
@@ -470,11 +470,6 @@ Status LowerMirrorPad(Lowering& l) {
     steps.emplace_back(static_cast<int64_t>(d), std::move(idx));
   }
   TF_RETURN_IF_ERROR(l.ExpectOutputShape(want));
-  if (steps.empty()) {  // no padding: an identity gather over dim 0
-    std::vector<int32_t> idx;
-    for (int32_t i = 0; i < x.shape[0]; ++i) idx.push_back(i);
-    steps.emplace_back(0, std::move(idx));
-  }
   return GatherSteps(l, steps, "mirror");
 }
 
